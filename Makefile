@@ -1,0 +1,39 @@
+# The two set-up commands: `make demo` and `make check`. Both install what is
+# missing (scripts/install-deps), configure and build into build/.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+STAMP := $(BUILD)/.deps-installed
+
+.PHONY: all build demo check bench format clean deps
+
+all: build
+
+$(STAMP): scripts/install-deps
+	scripts/install-deps
+	mkdir -p $(BUILD) && touch $(STAMP)
+
+deps: $(STAMP)
+
+$(BUILD)/build.ninja: CMakeLists.txt tests/mock_nvml/CMakeLists.txt | $(STAMP)
+	cmake -S . -B $(BUILD) -G Ninja
+
+build: $(STAMP) $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@echo "== gpu-triage on the after-crash scenario (tests/scenarios/after-crash) =="
+	scripts/with-mock after-crash $(BUILD)/gpu-triage; rc=$$?; \
+	  echo "(exit code $$rc)"
+
+check: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	cmake --build $(BUILD) --target gt_bench
+	$(BUILD)/gt_bench
+
+format:
+	clang-format -i $$(git ls-files '*.cc' '*.h')
+
+clean:
+	rm -rf $(BUILD)

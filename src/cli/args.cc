@@ -1,0 +1,79 @@
+#include "cli/args.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "util/duration.h"
+
+namespace gt {
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+/// Validates a duration option in place of CLI11's own parsing.
+Status apply_duration(const std::string& text, const char* flag, std::chrono::milliseconds& out) {
+  Result<std::chrono::milliseconds> d = parse_duration(text);
+  if (!d) return d.error().with_context(flag);
+  out = *d;
+  return ok_status();
+}
+
+}  // namespace
+
+ParsedArgs parse_args(int argc, char** argv) {
+  CLI::App app{
+      "gpu-triage: are the GPUs alive, and what is holding them?\n"
+      "Reads every GPU through NVML (never hangs), the PCI bus and /proc."};
+  Options o;
+  std::string sample = "1s", timeout = "5s";
+  bool version = false, no_color = false, color = false;
+  app.add_flag("--json", o.json, "Print the snapshot as JSON (docs/json.md)");
+  app.add_flag("--wide", o.wide, "Show everything: full names, UUIDs, command lines");
+  app.add_option("--sample", sample, "Utilization sample window (default 1s; 0 for one sample)");
+  app.add_option("--timeout", timeout,
+                 "Deadline for all NVML queries (default 5s); a GPU that does not answer "
+                 "is reported as unresponsive");
+  app.add_option("--nvml-lib", o.nvml_lib,
+                 "NVML library to load (env GPU_TRIAGE_NVML_LIB; default libnvidia-ml.so.1)");
+  app.add_option("--root", o.root,
+                 "Directory standing for / when reading /proc and /sys (env GPU_TRIAGE_ROOT)");
+  app.add_flag("--color", color, "Colour even when not on a terminal");
+  app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
+  app.add_flag("-V,--version", version, "Print the version");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return {std::nullopt, rc == 0 ? ExitCode::kOk : ExitCode::kUsage};
+  }
+  if (version) {
+    std::cout << "gpu-triage " << kVersion << "\n";
+    return {std::nullopt, ExitCode::kOk};
+  }
+  for (Status s : {apply_duration(sample, "--sample", o.sample_window),
+                   apply_duration(timeout, "--timeout", o.timeout)}) {
+    if (!s) {
+      std::cerr << "gpu-triage: " << s.error().message << "\n";
+      return {std::nullopt, ExitCode::kUsage};
+    }
+  }
+  if (o.timeout.count() <= 0 || o.sample_window >= o.timeout) {
+    std::cerr << "gpu-triage: --sample (" << sample << ") must be shorter than --timeout ("
+              << timeout << "), and --timeout must be above 0\n";
+    return {std::nullopt, ExitCode::kUsage};
+  }
+  if (o.nvml_lib.empty()) o.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
+  if (app.count("--root") == 0) o.root = env_or("GPU_TRIAGE_ROOT", "/");
+  if (color) o.color = true;
+  if (no_color) o.color = false;
+  return {o, ExitCode::kOk};
+}
+
+}  // namespace gt

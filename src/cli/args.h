@@ -1,0 +1,33 @@
+// Command-line options of gpu-triage (parsed with CLI11).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "model/exit_code.h"
+
+namespace gt {
+
+struct Options {
+  bool json = false;
+  bool wide = false;
+  std::optional<bool> color;  ///< --color / --no-color; default: a terminal and no NO_COLOR
+  std::chrono::milliseconds sample_window{1000};
+  std::chrono::milliseconds timeout{5000};
+  std::string nvml_lib;  ///< --nvml-lib, else GPU_TRIAGE_NVML_LIB, else libnvidia-ml.so.1
+  std::string root = "/";  ///< --root, else GPU_TRIAGE_ROOT
+};
+
+/// Either options to run with, or an exit code to leave with right away
+/// (--help, --version: 0; bad usage: 64) after the text was printed.
+struct ParsedArgs {
+  std::optional<Options> options;
+  ExitCode exit_code = ExitCode::kOk;
+};
+
+/// Parses argv and the environment. Prints help, version or the usage
+/// error itself.
+ParsedArgs parse_args(int argc, char** argv);
+
+}  // namespace gt

@@ -1,0 +1,131 @@
+#include "cli/run_triage.h"
+
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "render/json_report.h"
+#include "render/table_report.h"
+#include "sources/nvml/nvml_collector.h"
+#include "sources/procfs/driver_version.h"
+#include "sources/procfs/process_info.h"
+#include "sources/sysfs/pci_devices.h"
+
+namespace gt {
+namespace {
+
+std::optional<std::string> read_hostname(const FsRoot& root) {
+  if (root.root() == "/") {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) == 0) return std::string(buf);
+    return std::nullopt;
+  }
+  if (auto h = root.read_optional_trimmed("/etc/hostname")) return h;
+  return root.read_optional_trimmed("/proc/sys/kernel/hostname");
+}
+
+/// Loads NVML and collects the GPUs. Returns false when NVML is unusable.
+NvmlCollectOutcome collect_gpus(const Options& o, const FsRoot& root, NodeSnapshot& snap) {
+  snap.nvml.library_path = o.nvml_lib;
+  Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(o.nvml_lib);
+  if (!lib) {
+    snap.nvml.error_message = lib.error().message;
+    snap.nvml.init_error = lib.error().kind == ErrorKind::kNotFound ? "LIBRARY_NOT_FOUND"
+                                                                     : "LIBRARY_UNUSABLE";
+    return {};
+  }
+  snap.nvml.loaded = true;
+  if (!(*lib)->real_file().empty()) {
+    snap.nvml.library_file = (*lib)->real_file();
+    snap.nvml.library_version = library_version_from_filename(
+        std::filesystem::path((*lib)->real_file()).filename().string());
+  }
+  snap.nvml.missing_symbols = (*lib)->missing_optional();
+  NvmlCollectOptions co;
+  co.timeout = o.timeout;
+  co.sample_window = o.sample_window;
+  co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
+  return collect_nvml(*lib, co, snap);
+}
+
+/// Turns a failed init into the one clear line the operator needs.
+void explain_nvml_failure(NodeSnapshot& snap) {
+  NvmlStatus& n = snap.nvml;
+  if (n.initialized) return;
+  const std::string module = snap.kernel_module_version.value_or("unknown");
+  const std::string library = n.library_version.value_or("unknown");
+  if (!n.loaded) {
+    std::string bus = snap.pci_devices.empty()
+                          ? "no NVIDIA GPU on the PCI bus either"
+                          : std::to_string(snap.pci_devices.size()) +
+                                " NVIDIA GPU(s) on the PCI bus";
+    std::string mod = snap.kernel_module_version ? "kernel module " + module + " is loaded"
+                                                 : "no nvidia kernel module loaded";
+    n.error_message = "no NVIDIA driver: the NVML library (" + n.library_path.value_or("?") +
+                      ") cannot be loaded; " + mod + "; " + bus + ". (" +
+                      n.error_message.value_or("") + ")";
+  } else if (n.init_error == "NVML_ERROR_LIB_RM_VERSION_MISMATCH") {
+    n.error_message = "driver/library version mismatch: kernel module " + module +
+                      ", NVML library " + library +
+                      ". Reboot (or unload and reload the nvidia modules) so the running "
+                      "module matches the installed library, and pin the driver packages "
+                      "so an unattended upgrade cannot split them again.";
+  } else if (n.init_error == "NVML_ERROR_DRIVER_NOT_LOADED") {
+    n.error_message = "the NVIDIA kernel driver is not loaded (NVML library " + library +
+                      " is installed; " + std::to_string(snap.pci_devices.size()) +
+                      " NVIDIA GPU(s) on the PCI bus). Load it with 'modprobe nvidia' and "
+                      "check dmesg if that fails.";
+  } else if (n.init_error == "NVML_ERROR_NO_PERMISSION") {
+    n.error_message = "no permission to open the NVIDIA devices (/dev/nvidia*): run as root "
+                      "or as a member of the group that owns them.";
+  }
+}
+
+}  // namespace
+
+ExitCode exit_code_for(const NodeSnapshot& snap) {
+  if (!snap.nvml.initialized) return ExitCode::kCritical;
+  for (const GpuState& g : snap.gpus)
+    if (g.status != GpuStatus::kOk) return ExitCode::kCritical;
+  if (!snap.gpu_count) return ExitCode::kUnknown;
+  return ExitCode::kOk;
+}
+
+ExitCode run_triage(const Options& o, bool& abandoned_threads) {
+  const FsRoot root(o.root);
+  NodeSnapshot snap;
+  // Phase 1: collect (the GPUs under a deadline, then the quick file reads).
+  snap.collected_at_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+  snap.sample_window_s = o.sample_window.count() / 1000.0;
+  NvmlCollectOutcome outcome = collect_gpus(o, root, snap);
+  abandoned_threads = outcome.abandoned_threads;
+  snap.hostname = read_hostname(root);
+  snap.kernel_module_version = read_kernel_module_version(root);
+  Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
+  if (pci) snap.pci_devices = std::move(*pci);
+  else snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+  // Phase 2: explain what failed, in words.
+  explain_nvml_failure(snap);
+  // Phase 3: render.
+  if (o.json) {
+    render_json(snap, std::cout);
+  } else {
+    TableOptions t;
+    t.wide = o.wide;
+    const char* no_color = std::getenv("NO_COLOR");
+    bool tty = isatty(STDOUT_FILENO) == 1;
+    t.color = o.color.value_or(tty && (no_color == nullptr || *no_color == '\0'));
+    render_table(snap, t, std::cout);
+  }
+  if (!snap.nvml.initialized && o.json)
+    std::cerr << "gpu-triage: " << snap.nvml.error_message.value_or("NVML unusable") << "\n";
+  return exit_code_for(snap);
+}
+
+}  // namespace gt

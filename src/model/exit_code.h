@@ -1,0 +1,16 @@
+// Exit codes: the Nagios plugin convention (ecosystem.md section 5), which
+// scripts, NHC and monitoring engines already understand, plus 64 for bad
+// usage (sysexits.h). Never 255: ssh uses it for its own errors.
+#pragma once
+
+namespace gt {
+
+enum class ExitCode : int {
+  kOk = 0,        ///< all GPUs answered and nothing is wrong
+  kWarning = 1,   ///< usable, with problems worth attention
+  kCritical = 2,  ///< GPUs unusable: no driver, NVML failed, a GPU lost or hung
+  kUnknown = 3,   ///< could not check (internal failure, unreadable input)
+  kUsage = 64,    ///< bad command line
+};
+
+}  // namespace gt

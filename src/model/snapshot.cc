@@ -1,0 +1,42 @@
+#include "model/snapshot.h"
+
+#include <cstdio>
+
+namespace gt {
+
+const char* gpu_status_name(GpuStatus s) {
+  switch (s) {
+    case GpuStatus::kOk: return "ok";
+    case GpuStatus::kLost: return "lost";
+    case GpuStatus::kUnresponsive: return "unresponsive";
+    case GpuStatus::kInaccessible: return "inaccessible";
+  }
+  return "unknown";
+}
+
+}  // namespace gt
+
+namespace gt {
+
+std::vector<std::string> clock_event_reason_names(uint64_t mask) {
+  // Bit values from nvml.h (nvmlClocksEventReason* / ThrottleReason*); the
+  // words are nvidia-smi's clocks_event_reasons.* query keys.
+  static const char* const kNames[] = {
+      "gpu_idle",         "applications_clocks_setting", "sw_power_cap",
+      "hw_slowdown",      "sync_boost",                  "sw_thermal_slowdown",
+      "hw_thermal_slowdown", "hw_power_brake_slowdown",  "display_clock_setting"};
+  std::vector<std::string> out;
+  for (int bit = 0; bit < 64; ++bit) {
+    if (!(mask & (uint64_t{1} << bit))) continue;
+    if (bit < 9) {
+      out.push_back(kNames[bit]);
+    } else {
+      char buf[32];
+      snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(uint64_t{1} << bit));
+      out.push_back(buf);
+    }
+  }
+  return out;
+}
+
+}  // namespace gt

@@ -1,0 +1,193 @@
+// NodeSnapshot: the plain data every collector fills and every later layer
+// (checks, renderers) reads. No behaviour lives here.
+//
+// Invariant: a value that is unknown, unsupported or failed to read is
+// std::nullopt (null in JSON), never 0. Units are in the field names.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+/// min/mean/max over the sample window, plus how many samples were taken.
+struct SampleStats {
+  double min = 0;
+  double mean = 0;
+  double max = 0;
+  int samples = 0;
+};
+
+/// Who started a process, from /proc/PID/cgroup (ecosystem.md section 7).
+struct ProcessOwner {
+  std::string kind;  ///< "systemd-unit", "docker", "containerd", "cri-o",
+                     ///< "kubernetes-pod", "slurm-job", "user-session", "cgroup"
+  std::string name;  ///< unit name, container id, pod uid, job id...
+  std::optional<std::string> container_id;  ///< when a pod's container is known
+  std::string cgroup_path;                  ///< the raw cgroup path it came from
+};
+
+/// A process NVML reports on one GPU, joined with what /proc says about it.
+struct GpuProcess {
+  uint32_t pid = 0;
+  std::string type;  ///< "compute" or "graphics" (or "compute+graphics")
+  std::optional<uint64_t> used_memory_bytes;  ///< null on WDDM / not available
+  std::optional<uint32_t> gpu_instance_id;    ///< MIG only
+  std::optional<uint32_t> compute_instance_id;
+
+  // From /proc (all null when the PID is not visible in this namespace).
+  bool visible = false;  ///< /proc/PID exists in this PID namespace
+  std::optional<std::string> visibility_note;  ///< why not, when not visible
+  std::optional<std::string> name;      ///< /proc/PID/comm
+  std::optional<std::string> cmdline;   ///< argv joined by spaces
+  std::optional<uint32_t> uid;
+  std::optional<std::string> user;
+  std::optional<int64_t> start_time_unix_s;
+  std::optional<uint32_t> ppid;
+  std::optional<std::vector<uint32_t>> nspid;  ///< NSpid: line of status
+  std::optional<ProcessOwner> owner;
+};
+
+/// A device on the PCI bus with NVIDIA's vendor id and a display/3D class.
+struct PciDevice {
+  std::string bus_id;  ///< "0000:19:00.0" as sysfs names it
+  std::optional<uint32_t> device_id;
+  std::optional<uint32_t> class_code;
+  std::optional<std::string> driver;  ///< bound driver ("nvidia"), null if none
+  std::optional<double> current_link_speed_gts;
+  std::optional<double> max_link_speed_gts;
+  std::optional<uint32_t> current_link_width;
+  std::optional<uint32_t> max_link_width;
+  std::optional<uint32_t> current_link_gen;  ///< derived from the speed
+  std::optional<uint32_t> max_link_gen;
+  std::optional<uint32_t> numa_node;
+};
+
+struct EccCounts {
+  std::optional<uint64_t> volatile_corrected;
+  std::optional<uint64_t> volatile_uncorrected;
+  std::optional<uint64_t> aggregate_corrected;
+  std::optional<uint64_t> aggregate_uncorrected;
+};
+
+struct RetiredPages {
+  std::optional<uint32_t> single_bit;
+  std::optional<uint32_t> double_bit;
+  std::optional<bool> pending;
+};
+
+struct RemappedRows {
+  std::optional<uint32_t> correctable;
+  std::optional<uint32_t> uncorrectable;
+  std::optional<bool> pending;
+  std::optional<bool> failure;
+};
+
+struct PcieLink {
+  std::optional<uint32_t> current_gen;
+  std::optional<uint32_t> max_gen;  ///< min(device, system)
+  std::optional<uint32_t> device_max_gen;
+  std::optional<uint32_t> current_width;
+  std::optional<uint32_t> max_width;
+  std::optional<uint32_t> replay_counter;
+};
+
+/// Status of one GPU's collection.
+enum class GpuStatus {
+  kOk,            ///< every query answered (some may be unsupported)
+  kLost,          ///< NVML_ERROR_GPU_IS_LOST
+  kUnresponsive,  ///< a call did not return before the deadline
+  kInaccessible,  ///< handle could not be obtained (no permission, ...)
+};
+const char* gpu_status_name(GpuStatus s);
+
+struct GpuState {
+  uint32_t index = 0;
+  GpuStatus status = GpuStatus::kOk;
+  std::optional<std::string> status_detail;  ///< e.g. the call it hung in
+  std::optional<std::string> stuck_in_call;
+
+  std::optional<std::string> name;
+  std::optional<std::string> uuid;
+  std::optional<std::string> serial;
+  std::optional<std::string> pci_bus_id;  ///< "00000000:19:00.0" (NVML form)
+  std::optional<uint32_t> pci_device_id;  ///< (device << 16) | vendor
+
+  std::optional<uint64_t> memory_total_bytes;
+  std::optional<uint64_t> memory_used_bytes;
+  std::optional<uint64_t> memory_free_bytes;
+  std::optional<uint64_t> memory_reserved_bytes;  ///< v2 call only
+
+  std::optional<SampleStats> utilization_gpu_pct;
+  std::optional<SampleStats> utilization_memory_pct;
+
+  std::optional<int32_t> temperature_c;
+  std::optional<double> power_draw_w;
+  std::optional<double> power_limit_w;
+  std::optional<uint32_t> pstate;  ///< 0..15
+  std::optional<uint32_t> fan_speed_pct;
+  std::optional<bool> persistence_mode;
+  std::optional<std::string> compute_mode;
+  std::optional<bool> mig_mode_current;
+  std::optional<bool> mig_mode_pending;
+  std::optional<bool> ecc_mode_current;
+  std::optional<bool> ecc_mode_pending;
+  EccCounts ecc;
+  RetiredPages retired_pages;
+  RemappedRows remapped_rows;
+  PcieLink pcie;
+  std::optional<uint64_t> clock_event_reasons;  ///< bit mask, see nvml_types.h
+  std::optional<uint64_t> clock_event_reasons_supported;
+
+  std::optional<std::vector<GpuProcess>> processes;  ///< null: query failed
+  std::optional<std::string> processes_error;
+  std::optional<int> process_record_bytes;  ///< 16, 24 or 32
+
+  /// Per-field failures other than NOT_SUPPORTED: "nvmlDeviceGetX: error".
+  std::vector<std::string> errors;
+};
+
+/// What the NVML library load and init said, for "explain itself" output.
+struct NvmlStatus {
+  bool loaded = false;           ///< dlopen succeeded
+  bool initialized = false;      ///< nvmlInit succeeded
+  std::optional<std::string> library_path;   ///< what we asked dlopen for
+  std::optional<std::string> library_file;   ///< real file behind it
+  std::optional<std::string> library_version;  ///< from the file name
+  std::optional<int> init_return_code;       ///< nvmlReturn_t of init
+  std::optional<std::string> init_error;     ///< symbolic name
+  std::optional<std::string> error_message;  ///< one clear line
+  std::vector<std::string> missing_symbols;  ///< optional ones not exported
+};
+
+struct NodeSnapshot {
+  std::string schema = "gpu-triage/snapshot";
+  int schema_version = 1;
+  std::optional<std::string> hostname;
+  int64_t collected_at_unix_ms = 0;
+  double sample_window_s = 0;
+
+  NvmlStatus nvml;
+  std::optional<std::string> driver_version;       ///< from NVML
+  std::optional<std::string> nvml_version;
+  std::optional<std::string> cuda_driver_version;  ///< "13.1"
+  std::optional<std::string> kernel_module_version;  ///< /sys/module/nvidia
+  std::optional<uint32_t> gpu_count;                 ///< NVML's count
+
+  std::vector<GpuState> gpus;
+  std::vector<PciDevice> pci_devices;  ///< every NVIDIA GPU on the bus
+  std::vector<std::string> warnings;   ///< collection problems, in words
+};
+
+}  // namespace gt
+
+namespace gt {
+
+/// nvidia-smi's names for the set bits of a clock event reasons mask
+/// ("gpu_idle", "hw_slowdown", ...), lowest bit first; unknown bits as hex.
+std::vector<std::string> clock_event_reason_names(uint64_t mask);
+
+}  // namespace gt

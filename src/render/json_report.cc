@@ -1,0 +1,192 @@
+#include "render/json_report.h"
+
+#include <ctime>
+
+namespace gt {
+namespace {
+
+using J = nlohmann::ordered_json;
+
+template <typename T>
+J opt(const std::optional<T>& v) {
+  return v ? J(*v) : J(nullptr);
+}
+
+J hex_opt(const std::optional<uint64_t>& v, int digits) {
+  if (!v) return nullptr;
+  char buf[40];
+  snprintf(buf, sizeof buf, "0x%0*llX", digits, static_cast<unsigned long long>(*v));
+  return buf;
+}
+
+J iso_time(const std::optional<int64_t>& unix_s) {
+  if (!unix_s) return nullptr;
+  time_t t = static_cast<time_t>(*unix_s);
+  tm utc{};
+  gmtime_r(&t, &utc);
+  char buf[32];
+  strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
+J stats(const std::optional<SampleStats>& s) {
+  if (!s) return nullptr;
+  return J{{"min", s->min}, {"mean", s->mean}, {"max", s->max}, {"samples", s->samples}};
+}
+
+J owner_json(const std::optional<ProcessOwner>& o) {
+  if (!o) return nullptr;
+  return J{{"kind", o->kind},
+           {"name", o->name},
+           {"container_id", opt(o->container_id)},
+           {"cgroup_path", o->cgroup_path}};
+}
+
+J process_json(const GpuProcess& p) {
+  J j;
+  j["pid"] = p.pid;
+  j["type"] = p.type;
+  j["used_memory_bytes"] = opt(p.used_memory_bytes);
+  j["gpu_instance_id"] = opt(p.gpu_instance_id);
+  j["compute_instance_id"] = opt(p.compute_instance_id);
+  j["visible"] = p.visible;
+  j["visibility_note"] = opt(p.visibility_note);
+  j["name"] = opt(p.name);
+  j["cmdline"] = opt(p.cmdline);
+  j["uid"] = opt(p.uid);
+  j["user"] = opt(p.user);
+  j["ppid"] = opt(p.ppid);
+  j["nspid"] = opt(p.nspid);
+  j["start_time"] = iso_time(p.start_time_unix_s);
+  j["start_time_unix_s"] = opt(p.start_time_unix_s);
+  j["owner"] = owner_json(p.owner);
+  return j;
+}
+
+J processes_json(const GpuState& g) {
+  if (!g.processes) return nullptr;
+  J arr = J::array();
+  for (const GpuProcess& p : *g.processes) arr.push_back(process_json(p));
+  return arr;
+}
+
+J clock_reasons_json(const GpuState& g) {
+  J names = nullptr;
+  if (g.clock_event_reasons) names = clock_event_reason_names(*g.clock_event_reasons);
+  return J{{"active", hex_opt(g.clock_event_reasons, 16)},
+           {"supported", hex_opt(g.clock_event_reasons_supported, 16)},
+           {"active_names", names}};
+}
+
+J gpu_json(const GpuState& g) {
+  J j;
+  j["index"] = g.index;
+  j["status"] = gpu_status_name(g.status);
+  j["status_detail"] = opt(g.status_detail);
+  j["stuck_in_call"] = opt(g.stuck_in_call);
+  j["name"] = opt(g.name);
+  j["uuid"] = opt(g.uuid);
+  j["serial"] = opt(g.serial);
+  j["pci"] = {{"bus_id", opt(g.pci_bus_id)}, {"device_id", hex_opt(g.pci_device_id
+                                                   ? std::optional<uint64_t>(*g.pci_device_id)
+                                                   : std::nullopt, 8)}};
+  j["memory"] = {{"total_bytes", opt(g.memory_total_bytes)},
+                 {"used_bytes", opt(g.memory_used_bytes)},
+                 {"free_bytes", opt(g.memory_free_bytes)},
+                 {"reserved_bytes", opt(g.memory_reserved_bytes)}};
+  j["utilization"] = {{"gpu_pct", stats(g.utilization_gpu_pct)},
+                      {"memory_pct", stats(g.utilization_memory_pct)}};
+  j["temperature"] = {{"gpu_c", opt(g.temperature_c)}};
+  j["power"] = {{"draw_w", opt(g.power_draw_w)}, {"limit_w", opt(g.power_limit_w)}};
+  j["pstate"] = g.pstate ? J("P" + std::to_string(*g.pstate)) : J(nullptr);
+  j["fan"] = {{"speed_pct", opt(g.fan_speed_pct)}};
+  j["persistence_mode"] = opt(g.persistence_mode);
+  j["compute_mode"] = opt(g.compute_mode);
+  j["mig"] = {{"mode", {{"current", opt(g.mig_mode_current)}, {"pending", opt(g.mig_mode_pending)}}}};
+  j["ecc"] = {
+      {"mode", {{"current", opt(g.ecc_mode_current)}, {"pending", opt(g.ecc_mode_pending)}}},
+      {"errors",
+       {{"corrected", {{"volatile", opt(g.ecc.volatile_corrected)},
+                       {"aggregate", opt(g.ecc.aggregate_corrected)}}},
+        {"uncorrected", {{"volatile", opt(g.ecc.volatile_uncorrected)},
+                         {"aggregate", opt(g.ecc.aggregate_uncorrected)}}}}}};
+  j["retired_pages"] = {{"single_bit_ecc_count", opt(g.retired_pages.single_bit)},
+                        {"double_bit_ecc_count", opt(g.retired_pages.double_bit)},
+                        {"pending", opt(g.retired_pages.pending)}};
+  j["remapped_rows"] = {{"correctable", opt(g.remapped_rows.correctable)},
+                        {"uncorrectable", opt(g.remapped_rows.uncorrectable)},
+                        {"pending", opt(g.remapped_rows.pending)},
+                        {"failure", opt(g.remapped_rows.failure)}};
+  j["pcie"] = {{"link",
+                {{"gen", {{"current", opt(g.pcie.current_gen)}, {"max", opt(g.pcie.max_gen)},
+                          {"device_max", opt(g.pcie.device_max_gen)}}},
+                 {"width", {{"current", opt(g.pcie.current_width)},
+                            {"max", opt(g.pcie.max_width)}}}}},
+               {"replay_counter", opt(g.pcie.replay_counter)}};
+  j["clocks_event_reasons"] = clock_reasons_json(g);
+  j["processes"] = processes_json(g);
+  j["processes_error"] = opt(g.processes_error);
+  j["process_record_bytes"] = opt(g.process_record_bytes);
+  j["errors"] = g.errors;
+  return j;
+}
+
+J pci_json(const PciDevice& d) {
+  return J{{"bus_id", d.bus_id},
+           {"device_id", hex_opt(d.device_id ? std::optional<uint64_t>(*d.device_id)
+                                             : std::nullopt, 4)},
+           {"class", hex_opt(d.class_code ? std::optional<uint64_t>(*d.class_code)
+                                          : std::nullopt, 6)},
+           {"driver", opt(d.driver)},
+           {"link",
+            {{"speed_gts", {{"current", opt(d.current_link_speed_gts)},
+                            {"max", opt(d.max_link_speed_gts)}}},
+             {"gen", {{"current", opt(d.current_link_gen)}, {"max", opt(d.max_link_gen)}}},
+             {"width", {{"current", opt(d.current_link_width)}, {"max", opt(d.max_link_width)}}}}},
+           {"numa_node", opt(d.numa_node)}};
+}
+
+J nvml_json(const NvmlStatus& n) {
+  return J{{"loaded", n.loaded},
+           {"initialized", n.initialized},
+           {"library_path", opt(n.library_path)},
+           {"library_file", opt(n.library_file)},
+           {"library_version", opt(n.library_version)},
+           {"init_return_code", opt(n.init_return_code)},
+           {"init_error", opt(n.init_error)},
+           {"error", opt(n.error_message)},
+           {"missing_symbols", n.missing_symbols}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
+  J j;
+  j["schema"] = snap.schema;
+  j["schema_version"] = snap.schema_version;
+  j["hostname"] = opt(snap.hostname);
+  j["collected_at_unix_ms"] = snap.collected_at_unix_ms;
+  j["sample_window_s"] = snap.sample_window_s;
+  j["nvml"] = nvml_json(snap.nvml);
+  j["driver_version"] = opt(snap.driver_version);
+  j["nvml_version"] = opt(snap.nvml_version);
+  j["cuda_driver_version"] = opt(snap.cuda_driver_version);
+  j["kernel_module_version"] = opt(snap.kernel_module_version);
+  j["gpu_count"] = opt(snap.gpu_count);
+  J gpus = J::array();
+  for (const GpuState& g : snap.gpus) gpus.push_back(gpu_json(g));
+  j["gpus"] = gpus;
+  J pci = J::array();
+  for (const PciDevice& d : snap.pci_devices) pci.push_back(pci_json(d));
+  j["pci_devices"] = pci;
+  j["warnings"] = snap.warnings;
+  return j;
+}
+
+void render_json(const NodeSnapshot& snap, std::ostream& out) {
+  // Invalid UTF-8 (a cmdline can hold any bytes) is replaced, never thrown.
+  out << snapshot_to_json(snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+      << "\n";
+}
+
+}  // namespace gt

@@ -1,0 +1,22 @@
+// JSON rendering of a NodeSnapshot (schema documented in docs/json.md).
+//
+// Keys follow nvidia-smi's query names as nested objects (memory.used ->
+// {"memory": {"used_bytes": ...}}) with the unit in the leaf name. Unknown
+// values are null, never 0.
+#pragma once
+
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "model/snapshot.h"
+
+namespace gt {
+
+/// Builds the JSON document for `snap`.
+nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap);
+
+/// Writes snapshot_to_json(snap) indented by 2, with a trailing newline.
+void render_json(const NodeSnapshot& snap, std::ostream& out);
+
+}  // namespace gt

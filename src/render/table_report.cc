@@ -1,0 +1,299 @@
+#include "render/table_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace gt {
+
+std::string format_bytes(uint64_t bytes) {
+  if (bytes >= 1073741824ull) return fmt::format("{:.1f} GiB", bytes / 1073741824.0);
+  if (bytes >= 1048576ull) return fmt::format("{:.0f} MiB", bytes / 1048576.0);
+  return fmt::format("{} B", bytes);
+}
+
+namespace {
+
+constexpr const char* kRed = "\033[31m";
+constexpr const char* kYellow = "\033[33m";
+constexpr const char* kGreen = "\033[32m";
+constexpr const char* kBold = "\033[1m";
+constexpr const char* kReset = "\033[0m";
+
+class Painter {
+ public:
+  explicit Painter(bool on) : on_(on) {}
+  std::string operator()(const std::string& s, const char* code) const {
+    return on_ ? std::string(code) + s + kReset : s;
+  }
+
+ private:
+  bool on_;
+};
+
+std::string dash() { return "-"; }
+
+std::string clip(const std::string& s, size_t width) {
+  if (s.size() <= width) return s;
+  if (width <= 1) return s.substr(0, width);
+  return s.substr(0, width - 1) + "~";
+}
+
+std::string gib(uint64_t bytes) { return fmt::format("{:.1f}", bytes / 1073741824.0); }
+
+std::string memory_cell(const GpuState& g) {
+  if (!g.memory_total_bytes) return dash();
+  std::string used = g.memory_used_bytes ? gib(*g.memory_used_bytes) : "?";
+  return used + "/" + gib(*g.memory_total_bytes) + " GiB";
+}
+
+std::string memory_pct_cell(const GpuState& g) {
+  if (!g.memory_total_bytes || !g.memory_used_bytes || *g.memory_total_bytes == 0) return dash();
+  return fmt::format("{:.0f}%", 100.0 * *g.memory_used_bytes / *g.memory_total_bytes);
+}
+
+std::string util_cell(const GpuState& g) {
+  if (!g.utilization_gpu_pct) return dash();
+  const SampleStats& s = *g.utilization_gpu_pct;
+  return fmt::format("{:.0f}/{:.0f}%", s.mean, s.max);
+}
+
+std::string power_cell(const GpuState& g) {
+  std::string draw = g.power_draw_w ? fmt::format("{:.0f}", *g.power_draw_w) : "?";
+  std::string cap = g.power_limit_w ? fmt::format("{:.0f}", *g.power_limit_w) : "?";
+  if (!g.power_draw_w && !g.power_limit_w) return dash();
+  return draw + "/" + cap + "W";
+}
+
+std::string link_cell(const GpuState& g) {
+  auto part = [](const std::optional<uint32_t>& gen, const std::optional<uint32_t>& w) {
+    return (gen ? std::to_string(*gen) : "?") + "x" + (w ? std::to_string(*w) : "?");
+  };
+  if (!g.pcie.current_gen && !g.pcie.current_width) return dash();
+  return part(g.pcie.current_gen, g.pcie.current_width) + "/" +
+         part(g.pcie.max_gen, g.pcie.max_width);
+}
+
+std::string bool_cell(const std::optional<bool>& b) { return b ? (*b ? "on" : "off") : dash(); }
+
+bool same_names(const NodeSnapshot& snap) {
+  std::set<std::string> names;
+  for (const GpuState& g : snap.gpus) names.insert(g.name.value_or("?"));
+  return names.size() == 1;
+}
+
+/// NVML's "00000000:18:00.0" as the 12-character form lspci and sysfs use.
+std::string short_bus_id(const std::optional<std::string>& id) {
+  if (!id) return dash();
+  if (id->size() == 16 && id->rfind("0000", 0) == 0) return id->substr(4);
+  return *id;
+}
+
+std::string short_name(const std::string& name) {
+  return name.rfind("NVIDIA ", 0) == 0 ? name.substr(7) : name;
+}
+
+void header(const NodeSnapshot& snap, const Painter& paint, std::ostream& out) {
+  out << paint("gpu-triage", kBold) << "  host " << snap.hostname.value_or("?") << "  "
+      << (snap.gpu_count ? std::to_string(*snap.gpu_count) : "?") << " GPUs";
+  if (!snap.gpus.empty() && same_names(snap))
+    out << " x " << snap.gpus.front().name.value_or("?");
+  out << "\n";
+  out << "driver " << snap.driver_version.value_or("?") << " (NVML)  kernel module "
+      << snap.kernel_module_version.value_or("?") << "  NVML library "
+      << snap.nvml.library_version.value_or(snap.nvml_version.value_or("?")) << "  CUDA "
+      << snap.cuda_driver_version.value_or("?") << "\n";
+  const std::optional<std::string>& lib = snap.nvml.library_version;
+  const std::optional<std::string>& mod = snap.kernel_module_version;
+  if (lib && mod && *lib != *mod)
+    out << paint(fmt::format("note: NVML library {} differs from kernel module {}", *lib, *mod),
+                 kYellow)
+        << "\n";
+}
+
+void gpu_table(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
+               std::ostream& out) {
+  const bool names = opt.wide || !same_names(snap);
+  std::string head = fmt::format("{:>3} {:<12} {:<12} ", "GPU", "STATUS", "BUS ID");
+  if (names) head += fmt::format("{:<{}} ", "NAME", opt.wide ? 44 : 20);
+  head += fmt::format("{:<15} {:>4} {:>8} {:>4} {:>9} {:>3} {:<9} {:<3}", "MEMORY USED", "MEM",
+                      "UTIL a/m", "TEMP", "POWER", "PS", "PCIE", "PM");
+  while (!head.empty() && head.back() == ' ') head.pop_back();
+  out << "\n" << paint(head, kBold) << "\n";
+  for (const GpuState& g : snap.gpus) {
+    std::string status = gpu_status_name(g.status);
+    const char* color = g.status == GpuStatus::kOk ? kGreen : kRed;
+    std::string line = fmt::format("{:>3} {} {:<12} ", g.index,
+                                   paint(fmt::format("{:<12}", status), color),
+                                   short_bus_id(g.pci_bus_id));
+    if (names) {
+      std::string n = short_name(g.name.value_or(dash()));
+      line += fmt::format("{:<{}} ", opt.wide ? n : clip(n, 20), opt.wide ? 44 : 20);
+    }
+    line += fmt::format("{:<15} {:>4} {:>8} {:>4} {:>9} {:>3} {:<9} {:<3}", memory_cell(g),
+                        memory_pct_cell(g), util_cell(g),
+                        g.temperature_c ? std::to_string(*g.temperature_c) + "C" : dash(),
+                        power_cell(g), g.pstate ? "P" + std::to_string(*g.pstate) : dash(),
+                        link_cell(g), bool_cell(g.persistence_mode));
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  }
+}
+
+std::string owner_text(const GpuProcess& p) {
+  if (!p.owner) return dash();
+  const ProcessOwner& o = *p.owner;
+  if (o.kind == "systemd-unit") return "unit " + o.name;
+  if (o.kind == "kubernetes-pod") return "pod " + o.name;
+  if (o.kind == "slurm-job") return "slurm job " + o.name;
+  if (o.kind == "docker" || o.kind == "containerd" || o.kind == "podman" || o.kind == "cri-o")
+    return o.kind + " " + o.name.substr(0, 12);
+  return o.kind + " " + o.name;
+}
+
+void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
+                   std::ostream& out) {
+  bool any = false;
+  for (const GpuState& g : snap.gpus) any = any || (g.processes && !g.processes->empty());
+  if (!any) return;
+  out << "\n"
+      << paint(fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} {}", "GPU", "PID", "USER",
+                           "GPU MEM", "OWNER", "PROCESS / COMMAND"),
+               kBold)
+      << "\n";
+  for (const GpuState& g : snap.gpus) {
+    if (!g.processes) continue;
+    for (const GpuProcess& p : *g.processes) {
+      std::string mem = p.used_memory_bytes ? format_bytes(*p.used_memory_bytes) : "n/a";
+      std::string user = p.user.value_or(p.uid ? std::to_string(*p.uid) : dash());
+      std::string owner = owner_text(p);
+      std::string prefix = fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} ", g.index, p.pid,
+                                       user, mem, owner);
+      std::string what;
+      if (!p.visible) {
+        what = paint("? not visible here (other PID namespace)", kYellow);
+      } else {
+        what = p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash());
+        size_t room = opt.width > static_cast<int>(prefix.size())
+                          ? static_cast<size_t>(opt.width) - prefix.size() : 20;
+        if (!opt.wide) what = clip(what, std::max<size_t>(room, 20));
+      }
+      out << prefix << what << "\n";
+    }
+  }
+}
+
+/// Word-wraps `text` to `width` columns: first line indented by 2, the rest by 4.
+std::string wrap(const std::string& text, size_t width) {
+  std::string out = "  ", word;
+  size_t col = 2;
+  std::istringstream words(text);
+  bool first = true;
+  while (words >> word) {
+    if (!first && col + 1 + word.size() > width) {
+      out += "\n    ";
+      col = 4;
+    } else if (!first) {
+      out += " ";
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    first = false;
+  }
+  return out + "\n";
+}
+
+void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
+           std::ostream& out) {
+  std::vector<std::string> lines;
+  for (const GpuState& g : snap.gpus) {
+    std::string who = fmt::format("GPU {}", g.index);
+    if (g.status_detail) lines.push_back(who + ": " + *g.status_detail);
+    if (g.processes_error && g.status == GpuStatus::kOk)
+      lines.push_back(who + ": processes unknown: " + *g.processes_error);
+    if (g.processes && g.processes->empty() && g.memory_used_bytes &&
+        g.memory_total_bytes && *g.memory_used_bytes > *g.memory_total_bytes / 20)
+      lines.push_back(who + ": " + format_bytes(*g.memory_used_bytes) +
+                      " allocated but NVML lists no process (another PID namespace or a "
+                      "leftover context)");
+    for (const std::string& e : g.errors) lines.push_back(who + ": " + e);
+    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
+      if (p.visible) continue;
+      lines.push_back(fmt::format(
+          "{}: PID {} holds {} but is not visible in this PID namespace (NVML reports host "
+          "PIDs): run gpu-triage on the host or in a container with --pid=host",
+          who, p.pid, p.used_memory_bytes ? format_bytes(*p.used_memory_bytes) : "memory"));
+    }
+    if (g.ecc.volatile_uncorrected.value_or(0) > 0)
+      lines.push_back(fmt::format("{}: {} volatile uncorrectable ECC errors", who,
+                                  *g.ecc.volatile_uncorrected));
+    if (g.remapped_rows.pending.value_or(false))
+      lines.push_back(who + ": row remapping pending (needs a GPU reset)");
+    if (g.remapped_rows.failure.value_or(false))
+      lines.push_back(who + ": row remapping failed");
+    if (g.retired_pages.pending.value_or(false))
+      lines.push_back(who + ": page retirement pending (needs a reset or reboot)");
+    if (g.clock_event_reasons) {
+      for (const std::string& r : clock_event_reason_names(*g.clock_event_reasons))
+        if (r != "gpu_idle" && r != "applications_clocks_setting" && r != "sw_power_cap")
+          lines.push_back(who + ": clocks limited by " + r);
+    }
+  }
+  for (const std::string& w : snap.warnings) lines.push_back(w);
+  if (lines.empty()) return;
+  out << "\n" << paint("notes", kBold) << "\n";
+  for (const std::string& l : lines) out << (opt.wide ? "  " + l + "\n" : wrap(l, opt.width));
+}
+
+
+void pci_summary(const NodeSnapshot& snap, std::ostream& out) {
+  if (snap.pci_devices.empty()) {
+    out << "PCI bus: no NVIDIA GPU found in " << "sysfs\n";
+    return;
+  }
+  std::map<std::string, int> by_driver;
+  for (const PciDevice& d : snap.pci_devices) by_driver[d.driver.value_or("no driver")]++;
+  out << "PCI bus: " << snap.pci_devices.size() << " NVIDIA GPU(s):";
+  for (const auto& [driver, n] : by_driver) out << " " << n << " with " << driver;
+  out << "\n";
+  for (const PciDevice& d : snap.pci_devices) {
+    out << "  " << d.bus_id << "  device "
+        << (d.device_id ? fmt::format("0x{:04x}", *d.device_id) : "?") << "  driver "
+        << d.driver.value_or("none") << "\n";
+  }
+}
+
+void wide_identity(const NodeSnapshot& snap, std::ostream& out) {
+  out << "\n";
+  for (const GpuState& g : snap.gpus)
+    out << fmt::format("{:>3} {}  uuid {}  serial {}\n", g.index, g.name.value_or("-"),
+                       g.uuid.value_or("-"), g.serial.value_or("-"));
+}
+
+}  // namespace
+
+void render_table(const NodeSnapshot& snap, const TableOptions& opt, std::ostream& out) {
+  Painter paint(opt.color);
+  if (!snap.nvml.initialized) {
+    out << paint("gpu-triage: " + snap.nvml.error_message.value_or("NVML is not usable"),
+                 kRed)
+        << "\n";
+  } else {
+    header(snap, paint, out);
+    gpu_table(snap, opt, paint, out);
+    if (opt.wide) wide_identity(snap, out);
+    process_table(snap, opt, paint, out);
+  }
+  bool pci_disagrees = snap.gpu_count && *snap.gpu_count != snap.pci_devices.size();
+  if (!snap.nvml.initialized || pci_disagrees || opt.wide) {
+    out << "\n";
+    pci_summary(snap, out);
+  }
+  notes(snap, opt, paint, out);
+}
+
+}  // namespace gt

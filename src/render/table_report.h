@@ -1,0 +1,24 @@
+// The human report: fits 8 GPUs on one 100-column terminal without cutting
+// anything that matters (status, memory, owner and process name are never
+// truncated; long names and command lines are, unless --wide).
+#pragma once
+
+#include <ostream>
+
+#include "model/snapshot.h"
+
+namespace gt {
+
+struct TableOptions {
+  bool wide = false;   ///< full names, UUIDs and command lines
+  bool color = false;  ///< ANSI colour (only on a terminal, never with NO_COLOR)
+  int width = 100;     ///< columns to fit when not wide
+};
+
+/// Writes the report for `snap`.
+void render_table(const NodeSnapshot& snap, const TableOptions& options, std::ostream& out);
+
+/// "75.8 GiB" style: bytes in binary units with one decimal.
+std::string format_bytes(uint64_t bytes);
+
+}  // namespace gt

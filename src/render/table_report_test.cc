@@ -1,0 +1,71 @@
+#include "render/table_report.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "render/golden.h"
+#include "render/test_snapshot.h"
+
+namespace gt {
+namespace {
+
+std::string render(const NodeSnapshot& s, TableOptions o = {}) {
+  std::ostringstream out;
+  render_table(s, o, out);
+  return out.str();
+}
+
+TEST(TableReport, MatchesGolden) { expect_golden("snapshot.txt", render(make_test_snapshot())); }
+
+TEST(TableReport, WideMatchesGolden) {
+  TableOptions o;
+  o.wide = true;
+  expect_golden("snapshot-wide.txt", render(make_test_snapshot(), o));
+}
+
+TEST(TableReport, FitsOneHundredColumnsWithEightGpus) {
+  NodeSnapshot s = make_test_snapshot();
+  s.gpus.resize(1);
+  for (uint32_t i = 1; i < 8; ++i) {
+    GpuState g = s.gpus[0];
+    g.index = i;
+    s.gpus.push_back(g);
+  }
+  s.gpu_count = 8;
+  std::string text = render(s);
+  std::istringstream lines(text);
+  std::string line;
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    EXPECT_LE(line.size(), 100u) << line;
+    if (line.find("GiB") != std::string::npos) ++rows;
+  }
+  EXPECT_GE(rows, 16);  // 8 GPU rows and 8 process rows
+  // What matters is never cut: the owner and the process name.
+  EXPECT_NE(text.find("unit sglang.service"), std::string::npos);
+  EXPECT_NE(text.find("sglang::scheduler_TP0"), std::string::npos);
+}
+
+TEST(TableReport, NoColourUnlessAsked) {
+  EXPECT_EQ(render(make_test_snapshot()).find('\033'), std::string::npos);
+  TableOptions o;
+  o.color = true;
+  EXPECT_NE(render(make_test_snapshot(), o).find('\033'), std::string::npos);
+}
+
+TEST(TableReport, NvmlFailureIsOneClearLine) {
+  NodeSnapshot s;
+  s.nvml.error_message = "no NVIDIA driver: the NVML library cannot be loaded";
+  std::string text = render(s);
+  EXPECT_EQ(text.rfind("gpu-triage: no NVIDIA driver", 0), 0u) << text;
+}
+
+TEST(TableReport, FormatBytes) {
+  EXPECT_EQ(format_bytes(75800000000ull), "70.6 GiB");
+  EXPECT_EQ(format_bytes(512ull << 20), "512 MiB");
+  EXPECT_EQ(format_bytes(100), "100 B");
+}
+
+}  // namespace
+}  // namespace gt

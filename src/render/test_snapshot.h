@@ -1,0 +1,101 @@
+// A hand-built snapshot for renderer golden tests: two GPUs, one with an
+// SGLang worker owned by a systemd unit, one lost; a PID from another
+// namespace; unknown fields left null.
+#pragma once
+
+#include "model/snapshot.h"
+
+namespace gt {
+
+inline NodeSnapshot make_test_snapshot() {
+  NodeSnapshot s;
+  s.hostname = "node-7";
+  s.collected_at_unix_ms = 1764400000000;
+  s.sample_window_s = 1.0;
+  s.nvml.loaded = true;
+  s.nvml.initialized = true;
+  s.nvml.library_path = "libnvidia-ml.so.1";
+  s.nvml.library_file = "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.565.57.01";
+  s.nvml.library_version = "565.57.01";
+  s.nvml.init_return_code = 0;
+  s.driver_version = "590.48.01";
+  s.nvml_version = "12.565.57.01";
+  s.cuda_driver_version = "13.1";
+  s.kernel_module_version = "590.48.01";
+  s.gpu_count = 2;
+
+  GpuState g;
+  g.index = 0;
+  g.name = "NVIDIA RTX PRO 6000 Blackwell Server Edition";
+  g.uuid = "GPU-5b7d1c2e-0000-4000-8000-000000000000";
+  g.serial = "1796025012345";
+  g.pci_bus_id = "00000000:18:00.0";
+  g.pci_device_id = 0x2BB510DE;
+  g.memory_total_bytes = 97887ull << 20;
+  g.memory_used_bytes = 75800000000ull;
+  g.memory_free_bytes = (97887ull << 20) - 75800000000ull;
+  g.memory_reserved_bytes = 512ull << 20;
+  g.utilization_gpu_pct = SampleStats{0, 0, 0, 6};
+  g.utilization_memory_pct = SampleStats{0, 0, 0, 6};
+  g.temperature_c = 34;
+  g.power_draw_w = 86.5;
+  g.power_limit_w = 600;
+  g.pstate = 1;
+  g.persistence_mode = true;
+  g.compute_mode = "Default";
+  g.mig_mode_current = false;
+  g.mig_mode_pending = false;
+  g.ecc_mode_current = true;
+  g.ecc_mode_pending = true;
+  g.ecc = {0, 0, 0, 0};
+  g.remapped_rows = {0, 0, false, false};
+  g.pcie = {5, 5, 5, 16, 16, 0};
+  g.clock_event_reasons = 0x1;
+  g.clock_event_reasons_supported = 0x1FF;
+  g.process_record_bytes = 24;
+  GpuProcess p;
+  p.pid = 3187;
+  p.type = "compute";
+  p.used_memory_bytes = 75263000000ull;
+  p.visible = true;
+  p.name = "sglang::schedul";
+  p.cmdline = "sglang::scheduler_TP0";
+  p.uid = 997;
+  p.user = "svc-llm";
+  p.ppid = 3141;
+  p.start_time_unix_s = 1764399000;
+  p.owner = ProcessOwner{"systemd-unit", "sglang.service", std::nullopt,
+                         "/system.slice/sglang.service"};
+  GpuProcess hidden;
+  hidden.pid = 88123;
+  hidden.type = "compute";
+  hidden.used_memory_bytes = 512ull << 20;
+  hidden.visibility_note = "PID 88123 is not visible in this PID namespace";
+  g.processes = std::vector<GpuProcess>{p, hidden};
+  s.gpus.push_back(g);
+
+  GpuState lost;
+  lost.index = 1;
+  lost.status = GpuStatus::kLost;
+  lost.status_detail = "nvmlDeviceGetName returned NVML_ERROR_GPU_IS_LOST";
+  s.gpus.push_back(lost);
+
+  PciDevice d;
+  d.bus_id = "0000:18:00.0";
+  d.device_id = 0x2BB5;
+  d.class_code = 0x030200;
+  d.driver = "nvidia";
+  d.current_link_speed_gts = 32.0;
+  d.max_link_speed_gts = 32.0;
+  d.current_link_gen = 5;
+  d.max_link_gen = 5;
+  d.current_link_width = 16;
+  d.max_link_width = 16;
+  s.pci_devices.push_back(d);
+  PciDevice d2 = d;
+  d2.bus_id = "0000:2a:00.0";
+  s.pci_devices.push_back(d2);
+  return s;
+}
+
+}  // namespace gt

@@ -1,0 +1,162 @@
+// /sys/bus/pci/devices/ has one entry per PCI function, named by its address
+// "dddd:bb:dd.f" (domain, bus, device, function; lowercase hex). On a live
+// node the entries are symlinks into /sys/devices/pci..., in a fixture tree
+// plain directories; both read the same through FsRoot. Per device:
+// - vendor, device: "0x10de\n", "0x2330\n"; class: "0x030200\n" (base class
+//   0x03 display, subclass 0x00 VGA / 0x02 3D controller / 0x80 other, then
+//   the programming interface byte). NVIDIA's HDMI audio (0x0403) and
+//   NVSwitch (0x0680) functions share the vendor id and are skipped.
+// - driver: a symlink to ../../../bus/pci/drivers/<name>, absent when no
+//   driver is bound (the module is not loaded, or it refused the device).
+// - current_link_speed / max_link_speed: "32.0 GT/s PCIe" on recent kernels,
+//   "8.0 GT/s" or "8 GT/s" on older ones; "Unknown" when the link is down.
+//   They are missing on functions without a PCIe capability.
+// - current_link_width / max_link_width: "16"; 0 when the link is down, and
+//   older kernels print 255 for an unknown width.
+// - numa_node: "-1" when the platform gives no affinity.
+// NVML prints bus ids with an 8-digit domain ("00000000:19:00.0") and
+// upper-case hex; normalize_pci_bus_id maps both spellings to sysfs's.
+#include "sources/sysfs/pci_devices.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+
+namespace gt {
+namespace {
+
+constexpr uint32_t kNvidiaVendorId = 0x10de;
+constexpr const char* kDevicesDir = "/sys/bus/pci/devices";
+
+// "0x10de" -> 0x10de; nullopt when absent or not hex.
+std::optional<uint32_t> read_hex(const FsRoot& root, const std::string& path) {
+  std::optional<std::string> text = root.read_optional_trimmed(path);
+  if (!text || !text->starts_with("0x")) return std::nullopt;
+  uint32_t value = 0;
+  const char* end = text->data() + text->size();
+  auto [ptr, ec] = std::from_chars(text->data() + 2, end, value, 16);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+// A decimal integer filling the whole file, or nullopt.
+std::optional<int64_t> read_int(const FsRoot& root, const std::string& path) {
+  std::optional<std::string> text = root.read_optional_trimmed(path);
+  if (!text || text->empty()) return std::nullopt;
+  int64_t value = 0;
+  const char* end = text->data() + text->size();
+  auto [ptr, ec] = std::from_chars(text->data(), end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+// "32.0 GT/s PCIe" / "8 GT/s" -> 32.0 / 8.0; "Unknown" -> nullopt.
+std::optional<double> read_link_speed(const FsRoot& root, const std::string& path) {
+  std::optional<std::string> text = root.read_optional_trimmed(path);
+  if (!text) return std::nullopt;
+  double gts = 0;
+  const char* end = text->data() + text->size();
+  auto [ptr, ec] = std::from_chars(text->data(), end, gts);
+  if (ec != std::errc() || !(gts > 0)) return std::nullopt;
+  if (std::string_view(ptr, end - ptr).find("GT/s") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  return gts;
+}
+
+// Lanes, 1..32; 0 (link down) and 255 (unknown) are not widths.
+std::optional<uint32_t> read_link_width(const FsRoot& root, const std::string& path) {
+  std::optional<int64_t> width = read_int(root, path);
+  if (!width || *width <= 0 || *width > 32) return std::nullopt;
+  return static_cast<uint32_t>(*width);
+}
+
+// PCIe generation from the per-lane transfer rate.
+std::optional<uint32_t> gen_from_speed(std::optional<double> gts) {
+  static constexpr double kRates[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
+  if (!gts) return std::nullopt;
+  for (uint32_t i = 0; i < std::size(kRates); ++i) {
+    if (std::fabs(*gts - kRates[i]) < 0.01) return i + 1;
+  }
+  return std::nullopt;
+}
+
+bool is_display_class(uint32_t class_code) {
+  uint32_t sub = class_code >> 8;
+  return sub == 0x0300 || sub == 0x0302 || sub == 0x0380;
+}
+
+// Fills every field but bus_id/device_id/class_code from `dir`.
+void fill_link_and_driver(const FsRoot& root, const std::string& dir, PciDevice& d) {
+  if (std::optional<std::string> target = root.read_link(dir + "/driver")) {
+    d.driver = target->substr(target->rfind('/') + 1);
+  }
+  d.current_link_speed_gts = read_link_speed(root, dir + "/current_link_speed");
+  d.max_link_speed_gts = read_link_speed(root, dir + "/max_link_speed");
+  d.current_link_width = read_link_width(root, dir + "/current_link_width");
+  d.max_link_width = read_link_width(root, dir + "/max_link_width");
+  d.current_link_gen = gen_from_speed(d.current_link_speed_gts);
+  d.max_link_gen = gen_from_speed(d.max_link_speed_gts);
+  std::optional<int64_t> numa = read_int(root, dir + "/numa_node");
+  if (numa && *numa >= 0) d.numa_node = static_cast<uint32_t>(*numa);
+}
+
+// The device at `bus_id` if it is an NVIDIA display-class function.
+std::optional<PciDevice> read_device(const FsRoot& root, const std::string& bus_id) {
+  const std::string dir = std::string(kDevicesDir) + "/" + bus_id;
+  std::optional<uint32_t> vendor = read_hex(root, dir + "/vendor");
+  std::optional<uint32_t> class_code = read_hex(root, dir + "/class");
+  if (vendor != kNvidiaVendorId || !class_code || !is_display_class(*class_code)) {
+    return std::nullopt;
+  }
+  PciDevice d;
+  d.bus_id = bus_id;
+  d.device_id = read_hex(root, dir + "/device");
+  d.class_code = class_code;
+  fill_link_and_driver(root, dir, d);
+  return d;
+}
+
+}  // namespace
+
+Result<std::vector<PciDevice>> read_nvidia_pci_devices(const FsRoot& root) {
+  Result<std::vector<std::string>> entries = root.list(kDevicesDir);
+  if (!entries) {
+    if (entries.error().kind == ErrorKind::kNotFound) {
+      return std::vector<PciDevice>{};
+    }
+    return entries.error().with_context("listing PCI devices");
+  }
+  std::vector<PciDevice> devices;
+  for (const std::string& bus_id : *entries) {
+    if (std::optional<PciDevice> d = read_device(root, bus_id)) {
+      devices.push_back(std::move(*d));
+    }
+  }
+  std::sort(devices.begin(), devices.end(), [](const PciDevice& a, const PciDevice& b) {
+    return normalize_pci_bus_id(a.bus_id) < normalize_pci_bus_id(b.bus_id);
+  });
+  return devices;
+}
+
+std::string normalize_pci_bus_id(std::string_view bus_id) {
+  size_t first = bus_id.find_first_not_of(" \t\n");
+  size_t last = bus_id.find_last_not_of(" \t\n");
+  if (first == std::string_view::npos) return "";
+  std::string id(bus_id.substr(first, last - first + 1));
+  std::transform(id.begin(), id.end(), id.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  size_t colons = std::count(id.begin(), id.end(), ':');
+  if (colons == 1) return "0000:" + id;
+  if (colons != 2) return id;
+  // Drop the leading zeros NVML's 8-digit domain adds, keeping 4 digits.
+  size_t domain_len = id.find(':');
+  size_t zeros = 0;
+  while (domain_len - zeros > 4 && id[zeros] == '0') ++zeros;
+  return id.substr(zeros);
+}
+
+}  // namespace gt

@@ -1,0 +1,30 @@
+// NVIDIA GPUs as the PCI bus sees them, independent of NVML: a GPU that fell
+// off NVML's list (Xid 79, no driver bound) is still on the bus here.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/snapshot.h"
+#include "util/fs_root.h"
+#include "util/result.h"
+
+namespace gt {
+
+/// Every NVIDIA GPU on the PCI bus: entries of <root>/sys/bus/pci/devices/
+/// with vendor 0x10de and class 0x0300 (VGA), 0x0302 (3D controller) or
+/// 0x0380 (display, other). Fills device_id, class_code, driver (basename of
+/// the `driver` symlink target; nullopt when absent), link speeds in GT/s
+/// ("Unknown" -> nullopt), widths (0 or garbage -> nullopt), gen derived from
+/// speed, numa_node (-1 -> nullopt). Sorted by bus id. Returns an empty
+/// vector when the directory does not exist (no PCI sysfs, e.g. some
+/// containers); an Error (with the path) only when it cannot be listed.
+Result<std::vector<PciDevice>> read_nvidia_pci_devices(const FsRoot& root);
+
+/// "00000000:19:00.0" (NVML) or "0000:19:00.0" (sysfs), any case, or
+/// "19:00.0" (no domain) -> canonical lowercase "0000:19:00.0". Surrounding
+/// whitespace is dropped; anything else is returned lowercased as it is.
+std::string normalize_pci_bus_id(std::string_view bus_id);
+
+}  // namespace gt

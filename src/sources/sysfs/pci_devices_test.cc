@@ -1,0 +1,238 @@
+#include "sources/sysfs/pci_devices.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace gt {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A scratch directory standing in for "/", removed with its contents.
+class TempTree {
+ public:
+  TempTree() {
+    char tmpl[] = "/tmp/gt_sysfs_XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+  }
+  ~TempTree() { fs::remove_all(dir_); }
+  void write(const std::string& abs_path, std::string_view content) const {
+    fs::path p = dir_ + abs_path;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << content;
+  }
+  void symlink(const std::string& target, const std::string& abs_path) const {
+    fs::create_directories(fs::path(dir_ + abs_path).parent_path());
+    fs::create_symlink(target, dir_ + abs_path);
+  }
+  FsRoot root() const { return FsRoot(dir_); }
+
+ private:
+  std::string dir_;
+};
+
+struct DeviceFiles {
+  std::string vendor = "0x10de";
+  std::string device = "0x2330";  // H100 SXM5
+  std::string pci_class = "0x030200";
+  std::string cur_speed = "32.0 GT/s PCIe";
+  std::string max_speed = "32.0 GT/s PCIe";
+  std::string cur_width = "16";
+  std::string max_width = "16";
+  std::string numa = "0";
+  bool driver = true;
+};
+
+// Writes one device the way sysfs shows it (files end in a newline).
+void add_device(const TempTree& t, const std::string& bus_id, const DeviceFiles& f) {
+  const std::string dir = "/sys/bus/pci/devices/" + bus_id + "/";
+  t.write(dir + "vendor", f.vendor + "\n");
+  t.write(dir + "device", f.device + "\n");
+  t.write(dir + "class", f.pci_class + "\n");
+  t.write(dir + "current_link_speed", f.cur_speed + "\n");
+  t.write(dir + "max_link_speed", f.max_speed + "\n");
+  t.write(dir + "current_link_width", f.cur_width + "\n");
+  t.write(dir + "max_link_width", f.max_width + "\n");
+  t.write(dir + "numa_node", f.numa + "\n");
+  if (f.driver) t.symlink("../../../bus/pci/drivers/nvidia", dir + "driver");
+}
+
+std::vector<PciDevice> read_all(const TempTree& t) {
+  Result<std::vector<PciDevice>> r = read_nvidia_pci_devices(t.root());
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? r.value() : std::vector<PciDevice>{};
+}
+
+TEST(PciDevices, ReadsAnH100) {
+  TempTree t;
+  add_device(t, "0000:19:00.0", DeviceFiles{});
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].bus_id, "0000:19:00.0");
+  EXPECT_EQ(d[0].device_id, 0x2330u);
+  EXPECT_EQ(d[0].class_code, 0x030200u);
+  EXPECT_EQ(d[0].driver, "nvidia");
+  EXPECT_EQ(d[0].current_link_speed_gts, 32.0);
+  EXPECT_EQ(d[0].max_link_speed_gts, 32.0);
+  EXPECT_EQ(d[0].current_link_gen, 5u);
+  EXPECT_EQ(d[0].max_link_gen, 5u);
+  EXPECT_EQ(d[0].current_link_width, 16u);
+  EXPECT_EQ(d[0].max_link_width, 16u);
+  EXPECT_EQ(d[0].numa_node, 0u);
+}
+
+TEST(PciDevices, SkipsNonNvidiaAndNonDisplayFunctions) {
+  TempTree t;
+  DeviceFiles nic;
+  nic.vendor = "0x15b3";  // Mellanox ConnectX
+  nic.pci_class = "0x020700";
+  add_device(t, "0000:18:00.0", nic);
+  DeviceFiles audio;
+  audio.pci_class = "0x040300";  // NVIDIA HDMI audio function
+  add_device(t, "0000:19:00.1", audio);
+  DeviceFiles nvswitch;
+  nvswitch.pci_class = "0x068000";
+  add_device(t, "0000:05:00.0", nvswitch);
+  add_device(t, "0000:19:00.0", DeviceFiles{});
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].bus_id, "0000:19:00.0");
+}
+
+TEST(PciDevices, AcceptsVgaAndDisplayOtherClasses) {
+  TempTree t;
+  DeviceFiles vga;
+  vga.pci_class = "0x030000";
+  add_device(t, "0000:01:00.0", vga);
+  DeviceFiles other;
+  other.pci_class = "0x038000";
+  add_device(t, "0000:02:00.0", other);
+  EXPECT_EQ(read_all(t).size(), 2u);
+}
+
+TEST(PciDevices, NoDriverSymlinkIsNullDriver) {
+  TempTree t;
+  DeviceFiles f;
+  f.driver = false;
+  add_device(t, "0000:19:00.0", f);
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_FALSE(d[0].driver.has_value());
+}
+
+TEST(PciDevices, UnknownLinkSpeedAndZeroWidthAreNull) {
+  TempTree t;
+  DeviceFiles f;
+  f.cur_speed = "Unknown";
+  f.cur_width = "0";
+  f.max_width = "255";
+  add_device(t, "0000:19:00.0", f);
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_FALSE(d[0].current_link_speed_gts.has_value());
+  EXPECT_FALSE(d[0].current_link_gen.has_value());
+  EXPECT_FALSE(d[0].current_link_width.has_value());
+  EXPECT_FALSE(d[0].max_link_width.has_value());
+  EXPECT_EQ(d[0].max_link_gen, 5u);
+}
+
+TEST(PciDevices, DowngradedLinkInOldKernelFormat) {
+  TempTree t;
+  DeviceFiles f;
+  f.cur_speed = "2.5 GT/s";
+  f.max_speed = "16 GT/s";
+  f.cur_width = "8";
+  add_device(t, "0000:19:00.0", f);
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].current_link_speed_gts, 2.5);
+  EXPECT_EQ(d[0].current_link_gen, 1u);
+  EXPECT_EQ(d[0].max_link_gen, 4u);
+  EXPECT_EQ(d[0].current_link_width, 8u);
+}
+
+TEST(PciDevices, GarbageWidthAndMissingLinkFilesAreNull) {
+  TempTree t;
+  DeviceFiles f;
+  f.cur_width = "x16";
+  add_device(t, "0000:19:00.0", f);
+  std::filesystem::remove(t.root().path("/sys/bus/pci/devices/0000:19:00.0/max_link_speed"));
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_FALSE(d[0].current_link_width.has_value());
+  EXPECT_FALSE(d[0].max_link_speed_gts.has_value());
+  EXPECT_FALSE(d[0].max_link_gen.has_value());
+}
+
+TEST(PciDevices, NoNumaAffinityIsNull) {
+  TempTree t;
+  DeviceFiles f;
+  f.numa = "-1";
+  add_device(t, "0000:19:00.0", f);
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_FALSE(d[0].numa_node.has_value());
+}
+
+TEST(PciDevices, SortedByBusId) {
+  TempTree t;
+  add_device(t, "0000:db:00.0", DeviceFiles{});
+  add_device(t, "0000:19:00.0", DeviceFiles{});
+  add_device(t, "0000:3b:00.0", DeviceFiles{});
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].bus_id, "0000:19:00.0");
+  EXPECT_EQ(d[1].bus_id, "0000:3b:00.0");
+  EXPECT_EQ(d[2].bus_id, "0000:db:00.0");
+}
+
+TEST(PciDevices, SymlinkedEntriesAsOnALiveNode) {
+  TempTree t;
+  const std::string real = "/sys/devices/pci0000:17/0000:17:00.0/0000:19:00.0";
+  t.write(real + "/vendor", "0x10de\n");
+  t.write(real + "/class", "0x030200\n");
+  t.write(real + "/device", "0x2330\n");
+  t.symlink("../../../devices/pci0000:17/0000:17:00.0/0000:19:00.0",
+            "/sys/bus/pci/devices/0000:19:00.0");
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].device_id, 0x2330u);
+  EXPECT_FALSE(d[0].current_link_speed_gts.has_value());
+}
+
+TEST(PciDevices, MissingSysfsDirIsEmptyNotError) {
+  TempTree t;
+  t.write("/proc/stat", "btime 1\n");
+  Result<std::vector<PciDevice>> r = read_nvidia_pci_devices(t.root());
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->empty());
+}
+
+TEST(PciDevices, UnlistableDirIsAnError) {
+  TempTree t;
+  t.symlink("devices", "/sys/bus/pci/devices");  // a loop: ELOOP, not ENOENT
+  Result<std::vector<PciDevice>> r = read_nvidia_pci_devices(t.root());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("/sys/bus/pci/devices"), std::string::npos);
+}
+
+TEST(NormalizePciBusId, NvmlForm) {
+  EXPECT_EQ(normalize_pci_bus_id("00000000:19:00.0"), "0000:19:00.0");
+  EXPECT_EQ(normalize_pci_bus_id("00000000:DB:00.0"), "0000:db:00.0");
+}
+
+TEST(NormalizePciBusId, SysfsFormUnchanged) {
+  EXPECT_EQ(normalize_pci_bus_id("0000:19:00.0"), "0000:19:00.0");
+  EXPECT_EQ(normalize_pci_bus_id("0000:3B:00.0\n"), "0000:3b:00.0");
+}
+
+TEST(NormalizePciBusId, WideDomainAndMissingDomain) {
+  EXPECT_EQ(normalize_pci_bus_id("00010000:01:00.0"), "10000:01:00.0");
+  EXPECT_EQ(normalize_pci_bus_id("19:00.0"), "0000:19:00.0");
+}
+
+}  // namespace
+}  // namespace gt

@@ -1,0 +1,16 @@
+// Parsing of human durations for --sample and --timeout ("1s", "500ms", "2.5s").
+#pragma once
+
+#include <chrono>
+#include <string_view>
+
+#include "util/result.h"
+
+namespace gt {
+
+/// Parses "<number>[ms|s|m]" (a bare number means seconds) into
+/// milliseconds. Malformed or negative input is a kMalformed error that
+/// quotes the text.
+Result<std::chrono::milliseconds> parse_duration(std::string_view text);
+
+}  // namespace gt

@@ -1,0 +1,28 @@
+#include "util/duration.h"
+
+#include <gtest/gtest.h>
+
+namespace gt {
+namespace {
+
+TEST(ParseDuration, AcceptsUnitsAndBareSeconds) {
+  EXPECT_EQ(parse_duration("1s")->count(), 1000);
+  EXPECT_EQ(parse_duration("500ms")->count(), 500);
+  EXPECT_EQ(parse_duration("2.5s")->count(), 2500);
+  EXPECT_EQ(parse_duration("3")->count(), 3000);
+  EXPECT_EQ(parse_duration("1m")->count(), 60000);
+  EXPECT_EQ(parse_duration("0")->count(), 0);
+}
+
+TEST(ParseDuration, RejectsGarbageWithTheTextQuoted) {
+  for (const char* text : {"", "s", "-1s", "1h", "1.2.3s", "abc", "1e999"}) {
+    Result<std::chrono::milliseconds> r = parse_duration(text);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error().kind, ErrorKind::kMalformed);
+    EXPECT_NE(r.error().message.find(std::string("'") + text + "'"),
+              std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace gt

@@ -1,0 +1,93 @@
+#include "util/fs_root.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace gt {
+namespace {
+
+Error errno_error(int err, const std::string& what, const std::string& path) {
+  ErrorKind kind = ErrorKind::kIo;
+  if (err == ENOENT || err == ESRCH || err == ENOTDIR) kind = ErrorKind::kNotFound;
+  if (err == EACCES || err == EPERM) kind = ErrorKind::kPermissionDenied;
+  return Error{kind, what + " " + path + ": " + std::strerror(err)};
+}
+
+}  // namespace
+
+FsRoot::FsRoot(std::string root) : root_(std::move(root)) {
+  while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+}
+
+std::string FsRoot::path(const std::string& abs_path) const {
+  if (root_ == "/" || root_.empty()) return abs_path;
+  return root_ + abs_path;
+}
+
+Result<std::string> FsRoot::read(const std::string& abs_path) const {
+  const std::string p = path(abs_path);
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno_error(errno, "cannot open", p);
+  std::string out;
+  char buf[8192];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      // A /proc entry whose process exited mid-read reports ESRCH.
+      return errno_error(err, "cannot read", p);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+std::optional<std::string> FsRoot::read_optional_trimmed(
+    const std::string& abs_path) const {
+  Result<std::string> r = read(abs_path);
+  if (!r) return std::nullopt;
+  std::string s = std::move(r.value());
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' ||
+                        s.back() == '\t' || s.back() == '\r' || s.back() == '\0'))
+    s.pop_back();
+  return s;
+}
+
+Result<std::vector<std::string>> FsRoot::list(const std::string& abs_dir) const {
+  const std::string p = path(abs_dir);
+  DIR* dir = ::opendir(p.c_str());
+  if (dir == nullptr) return errno_error(errno, "cannot list", p);
+  std::vector<std::string> names;
+  while (dirent* e = ::readdir(dir)) {
+    std::string name = e->d_name;
+    if (name != "." && name != "..") names.push_back(std::move(name));
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::optional<std::string> FsRoot::read_link(const std::string& abs_path) const {
+  const std::string p = path(abs_path);
+  char buf[4096];
+  ssize_t n = ::readlink(p.c_str(), buf, sizeof buf - 1);
+  if (n < 0) return std::nullopt;
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+bool FsRoot::exists(const std::string& abs_path) const {
+  struct stat st;
+  return ::stat(path(abs_path).c_str(), &st) == 0;
+}
+
+}  // namespace gt

@@ -1,0 +1,118 @@
+#include "util/fs_root.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace gt {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A scratch directory standing in for "/", removed with its contents.
+class TempTree {
+ public:
+  TempTree() {
+    char tmpl[] = "/tmp/gt_fsroot_XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+  }
+  ~TempTree() { fs::remove_all(dir_); }
+  void write(const std::string& abs_path, std::string_view content) const {
+    fs::path p = dir_ + abs_path;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << content;
+  }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+};
+
+TEST(FsRoot, RealRootLeavesPathsAlone) {
+  EXPECT_EQ(FsRoot("/").path("/proc/1/cmdline"), "/proc/1/cmdline");
+  EXPECT_EQ(FsRoot().path("/sys/module"), "/sys/module");
+}
+
+TEST(FsRoot, PrefixesFixtureRoot) {
+  FsRoot root("tests/scenarios/xid79");
+  EXPECT_EQ(root.path("/proc/1/cmdline"), "tests/scenarios/xid79/proc/1/cmdline");
+}
+
+TEST(FsRoot, TrailingSlashesOnRootAreDropped) {
+  FsRoot root("/tmp/fixture//");
+  EXPECT_EQ(root.root(), "/tmp/fixture");
+  EXPECT_EQ(root.path("/proc/stat"), "/tmp/fixture/proc/stat");
+  EXPECT_EQ(FsRoot("/").root(), "/");
+}
+
+TEST(FsRoot, ReadsWholeFileThroughRoot) {
+  TempTree t;
+  t.write("/proc/driver/nvidia/version", "NVRM version: x\nGCC version: y\n");
+  Result<std::string> r = FsRoot(t.dir()).read("/proc/driver/nvidia/version");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, "NVRM version: x\nGCC version: y\n");
+}
+
+TEST(FsRoot, ReadMissingFileIsNotFoundNamingThePath) {
+  TempTree t;
+  Result<std::string> r = FsRoot(t.dir()).read("/proc/4242/status");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kNotFound);
+  EXPECT_NE(r.error().message.find(t.dir() + "/proc/4242/status"), std::string::npos)
+      << r.error().message;
+}
+
+TEST(FsRoot, ReadOptionalTrimmedStripsTrailingWhitespace) {
+  TempTree t;
+  t.write("/sys/module/nvidia/version", "590.48.01 \n\n");
+  t.write("/proc/4242/cmdline", std::string("a\0b\0", 4));
+  FsRoot root(t.dir());
+  EXPECT_EQ(root.read_optional_trimmed("/sys/module/nvidia/version"), "590.48.01");
+  EXPECT_EQ(root.read_optional_trimmed("/proc/4242/cmdline"), std::string("a\0b", 3));
+}
+
+TEST(FsRoot, ReadOptionalTrimmedMissingIsNullopt) {
+  TempTree t;
+  EXPECT_FALSE(FsRoot(t.dir()).read_optional_trimmed("/sys/module/nvidia/version"));
+}
+
+TEST(FsRoot, ListIsSortedWithoutDotEntries) {
+  TempTree t;
+  t.write("/proc/20/stat", "");
+  t.write("/proc/3/stat", "");
+  t.write("/proc/stat", "");
+  Result<std::vector<std::string>> r = FsRoot(t.dir()).list("/proc");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, (std::vector<std::string>{"20", "3", "stat"}));
+}
+
+TEST(FsRoot, ListMissingDirIsNotFound) {
+  TempTree t;
+  Result<std::vector<std::string>> r = FsRoot(t.dir()).list("/sys/bus/pci");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kNotFound);
+}
+
+TEST(FsRoot, ReadLinkAndExists) {
+  TempTree t;
+  t.write("/sys/bus/pci/devices/0000:19:00.0/vendor", "0x10de\n");
+  fs::create_symlink("../../../bus/pci/drivers/nvidia",
+                     t.dir() + "/sys/bus/pci/devices/0000:19:00.0/driver");
+  FsRoot root(t.dir());
+  EXPECT_EQ(root.read_link("/sys/bus/pci/devices/0000:19:00.0/driver"),
+            "../../../bus/pci/drivers/nvidia");
+  EXPECT_FALSE(root.read_link("/sys/bus/pci/devices/0000:19:00.0/vendor"));
+  EXPECT_TRUE(root.exists("/sys/bus/pci/devices/0000:19:00.0"));
+  EXPECT_FALSE(root.exists("/sys/bus/pci/devices/0000:3b:00.0"));
+}
+
+TEST(FsRoot, ReadsLiveProcSelf) {
+  Result<std::string> r = FsRoot("/").read("/proc/self/stat");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->substr(0, r->find(' ')), std::to_string(::getpid()));
+}
+
+}  // namespace
+}  // namespace gt

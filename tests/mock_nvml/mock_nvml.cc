@@ -1,0 +1,1324 @@
+// Mock libnvidia-ml.so.1 driven by a JSON scenario (tests/scenarios/README.md).
+//
+// One source, three builds selected by a compile definition:
+//   MOCK_NVML_VARIANT_CURRENT  R570+: every symbol below.
+//   MOCK_NVML_VARIANT_R535     early R535: _v3 process calls write the 32-byte
+//                              nvmlProcessInfo_r535_t; no DetailList, no
+//                              TemperatureV.
+//   MOCK_NVML_VARIANT_R470     old driver: no _v3 process calls, no
+//                              MemoryInfo_v2, no ClocksEvent names, no
+//                              GpuMaxPcieLinkGeneration, no ConfCompute.
+// Only the nvml* symbols are exported (-fvisibility=hidden plus a version
+// script). No exception ever crosses the C boundary: every export runs its
+// body through Guard().
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sources/nvml/nvml_types.h"
+
+#if defined(MOCK_NVML_VARIANT_CURRENT)
+#define MOCK_HAS_V3_PROCESSES 1
+#define MOCK_HAS_MEMORY_V2 1
+#define MOCK_HAS_EVENT_REASONS 1
+#define MOCK_HAS_TEMPERATURE_V 1
+#define MOCK_HAS_GPU_MAX_PCIE_GEN 1
+#define MOCK_HAS_CONF_COMPUTE 1
+#define MOCK_HAS_DETAIL_LIST 1
+#define MOCK_V3_RECORD nvmlProcessInfo_v2_t
+#elif defined(MOCK_NVML_VARIANT_R535)
+#define MOCK_HAS_V3_PROCESSES 1
+#define MOCK_HAS_MEMORY_V2 1
+#define MOCK_HAS_EVENT_REASONS 1
+#define MOCK_HAS_GPU_MAX_PCIE_GEN 1
+#define MOCK_HAS_CONF_COMPUTE 1
+// The hazard under test: the CUDA 12.2 GA header grew nvmlProcessInfo_t to
+// 32 bytes without renaming the _v3 symbol.
+#define MOCK_V3_RECORD nvmlProcessInfo_r535_t
+#elif defined(MOCK_NVML_VARIANT_R470)
+// Nothing newer than NVML 11.4.
+#else
+#error "define one of MOCK_NVML_VARIANT_CURRENT, _R535, _R470"
+#endif
+
+#define MOCK_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+using json = nlohmann::json;
+using u64 = unsigned long long;
+
+constexpr u64 kMiB = 1024ull * 1024ull;
+constexpr unsigned kNoInstance = 0xFFFFFFFFu;
+
+// ---------------------------------------------------------------------------
+// Error codes by name.
+
+const std::map<std::string, int>& ErrorNames() {
+  static const auto* names = new std::map<std::string, int>{
+      {"SUCCESS", NVML_SUCCESS},
+      {"UNINITIALIZED", NVML_ERROR_UNINITIALIZED},
+      {"INVALID_ARGUMENT", NVML_ERROR_INVALID_ARGUMENT},
+      {"NOT_SUPPORTED", NVML_ERROR_NOT_SUPPORTED},
+      {"NO_PERMISSION", NVML_ERROR_NO_PERMISSION},
+      {"ALREADY_INITIALIZED", NVML_ERROR_ALREADY_INITIALIZED},
+      {"NOT_FOUND", NVML_ERROR_NOT_FOUND},
+      {"INSUFFICIENT_SIZE", NVML_ERROR_INSUFFICIENT_SIZE},
+      {"INSUFFICIENT_POWER", NVML_ERROR_INSUFFICIENT_POWER},
+      {"DRIVER_NOT_LOADED", NVML_ERROR_DRIVER_NOT_LOADED},
+      {"TIMEOUT", NVML_ERROR_TIMEOUT},
+      {"IRQ_ISSUE", NVML_ERROR_IRQ_ISSUE},
+      {"LIBRARY_NOT_FOUND", NVML_ERROR_LIBRARY_NOT_FOUND},
+      {"FUNCTION_NOT_FOUND", NVML_ERROR_FUNCTION_NOT_FOUND},
+      {"CORRUPTED_INFOROM", NVML_ERROR_CORRUPTED_INFOROM},
+      {"GPU_IS_LOST", NVML_ERROR_GPU_IS_LOST},
+      {"RESET_REQUIRED", NVML_ERROR_RESET_REQUIRED},
+      {"OPERATING_SYSTEM", NVML_ERROR_OPERATING_SYSTEM},
+      {"LIB_RM_VERSION_MISMATCH", NVML_ERROR_LIB_RM_VERSION_MISMATCH},
+      {"IN_USE", NVML_ERROR_IN_USE},
+      {"MEMORY", NVML_ERROR_MEMORY},
+      {"NO_DATA", NVML_ERROR_NO_DATA},
+      {"VGPU_ECC_NOT_SUPPORTED", NVML_ERROR_VGPU_ECC_NOT_SUPPORTED},
+      {"INSUFFICIENT_RESOURCES", NVML_ERROR_INSUFFICIENT_RESOURCES},
+      {"FREQ_NOT_SUPPORTED", NVML_ERROR_FREQ_NOT_SUPPORTED},
+      {"ARGUMENT_VERSION_MISMATCH", NVML_ERROR_ARGUMENT_VERSION_MISMATCH},
+      {"DEPRECATED", NVML_ERROR_DEPRECATED},
+      {"NOT_READY", NVML_ERROR_NOT_READY},
+      {"GPU_NOT_FOUND", NVML_ERROR_GPU_NOT_FOUND},
+      {"INVALID_STATE", NVML_ERROR_INVALID_STATE},
+      {"RESET_TYPE_NOT_SUPPORTED", NVML_ERROR_RESET_TYPE_NOT_SUPPORTED},
+      {"UNKNOWN", NVML_ERROR_UNKNOWN},
+  };
+  return *names;
+}
+
+const char* ErrorText(int code) {
+  switch (code) {
+    case NVML_SUCCESS:
+      return "Success";
+    case NVML_ERROR_UNINITIALIZED:
+      return "Uninitialized";
+    case NVML_ERROR_INVALID_ARGUMENT:
+      return "Invalid Argument";
+    case NVML_ERROR_NOT_SUPPORTED:
+      return "Not Supported";
+    case NVML_ERROR_NO_PERMISSION:
+      return "Insufficient Permissions";
+    case NVML_ERROR_ALREADY_INITIALIZED:
+      return "Already Initialized";
+    case NVML_ERROR_NOT_FOUND:
+      return "Not Found";
+    case NVML_ERROR_INSUFFICIENT_SIZE:
+      return "Insufficient Size";
+    case NVML_ERROR_INSUFFICIENT_POWER:
+      return "Insufficient External Power";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+      return "Driver Not Loaded";
+    case NVML_ERROR_TIMEOUT:
+      return "Timeout";
+    case NVML_ERROR_IRQ_ISSUE:
+      return "Interrupt request issue";
+    case NVML_ERROR_LIBRARY_NOT_FOUND:
+      return "NVML Shared Library Not Found";
+    case NVML_ERROR_FUNCTION_NOT_FOUND:
+      return "Function Not Found";
+    case NVML_ERROR_CORRUPTED_INFOROM:
+      return "Corrupted infoROM";
+    case NVML_ERROR_GPU_IS_LOST:
+      return "GPU is lost";
+    case NVML_ERROR_RESET_REQUIRED:
+      return "GPU requires restart";
+    case NVML_ERROR_OPERATING_SYSTEM:
+      return "The operating system has blocked the request.";
+    case NVML_ERROR_LIB_RM_VERSION_MISMATCH:
+      return "Driver/library version mismatch";
+    case NVML_ERROR_IN_USE:
+      return "In use by another client";
+    case NVML_ERROR_MEMORY:
+      return "Insufficient Memory";
+    case NVML_ERROR_NO_DATA:
+      return "No data";
+    case NVML_ERROR_VGPU_ECC_NOT_SUPPORTED:
+      return "The requested vgpu operation is not available on target "
+             "device, because ECC is enabled";
+    case NVML_ERROR_INSUFFICIENT_RESOURCES:
+      return "Insufficient resources";
+    case NVML_ERROR_FREQ_NOT_SUPPORTED:
+      return "Frequency not supported";
+    case NVML_ERROR_ARGUMENT_VERSION_MISMATCH:
+      return "Argument version mismatch";
+    case NVML_ERROR_DEPRECATED:
+      return "Requested functionality has been deprecated";
+    case NVML_ERROR_NOT_READY:
+      return "System is not ready";
+    case NVML_ERROR_GPU_NOT_FOUND:
+      return "GPU not found";
+    case NVML_ERROR_INVALID_STATE:
+      return "Invalid state";
+    case NVML_ERROR_RESET_TYPE_NOT_SUPPORTED:
+      return "Reset type not supported";
+    default:
+      return "Unknown Error";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Scenario model. Everything optional maps "absent or null" to nullopt, which
+// the getters turn into NVML_ERROR_NOT_SUPPORTED.
+
+struct ScenarioError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class ProcType { kCompute, kGraphics, kBoth };
+
+struct Process {
+  unsigned pid = 0;
+  bool track = false;       // liveness follows the host PID
+  std::optional<u64> used;  // bytes; nullopt = NVML_VALUE_NOT_AVAILABLE
+  ProcType type = ProcType::kCompute;
+  unsigned gpu_instance_id = kNoInstance;
+  unsigned compute_instance_id = kNoInstance;
+  std::optional<std::string> name;  // for nvmlSystemGetProcessName
+};
+
+struct Pci {
+  std::string bus_id;  // "00000000:19:00.0"
+  unsigned domain = 0, bus = 0, device = 0;
+  unsigned device_id = 0, subsystem_id = 0;
+};
+
+struct Memory {
+  u64 total_mib = 0, reserved_mib = 0, used_mib = 0;
+};
+
+struct Utilization {
+  std::vector<unsigned> gpu, memory;
+};
+
+struct Pair {
+  unsigned current = 0, pending = 0;
+};
+
+struct Retired {
+  unsigned single_bit = 0, double_bit = 0;
+  bool pending = false;
+};
+
+struct Remapped {
+  unsigned correctable = 0, uncorrectable = 0;
+  bool pending = false, failure = false;
+};
+
+struct Device {
+  unsigned index = 0;
+  std::optional<std::string> name, uuid, serial;
+  std::optional<Pci> pci;
+  std::optional<Memory> memory;
+  std::optional<Utilization> utilization;
+  mutable std::atomic<u64> util_cursor{0};  // walks the samples
+  std::optional<int> temperature_c;
+  std::optional<unsigned> power_draw_mw, power_limit_mw, pstate, fan_speed_pct;
+  std::optional<unsigned> persistence_mode, compute_mode;
+  std::optional<Pair> mig_mode, ecc_mode;
+  std::optional<json> ecc_errors;  // validated object of counters
+  std::optional<Retired> retired_pages;
+  std::optional<Remapped> remapped_rows;
+  std::optional<unsigned> pcie_current_gen, pcie_max_gen, pcie_gpu_max_gen;
+  std::optional<unsigned> pcie_current_width, pcie_max_width, pcie_replay;
+  std::optional<u64> clock_reasons, clock_reasons_supported;
+  std::vector<Process> processes;
+  std::map<std::string, int> errors;
+  bool lost = false;
+  std::optional<std::string> hang_in;
+  std::optional<int> handle_error;
+};
+
+struct Scenario {
+  std::string path;
+  std::optional<int> init_error;
+  bool init_hang = false;
+  std::optional<unsigned> init_latency_ms;
+  std::optional<std::string> driver_version, nvml_version;
+  std::optional<int> cuda_driver_version;
+  std::map<std::string, unsigned> latency_ms;
+  std::map<std::string, int> errors;  // system-level injection
+  std::vector<std::unique_ptr<Device>> devices;
+};
+
+// ---------------------------------------------------------------------------
+// JSON readers: each names the offending field on a type error.
+
+const json* Field(const json& obj, const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+[[noreturn]] void TypeError(const std::string& where, const char* expected, const json& got) {
+  throw ScenarioError(where + ": expected " + expected + ", got " + got.type_name() + " " +
+                      got.dump());
+}
+
+const json* OptObject(const json& obj, const char* key, const std::string& where) {
+  const json* v = Field(obj, key);
+  if (v && !v->is_object()) TypeError(where + "." + key, "an object", *v);
+  return v;
+}
+
+std::optional<std::string> OptString(const json& obj, const char* key, const std::string& where) {
+  const json* v = Field(obj, key);
+  if (!v) return std::nullopt;
+  if (!v->is_string()) TypeError(where + "." + key, "a string", *v);
+  return v->get<std::string>();
+}
+
+std::optional<long long> OptInt(const json& obj, const char* key, const std::string& where,
+                                long long min, long long max) {
+  const json* v = Field(obj, key);
+  if (!v) return std::nullopt;
+  if (!v->is_number_integer()) TypeError(where + "." + key, "an integer", *v);
+  long long n = v->is_number_unsigned() ? static_cast<long long>(v->get<unsigned long long>())
+                                        : v->get<long long>();
+  if (n < min || n > max) {
+    throw ScenarioError(where + "." + key + ": " + std::to_string(n) + " is out of range");
+  }
+  return n;
+}
+
+std::optional<unsigned> OptU32(const json& obj, const char* key, const std::string& where) {
+  auto n = OptInt(obj, key, where, 0, 0xFFFFFFFFll);
+  if (!n) return std::nullopt;
+  return static_cast<unsigned>(*n);
+}
+
+// Ids and masks: a number or a hex string ("0x233010DE").
+std::optional<u64> OptHex(const json& obj, const char* key, const std::string& where) {
+  const json* v = Field(obj, key);
+  if (!v) return std::nullopt;
+  if (v->is_number_unsigned()) return v->get<u64>();
+  if (v->is_string()) {
+    const std::string s = v->get<std::string>();
+    char* end = nullptr;
+    errno = 0;
+    u64 n = strtoull(s.c_str(), &end, 0);
+    if (!s.empty() && end && *end == '\0' && errno == 0) return n;
+  }
+  TypeError(where + "." + key, "a number or hex string", *v);
+}
+
+// Booleans; 0/1 accepted too.
+std::optional<unsigned> OptBool(const json& obj, const char* key, const std::string& where) {
+  const json* v = Field(obj, key);
+  if (!v) return std::nullopt;
+  if (v->is_boolean()) return v->get<bool>() ? 1u : 0u;
+  if (v->is_number_unsigned() && v->get<u64>() <= 1) {
+    return static_cast<unsigned>(v->get<u64>());
+  }
+  TypeError(where + "." + key, "a boolean", *v);
+}
+
+int ParseErrorCode(const json& v, const std::string& where) {
+  if (v.is_number_integer()) return v.get<int>();
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s.rfind("NVML_ERROR_", 0) == 0) s = s.substr(11);
+    auto it = ErrorNames().find(s);
+    if (it != ErrorNames().end()) return it->second;
+    throw ScenarioError(where + ": unknown NVML error name \"" + s + "\"");
+  }
+  TypeError(where, "an error name or number", v);
+}
+
+std::optional<int> OptErrorCode(const json& obj, const char* key, const std::string& where) {
+  const json* v = Field(obj, key);
+  if (!v) return std::nullopt;
+  return ParseErrorCode(*v, where + "." + key);
+}
+
+std::map<std::string, int> ParseErrorMap(const json& obj, const std::string& where) {
+  std::map<std::string, int> out;
+  const json* m = OptObject(obj, "errors", where);
+  if (!m) return out;
+  for (auto& [k, v] : m->items()) {
+    out[k] = ParseErrorCode(v, where + ".errors." + k);
+  }
+  return out;
+}
+
+std::vector<unsigned> ParseSamples(const json& obj, const char* key, const std::string& where) {
+  const json* v = Field(obj, key);
+  if (!v) return {0};
+  std::vector<unsigned> out;
+  if (v->is_number_unsigned()) {
+    out.push_back(v->get<unsigned>());
+  } else if (v->is_array() && !v->empty()) {
+    for (const auto& s : *v) {
+      if (!s.is_number_unsigned() || s.get<u64>() > 100) {
+        TypeError(where + "." + key, "percentages 0-100", s);
+      }
+      out.push_back(s.get<unsigned>());
+    }
+  } else {
+    TypeError(where + "." + key, "a non-empty array of percentages", *v);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Device parsing.
+
+Pci ParsePci(const json& j, const std::string& where) {
+  Pci p;
+  p.bus_id = OptString(j, "bus_id", where).value_or("");
+  unsigned domain = 0, bus = 0, dev = 0, fn = 0;
+  if (sscanf(p.bus_id.c_str(), "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4) {
+    throw ScenarioError(where + ".bus_id: \"" + p.bus_id + "\" is not DDDDDDDD:BB:DD.F");
+  }
+  p.domain = domain;
+  p.bus = bus;
+  p.device = dev;
+  p.device_id = static_cast<unsigned>(OptHex(j, "device_id", where).value_or(0));
+  p.subsystem_id = static_cast<unsigned>(OptHex(j, "subsystem_id", where).value_or(0));
+  return p;
+}
+
+Process ParseProcess(const json& j, const std::string& where, bool* skip) {
+  if (!j.is_object()) TypeError(where, "an object", j);
+  Process p;
+  *skip = false;
+  if (auto env = OptString(j, "pid_env", where)) {
+    // The PID of a real host process, e.g. a child the test spawned. An
+    // unset variable drops the entry (documented in the README).
+    const char* val = getenv(env->c_str());
+    if (!val || !*val) {
+      *skip = true;
+      return p;
+    }
+    char* end = nullptr;
+    long pid = strtol(val, &end, 10);
+    if (*end != '\0' || pid <= 0) {
+      throw ScenarioError(where + ".pid_env: $" + *env + "=\"" + val + "\" is not a PID");
+    }
+    p.pid = static_cast<unsigned>(pid);
+    p.track = true;
+  } else if (auto pid = OptU32(j, "pid", where)) {
+    p.pid = *pid;
+    p.track = OptBool(j, "track", where).value_or(0) != 0;
+  } else {
+    throw ScenarioError(where + ": needs \"pid\" or \"pid_env\"");
+  }
+  if (auto mib = OptInt(j, "used_mib", where, 0, 1ll << 40)) {
+    p.used = static_cast<u64>(*mib) * kMiB;
+  }
+  const std::string type = OptString(j, "type", where).value_or("compute");
+  if (type == "compute") {
+    p.type = ProcType::kCompute;
+  } else if (type == "graphics") {
+    p.type = ProcType::kGraphics;
+  } else if (type == "compute+graphics" || type == "C+G") {
+    p.type = ProcType::kBoth;
+  } else {
+    throw ScenarioError(where + ".type: \"" + type +
+                        "\" is not compute, graphics or compute+graphics");
+  }
+  p.gpu_instance_id = OptU32(j, "gpu_instance_id", where).value_or(kNoInstance);
+  p.compute_instance_id = OptU32(j, "compute_instance_id", where).value_or(kNoInstance);
+  p.name = OptString(j, "name", where);
+  return p;
+}
+
+void ParsePcie(const json& j, const std::string& w, Device* d) {
+  d->pcie_current_gen = OptU32(j, "current_gen", w);
+  d->pcie_max_gen = OptU32(j, "max_gen", w);
+  d->pcie_gpu_max_gen = OptU32(j, "gpu_max_gen", w);
+  d->pcie_current_width = OptU32(j, "current_width", w);
+  d->pcie_max_width = OptU32(j, "max_width", w);
+  d->pcie_replay = OptU32(j, "replay_counter", w);
+}
+
+std::optional<Pair> OptPair(const json& j, const char* key, const std::string& w) {
+  const json* o = OptObject(j, key, w);
+  if (!o) return std::nullopt;
+  const std::string ww = w + "." + key;
+  return Pair{OptBool(*o, "current", ww).value_or(0), OptBool(*o, "pending", ww).value_or(0)};
+}
+
+void ParseHealth(const json& j, const std::string& w, Device* d) {
+  if (const json* e = OptObject(j, "ecc_errors", w)) {
+    for (const char* k : {"volatile_corrected", "volatile_uncorrected", "aggregate_corrected",
+                          "aggregate_uncorrected"}) {
+      OptInt(*e, k, w + ".ecc_errors", 0, 1ll << 62);
+    }
+    d->ecc_errors = *e;
+  }
+  if (const json* r = OptObject(j, "retired_pages", w)) {
+    const std::string ww = w + ".retired_pages";
+    d->retired_pages =
+        Retired{OptU32(*r, "single_bit", ww).value_or(0), OptU32(*r, "double_bit", ww).value_or(0),
+                OptBool(*r, "pending", ww).value_or(0) != 0};
+  }
+  if (const json* r = OptObject(j, "remapped_rows", w)) {
+    const std::string ww = w + ".remapped_rows";
+    d->remapped_rows = Remapped{
+        OptU32(*r, "correctable", ww).value_or(0), OptU32(*r, "uncorrectable", ww).value_or(0),
+        OptBool(*r, "pending", ww).value_or(0) != 0, OptBool(*r, "failure", ww).value_or(0) != 0};
+  }
+}
+
+void ParseDeviceFields(const json& j, const std::string& w, Device* d) {
+  d->name = OptString(j, "name", w);
+  d->uuid = OptString(j, "uuid", w);
+  d->serial = OptString(j, "serial", w);
+  if (const json* p = OptObject(j, "pci", w)) d->pci = ParsePci(*p, w + ".pci");
+  if (const json* m = OptObject(j, "memory", w)) {
+    const std::string ww = w + ".memory";
+    auto total = OptInt(*m, "total_mib", ww, 0, 1ll << 40);
+    if (!total) throw ScenarioError(ww + ".total_mib: missing");
+    d->memory = Memory{static_cast<u64>(*total),
+                       static_cast<u64>(OptInt(*m, "reserved_mib", ww, 0, *total).value_or(0)),
+                       static_cast<u64>(OptInt(*m, "used_mib", ww, 0, *total).value_or(0))};
+  }
+  if (const json* u = OptObject(j, "utilization", w)) {
+    const std::string ww = w + ".utilization";
+    d->utilization = Utilization{ParseSamples(*u, "gpu", ww), ParseSamples(*u, "memory", ww)};
+  }
+  d->temperature_c = OptInt(j, "temperature_c", w, -273, 1000);
+  d->power_draw_mw = OptU32(j, "power_draw_mw", w);
+  d->power_limit_mw = OptU32(j, "power_limit_mw", w);
+  d->pstate = OptU32(j, "pstate", w);
+  d->fan_speed_pct = OptU32(j, "fan_speed_pct", w);
+  d->persistence_mode = OptBool(j, "persistence_mode", w);
+  d->compute_mode = OptU32(j, "compute_mode", w);
+  d->mig_mode = OptPair(j, "mig_mode", w);
+  d->ecc_mode = OptPair(j, "ecc_mode", w);
+  ParseHealth(j, w, d);
+  if (const json* p = OptObject(j, "pcie", w)) ParsePcie(*p, w + ".pcie", d);
+  d->clock_reasons = OptHex(j, "clock_event_reasons", w);
+  d->clock_reasons_supported = OptHex(j, "clock_event_reasons_supported", w);
+}
+
+void ParseDeviceFaults(const json& j, const std::string& w, Device* d) {
+  if (const json* ps = Field(j, "processes")) {
+    if (!ps->is_array()) TypeError(w + ".processes", "an array", *ps);
+    for (size_t i = 0; i < ps->size(); ++i) {
+      bool skip = false;
+      Process p = ParseProcess((*ps)[i], w + ".processes[" + std::to_string(i) + "]", &skip);
+      if (!skip) d->processes.push_back(std::move(p));
+    }
+  }
+  d->errors = ParseErrorMap(j, w);
+  d->lost = OptBool(j, "lost", w).value_or(0) != 0;
+  d->hang_in = OptString(j, "hang_in", w);
+  d->handle_error = OptErrorCode(j, "handle_error", w);
+}
+
+// "copy_of": N starts from device N's JSON and applies this entry on top
+// (RFC 7396 merge patch, so null and absent mean the same here too).
+json ResolveCopy(const json& devices, size_t i, const std::vector<json>& resolved) {
+  const json& raw = devices[i];
+  const std::string w = "devices[" + std::to_string(i) + "]";
+  if (!raw.is_object()) TypeError(w, "an object", raw);
+  auto src = OptInt(raw, "copy_of", w, 0, static_cast<long long>(i) - 1);
+  if (!src) return raw;
+  json merged = resolved[static_cast<size_t>(*src)];
+  json patch = raw;
+  patch.erase("copy_of");
+  merged.merge_patch(patch);
+  return merged;
+}
+
+void ParseDevices(const json& root, Scenario* s) {
+  const json* devs = Field(root, "devices");
+  if (!devs) return;
+  if (!devs->is_array()) TypeError("devices", "an array", *devs);
+  std::vector<json> resolved;
+  for (size_t i = 0; i < devs->size(); ++i) {
+    resolved.push_back(ResolveCopy(*devs, i, resolved));
+    auto d = std::make_unique<Device>();
+    d->index = static_cast<unsigned>(i);
+    const std::string w = "devices[" + std::to_string(i) + "]";
+    ParseDeviceFields(resolved.back(), w, d.get());
+    ParseDeviceFaults(resolved.back(), w, d.get());
+    s->devices.push_back(std::move(d));
+  }
+}
+
+void ParseLatency(const json& root, Scenario* s) {
+  const json* l = Field(root, "latency_ms");
+  if (!l) return;
+  if (l->is_number_unsigned()) {
+    s->latency_ms["default"] = l->get<unsigned>();
+    return;
+  }
+  if (!l->is_object()) TypeError("latency_ms", "an object or number", *l);
+  for (auto& [k, v] : l->items()) {
+    if (!v.is_number_unsigned()) TypeError("latency_ms." + k, "a number", v);
+    s->latency_ms[k] = v.get<unsigned>();
+  }
+}
+
+std::unique_ptr<Scenario> ParseScenario(const json& root, const std::string& path) {
+  if (!root.is_object()) TypeError("top level", "an object", root);
+  auto s = std::make_unique<Scenario>();
+  s->path = path;
+  if (const json* init = OptObject(root, "init", "")) {
+    s->init_error = OptErrorCode(*init, "error", "init");
+    s->init_hang = OptBool(*init, "hang", "init").value_or(0) != 0;
+    s->init_latency_ms = OptU32(*init, "latency_ms", "init");
+  }
+  OptString(root, "description", "");
+  OptString(root, "library_variant", "");
+  OptString(root, "library_version", "");
+  s->driver_version = OptString(root, "driver_version", "");
+  s->nvml_version = OptString(root, "nvml_version", "");
+  auto cuda = OptInt(root, "cuda_driver_version", "", 0, 1 << 30);
+  if (cuda) s->cuda_driver_version = static_cast<int>(*cuda);
+  ParseLatency(root, s.get());
+  s->errors = ParseErrorMap(root, "");
+  ParseDevices(root, s.get());
+  return s;
+}
+
+// Reads and parses $MOCK_NVML_SCENARIO; on any problem prints one line and
+// returns nullptr.
+std::unique_ptr<Scenario> LoadScenario() {
+  const char* path = getenv("MOCK_NVML_SCENARIO");
+  if (!path || !*path) {
+    fprintf(stderr, "mock-nvml: MOCK_NVML_SCENARIO is not set\n");
+    return nullptr;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) {
+    fprintf(stderr, "mock-nvml: %s: cannot read: %s\n", path, strerror(errno));
+    return nullptr;
+  }
+  try {
+    json root = json::parse(text.str());
+    return ParseScenario(root, path);
+  } catch (const json::parse_error& e) {
+    fprintf(stderr, "mock-nvml: %s: malformed JSON: %s\n", path, e.what());
+  } catch (const std::exception& e) {
+    fprintf(stderr, "mock-nvml: %s: %s\n", path, e.what());
+  }
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------
+// Global state. A Scenario is never freed: a thread may still be sleeping in
+// a hung call when the test calls nvmlShutdown, and stale handles must not
+// point at freed memory. Re-initialising after a full shutdown re-reads the
+// file (so a test can switch scenarios) and leaks the old one.
+
+std::mutex g_init_mu;
+int g_refcount = 0;  // guarded by g_init_mu
+std::atomic<Scenario*> g_state{nullptr};
+
+// "nvmlDeviceGetMemoryInfo_v2" -> "nvmlDeviceGetMemoryInfo",
+// "nvmlDeviceGetTemperatureV" -> "nvmlDeviceGetTemperature".
+std::string BaseName(const std::string& sym) {
+  const size_t n = sym.size();
+  if (n > 3 && sym[n - 3] == '_' && sym[n - 2] == 'v' && isdigit(sym[n - 1])) {
+    return sym.substr(0, n - 3);
+  }
+  if (n > 1 && sym[n - 1] == 'V') return sym.substr(0, n - 1);
+  return sym;
+}
+
+template <typename V>
+const V* Lookup(const std::map<std::string, V>& m, const char* sym) {
+  auto it = m.find(sym);
+  if (it == m.end()) it = m.find(BaseName(sym));
+  return it == m.end() ? nullptr : &it->second;
+}
+
+void SleepMs(unsigned ms) {
+  if (ms) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+[[noreturn]] void HangForever() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+void ApplyLatency(const Scenario& s, const char* sym) {
+  const unsigned* ms = Lookup(s.latency_ms, sym);
+  if (!ms) {
+    auto it = s.latency_ms.find("default");
+    if (it != s.latency_ms.end()) ms = &it->second;
+  }
+  if (ms) SleepMs(*ms);
+}
+
+template <typename F>
+nvmlReturn_t Guard(const char* sym, F&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    fprintf(stderr, "mock-nvml: %s: internal error: %s\n", sym, e.what());
+  } catch (...) {
+    fprintf(stderr, "mock-nvml: %s: internal error\n", sym);
+  }
+  return NVML_ERROR_UNKNOWN;
+}
+
+// Prologue of a system-level call: init check, latency, injected error.
+nvmlReturn_t EnterSystem(const char* sym, const Scenario** out) {
+  const Scenario* s = g_state.load();
+  if (!s) return NVML_ERROR_UNINITIALIZED;
+  ApplyLatency(*s, sym);
+  if (const int* e = Lookup(s->errors, sym)) return *e;
+  *out = s;
+  return NVML_SUCCESS;
+}
+
+const Device* FindDevice(const Scenario& s, nvmlDevice_t h) {
+  for (const auto& d : s.devices) {
+    if (reinterpret_cast<nvmlDevice_t>(d.get()) == h) return d.get();
+  }
+  return nullptr;
+}
+
+// Prologue of a device call: init check, latency, handle check, hang, lost,
+// injected error, in that order.
+nvmlReturn_t Enter(const char* sym, nvmlDevice_t h, const Device** out) {
+  const Scenario* s = g_state.load();
+  if (!s) return NVML_ERROR_UNINITIALIZED;
+  ApplyLatency(*s, sym);
+  const Device* d = FindDevice(*s, h);
+  if (!d) return NVML_ERROR_INVALID_ARGUMENT;
+  if (d->hang_in && (*d->hang_in == sym || *d->hang_in == BaseName(sym))) {
+    HangForever();
+  }
+  if (d->lost) return NVML_ERROR_GPU_IS_LOST;
+  if (const int* e = Lookup(d->errors, sym)) return *e;
+  *out = d;
+  return NVML_SUCCESS;
+}
+
+// A getter of one optional value: Enter, NULL check, NOT_SUPPORTED if unset.
+template <typename T, typename Get>
+nvmlReturn_t Scalar(const char* sym, nvmlDevice_t h, T* out, Get get) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    auto v = get(*d);
+    if (!v) return NVML_ERROR_NOT_SUPPORTED;
+    *out = static_cast<T>(*v);
+    return NVML_SUCCESS;
+  });
+}
+
+nvmlReturn_t CopyString(const std::optional<std::string>& v, char* buf, unsigned length) {
+  if (!v) return NVML_ERROR_NOT_SUPPORTED;
+  if (!buf) return NVML_ERROR_INVALID_ARGUMENT;
+  if (v->size() + 1 > length) return NVML_ERROR_INSUFFICIENT_SIZE;
+  memcpy(buf, v->c_str(), v->size() + 1);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t DeviceString(const char* sym, nvmlDevice_t h, char* buf, unsigned length,
+                          std::optional<std::string> Device::*field) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    return CopyString(d->*field, buf, length);
+  });
+}
+
+nvmlReturn_t SystemString(const char* sym, char* buf, unsigned length,
+                          std::optional<std::string> Scenario::*field) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Scenario* s = nullptr;
+    if (nvmlReturn_t r = EnterSystem(sym, &s)) return r;
+    return CopyString(s->*field, buf, length);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Process liveness.
+
+bool IsZombie(unsigned pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  // "pid (comm) S ..."; comm may contain spaces and parentheses.
+  const size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
+// Fixed fake PIDs refer to fixture /proc trees and are always live. Tracked
+// ones are live while the host PID exists and is not a zombie (an exited but
+// unreaped child still answers kill(pid, 0)).
+bool IsLive(const Process& p) {
+  if (!p.track) return true;
+  if (kill(static_cast<pid_t>(p.pid), 0) != 0 && errno != EPERM) return false;
+  return !IsZombie(p.pid);
+}
+
+bool Matches(const Process& p, bool graphics) {
+  if (p.type == ProcType::kBoth) return true;
+  return graphics ? p.type == ProcType::kGraphics : p.type == ProcType::kCompute;
+}
+
+void Fill(nvmlProcessInfo_v1_t* r, const Process& p) {
+  memset(r, 0, sizeof(*r));
+  r->pid = p.pid;
+  r->usedGpuMemory = p.used.value_or(NVML_VALUE_NOT_AVAILABLE_ULL);
+}
+
+void Fill(nvmlProcessInfo_v2_t* r, const Process& p) {
+  memset(r, 0, sizeof(*r));
+  r->pid = p.pid;
+  r->usedGpuMemory = p.used.value_or(NVML_VALUE_NOT_AVAILABLE_ULL);
+  r->gpuInstanceId = p.gpu_instance_id;
+  r->computeInstanceId = p.compute_instance_id;
+}
+
+[[maybe_unused]] void Fill(nvmlProcessInfo_r535_t* r, const Process& p) {
+  memset(r, 0, sizeof(*r));
+  r->pid = p.pid;
+  r->usedGpuMemory = p.used.value_or(NVML_VALUE_NOT_AVAILABLE_ULL);
+  r->gpuInstanceId = p.gpu_instance_id;
+  r->computeInstanceId = p.compute_instance_id;
+  r->usedGpuCcProtectedMemory = 0;
+}
+
+// NVML's list protocol: a too-small *count gets INSUFFICIENT_SIZE and the
+// needed count; otherwise the records and the number written.
+template <typename Rec>
+nvmlReturn_t ListProcesses(const char* sym, nvmlDevice_t h, unsigned* count, Rec* infos,
+                           bool graphics) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!count) return NVML_ERROR_INVALID_ARGUMENT;
+    std::vector<const Process*> live;
+    for (const Process& p : d->processes) {
+      if (Matches(p, graphics) && IsLive(p)) live.push_back(&p);
+    }
+    if (*count < live.size()) {
+      *count = static_cast<unsigned>(live.size());
+      return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
+    if (!infos && !live.empty()) return NVML_ERROR_INVALID_ARGUMENT;
+    for (size_t i = 0; i < live.size(); ++i) Fill(&infos[i], *live[i]);
+    *count = static_cast<unsigned>(live.size());
+    return NVML_SUCCESS;
+  });
+}
+
+// used = reserved + baseline + live processes (NVML counts reserved in used
+// for both v1 and v2).
+void ComputeMemory(const Device& d, u64* total, u64* reserved, u64* free_b, u64* used) {
+  const Memory& m = *d.memory;
+  *total = m.total_mib * kMiB;
+  *reserved = m.reserved_mib * kMiB;
+  *used = *reserved + m.used_mib * kMiB;
+  for (const Process& p : d.processes) {
+    if (p.used && IsLive(p)) *used += *p.used;
+  }
+  if (*used > *total) *used = *total;
+  *free_b = *total - *used;
+}
+
+nvmlReturn_t InitImpl(const char* sym) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    std::unique_lock<std::mutex> lock(g_init_mu);
+    if (g_refcount > 0) {
+      ++g_refcount;
+      return NVML_SUCCESS;
+    }
+    std::unique_ptr<Scenario> s = LoadScenario();
+    if (!s) return NVML_ERROR_UNKNOWN;
+    if (s->init_latency_ms) {
+      SleepMs(*s->init_latency_ms);
+    } else {
+      ApplyLatency(*s, sym);
+    }
+    if (s->init_hang) {
+      lock.unlock();
+      HangForever();
+    }
+    if (s->init_error && *s->init_error != NVML_SUCCESS) {
+      return *s->init_error;
+    }
+    g_state.store(s.release());  // never freed, see above
+    ++g_refcount;
+    return NVML_SUCCESS;
+  });
+}
+
+}  // namespace
+
+// ===========================================================================
+// Exports.
+
+MOCK_EXPORT nvmlReturn_t nvmlInit(void) { return InitImpl("nvmlInit"); }
+MOCK_EXPORT nvmlReturn_t nvmlInit_v2(void) { return InitImpl("nvmlInit_v2"); }
+MOCK_EXPORT nvmlReturn_t nvmlInitWithFlags(unsigned int) { return InitImpl("nvmlInitWithFlags"); }
+
+MOCK_EXPORT nvmlReturn_t nvmlShutdown(void) {
+  return Guard("nvmlShutdown", []() -> nvmlReturn_t {
+    std::lock_guard<std::mutex> lock(g_init_mu);
+    if (g_refcount > 0 && --g_refcount == 0) g_state.store(nullptr);
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT const char* nvmlErrorString(nvmlReturn_t result) { return ErrorText(result); }
+
+MOCK_EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char* v, unsigned int n) {
+  return SystemString("nvmlSystemGetDriverVersion", v, n, &Scenario::driver_version);
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlSystemGetNVMLVersion(char* v, unsigned int n) {
+  return SystemString("nvmlSystemGetNVMLVersion", v, n, &Scenario::nvml_version);
+}
+
+static nvmlReturn_t CudaVersion(const char* sym, int* out) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Scenario* s = nullptr;
+    if (nvmlReturn_t r = EnterSystem(sym, &s)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!s->cuda_driver_version) return NVML_ERROR_NOT_SUPPORTED;
+    *out = *s->cuda_driver_version;
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int* v) {
+  return CudaVersion("nvmlSystemGetCudaDriverVersion", v);
+}
+MOCK_EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* v) {
+  return CudaVersion("nvmlSystemGetCudaDriverVersion_v2", v);
+}
+
+// The "name" from the scenario; for a tracked live host PID, its comm.
+MOCK_EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char* name,
+                                                  unsigned int length) {
+  const char* sym = "nvmlSystemGetProcessName";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Scenario* s = nullptr;
+    if (nvmlReturn_t r = EnterSystem(sym, &s)) return r;
+    for (const auto& d : s->devices) {
+      for (const Process& p : d->processes) {
+        if (p.pid != pid || !IsLive(p)) continue;
+        if (p.name) return CopyString(p.name, name, length);
+        if (!p.track) continue;
+        std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
+        std::string comm;
+        if (std::getline(in, comm)) return CopyString(comm, name, length);
+      }
+    }
+    return NVML_ERROR_NOT_FOUND;
+  });
+}
+
+static nvmlReturn_t DeviceCount(const char* sym, unsigned int* out) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Scenario* s = nullptr;
+    if (nvmlReturn_t r = EnterSystem(sym, &s)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    *out = static_cast<unsigned>(s->devices.size());
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned int* c) {
+  return DeviceCount("nvmlDeviceGetCount", c);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* c) {
+  return DeviceCount("nvmlDeviceGetCount_v2", c);
+}
+
+// Succeeds even for a lost GPU (as NVML does); fails with handle_error.
+static nvmlReturn_t HandleByIndex(const char* sym, unsigned int index, nvmlDevice_t* out) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Scenario* s = nullptr;
+    if (nvmlReturn_t r = EnterSystem(sym, &s)) return r;
+    if (!out || index >= s->devices.size()) {
+      return NVML_ERROR_INVALID_ARGUMENT;
+    }
+    const Device& d = *s->devices[index];
+    if (d.hang_in && (*d.hang_in == sym || *d.hang_in == BaseName(sym))) {
+      HangForever();
+    }
+    if (d.handle_error) return *d.handle_error;
+    if (const int* e = Lookup(d.errors, sym)) return *e;
+    *out = reinterpret_cast<nvmlDevice_t>(s->devices[index].get());
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int i, nvmlDevice_t* d) {
+  return HandleByIndex("nvmlDeviceGetHandleByIndex", i, d);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t* d) {
+  return HandleByIndex("nvmlDeviceGetHandleByIndex_v2", i, d);
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t h, unsigned int* i) {
+  return Scalar("nvmlDeviceGetIndex", h, i,
+                [](const Device& d) { return std::optional<unsigned>(d.index); });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t h, char* b, unsigned int n) {
+  return DeviceString("nvmlDeviceGetName", h, b, n, &Device::name);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t h, char* b, unsigned int n) {
+  return DeviceString("nvmlDeviceGetUUID", h, b, n, &Device::uuid);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t h, char* b, unsigned int n) {
+  return DeviceString("nvmlDeviceGetSerial", h, b, n, &Device::serial);
+}
+
+// All three versions fill the same 68-byte struct (nvml-abi.md §4).
+static nvmlReturn_t PciInfo(const char* sym, nvmlDevice_t h, nvmlPciInfo_t* out) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!d->pci) return NVML_ERROR_NOT_SUPPORTED;
+    const Pci& p = *d->pci;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->busIdLegacy, sizeof(out->busIdLegacy), "%04X:%02X:%02X.0", p.domain & 0xFFFF,
+             p.bus & 0xFF, p.device & 0xFF);
+    snprintf(out->busId, sizeof(out->busId), "%08X:%02X:%02X.0", p.domain, p.bus & 0xFF,
+             p.device & 0xFF);
+    out->domain = p.domain;
+    out->bus = p.bus;
+    out->device = p.device;
+    out->pciDeviceId = p.device_id;
+    out->pciSubSystemId = p.subsystem_id;
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t h, nvmlPciInfo_t* p) {
+  return PciInfo("nvmlDeviceGetPciInfo", h, p);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t h, nvmlPciInfo_t* p) {
+  return PciInfo("nvmlDeviceGetPciInfo_v2", h, p);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t h, nvmlPciInfo_t* p) {
+  return PciInfo("nvmlDeviceGetPciInfo_v3", h, p);
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t h, nvmlMemory_t* out) {
+  const char* sym = "nvmlDeviceGetMemoryInfo";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!d->memory) return NVML_ERROR_NOT_SUPPORTED;
+    u64 reserved = 0;
+    ComputeMemory(*d, &out->total, &reserved, &out->free, &out->used);
+    return NVML_SUCCESS;
+  });
+}
+
+#ifdef MOCK_HAS_MEMORY_V2
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t h, nvmlMemory_v2_t* out) {
+  const char* sym = "nvmlDeviceGetMemoryInfo_v2";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (out->version != nvmlMemory_v2) {
+      return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    }
+    if (!d->memory) return NVML_ERROR_NOT_SUPPORTED;
+    ComputeMemory(*d, &out->total, &out->reserved, &out->free, &out->used);
+    return NVML_SUCCESS;
+  });
+}
+#endif
+
+// Walks the sample arrays, one step per call.
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t h, nvmlUtilization_t* out) {
+  const char* sym = "nvmlDeviceGetUtilizationRates";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!d->utilization) return NVML_ERROR_NOT_SUPPORTED;
+    const u64 i = d->util_cursor.fetch_add(1);
+    const Utilization& u = *d->utilization;
+    out->gpu = u.gpu[i % u.gpu.size()];
+    out->memory = u.memory[i % u.memory.size()];
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t h, int sensor, unsigned int* out) {
+  const char* sym = "nvmlDeviceGetTemperature";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out || sensor != NVML_TEMPERATURE_GPU) {
+      return NVML_ERROR_INVALID_ARGUMENT;
+    }
+    if (!d->temperature_c) return NVML_ERROR_NOT_SUPPORTED;
+    *out = static_cast<unsigned>(*d->temperature_c);
+    return NVML_SUCCESS;
+  });
+}
+
+#ifdef MOCK_HAS_TEMPERATURE_V
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t h, nvmlTemperature_v1_t* out) {
+  const char* sym = "nvmlDeviceGetTemperatureV";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (out->version != nvmlTemperature_v1) {
+      return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    }
+    if (out->sensorType != NVML_TEMPERATURE_GPU) {
+      return NVML_ERROR_INVALID_ARGUMENT;
+    }
+    if (!d->temperature_c) return NVML_ERROR_NOT_SUPPORTED;
+    out->temperature = *d->temperature_c;
+    return NVML_SUCCESS;
+  });
+}
+#endif
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t h, unsigned int* mw) {
+  return Scalar("nvmlDeviceGetPowerUsage", h, mw, [](const Device& d) { return d.power_draw_mw; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t h, unsigned int* mw) {
+  return Scalar("nvmlDeviceGetEnforcedPowerLimit", h, mw,
+                [](const Device& d) { return d.power_limit_mw; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t h, unsigned int* mw) {
+  return Scalar("nvmlDeviceGetPowerManagementLimit", h, mw,
+                [](const Device& d) { return d.power_limit_mw; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t h, int* p) {
+  return Scalar("nvmlDeviceGetPerformanceState", h, p, [](const Device& d) { return d.pstate; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t h, unsigned int* pct) {
+  return Scalar("nvmlDeviceGetFanSpeed", h, pct, [](const Device& d) { return d.fan_speed_pct; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t h, int* m) {
+  return Scalar("nvmlDeviceGetPersistenceMode", h, m,
+                [](const Device& d) { return d.persistence_mode; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t h, int* m) {
+  return Scalar("nvmlDeviceGetComputeMode", h, m, [](const Device& d) { return d.compute_mode; });
+}
+
+static nvmlReturn_t PairGetter(const char* sym, nvmlDevice_t h, unsigned* current,
+                               unsigned* pending, std::optional<Pair> Device::*field) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!current || !pending) return NVML_ERROR_INVALID_ARGUMENT;
+    const auto& v = d->*field;
+    if (!v) return NVML_ERROR_NOT_SUPPORTED;
+    *current = v->current;
+    *pending = v->pending;
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t h, unsigned int* c, unsigned int* p) {
+  return PairGetter("nvmlDeviceGetMigMode", h, c, p, &Device::mig_mode);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t h, int* c, int* p) {
+  return PairGetter("nvmlDeviceGetEccMode", h, reinterpret_cast<unsigned*>(c),
+                    reinterpret_cast<unsigned*>(p), &Device::ecc_mode);
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t h, int error_type,
+                                                     int counter_type, unsigned long long* out) {
+  const char* sym = "nvmlDeviceGetTotalEccErrors";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out || error_type < 0 || error_type > 1 || counter_type < 0 || counter_type > 1) {
+      return NVML_ERROR_INVALID_ARGUMENT;
+    }
+    if (!d->ecc_errors) return NVML_ERROR_NOT_SUPPORTED;
+    std::string key = counter_type == NVML_VOLATILE_ECC ? "volatile_" : "aggregate_";
+    key += error_type == NVML_MEMORY_ERROR_TYPE_CORRECTED ? "corrected" : "uncorrected";
+    const json* v = Field(*d->ecc_errors, key.c_str());
+    *out = v ? v->get<u64>() : 0;
+    return NVML_SUCCESS;
+  });
+}
+
+// pageCount is in/out; 0 queries the size. Addresses are made up but stable.
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t h, int cause, unsigned int* count,
+                                                   unsigned long long* addrs) {
+  const char* sym = "nvmlDeviceGetRetiredPages";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!count || cause < 0 || cause > 1) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!d->retired_pages) return NVML_ERROR_NOT_SUPPORTED;
+    const unsigned n = cause == 0 ? d->retired_pages->single_bit : d->retired_pages->double_bit;
+    if (*count < n) {
+      *count = n;
+      return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
+    if (n && !addrs) return NVML_ERROR_INVALID_ARGUMENT;
+    for (unsigned i = 0; i < n; ++i) {
+      addrs[i] = 0x1000ull * (0x100 * (cause + 1) + i + d->index * 0x10);
+    }
+    *count = n;
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t h, int* pending) {
+  return Scalar("nvmlDeviceGetRetiredPagesPendingStatus", h, pending,
+                [](const Device& d) -> std::optional<int> {
+                  if (!d.retired_pages) return std::nullopt;
+                  return d.retired_pages->pending ? 1 : 0;
+                });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t h, unsigned int* corr,
+                                                   unsigned int* unc, unsigned int* pending,
+                                                   unsigned int* failure) {
+  const char* sym = "nvmlDeviceGetRemappedRows";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!corr || !unc || !pending || !failure) {
+      return NVML_ERROR_INVALID_ARGUMENT;
+    }
+    if (!d->remapped_rows) return NVML_ERROR_NOT_SUPPORTED;
+    *corr = d->remapped_rows->correctable;
+    *unc = d->remapped_rows->uncorrectable;
+    *pending = d->remapped_rows->pending;
+    *failure = d->remapped_rows->failure;
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t h, unsigned int* v) {
+  return Scalar("nvmlDeviceGetCurrPcieLinkGeneration", h, v,
+                [](const Device& d) { return d.pcie_current_gen; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t h, unsigned int* v) {
+  return Scalar("nvmlDeviceGetMaxPcieLinkGeneration", h, v,
+                [](const Device& d) { return d.pcie_max_gen; });
+}
+#ifdef MOCK_HAS_GPU_MAX_PCIE_GEN
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuMaxPcieLinkGeneration(nvmlDevice_t h, unsigned int* v) {
+  return Scalar("nvmlDeviceGetGpuMaxPcieLinkGeneration", h, v,
+                [](const Device& d) { return d.pcie_gpu_max_gen; });
+}
+#endif
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t h, unsigned int* v) {
+  return Scalar("nvmlDeviceGetCurrPcieLinkWidth", h, v,
+                [](const Device& d) { return d.pcie_current_width; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t h, unsigned int* v) {
+  return Scalar("nvmlDeviceGetMaxPcieLinkWidth", h, v,
+                [](const Device& d) { return d.pcie_max_width; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t h, unsigned int* v) {
+  return Scalar("nvmlDeviceGetPcieReplayCounter", h, v,
+                [](const Device& d) { return d.pcie_replay; });
+}
+
+#ifdef MOCK_HAS_EVENT_REASONS
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t h,
+                                                                unsigned long long* v) {
+  return Scalar("nvmlDeviceGetCurrentClocksEventReasons", h, v,
+                [](const Device& d) { return d.clock_reasons; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetSupportedClocksEventReasons(nvmlDevice_t h,
+                                                                  unsigned long long* v) {
+  return Scalar("nvmlDeviceGetSupportedClocksEventReasons", h, v,
+                [](const Device& d) { return d.clock_reasons_supported; });
+}
+#endif
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t h,
+                                                                   unsigned long long* v) {
+  return Scalar("nvmlDeviceGetCurrentClocksThrottleReasons", h, v,
+                [](const Device& d) { return d.clock_reasons; });
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetSupportedClocksThrottleReasons(nvmlDevice_t h,
+                                                                     unsigned long long* v) {
+  return Scalar("nvmlDeviceGetSupportedClocksThrottleReasons", h, v,
+                [](const Device& d) { return d.clock_reasons_supported; });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t h, unsigned int* n,
+                                                              nvmlProcessInfo_v1_t* p) {
+  return ListProcesses("nvmlDeviceGetComputeRunningProcesses", h, n, p, false);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t h, unsigned int* n,
+                                                                 nvmlProcessInfo_v2_t* p) {
+  return ListProcesses("nvmlDeviceGetComputeRunningProcesses_v2", h, n, p, false);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t h, unsigned int* n,
+                                                               nvmlProcessInfo_v1_t* p) {
+  return ListProcesses("nvmlDeviceGetGraphicsRunningProcesses", h, n, p, true);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v2(nvmlDevice_t h, unsigned int* n,
+                                                                  nvmlProcessInfo_v2_t* p) {
+  return ListProcesses("nvmlDeviceGetGraphicsRunningProcesses_v2", h, n, p, true);
+}
+#ifdef MOCK_HAS_V3_PROCESSES
+// The record type depends on the variant: 24 bytes, or 32 for early R535.
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int* n,
+                                                                 void* p) {
+  return ListProcesses("nvmlDeviceGetComputeRunningProcesses_v3", h, n,
+                       static_cast<MOCK_V3_RECORD*>(p), false);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t h, unsigned int* n,
+                                                                  void* p) {
+  return ListProcesses("nvmlDeviceGetGraphicsRunningProcesses_v3", h, n,
+                       static_cast<MOCK_V3_RECORD*>(p), true);
+}
+#endif
+
+#ifdef MOCK_HAS_CONF_COMPUTE
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetConfComputeMemSizeInfo(nvmlDevice_t h, void* info) {
+  const char* sym = "nvmlDeviceGetConfComputeMemSizeInfo";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    (void)info;
+    return NVML_ERROR_NOT_SUPPORTED;
+  });
+}
+#endif
+
+#ifdef MOCK_HAS_DETAIL_LIST
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t h, void* list) {
+  const char* sym = "nvmlDeviceGetRunningProcessDetailList";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    (void)list;
+    return NVML_ERROR_NOT_SUPPORTED;
+  });
+}
+#endif

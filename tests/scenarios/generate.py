@@ -1,0 +1,560 @@
+#!/usr/bin/env python3
+"""Generates the mock-NVML scenarios under tests/scenarios/ (stdlib only).
+
+Each scenario is a directory with scenario.json (read by the mock
+libnvidia-ml, format in README.md) and, where the tool needs a host view, a
+root/ tree standing in for "/" (proc, sys, etc). Run it after editing; it
+rewrites every directory it owns and nothing else:
+
+    python3 tests/scenarios/generate.py
+
+Commit both this script and its output.
+"""
+
+import json
+import os
+import shutil
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NS = uuid.UUID("6b1c5d0e-8f4a-4c1e-9a57-3f0d2b7e9c11")
+
+BTIME = 1767225600  # 2026-01-01 00:00:00 UTC
+HZ = 100
+
+H100_BUSES = ["19", "3B", "4C", "5D", "9B", "BB", "CB", "DB"]
+A100_BUSES = ["07", "0F", "47", "4E", "87", "90", "B7", "BD"]
+V100_BUSES = ["06", "07", "0A", "0B"]
+CRASH_BUSES = ["18", "2A", "3A", "5D", "9A", "AB", "BA", "DB"]
+
+GEN_SPEED = {1: "2.5 GT/s PCIe", 2: "5.0 GT/s PCIe", 3: "8.0 GT/s PCIe",
+             4: "16.0 GT/s PCIe", 5: "32.0 GT/s PCIe"}
+
+PASSWD_BASE = [
+    "root:x:0:0:root:/root:/bin/bash",
+    "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin",
+    "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin",
+]
+
+
+# --------------------------------------------------------------------------
+# NVML side (scenario.json)
+
+def gpu_uuid(scenario, i):
+    return "GPU-" + str(uuid.uuid5(NS, f"{scenario}/{i}"))
+
+
+def clean_health():
+    return {
+        "ecc_mode": {"current": 1, "pending": 1},
+        "ecc_errors": {"volatile_corrected": 0, "volatile_uncorrected": 0,
+                       "aggregate_corrected": 0, "aggregate_uncorrected": 0},
+        "retired_pages": None,
+        "remapped_rows": {"correctable": 0, "uncorrectable": 0,
+                          "pending": False, "failure": False},
+    }
+
+
+def device(scenario, i, bus, name, device_id, subsystem_id, total_mib,
+           reserved_mib, limit_w, idle_w, temp_c, gen, serial_base):
+    d = {
+        "name": name,
+        "uuid": gpu_uuid(scenario, i),
+        "serial": str(serial_base + i * 7919),
+        "pci": {"bus_id": f"00000000:{bus}:00.0", "device_id": device_id,
+                "subsystem_id": subsystem_id},
+        "memory": {"total_mib": total_mib, "reserved_mib": reserved_mib,
+                   "used_mib": 0},
+        "utilization": {"gpu": [0, 0, 0], "memory": [0]},
+        "temperature_c": temp_c,
+        "power_draw_mw": idle_w * 1000,
+        "power_limit_mw": limit_w * 1000,
+        "pstate": 0,
+        "fan_speed_pct": None,
+        "persistence_mode": True,
+        "compute_mode": 0,
+        "mig_mode": {"current": 0, "pending": 0},
+    }
+    d.update(clean_health())
+    d.update({
+        "pcie": {"current_gen": gen, "max_gen": gen, "gpu_max_gen": gen,
+                 "current_width": 16, "max_width": 16, "replay_counter": 0},
+        "clock_event_reasons": "0x1",
+        "clock_event_reasons_supported": "0x1FF",
+        "processes": [],
+    })
+    return d
+
+
+IDLE_W = [72, 74, 70, 72, 73, 74, 73, 72]
+TEMPS = [27, 24, 23, 23, 27, 22, 24, 23]
+
+
+def h100(scenario, i):
+    return device(scenario, i, H100_BUSES[i], "NVIDIA H100 80GB HBM3",
+                  "0x233010DE", "0x16C110DE", 81559, 551, 700, IDLE_W[i],
+                  TEMPS[i], 5, 1650124031592)
+
+
+def h100x8(scenario):
+    return [h100(scenario, i) for i in range(8)]
+
+
+def scenario_json(description, variant, library_version, driver, nvml, cuda,
+                  devices, **extra):
+    s = {"description": description, "library_variant": variant,
+         "library_version": library_version}
+    s.update(extra)
+    s.update({"driver_version": driver, "nvml_version": nvml,
+              "cuda_driver_version": cuda, "devices": devices})
+    return s
+
+
+# --------------------------------------------------------------------------
+# Host side (root/)
+
+def write(root, rel, text, binary=False):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb" if binary else "w") as f:
+        f.write(text)
+
+
+def symlink(root, rel, target):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.symlink(target, path)
+
+
+def base_root(root, users=()):
+    write(root, "etc/passwd", "\n".join(PASSWD_BASE + list(users)) + "\n")
+    write(root, "proc/stat",
+          "cpu  123456 0 65432 98765432 1234 0 567 0 0 0\n"
+          "intr 0\nctxt 987654321\n"
+          f"btime {BTIME}\n"
+          "processes 45678\nprocs_running 1\nprocs_blocked 0\n")
+
+
+def nvidia_module(root, version):
+    write(root, "sys/module/nvidia/version", version + "\n")
+    write(root, "proc/driver/nvidia/version",
+          f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {version}  "
+          "Release Build  (dvs-builder@U16-I2-C03-12-4)  "
+          "Thu Nov 27 10:00:00 UTC 2025\n"
+          "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n")
+
+
+def pci_device(root, bdf, vendor, dev, cls, driver, gen, width, max_gen=5,
+               max_width=16, numa=0, sub=("0x10de", "0x16c1")):
+    d = f"sys/bus/pci/devices/{bdf}/"
+    write(root, d + "vendor", vendor + "\n")
+    write(root, d + "device", dev + "\n")
+    write(root, d + "class", cls + "\n")
+    write(root, d + "subsystem_vendor", sub[0] + "\n")
+    write(root, d + "subsystem_device", sub[1] + "\n")
+    write(root, d + "current_link_speed", GEN_SPEED[gen] + "\n")
+    write(root, d + "max_link_speed", GEN_SPEED[max_gen] + "\n")
+    write(root, d + "current_link_width", f"{width}\n")
+    write(root, d + "max_link_width", f"{max_width}\n")
+    write(root, d + "numa_node", f"{numa}\n")
+    if driver:
+        os.makedirs(os.path.join(root, f"sys/bus/pci/drivers/{driver}"),
+                    exist_ok=True)
+        symlink(root, d + "driver", f"../../../../bus/pci/drivers/{driver}")
+
+
+def intel_nic(root):
+    pci_device(root, "0000:0c:00.0", "0x8086", "0x159b", "0x020000", "ice",
+               4, 16, max_gen=4, sub=("0x8086", "0x0003"))
+
+
+def gpu_pci_tree(root, buses, dev, sub, bound=True, links=None):
+    """links: per-GPU (gen, width); default gen5 x16."""
+    for i, bus in enumerate(buses):
+        gen, width = (links or {}).get(i, (5, 16))
+        pci_device(root, f"0000:{bus.lower()}:00.0", "0x10de", dev,
+                   "0x030200", "nvidia" if bound else None, gen, width,
+                   numa=0 if i < len(buses) // 2 else 1, sub=sub)
+    intel_nic(root)
+
+
+def stat_line(pid, comm, state, ppid, pgrp, starttime, threads, vsize_kb,
+              rss_pages, utime, stime):
+    f = [str(pid), f"({comm})", state, str(ppid), str(pgrp), str(pgrp), "0",
+         "-1", "4194560", "183042", "0", "12", "0", str(utime), str(stime),
+         "0", "0", "20", "0", str(threads), "0", str(starttime),
+         str(vsize_kb * 1024), str(rss_pages), "18446744073709551615",
+         "94355432001536", "94355434839885", "140734567812128", "0", "0",
+         "0", "0", "16781312", "134234626", "0", "0", "0", "17", "3", "0",
+         "0", "0", "0", "0", "94355437057808", "94355437184592",
+         "94355460132864", "140734567818555", "140734567818602",
+         "140734567818602", "140734567821291", "0"]
+    assert len(f) == 52, len(f)
+    return " ".join(f) + "\n"
+
+
+def proc(root, pid, comm, argv, ppid, uid, start_s, cgroup, state="S",
+         threads=1, vsize_kb=20000, rss_kb=12000):
+    """A /proc/<pid> directory. comm is truncated to 15 chars like the
+    kernel does; argv is a list (joined with NULs, NUL-terminated)."""
+    comm = comm[:15]
+    d = f"proc/{pid}/"
+    write(root, d + "comm", comm + "\n")
+    write(root, d + "cmdline",
+          b"".join(a.encode() + b"\0" for a in argv), binary=True)
+    state_name = {"S": "S (sleeping)", "R": "R (running)",
+                  "Z": "Z (zombie)", "D": "D (disk sleep)"}[state]
+    write(root, d + "status",
+          f"Name:\t{comm}\nUmask:\t0022\nState:\t{state_name}\n"
+          f"Tgid:\t{pid}\nNgid:\t0\nPid:\t{pid}\nPPid:\t{ppid}\n"
+          f"TracerPid:\t0\nUid:\t{uid}\t{uid}\t{uid}\t{uid}\n"
+          f"Gid:\t{uid}\t{uid}\t{uid}\t{uid}\nFDSize:\t256\nGroups:\t{uid} \n"
+          f"NStgid:\t{pid}\nNSpid:\t{pid}\nNSpgid:\t{pid}\nNSsid:\t{pid}\n"
+          f"VmPeak:\t{vsize_kb + 1024} kB\nVmSize:\t{vsize_kb} kB\n"
+          f"VmRSS:\t{rss_kb} kB\nThreads:\t{threads}\n")
+    write(root, d + "stat",
+          stat_line(pid, comm, state, ppid, pid, int(start_s * HZ), threads,
+                    vsize_kb, rss_kb // 4, 1234, 567))
+    write(root, d + "cgroup", f"0::{cgroup}\n")
+
+
+def init_proc(root):
+    proc(root, 1, "systemd", ["/sbin/init"], 0, 0, 0.5, "/init.scope",
+         vsize_kb=168000, rss_kb=12800)
+
+
+# --------------------------------------------------------------------------
+# Scenarios. Each function fills `path` and returns the scenario dict.
+
+def healthy_h100x8(path):
+    root = os.path.join(path, "root")
+    base_root(root)
+    nvidia_module(root, "550.90.07")
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
+    # HGX H100 baseboards also carry 4 NVSwitches, bound to the nvidia
+    # driver but of class 0x0680 (bridge): they are not GPUs.
+    for i, bus in enumerate(["05", "06", "07", "08"]):
+        pci_device(root, f"0000:{bus}:00.0", "0x10de", "0x22a3", "0x068000",
+                   "nvidia", 4, 2, max_gen=4, max_width=2,
+                   sub=("0x10de", "0x1796"))
+    return scenario_json(
+        "8x H100 80GB HBM3 on R550, idle and clean", "current", "550.90.07",
+        "550.90.07", "12.550.90.07", 12040, h100x8("healthy-h100x8"))
+
+
+SGLANG_PIDS = list(range(3187, 3195))
+LAUNCHER_PID = 3141
+SGLANG_CMD = ["/usr/bin/python3", "-m", "sglang.launch_server",
+              "--model-path", "/models/Qwen3-235B-A22B-FP8", "--tp", "8",
+              "--host", "0.0.0.0", "--port", "30000"]
+SGLANG_UNIT = """[Unit]
+Description=SGLang inference server (Qwen3-235B-A22B-FP8, TP8)
+After=network-online.target nvidia-persistenced.service
+Wants=network-online.target
+
+[Service]
+Type=simple
+User=svc-llm
+Group=svc-llm
+Environment=CUDA_DEVICE_ORDER=PCI_BUS_ID
+ExecStart=/usr/bin/python3 -m sglang.launch_server --model-path /models/Qwen3-235B-A22B-FP8 --tp 8 --host 0.0.0.0 --port 30000
+Restart=always
+RestartSec=5
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def after_crash(path):
+    root = os.path.join(path, "root")
+    base_root(root, ["svc-llm:x:997:997:SGLang service:/var/lib/svc-llm:"
+                     "/usr/sbin/nologin"])
+    nvidia_module(root, "590.48.01")
+    gpu_pci_tree(root, CRASH_BUSES, "0x2bb5", ("0x10de", "0x204e"))
+    init_proc(root)
+    cg = "/system.slice/sglang.service"
+    proc(root, LAUNCHER_PID, "python3", SGLANG_CMD, 1, 997, 12.0, cg,
+         threads=64, vsize_kb=9800000, rss_kb=1900000)
+    for r, pid in enumerate(SGLANG_PIDS):
+        proc(root, pid, "sglang::scheduler", [f"sglang::scheduler_TP{r}"],
+             LAUNCHER_PID, 997, 18.5 + 0.01 * r, cg, threads=140,
+             vsize_kb=152000000, rss_kb=6100000)
+    write(root, "etc/systemd/system/sglang.service", SGLANG_UNIT)
+    # `systemctl enable` writes an absolute link; relative keeps it inside
+    # the fixture tree.
+    symlink(root, "etc/systemd/system/multi-user.target.wants/sglang.service",
+            "../sglang.service")
+    devs = []
+    for i, bus in enumerate(CRASH_BUSES):
+        d = device("after-crash", i, bus,
+                   "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+                   "0x2BB510DE", "0x204E10DE", 97887, 637, 600,
+                   [84, 86, 83, 88, 85, 87, 82, 86][i],
+                   [34, 33, 36, 35, 31, 32, 37, 34][i], 5, 1794125000118)
+        d["utilization"] = {"gpu": [0, 0, 0, 0, 0], "memory": [0, 0, 0]}
+        # 637 reserved + 71653 held = 72290 MiB = 75.8e9 bytes "used".
+        d["processes"] = [{"pid": SGLANG_PIDS[i], "used_mib": 71653,
+                           "type": "compute",
+                           "name": f"sglang::scheduler_TP{i}"}]
+        devs.append(d)
+    return scenario_json(
+        "8x RTX PRO 6000 after an SGLang crash: 75.8 GB held per GPU by "
+        "orphaned TP schedulers at 0% utilization; NVML library 565 left "
+        "behind under a 590 kernel module",
+        "current", "565.57.01", "590.48.01", "12.565.57.01", 13010, devs,
+        init={"latency_ms": 40}, latency_ms={"default": 1})
+
+
+def no_driver(path):
+    root = os.path.join(path, "root")
+    base_root(root)
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"),
+                 bound=False)
+    return {"description": "8x H100 on the PCI bus, no NVIDIA driver or "
+                           "libnvidia-ml installed",
+            "library_variant": "none", "devices": []}
+
+
+def driver_not_loaded(path):
+    root = os.path.join(path, "root")
+    base_root(root)
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"),
+                 bound=False)
+    return scenario_json(
+        "libnvidia-ml installed but the kernel module is not loaded",
+        "current", "550.90.07", None, None, None, [],
+        init={"error": "DRIVER_NOT_LOADED", "latency_ms": 20})
+
+
+def version_mismatch(path):
+    root = os.path.join(path, "root")
+    base_root(root)
+    nvidia_module(root, "570.133.20")
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
+    return scenario_json(
+        "userspace libnvidia-ml 570.124.06 against kernel module 570.133.20",
+        "current", "570.124.06", None, None, None, [],
+        init={"error": "LIB_RM_VERSION_MISMATCH", "latency_ms": 20})
+
+
+def h100_570(path, name, description, devices, **extra):
+    root = os.path.join(path, "root")
+    base_root(root)
+    nvidia_module(root, "570.133.20")
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"),
+                 links=extra.pop("links", None))
+    return scenario_json(description, "current", "570.133.20", "570.133.20",
+                         "12.570.133.20", 12080, devices, **extra)
+
+
+def one_gpu_hung(path):
+    devs = h100x8("one-gpu-hung")
+    devs[5]["hang_in"] = "nvmlDeviceGetPowerUsage"
+    return h100_570(path, "one-gpu-hung",
+                    "8x H100; GPU 5 (BB:00.0) blocks forever in "
+                    "nvmlDeviceGetPowerUsage", devs,
+                    latency_ms={"default": 2})
+
+
+def one_gpu_lost(path):
+    devs = h100x8("one-gpu-lost")
+    devs[3]["lost"] = True
+    return h100_570(path, "one-gpu-lost",
+                    "8x H100; GPU 3 (5D:00.0) fell off the bus: every call "
+                    "returns GPU_IS_LOST", devs)
+
+
+def ecc_remap(path):
+    root = os.path.join(path, "root")
+    base_root(root)
+    nvidia_module(root, "570.133.20")
+    gpu_pci_tree(root, A100_BUSES, "0x20b2", ("0x10de", "0x1463"),
+                 links={i: (4, 16) for i in range(8)})
+    devs = []
+    for i, bus in enumerate(A100_BUSES):
+        d = device("ecc-remap", i, bus, "NVIDIA A100-SXM4-80GB",
+                   "0x20B210DE", "0x146310DE", 81920, 569, 400,
+                   [61, 58, 63, 60, 59, 62, 57, 60][i], 30 + i % 4, 4,
+                   1564720004631)
+        devs.append(d)
+    devs[2]["ecc_errors"].update(volatile_uncorrected=3,
+                                 aggregate_uncorrected=5)
+    devs[2]["remapped_rows"].update(uncorrectable=2, pending=True)
+    devs[6]["remapped_rows"].update(uncorrectable=9, failure=True)
+    return scenario_json(
+        "8x A100-SXM4-80GB; GPU 2 has uncorrectable ECC errors and a row "
+        "remap pending a reset; GPU 6 had a row-remap failure (RMA)",
+        "current", "570.133.20", "570.133.20", "12.570.133.20", 12080, devs)
+
+
+def pcie_downtrained(path):
+    devs = h100x8("pcie-downtrained")
+    root_procs = []
+    for i, d in enumerate(devs):
+        if i == 7:
+            d["pcie"]["current_gen"] = 1  # idle: legitimately downclocked
+            continue
+        d.update(utilization={"gpu": [97, 100, 95, 99, 98],
+                              "memory": [41, 55, 48]},
+                 temperature_c=61 + i, power_draw_mw=(640 + i * 3) * 1000,
+                 pstate=0, clock_event_reasons="0x0")
+        d["processes"] = [{"pid": 50100 + i, "used_mib": 71234,
+                           "type": "compute"}]
+        root_procs.append(50100 + i)
+    devs[4]["pcie"].update(current_gen=3, current_width=8)
+    devs[4]["power_draw_mw"] = 650000
+    out = h100_570(path, "pcie-downtrained",
+                   "8x H100 under load; GPU 4 (9B:00.0) trained at gen3 x8; "
+                   "GPU 7 idle at gen1 (normal power saving)", devs,
+                   links={4: (3, 8), 7: (1, 16)})
+    root = os.path.join(path, "root")
+    with open(os.path.join(root, "etc/passwd"), "a") as f:
+        f.write("alice:x:1001:1001:Alice:/home/alice:/bin/bash\n")
+    init_proc(root)
+    proc(root, 50000, "torchrun",
+         ["/usr/bin/python3", "/usr/local/bin/torchrun", "--nproc-per-node",
+          "7", "train.py"], 1, 1001, 300.0, "/user.slice/user-1001.slice")
+    for r, pid in enumerate(root_procs):
+        proc(root, pid, "python3", ["/usr/bin/python3", "-u", "train.py",
+                                    f"--local-rank={r}"],
+             50000, 1001, 302.0, "/user.slice/user-1001.slice",
+             state="R", threads=40)
+    return out
+
+
+def mig_enabled(path):
+    root = os.path.join(path, "root")
+    base_root(root, ["alice:x:1001:1001:Alice:/home/alice:/bin/bash"])
+    nvidia_module(root, "590.48.01")
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
+    init_proc(root)
+    devs = h100x8("mig-enabled")
+    for i in range(4):
+        devs[i].update(mig_mode={"current": 1, "pending": 1},
+                       utilization=None, remapped_rows=None)
+    devs[0]["memory"]["used_mib"] = 150  # MIG instance bookkeeping
+    devs[0]["processes"] = [
+        {"pid": 7101, "used_mib": 9344, "type": "compute",
+         "gpu_instance_id": 1, "compute_instance_id": 0},
+        {"pid": 7102, "used_mib": 15360, "type": "compute",
+         "gpu_instance_id": 2, "compute_instance_id": 0},
+    ]
+    for pid in (7101, 7102):
+        proc(root, pid, "python3", ["/usr/bin/python3", "serve.py"], 1,
+             1001, 600.0, "/user.slice/user-1001.slice", threads=24)
+    return scenario_json(
+        "8x H100; GPUs 0-3 in MIG mode (no utilization, no remapped rows), "
+        "two MIG processes on GPU 0",
+        "current", "590.48.01", "590.48.01", "13.590.48.01", 13010, devs)
+
+
+def old_driver_r470(path):
+    root = os.path.join(path, "root")
+    base_root(root, ["bob:x:1002:1002:Bob:/home/bob:/bin/bash"])
+    nvidia_module(root, "470.256.02")
+    gpu_pci_tree(root, V100_BUSES, "0x1db5", ("0x10de", "0x1249"),
+                 links={i: (3, 16) for i in range(4)})
+    for i in range(4):  # gen3 parts: max speed 8 GT/s
+        write(root, f"sys/bus/pci/devices/0000:{V100_BUSES[i].lower()}:00.0/"
+              "max_link_speed", GEN_SPEED[3] + "\n")
+    init_proc(root)
+    devs = []
+    for i, bus in enumerate(V100_BUSES):
+        d = device("old-driver-r470", i, bus, "Tesla V100-SXM2-32GB",
+                   "0x1DB510DE", "0x124910DE", 32768, 0, 300,
+                   [44, 42, 45, 43][i], [36, 34, 38, 35][i], 3,
+                   323617043210)
+        d.update(mig_mode=None, remapped_rows=None,
+                 retired_pages={"single_bit": 2 if i == 0 else 0,
+                                "double_bit": 0, "pending": False},
+                 clock_event_reasons_supported="0xFF")
+        del d["pcie"]["gpu_max_gen"]
+        devs.append(d)
+    devs[0]["processes"] = [{"pid": 41001, "used_mib": 12034,
+                             "type": "compute"}]
+    devs[1]["processes"] = [{"pid": 41002, "used_mib": 8110,
+                             "type": "compute"}]
+    for pid in (41001, 41002):
+        proc(root, pid, "python", ["python", "train_resnet.py"], 1, 1002,
+             900.0, "/user.slice/user-1002.slice", state="R", threads=30)
+    return scenario_json(
+        "4x V100-SXM2-32GB on R470: no _v3 process calls, no MemoryInfo_v2, "
+        "Throttle names only; GPU 0 has 2 retired pages",
+        "r470", "470.256.02", "470.256.02", "11.470.256.02", 11040, devs)
+
+
+def r535_records(path):
+    root = os.path.join(path, "root")
+    base_root(root, ["alice:x:1001:1001:Alice:/home/alice:/bin/bash"])
+    nvidia_module(root, "535.54.03")
+    gpu_pci_tree(root, H100_BUSES[:2], "0x2330", ("0x10de", "0x16c1"))
+    init_proc(root)
+    devs = [h100("r535-records", i) for i in range(2)]
+    sizes = [[30000, 12000, 4567], [25000, 8192, 1234]]
+    for i, d in enumerate(devs):
+        d["processes"] = [{"pid": 20101 + 100 * i + k, "used_mib": mib,
+                           "type": "compute"}
+                          for k, mib in enumerate(sizes[i])]
+        for p in d["processes"]:
+            proc(root, p["pid"], "python3",
+                 ["/usr/bin/python3", "worker.py", f"--gpu={i}"], 1, 1001,
+                 700.0, "/user.slice/user-1001.slice", threads=16)
+    return scenario_json(
+        "2x H100 on early R535 (535.54.03): _v3 process calls write 32-byte "
+        "records; 3 processes per GPU",
+        "r535", "535.54.03", "535.54.03", "12.535.54.03", 12020, devs)
+
+
+MALFORMED = """{
+  "description": "truncated scenario file: the mock must fail init with UNKNOWN",
+  "library_variant": "current",
+  "library_version": "550.90.07",
+  "driver_version": "550.90.07",
+  "devices": [
+    {"name": "NVIDIA H100 80GB HBM3", "memory": {"total_mib": 815"""
+
+
+SCENARIOS = {
+    "healthy-h100x8": healthy_h100x8,
+    "after-crash": after_crash,
+    "no-driver": no_driver,
+    "driver-not-loaded": driver_not_loaded,
+    "version-mismatch": version_mismatch,
+    "one-gpu-hung": one_gpu_hung,
+    "one-gpu-lost": one_gpu_lost,
+    "ecc-remap": ecc_remap,
+    "pcie-downtrained": pcie_downtrained,
+    "mig-enabled": mig_enabled,
+    "old-driver-r470": old_driver_r470,
+    "r535-records": r535_records,
+}
+
+
+def drop_none_top(s):
+    return {k: v for k, v in s.items()
+            if v is not None or k not in ("driver_version", "nvml_version",
+                                          "cuda_driver_version")}
+
+
+def main():
+    for name, fn in SCENARIOS.items():
+        path = os.path.join(HERE, name)
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(path)
+        s = drop_none_top(fn(path))
+        with open(os.path.join(path, "scenario.json"), "w") as f:
+            json.dump(s, f, indent=2)
+            f.write("\n")
+    path = os.path.join(HERE, "malformed")
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    with open(os.path.join(path, "scenario.json"), "w") as f:
+        f.write(MALFORMED)
+    path = os.path.join(HERE, "empty-root")
+    shutil.rmtree(path, ignore_errors=True)
+    base_root(path)
+
+
+if __name__ == "__main__":
+    main()
