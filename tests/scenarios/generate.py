@@ -126,8 +126,10 @@ def symlink(root, rel, target):
     os.symlink(target, path)
 
 
-def base_root(root, users=()):
+def base_root(root, users=(), hostname="gpu-node-01"):
     write(root, "etc/passwd", "\n".join(PASSWD_BASE + list(users)) + "\n")
+    write(root, "etc/hostname", hostname + "\n")
+    write(root, "proc/sys/kernel/hostname", hostname + "\n")
     write(root, "proc/stat",
           "cpu  123456 0 65432 98765432 1234 0 567 0 0 0\n"
           "intr 0\nctxt 987654321\n"
@@ -269,7 +271,7 @@ WantedBy=multi-user.target
 def after_crash(path):
     root = os.path.join(path, "root")
     base_root(root, ["svc-llm:x:997:997:SGLang service:/var/lib/svc-llm:"
-                     "/usr/sbin/nologin"])
+                     "/usr/sbin/nologin"], hostname="llm-rtxpro-03")
     nvidia_module(root, "590.48.01")
     gpu_pci_tree(root, CRASH_BUSES, "0x2bb5", ("0x10de", "0x204e"))
     init_proc(root)
@@ -293,15 +295,17 @@ def after_crash(path):
                    [84, 86, 83, 88, 85, 87, 82, 86][i],
                    [34, 33, 36, 35, 31, 32, 37, 34][i], 5, 1794125000118)
         d["utilization"] = {"gpu": [0, 0, 0, 0, 0], "memory": [0, 0, 0]}
-        # 637 reserved + 71653 held = 72290 MiB = 75.8e9 bytes "used".
-        d["processes"] = [{"pid": SGLANG_PIDS[i], "used_mib": 71653,
+        # 72290 MiB = 75.8e9 bytes held by the scheduler: nvidia-smi's
+        # "Used" (the 637 MiB reserved are shown apart, as nvidia-smi does).
+        d["processes"] = [{"pid": SGLANG_PIDS[i], "used_mib": 72290,
                            "type": "compute",
                            "name": f"sglang::scheduler_TP{i}"}]
         devs.append(d)
     return scenario_json(
-        "8x RTX PRO 6000 after an SGLang crash: 75.8 GB held per GPU by "
-        "orphaned TP schedulers at 0% utilization; NVML library 565 left "
-        "behind under a 590 kernel module",
+        "8x RTX PRO 6000 after the VM crash: an SGLang server that "
+        "sglang.service auto-started at boot holds 75.8 GB per GPU (one TP "
+        "scheduler each) at 0% utilization; NVML library 565 left behind "
+        "under a 590 kernel module",
         "current", "565.57.01", "590.48.01", "12.565.57.01", 13010, devs,
         init={"latency_ms": 40}, latency_ms={"default": 1})
 

@@ -27,8 +27,10 @@ struct Resolver {
 
   /// Returns the first exported symbol among `names`; records the newest
   /// name as missing when none is exported.
+  /// Every newer name skipped on the way is recorded as missing, so the
+  /// report shows which fallbacks an old driver forced.
   template <typename Sig>
-  NvmlFn<Sig> find(std::initializer_list<const char*> names, bool record = true) {
+  NvmlFn<Sig> find(std::initializer_list<const char*> names) {
     for (const char* name : names) {
       if (void* p = dlsym(handle, name)) {
         NvmlFn<Sig> f;
@@ -36,8 +38,8 @@ struct Resolver {
         f.symbol = name;
         return f;
       }
+      missing->push_back(name);
     }
-    if (record) missing->push_back(*names.begin());
     return {};
   }
   bool has(const char* name) const { return dlsym(handle, name) != nullptr; }
@@ -150,13 +152,17 @@ Result<std::shared_ptr<NvmlLibrary>> NvmlLibrary::open(const std::string& path) 
   NvmlApi& api = lib->api_;
   std::vector<std::string> required_missing;
   Resolver req{handle, &required_missing};
+  auto required_failed = [&] {
+    // The fallbacks leave names behind; only a slot left empty counts.
+    return !api.init || !api.shutdown || !api.device_count || !api.handle_by_index;
+  };
   api.init = req.find<nvmlReturn_t()>({"nvmlInit_v2", "nvmlInit"});
   api.shutdown = req.find<nvmlReturn_t()>({"nvmlShutdown"});
   api.device_count = req.find<nvmlReturn_t(unsigned*)>(
       {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"});
   api.handle_by_index = req.find<nvmlReturn_t(unsigned, nvmlDevice_t*)>(
       {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
-  if (!required_missing.empty()) {
+  if (required_failed()) {
     std::string names;
     for (const std::string& n : required_missing) names += (names.empty() ? "" : ", ") + n;
     return Error{ErrorKind::kLibraryError,

@@ -128,8 +128,11 @@ TEST_F(MockNvml, CollectsEveryFieldAndNullForUnsupported) {
   EXPECT_EQ(g.pci_device_id, 0x233010DEu);
   EXPECT_EQ(g.memory_total_bytes, 81559ull << 20);
   EXPECT_EQ(g.memory_reserved_bytes, 512ull << 20);
-  // Baseline plus both live processes plus reserved (v2 "used" includes it).
-  EXPECT_EQ(g.memory_used_bytes, (1024ull + 2048 + 4096 + 512) << 20);
+  // Baseline plus both live processes; reserved is reported on its own
+  // (the mock, like nvml.h, counts it inside v2 "used").
+  EXPECT_EQ(g.memory_used_bytes, (1024ull + 2048 + 4096) << 20);
+  EXPECT_EQ(*g.memory_free_bytes + *g.memory_used_bytes + *g.memory_reserved_bytes,
+            *g.memory_total_bytes);
   ASSERT_TRUE(g.utilization_gpu_pct);
   EXPECT_EQ(g.utilization_gpu_pct->samples, 2);
   EXPECT_EQ(g.temperature_c, 41);

@@ -1,6 +1,8 @@
 #include "sources/procfs/driver_version.h"
 
 #include <gtest/gtest.h>
+
+#include "util/test_util.h"
 #include <unistd.h>
 
 #include <filesystem>
@@ -10,25 +12,6 @@ namespace gt {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A scratch directory standing in for "/", removed with its contents.
-class TempTree {
- public:
-  TempTree() {
-    char tmpl[] = "/tmp/gt_driver_XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-  }
-  ~TempTree() { fs::remove_all(dir_); }
-  void write(const std::string& abs_path, std::string_view content) const {
-    fs::path p = dir_ + abs_path;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-  }
-  FsRoot root() const { return FsRoot(dir_); }
-
- private:
-  std::string dir_;
-};
 
 constexpr char kProprietaryBanner[] =
     "NVRM version: NVIDIA UNIX x86_64 Kernel Module  590.48.01  Release Build  "

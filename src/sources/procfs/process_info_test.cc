@@ -1,6 +1,8 @@
 #include "sources/procfs/process_info.h"
 
 #include <gtest/gtest.h>
+
+#include "util/test_util.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,27 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::string_view_literals;
-
-// A scratch directory standing in for "/", removed with its contents.
-class TempTree {
- public:
-  TempTree() {
-    char tmpl[] = "/tmp/gt_procfs_XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    ::chmod(dir_.c_str(), 0755);  // readable after dropping root, see below
-  }
-  ~TempTree() { fs::remove_all(dir_); }
-  void write(const std::string& abs_path, std::string_view content) const {
-    fs::path p = dir_ + abs_path;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-  }
-  std::string path(const std::string& abs_path) const { return dir_ + abs_path; }
-  FsRoot root() const { return FsRoot(dir_); }
-
- private:
-  std::string dir_;
-};
 
 constexpr char kStat[] =
     "4242 (python3) S 4100 4242 4100 0 -1 4194560 120000 0 12 0 5400 1200 0 0 "

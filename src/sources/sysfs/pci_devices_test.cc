@@ -1,6 +1,8 @@
 #include "sources/sysfs/pci_devices.h"
 
 #include <gtest/gtest.h>
+
+#include "util/test_util.h"
 #include <unistd.h>
 
 #include <filesystem>
@@ -10,29 +12,6 @@ namespace gt {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A scratch directory standing in for "/", removed with its contents.
-class TempTree {
- public:
-  TempTree() {
-    char tmpl[] = "/tmp/gt_sysfs_XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-  }
-  ~TempTree() { fs::remove_all(dir_); }
-  void write(const std::string& abs_path, std::string_view content) const {
-    fs::path p = dir_ + abs_path;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-  }
-  void symlink(const std::string& target, const std::string& abs_path) const {
-    fs::create_directories(fs::path(dir_ + abs_path).parent_path());
-    fs::create_symlink(target, dir_ + abs_path);
-  }
-  FsRoot root() const { return FsRoot(dir_); }
-
- private:
-  std::string dir_;
-};
 
 struct DeviceFiles {
   std::string vendor = "0x10de";

@@ -1,0 +1,61 @@
+# Helpers for the end-to-end tests (sourced). Each test is one behaviour,
+# run by CTest as `bash tests/e2e/<name>.sh` with GT_BUILD_DIR and
+# GT_SOURCE_DIR set; it exits non-zero on the first failed expectation.
+set -euo pipefail
+
+GT_SOURCE_DIR="${GT_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+GT_BUILD_DIR="${GT_BUILD_DIR:-$GT_SOURCE_DIR/build}"
+export GT_BUILD_DIR
+TOOL="$GT_BUILD_DIR/gpu-triage"
+WITH_MOCK="$GT_SOURCE_DIR/scripts/with-mock"
+# Debian's interpreter directly: a version-manager shim can cost 0.5 s a call.
+PYTHON=python3
+[[ -x /usr/bin/python3 ]] && PYTHON=/usr/bin/python3
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/gt-e2e.XXXXXX")"
+trap 'rm -rf "$TMP"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# run SCENARIO ARGS...: runs the tool against a scenario; stdout in $TMP/out,
+# stderr in $TMP/err, exit code in $RC, wall time in ms in $WALL_MS.
+run() {
+  local scenario="$1"
+  shift
+  local t0 t1
+  t0=$(date +%s%N)
+  set +e
+  "$WITH_MOCK" "$scenario" "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  set -e
+  t1=$(date +%s%N)
+  WALL_MS=$(((t1 - t0) / 1000000))
+}
+
+expect_rc() {
+  [[ "$RC" == "$1" ]] || fail "exit code $RC, want $1; stdout: $(head -c 2000 "$TMP/out"); stderr: $(head -c 2000 "$TMP/err")"
+}
+
+expect_out_contains() {
+  grep -qF -- "$1" "$TMP/out" || fail "stdout lacks '$1':
+$(cat "$TMP/out")"
+}
+
+expect_out_lacks() {
+  if grep -qF -- "$1" "$TMP/out"; then fail "stdout has '$1'"; fi
+}
+
+# json_check PYTHON_EXPR [MESSAGE]: evaluates an assertion over d, the JSON
+# document in $TMP/out.
+json_check() {
+  "$PYTHON" - "$TMP/out" "$1" "${2:-$1}" <<'PY' || fail "JSON check failed: $3"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = eval(sys.argv[2], {"d": d, "all": all, "any": any, "len": len, "abs": abs})
+if not ok:
+    print("assertion false: " + sys.argv[3], file=sys.stderr)
+    sys.exit(1)
+PY
+}

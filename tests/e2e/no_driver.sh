@@ -1,0 +1,25 @@
+# No NVIDIA library at all: one clear line, non-zero exit, and the GPUs on
+# the PCI bus are still shown.
+source "$(dirname "$0")/common.sh"
+
+run no-driver
+expect_rc 2
+head -1 "$TMP/out" | grep -q "^gpu-triage: no NVIDIA driver" || fail "first line: $(head -1 "$TMP/out")"
+expect_out_contains "8 NVIDIA GPU(s) on the PCI bus"
+expect_out_contains "0000:19:00.0"
+
+run no-driver --json
+expect_rc 2
+json_check 'd["nvml"]["loaded"] is False and d["nvml"]["init_error"] == "LIBRARY_NOT_FOUND"'
+json_check 'd["gpus"] == [] and d["gpu_count"] is None' "unknown count is null, not 0"
+json_check 'len(d["pci_devices"]) == 8 and all(p["driver"] is None for p in d["pci_devices"])'
+grep -q "no NVIDIA driver" "$TMP/err" || fail "stderr lacks the reason in --json mode"
+
+# An explicit library path that does not exist says which path.
+set +e
+"$TOOL" --nvml-lib /nonexistent/libnvidia-ml.so.1 --root "$GT_SOURCE_DIR/tests/scenarios/empty-root" >"$TMP/out" 2>&1
+RC=$?
+set -e
+expect_rc 2
+expect_out_contains "/nonexistent/libnvidia-ml.so.1"
+expect_out_contains "no NVIDIA GPU on the PCI bus either"
