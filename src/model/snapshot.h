@@ -163,6 +163,35 @@ struct NvmlStatus {
   std::vector<std::string> missing_symbols;  ///< optional ones not exported
 };
 
+/// One NVIDIA message from the kernel log (xid-catalog.md, log formats).
+struct KernelLogEvent {
+  std::string kind;                 ///< "xid", "sxid" or "fallen-off-bus"
+  std::optional<int> code;          ///< the Xid / SXid number
+  std::optional<std::string> pci_bus_id;  ///< canonical "0000:19:00.0"
+  std::string boot;                 ///< "current", "previous" or "file"
+  std::optional<double> monotonic_s;      ///< seconds since boot, when printed
+  std::optional<int64_t> time_unix_s;     ///< wall time, when printed or derivable
+  std::optional<std::string> time_text;   ///< the timestamp as the log printed it
+  std::optional<uint32_t> pid;            ///< "pid=1234" in the message
+  std::optional<std::string> process_name;  ///< "name=python3"
+  std::string detail;               ///< the text after the code ("Graphics Exception...")
+  std::string line;                 ///< the whole line (continuations joined by " | ")
+};
+
+/// What reading the kernel log gave: events, and every source tried.
+struct KernelLog {
+  struct Source {
+    std::string name;    ///< "/dev/kmsg", "journalctl -k -b -1", "/var/log/kern.log", a file
+    std::string boot;    ///< "current", "previous" or "file"
+    bool read = false;   ///< true when it was read
+    std::optional<std::string> error;  ///< why not ("permission denied", ...)
+    uint64_t lines = 0;  ///< lines looked at
+  };
+  std::vector<Source> sources;
+  std::vector<KernelLogEvent> events;
+  uint64_t unparsed_nvidia_lines = 0;  ///< NVRM/nvidia lines matching no known form
+};
+
 struct NodeSnapshot {
   std::string schema = "gpu-triage/snapshot";
   int schema_version = 1;
@@ -179,6 +208,7 @@ struct NodeSnapshot {
 
   std::vector<GpuState> gpus;
   std::vector<PciDevice> pci_devices;  ///< every NVIDIA GPU on the bus
+  std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
   std::vector<std::string> warnings;   ///< collection problems, in words
 };
 

@@ -1,0 +1,35 @@
+// Findings and the verdict: what the checks conclude from a snapshot.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+enum class Severity { kOk = 0, kInfo = 1, kWarning = 2, kCritical = 3 };
+
+/// "ok", "info", "warning", "critical".
+const char* severity_name(Severity s);
+
+/// Who a finding is about.
+struct Subject {
+  std::string kind;  ///< "node", "gpu", "process", "path", "kernel-log"
+  std::optional<uint32_t> gpu_index;
+  std::optional<std::string> gpu_uuid;
+  std::optional<std::string> pci_bus_id;
+  std::optional<uint32_t> pid;
+  std::optional<std::string> path;
+};
+
+struct Finding {
+  std::string id;  ///< stable, public: "nvml.version_mismatch", "gpu.xid"...
+  Severity severity = Severity::kInfo;
+  Subject subject;
+  std::string title;     ///< one line, what is wrong (or right)
+  std::string evidence;  ///< the numbers behind it
+  std::string action;    ///< what to do, in words
+  std::vector<std::string> commands;  ///< commands that do it, in order
+};
+
+}  // namespace gt
