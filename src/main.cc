@@ -10,14 +10,14 @@ int main(int argc, char** argv) {
   gt::ParsedArgs parsed = gt::parse_args(argc, argv);
   if (!parsed.options) return static_cast<int>(parsed.exit_code);
   bool abandoned = false;
-  gt::ExitCode code = gt::run_triage(*parsed.options, abandoned);
+  int code = gt::run_triage(*parsed.options, abandoned);
   if (abandoned) {
     // A thread is stuck inside the driver: running destructors or
     // nvmlShutdown could block on it. Flush and leave now.
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
-    _exit(static_cast<int>(code));
+    _exit(code);
   }
-  return static_cast<int>(code);
+  return code;
 }

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -34,7 +35,7 @@ ParsedArgs parse_args(int argc, char** argv) {
   Options o;
   std::string sample = "1s", timeout = "5s";
   bool version = false, no_color = false, color = false;
-  app.add_flag("--json", o.json, "Print the snapshot as JSON (docs/json.md)");
+  CLI::Option* json = app.add_flag("--json", o.json, "Print the report as JSON (docs/json.md)");
   app.add_flag("--wide", o.wide, "Show everything: full names, UUIDs, command lines");
   app.add_option("--sample", sample, "Utilization sample window (default 1s; 0 for one sample)");
   app.add_option("--timeout", timeout,
@@ -44,6 +45,23 @@ ParsedArgs parse_args(int argc, char** argv) {
                  "NVML library to load (env GPU_TRIAGE_NVML_LIB; default libnvidia-ml.so.1)");
   app.add_option("--root", o.root,
                  "Directory standing for / when reading /proc and /sys (env GPU_TRIAGE_ROOT)");
+  std::string exit_codes = "nagios";
+  app.add_flag("--oneline", o.oneline,
+               "One line: the verdict word, then stable key=value fields (pdsh/clush friendly)")
+      ->excludes(json);
+  app.add_option("--exit-codes", exit_codes,
+                 "Exit code convention: nagios (0 ok, 1 warning, 2 critical, 3 unknown; "
+                 "default) or npd (0 ok, 1 problem, 2 unknown)")
+      ->check(CLI::IsMember({"nagios", "npd"}));
+  app.add_option("--expect-gpus", o.expect_gpus, "Number of GPUs this node should have")
+      ->check(CLI::Range(0u, 4096u));
+  app.add_option("--path", o.paths,
+                 "Check free space and inodes of the filesystem holding DIR (repeatable; / "
+                 "always)");
+  app.add_option("--kernel-log", o.kernel_log_file,
+                 "Read Xids from a saved dmesg, journal or syslog file (- for stdin) instead of "
+                 "this node's kernel log");
+  app.add_flag("--no-kernel-log", o.no_kernel_log, "Do not read the kernel log");
   app.add_flag("--color", color, "Colour even when not on a terminal");
   app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
   app.add_flag("-V,--version", version, "Print the version");
@@ -71,6 +89,9 @@ ParsedArgs parse_args(int argc, char** argv) {
   }
   if (o.nvml_lib.empty()) o.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
   if (app.count("--root") == 0) o.root = env_or("GPU_TRIAGE_ROOT", "/");
+  o.npd_exit_codes = exit_codes == "npd";
+  if (std::find(o.paths.begin(), o.paths.end(), "/") == o.paths.end())
+    o.paths.insert(o.paths.begin(), "/");
   if (color) o.color = true;
   if (no_color) o.color = false;
   return {o, ExitCode::kOk};

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/exit_code.h"
 
@@ -17,6 +18,12 @@ struct Options {
   std::chrono::milliseconds timeout{5000};
   std::string nvml_lib;  ///< --nvml-lib, else GPU_TRIAGE_NVML_LIB, else libnvidia-ml.so.1
   std::string root = "/";  ///< --root, else GPU_TRIAGE_ROOT
+  bool oneline = false;    ///< --oneline: one line, verdict word first
+  bool npd_exit_codes = false;  ///< --exit-codes npd (0 ok, 1 problem, 2 unknown)
+  std::optional<uint32_t> expect_gpus;
+  std::vector<std::string> paths;  ///< --path DIR (disk checks); "/" always added
+  std::optional<std::string> kernel_log_file;  ///< --kernel-log FILE
+  bool no_kernel_log = false;
 };
 
 /// Either options to run with, or an exit code to leave with right away

@@ -8,9 +8,13 @@
 #include <filesystem>
 #include <iostream>
 
+#include "checks/registry.h"
 #include "render/json_report.h"
+#include "render/oneline_report.h"
 #include "render/table_report.h"
 #include "sources/nvml/nvml_collector.h"
+#include "sources/fs/disk_usage.h"
+#include "sources/kernel_log/kernel_log.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/process_info.h"
 #include "sources/sysfs/pci_devices.h"
@@ -34,6 +38,7 @@ NvmlCollectOutcome collect_gpus(const Options& o, const FsRoot& root, NodeSnapsh
   Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(o.nvml_lib);
   if (!lib) {
     snap.nvml.error_message = lib.error().message;
+    snap.nvml.load_error = lib.error().message;
     snap.nvml.init_error = lib.error().kind == ErrorKind::kNotFound ? "LIBRARY_NOT_FOUND"
                                                                      : "LIBRARY_UNUSABLE";
     return {};
@@ -65,9 +70,8 @@ void explain_nvml_failure(NodeSnapshot& snap) {
                                 " NVIDIA GPU(s) on the PCI bus";
     std::string mod = snap.kernel_module_version ? "kernel module " + module + " is loaded"
                                                  : "no nvidia kernel module loaded";
-    n.error_message = "no NVIDIA driver: the NVML library (" + n.library_path.value_or("?") +
-                      ") cannot be loaded; " + mod + "; " + bus + ". (" +
-                      n.error_message.value_or("") + ")";
+    n.error_message = "no NVIDIA driver: the NVML library " + n.library_path.value_or("?") +
+                      " cannot be loaded; " + mod + "; " + bus;
   } else if (n.init_error == "NVML_ERROR_LIB_RM_VERSION_MISMATCH") {
     n.error_message = "driver/library version mismatch: kernel module " + module +
                       ", NVML library " + library +
@@ -87,17 +91,21 @@ void explain_nvml_failure(NodeSnapshot& snap) {
 
 }  // namespace
 
-ExitCode exit_code_for(const NodeSnapshot& snap) {
-  if (!snap.nvml.initialized) return ExitCode::kCritical;
-  for (const GpuState& g : snap.gpus)
-    if (g.status != GpuStatus::kOk) return ExitCode::kCritical;
-  if (!snap.gpu_count) return ExitCode::kUnknown;
-  return ExitCode::kOk;
+int exit_code_for(const Report& r, bool npd) {
+  if (r.could_not_check) return npd ? 2 : static_cast<int>(ExitCode::kUnknown);
+  switch (r.verdict) {
+    case Severity::kOk:
+    case Severity::kInfo: return static_cast<int>(ExitCode::kOk);
+    case Severity::kWarning: return npd ? 1 : static_cast<int>(ExitCode::kWarning);
+    case Severity::kCritical: return npd ? 1 : static_cast<int>(ExitCode::kCritical);
+  }
+  return static_cast<int>(ExitCode::kUnknown);
 }
 
-ExitCode run_triage(const Options& o, bool& abandoned_threads) {
+int run_triage(const Options& o, bool& abandoned_threads) {
   const FsRoot root(o.root);
-  NodeSnapshot snap;
+  Report report;
+  NodeSnapshot& snap = report.snapshot;
   // Phase 1: collect (the GPUs under a deadline, then the quick file reads).
   snap.collected_at_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                   std::chrono::system_clock::now().time_since_epoch())
@@ -110,22 +118,34 @@ ExitCode run_triage(const Options& o, bool& abandoned_threads) {
   Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
   if (pci) snap.pci_devices = std::move(*pci);
   else snap.warnings.push_back("PCI bus not read: " + pci.error().message);
-  // Phase 2: explain what failed, in words.
+  if (!o.no_kernel_log) {
+    KernelLogOptions klo;
+    klo.file = o.kernel_log_file;
+    snap.kernel_log = read_kernel_log(root, klo);
+  }
+  snap.disks = read_disk_usage(root, o.paths);
+  // Phase 2: explain what failed, in words; judge.
   explain_nvml_failure(snap);
+  CheckOptions co;
+  co.expect_gpus = o.expect_gpus;
+  judge(report, co);
+  report.exit_code = exit_code_for(report, o.npd_exit_codes);
   // Phase 3: render.
   if (o.json) {
-    render_json(snap, std::cout);
+    render_json(report, std::cout);
+  } else if (o.oneline) {
+    render_oneline(report, std::cout);
   } else {
     TableOptions t;
     t.wide = o.wide;
     const char* no_color = std::getenv("NO_COLOR");
     bool tty = isatty(STDOUT_FILENO) == 1;
     t.color = o.color.value_or(tty && (no_color == nullptr || *no_color == '\0'));
-    render_table(snap, t, std::cout);
+    render_table(report, t, std::cout);
   }
   if (!snap.nvml.initialized && o.json)
     std::cerr << "gpu-triage: " << snap.nvml.error_message.value_or("NVML unusable") << "\n";
-  return exit_code_for(snap);
+  return report.exit_code;
 }
 
 }  // namespace gt

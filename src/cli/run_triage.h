@@ -3,16 +3,17 @@
 
 #include "cli/args.h"
 #include "model/exit_code.h"
-#include "model/snapshot.h"
+#include "model/report.h"
 
 namespace gt {
 
-/// Exit code for a collected snapshot (the foundation's rule: critical when
-/// NVML is unusable or any GPU is lost, hung or inaccessible).
-ExitCode exit_code_for(const NodeSnapshot& snap);
+/// Exit code for a judged report: Nagios (0 ok, 1 warning, 2 critical,
+/// 3 unknown) or, with `npd`, Node Problem Detector's (0 ok, 1 problem,
+/// 2 unknown).
+int exit_code_for(const Report& report, bool npd);
 
 /// Runs the whole job. Sets `abandoned_threads` when a thread is still stuck
 /// inside NVML, in which case the caller must leave with _exit().
-ExitCode run_triage(const Options& options, bool& abandoned_threads);
+int run_triage(const Options& options, bool& abandoned_threads);
 
 }  // namespace gt

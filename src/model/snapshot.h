@@ -160,6 +160,7 @@ struct NvmlStatus {
   std::optional<int> init_return_code;       ///< nvmlReturn_t of init
   std::optional<std::string> init_error;     ///< symbolic name
   std::optional<std::string> error_message;  ///< one clear line
+  std::optional<std::string> load_error;     ///< dlopen's own words, when loading failed
   std::vector<std::string> missing_symbols;  ///< optional ones not exported
 };
 
@@ -192,6 +193,16 @@ struct KernelLog {
   uint64_t unparsed_nvidia_lines = 0;  ///< NVRM/nvidia lines matching no known form
 };
 
+/// Space on the filesystem holding a path (statvfs).
+struct DiskUsage {
+  std::string path;  ///< as given (--path), or "/"
+  std::optional<std::string> error;  ///< why it could not be read
+  std::optional<uint64_t> total_bytes;
+  std::optional<uint64_t> available_bytes;  ///< to unprivileged users (f_bavail)
+  std::optional<uint64_t> inodes_total;     ///< null where the fs has no inode limit
+  std::optional<uint64_t> inodes_available;
+};
+
 struct NodeSnapshot {
   std::string schema = "gpu-triage/snapshot";
   int schema_version = 1;
@@ -209,6 +220,7 @@ struct NodeSnapshot {
   std::vector<GpuState> gpus;
   std::vector<PciDevice> pci_devices;  ///< every NVIDIA GPU on the bus
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
+  std::vector<DiskUsage> disks;         ///< one per --path (and /), deduplicated by fs
   std::vector<std::string> warnings;   ///< collection problems, in words
 };
 

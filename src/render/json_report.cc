@@ -146,6 +146,39 @@ J pci_json(const PciDevice& d) {
            {"numa_node", opt(d.numa_node)}};
 }
 
+J kernel_log_json(const std::optional<KernelLog>& log) {
+  if (!log) return nullptr;
+  J sources = J::array();
+  for (const KernelLog::Source& s : log->sources)
+    sources.push_back({{"name", s.name}, {"boot", s.boot}, {"read", s.read},
+                       {"error", opt(s.error)}, {"lines", s.lines}});
+  J events = J::array();
+  for (const KernelLogEvent& e : log->events)
+    events.push_back({{"kind", e.kind}, {"code", opt(e.code)}, {"pci_bus_id", opt(e.pci_bus_id)},
+                      {"boot", e.boot}, {"monotonic_s", opt(e.monotonic_s)},
+                      {"time", iso_time(e.time_unix_s)}, {"time_text", opt(e.time_text)},
+                      {"pid", opt(e.pid)}, {"process_name", opt(e.process_name)},
+                      {"detail", e.detail}, {"line", e.line}});
+  return J{{"sources", sources}, {"events", events},
+           {"unparsed_nvidia_lines", log->unparsed_nvidia_lines}};
+}
+
+J disks_json(const std::vector<DiskUsage>& disks) {
+  J arr = J::array();
+  for (const DiskUsage& d : disks)
+    arr.push_back({{"path", d.path}, {"error", opt(d.error)}, {"total_bytes", opt(d.total_bytes)},
+                   {"available_bytes", opt(d.available_bytes)},
+                   {"inodes_total", opt(d.inodes_total)},
+                   {"inodes_available", opt(d.inodes_available)}});
+  return arr;
+}
+
+J subject_json(const Subject& s) {
+  return J{{"kind", s.kind},          {"gpu_index", opt(s.gpu_index)},
+           {"gpu_uuid", opt(s.gpu_uuid)}, {"pci_bus_id", opt(s.pci_bus_id)},
+           {"pid", opt(s.pid)},       {"path", opt(s.path)}};
+}
+
 J nvml_json(const NvmlStatus& n) {
   return J{{"loaded", n.loaded},
            {"initialized", n.initialized},
@@ -155,6 +188,7 @@ J nvml_json(const NvmlStatus& n) {
            {"init_return_code", opt(n.init_return_code)},
            {"init_error", opt(n.init_error)},
            {"error", opt(n.error_message)},
+           {"load_error", opt(n.load_error)},
            {"missing_symbols", n.missing_symbols}};
 }
 
@@ -179,14 +213,40 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   J pci = J::array();
   for (const PciDevice& d : snap.pci_devices) pci.push_back(pci_json(d));
   j["pci_devices"] = pci;
+  j["kernel_log"] = kernel_log_json(snap.kernel_log);
+  j["disks"] = disks_json(snap.disks);
   j["warnings"] = snap.warnings;
   return j;
 }
 
-void render_json(const NodeSnapshot& snap, std::ostream& out) {
+nlohmann::ordered_json report_to_json(const Report& r) {
+  J j;
+  j["schema"] = "gpu-triage/report";
+  j["schema_version"] = 1;
+  j["verdict"] = verdict_word(r);
+  j["exit_code"] = r.exit_code;
+  J findings = J::array();
+  for (const Finding& f : r.findings)
+    findings.push_back({{"id", f.id}, {"severity", severity_name(f.severity)},
+                        {"subject", subject_json(f.subject)}, {"title", f.title},
+                        {"evidence", f.evidence}, {"action", f.action},
+                        {"commands", f.commands}});
+  j["findings"] = findings;
+  J plan = J::array();
+  int n = 0;
+  for (const PlanStep& p : r.plan)
+    plan.push_back({{"step", ++n}, {"text", p.text}, {"commands", p.commands},
+                    {"finding_ids", p.finding_ids}});
+  j["plan"] = plan;
+  J snap = snapshot_to_json(r.snapshot);  // a named value: items() must not dangle
+  for (auto& [key, value] : snap.items())
+    if (key != "schema" && key != "schema_version") j[key] = value;
+  return j;
+}
+
+void render_json(const Report& r, std::ostream& out) {
   // Invalid UTF-8 (a cmdline can hold any bytes) is replaced, never thrown.
-  out << snapshot_to_json(snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-      << "\n";
+  out << report_to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace gt

@@ -9,14 +9,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/snapshot.h"
+#include "model/report.h"
 
 namespace gt {
 
 /// Builds the JSON document for `snap`.
 nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap);
 
-/// Writes snapshot_to_json(snap) indented by 2, with a trailing newline.
-void render_json(const NodeSnapshot& snap, std::ostream& out);
+/// The whole report: the snapshot's keys plus verdict, exit_code, findings
+/// and plan.
+nlohmann::ordered_json report_to_json(const Report& report);
+
+/// Writes report_to_json(report) indented by 2, with a trailing newline.
+void render_json(const Report& report, std::ostream& out);
 
 }  // namespace gt

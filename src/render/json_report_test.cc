@@ -12,7 +12,7 @@ namespace {
 
 TEST(JsonReport, MatchesGolden) {
   std::ostringstream out;
-  render_json(make_test_snapshot(), out);
+  render_json(make_test_report(), out);
   expect_golden("snapshot.json", out.str());
 }
 
@@ -35,8 +35,8 @@ TEST(JsonReport, UnknownIsNullNeverZero) {
 }
 
 TEST(JsonReport, InvalidUtf8InACommandLineDoesNotThrow) {
-  NodeSnapshot s = make_test_snapshot();
-  (*s.gpus[0].processes)[0].cmdline = std::string("python3 \xff\xfe bad");
+  Report s = make_test_report();
+  (*s.snapshot.gpus[0].processes)[0].cmdline = std::string("python3 \xff\xfe bad");
   std::ostringstream out;
   EXPECT_NO_THROW(render_json(s, out));
   EXPECT_NE(out.str().find("python3"), std::string::npos);

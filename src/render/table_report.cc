@@ -212,35 +212,12 @@ void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& pai
   std::vector<std::string> lines;
   for (const GpuState& g : snap.gpus) {
     std::string who = fmt::format("GPU {}", g.index);
-    if (g.status_detail) lines.push_back(who + ": " + *g.status_detail);
-    if (g.processes_error && g.status == GpuStatus::kOk)
-      lines.push_back(who + ": processes unknown: " + *g.processes_error);
-    if (g.processes && g.processes->empty() && g.memory_used_bytes &&
-        g.memory_total_bytes && *g.memory_used_bytes > *g.memory_total_bytes / 20)
-      lines.push_back(who + ": " + format_bytes(*g.memory_used_bytes) +
-                      " allocated but NVML lists no process (another PID namespace or a "
-                      "leftover context)");
-    for (const std::string& e : g.errors) lines.push_back(who + ": " + e);
     for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
       if (p.visible) continue;
       lines.push_back(fmt::format(
           "{}: PID {} holds {} but is not visible in this PID namespace (NVML reports host "
           "PIDs): run gpu-triage on the host or in a container with --pid=host",
           who, p.pid, p.used_memory_bytes ? format_bytes(*p.used_memory_bytes) : "memory"));
-    }
-    if (g.ecc.volatile_uncorrected.value_or(0) > 0)
-      lines.push_back(fmt::format("{}: {} volatile uncorrectable ECC errors", who,
-                                  *g.ecc.volatile_uncorrected));
-    if (g.remapped_rows.pending.value_or(false))
-      lines.push_back(who + ": row remapping pending (needs a GPU reset)");
-    if (g.remapped_rows.failure.value_or(false))
-      lines.push_back(who + ": row remapping failed");
-    if (g.retired_pages.pending.value_or(false))
-      lines.push_back(who + ": page retirement pending (needs a reset or reboot)");
-    if (g.clock_event_reasons) {
-      for (const std::string& r : clock_event_reason_names(*g.clock_event_reasons))
-        if (r != "gpu_idle" && r != "applications_clocks_setting" && r != "sw_power_cap")
-          lines.push_back(who + ": clocks limited by " + r);
     }
   }
   for (const std::string& w : snap.warnings) lines.push_back(w);
@@ -276,8 +253,73 @@ void wide_identity(const NodeSnapshot& snap, std::ostream& out) {
 
 }  // namespace
 
-void render_table(const NodeSnapshot& snap, const TableOptions& opt, std::ostream& out) {
+const char* severity_color(Severity s) {
+  switch (s) {
+    case Severity::kCritical: return kRed;
+    case Severity::kWarning: return kYellow;
+    case Severity::kOk: return kGreen;
+    default: return kReset;
+  }
+}
+
+void verdict_line(const Report& r, const Painter& paint, std::ostream& out) {
+  int crit = 0, warn = 0;
+  for (const Finding& f : r.findings) {
+    crit += f.severity == Severity::kCritical;
+    warn += f.severity == Severity::kWarning;
+  }
+  std::string word = verdict_word(r);
+  const char* color = word == "OK" ? kGreen : word == "WARNING" ? kYellow : kRed;
+  out << paint(word, color) << fmt::format("  {} critical, {} warning  (exit {})", crit, warn,
+                                           r.exit_code)
+      << "\n";
+}
+
+void findings_section(const Report& r, const TableOptions& opt, const Painter& paint,
+                      std::ostream& out) {
+  if (r.findings.empty()) return;
+  out << "\n" << paint("findings", kBold) << "\n";
+  for (const Finding& f : r.findings) {
+    std::string sev = fmt::format("{:<9}", severity_name(f.severity));
+    std::string text = f.title + "  [" + f.id + "]";
+    std::string body = opt.wide ? "  " + text + "\n" : wrap(text, opt.width - 10);
+    // The severity word goes in front of the first line, indented lines after.
+    std::string indented;
+    std::istringstream lines(body);
+    std::string line;
+    bool first = true;
+    while (std::getline(lines, line)) {
+      indented += (first ? "  " + paint(sev, severity_color(f.severity)) : std::string(11, ' ')) +
+                  line.substr(line.find_first_not_of(' ')) + "\n";
+      first = false;
+    }
+    out << indented;
+  }
+}
+
+void plan_section(const Report& r, const TableOptions& opt, const Painter& paint,
+                  std::ostream& out) {
+  if (r.plan.empty()) return;
+  out << "\n" << paint("what to do", kBold) << "\n";
+  int n = 0;
+  for (const PlanStep& step : r.plan) {
+    std::string body = opt.wide ? "  " + step.text + "\n" : wrap(step.text, opt.width - 3);
+    std::string prefix = fmt::format("{:>2}. ", ++n);
+    std::istringstream lines(body);
+    std::string line;
+    bool first = true;
+    while (std::getline(lines, line)) {
+      out << (first ? prefix : "    ") << line.substr(line.find_first_not_of(' ')) << "\n";
+      first = false;
+    }
+    for (const std::string& c : step.commands) out << "      $ " << c << "\n";
+  }
+}
+
+void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
+  const NodeSnapshot& snap = r.snapshot;
   Painter paint(opt.color);
+  verdict_line(r, paint, out);
   if (!snap.nvml.initialized) {
     out << paint("gpu-triage: " + snap.nvml.error_message.value_or("NVML is not usable"),
                  kRed)
@@ -294,6 +336,8 @@ void render_table(const NodeSnapshot& snap, const TableOptions& opt, std::ostrea
     pci_summary(snap, out);
   }
   notes(snap, opt, paint, out);
+  findings_section(r, opt, paint, out);
+  plan_section(r, opt, paint, out);
 }
 
 }  // namespace gt

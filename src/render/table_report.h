@@ -5,7 +5,7 @@
 
 #include <ostream>
 
-#include "model/snapshot.h"
+#include "model/report.h"
 
 namespace gt {
 
@@ -15,8 +15,8 @@ struct TableOptions {
   int width = 100;     ///< columns to fit when not wide
 };
 
-/// Writes the report for `snap`.
-void render_table(const NodeSnapshot& snap, const TableOptions& options, std::ostream& out);
+/// Writes the report: verdict line, GPUs, processes, findings, plan.
+void render_table(const Report& report, const TableOptions& options, std::ostream& out);
 
 /// "75.8 GiB" style: bytes in binary units with one decimal.
 std::string format_bytes(uint64_t bytes);

@@ -10,29 +10,29 @@
 namespace gt {
 namespace {
 
-std::string render(const NodeSnapshot& s, TableOptions o = {}) {
+std::string render(const Report& s, TableOptions o = {}) {
   std::ostringstream out;
   render_table(s, o, out);
   return out.str();
 }
 
-TEST(TableReport, MatchesGolden) { expect_golden("snapshot.txt", render(make_test_snapshot())); }
+TEST(TableReport, MatchesGolden) { expect_golden("snapshot.txt", render(make_test_report())); }
 
 TEST(TableReport, WideMatchesGolden) {
   TableOptions o;
   o.wide = true;
-  expect_golden("snapshot-wide.txt", render(make_test_snapshot(), o));
+  expect_golden("snapshot-wide.txt", render(make_test_report(), o));
 }
 
 TEST(TableReport, FitsOneHundredColumnsWithEightGpus) {
-  NodeSnapshot s = make_test_snapshot();
-  s.gpus.resize(1);
+  Report s = make_test_report();
+  s.snapshot.gpus.resize(1);
   for (uint32_t i = 1; i < 8; ++i) {
-    GpuState g = s.gpus[0];
+    GpuState g = s.snapshot.gpus[0];
     g.index = i;
-    s.gpus.push_back(g);
+    s.snapshot.gpus.push_back(g);
   }
-  s.gpu_count = 8;
+  s.snapshot.gpu_count = 8;
   std::string text = render(s);
   std::istringstream lines(text);
   std::string line;
@@ -48,17 +48,23 @@ TEST(TableReport, FitsOneHundredColumnsWithEightGpus) {
 }
 
 TEST(TableReport, NoColourUnlessAsked) {
-  EXPECT_EQ(render(make_test_snapshot()).find('\033'), std::string::npos);
+  EXPECT_EQ(render(make_test_report()).find('\033'), std::string::npos);
   TableOptions o;
   o.color = true;
-  EXPECT_NE(render(make_test_snapshot(), o).find('\033'), std::string::npos);
+  EXPECT_NE(render(make_test_report(), o).find('\033'), std::string::npos);
 }
 
 TEST(TableReport, NvmlFailureIsOneClearLine) {
-  NodeSnapshot s;
-  s.nvml.error_message = "no NVIDIA driver: the NVML library cannot be loaded";
+  Report s;
+  s.snapshot.nvml.error_message = "no NVIDIA driver: the NVML library cannot be loaded";
+  s.verdict = Severity::kCritical;
   std::string text = render(s);
-  EXPECT_EQ(text.rfind("gpu-triage: no NVIDIA driver", 0), 0u) << text;
+  std::istringstream lines(text);
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  EXPECT_EQ(first.rfind("CRITICAL", 0), 0u) << text;
+  EXPECT_EQ(second.rfind("gpu-triage: no NVIDIA driver", 0), 0u) << text;
 }
 
 TEST(TableReport, FormatBytes) {

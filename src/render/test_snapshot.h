@@ -99,3 +99,47 @@ inline NodeSnapshot make_test_snapshot() {
 }
 
 }  // namespace gt
+
+#include "model/report.h"
+
+namespace gt {
+
+/// make_test_snapshot() with hand-written findings and plan (renderer tests
+/// do not depend on the checks).
+inline Report make_test_report() {
+  Report r;
+  r.snapshot = make_test_snapshot();
+  Finding lost;
+  lost.id = "gpu.lost";
+  lost.severity = Severity::kCritical;
+  lost.subject.kind = "gpu";
+  lost.subject.gpu_index = 1;
+  lost.title = "GPU 1 is lost: it fell off the bus or stopped responding";
+  lost.evidence = "nvmlDeviceGetName returned NVML_ERROR_GPU_IS_LOST";
+  lost.action = "Stop the jobs on this node and reboot it.";
+  lost.commands = {"sudo reboot"};
+  Finding held;
+  held.id = "memory.held_idle";
+  held.severity = Severity::kWarning;
+  held.subject.kind = "gpu";
+  held.subject.gpu_index = 0;
+  held.subject.pid = 3187;
+  held.title = "GPU 0 (0000:18:00.0): 75.8 GB held by SGLang (PID 3187) at 0% utilization";
+  held.commands = {"sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"};
+  r.findings = {lost, held};
+  r.verdict = Severity::kCritical;
+  r.exit_code = 2;
+  PlanStep s1;
+  s1.text = lost.title + ". " + lost.action;
+  s1.commands = lost.commands;
+  s1.finding_ids = {"gpu.lost"};
+  PlanStep s2;
+  s2.text = "Stop the idle SGLang server (systemd unit sglang.service): it holds 75.8 GB on each "
+            "of GPUs 0 at 0% utilization, and disable it so it does not start again at boot.";
+  s2.commands = held.commands;
+  s2.finding_ids = {"memory.held_idle"};
+  r.plan = {s1, s2};
+  return r;
+}
+
+}  // namespace gt

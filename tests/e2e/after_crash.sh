@@ -4,7 +4,7 @@
 source "$(dirname "$0")/common.sh"
 
 run after-crash --json --sample 200ms
-expect_rc 0
+expect_rc 1
 json_check 'd["gpu_count"] == 8 and len(d["gpus"]) == 8'
 json_check 'd["kernel_module_version"] == "590.48.01"' "kernel module version from /sys"
 json_check 'd["nvml"]["library_version"] == "565.57.01"' "library version from the real file name"
@@ -20,8 +20,25 @@ json_check 'all(g["processes"][0]["user"] == "svc-llm" and g["processes"][0]["vi
 json_check 'all(g["fan"]["speed_pct"] is None for g in d["gpus"])' "fanless board: fan is null, not 0"
 json_check 'len(d["pci_devices"]) == 8 and all(p["driver"] == "nvidia" for p in d["pci_devices"])'
 
+json_check 'd["verdict"] == "WARNING" and d["exit_code"] == 1'
+json_check 'sorted(set(f["id"] for f in d["findings"])) == ["driver.version_split", "gpu.all_present", "memory.held_idle"]' "exactly the expected findings"
+json_check 'sum(f["id"] == "memory.held_idle" for f in d["findings"]) == 8'
+json_check 'd["plan"][0]["text"].startswith("All 8 GPUs present and answering")'
+json_check 'any("sglang.service" in p["text"] and p["commands"] == ["sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"] for p in d["plan"])' "plan stops and disables the unit"
+json_check '"output survived" in d["plan"][-1]["text"]' "last step: check the data"
+
 run after-crash
-expect_rc 0
+expect_rc 1
+head -1 "$TMP/out" | grep -q "^WARNING" || fail "verdict first: $(head -1 "$TMP/out")"
 expect_out_contains "NVML library 565.57.01 differs from kernel module 590.48.01"
 expect_out_contains "unit sglang.service"
 expect_out_contains "sglang::scheduler_TP7"
+expect_out_contains "Stop the idle SGLang server (systemd unit sglang.service)"
+expect_out_contains "$ sudo systemctl disable sglang.service"
+
+run after-crash --oneline --sample 0
+expect_rc 1
+[[ "$(cat "$TMP/out")" == "WARNING gpus=8/8 critical=0 warning=9 driver=590.48.01 ids=driver.version_split,memory.held_idle" ]] || fail "oneline: $(cat "$TMP/out")"
+
+run after-crash --oneline --sample 0 --exit-codes npd
+expect_rc 1

@@ -4,7 +4,8 @@ source "$(dirname "$0")/common.sh"
 
 run no-driver
 expect_rc 2
-head -1 "$TMP/out" | grep -q "^gpu-triage: no NVIDIA driver" || fail "first line: $(head -1 "$TMP/out")"
+head -1 "$TMP/out" | grep -q "^CRITICAL" || fail "verdict line: $(head -1 "$TMP/out")"
+sed -n 2p "$TMP/out" | grep -q "^gpu-triage: no NVIDIA driver: the NVML library .* cannot be loaded; no nvidia kernel module loaded; 8 NVIDIA GPU(s) on the PCI bus$" || fail "the one clear line: $(sed -n 2p "$TMP/out")"
 expect_out_contains "8 NVIDIA GPU(s) on the PCI bus"
 expect_out_contains "0000:19:00.0"
 
@@ -20,6 +21,8 @@ set +e
 "$TOOL" --nvml-lib /nonexistent/libnvidia-ml.so.1 --root "$GT_SOURCE_DIR/tests/scenarios/empty-root" >"$TMP/out" 2>&1
 RC=$?
 set -e
-expect_rc 2
+# No GPU on the bus and no driver: nothing to check, UNKNOWN (3), still one clear line.
+expect_rc 3
 expect_out_contains "/nonexistent/libnvidia-ml.so.1"
 expect_out_contains "no NVIDIA GPU on the PCI bus either"
+head -1 "$TMP/out" | grep -q "^UNKNOWN" || fail "verdict: $(head -1 "$TMP/out")"

@@ -10,7 +10,7 @@ cat >"$TMP/scenario.json" <<JSON
 {"driver_version": "550.90.07", "nvml_version": "12.550.90.07", "cuda_driver_version": 12040,
  "devices": [{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-1", "pci": {"bus_id": "00000000:19:00.0", "device_id": "0x233010DE"},
    "memory": {"total_mib": 81559, "reserved_mib": 0, "used_mib": 0},
-   "utilization": {"gpu": [0], "memory": [0]},
+   "utilization": {"gpu": [40], "memory": [10]},
    "processes": [{"pid_env": "CHILD_PID", "used_mib": 40000, "type": "compute"},
                  {"pid": 999999, "used_mib": 1000, "type": "compute"}]}]}
 JSON

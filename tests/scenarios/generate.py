@@ -135,10 +135,36 @@ def base_root(root, users=(), hostname="gpu-node-01"):
           "intr 0\nctxt 987654321\n"
           f"btime {BTIME}\n"
           "processes 45678\nprocs_running 1\nprocs_blocked 0\n")
+    kmsg(root, KMSG_BOOT)
+
+
+KMSG_BOOT = [
+    (6, 0, "Linux version 6.1.0-28-amd64 (debian-kernel@lists.debian.org) "
+           "(gcc-12 (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT_DYNAMIC Debian 6.1.119-1"),
+    (6, 412, "Command line: BOOT_IMAGE=/boot/vmlinuz-6.1.0-28-amd64 root=/dev/vda1 ro"),
+    (6, 2301877, "EXT4-fs (vda1): mounted filesystem with ordered data mode."),
+]
+
+
+def kmsg(root, records):
+    """Appends /dev/kmsg records ("prio,seq,usec,-;message") to root/dev/kmsg.
+
+    In fixture trees /dev/kmsg is a regular file holding the records the
+    kernel would hand out; `records` are (prio, usec, message) tuples.
+    """
+    path = os.path.join(root, "dev/kmsg")
+    old = open(path).read() if os.path.exists(path) else ""
+    seq = old.count("\n")
+    lines = [f"{prio},{seq + i},{usec},-;{msg}"
+             for i, (prio, usec, msg) in enumerate(records)]
+    write(root, "dev/kmsg", old + "\n".join(lines) + "\n")
 
 
 def nvidia_module(root, version):
     write(root, "sys/module/nvidia/version", version + "\n")
+    kmsg(root, [(6, 4105233, "nvidia: loading out-of-tree module taints kernel."),
+                (6, 4389120, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
+                             f"{version}  Release Build  (dvs-builder@U16-I2-C03-12-4)")])
     write(root, "proc/driver/nvidia/version",
           f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {version}  "
           "Release Build  (dvs-builder@U16-I2-C03-12-4)  "
@@ -364,9 +390,18 @@ def one_gpu_hung(path):
 def one_gpu_lost(path):
     devs = h100x8("one-gpu-lost")
     devs[3]["lost"] = True
-    return h100_570(path, "one-gpu-lost",
-                    "8x H100; GPU 3 (5D:00.0) fell off the bus: every call "
-                    "returns GPU_IS_LOST", devs)
+    out = h100_570(path, "one-gpu-lost",
+                   "8x H100; GPU 3 (5D:00.0) fell off the bus: every call "
+                   "returns GPU_IS_LOST", devs)
+    # The driver's own words for it (format of xid-catalog.md / gpud).
+    kmsg(os.path.join(path, "root"), [
+        (3, 88211734012, "NVRM: GPU at PCI:0000:5d:00: GPU-"
+                         + gpu_uuid("one-gpu-lost", 3)[4:]),
+        (3, 88211734100, "NVRM: Xid (PCI:0000:5d:00): 79, pid='<unknown>', "
+                         "name=<unknown>, GPU has fallen off the bus."),
+        (3, 88211734150, "NVRM: GPU 0000:5d:00.0: GPU has fallen off the bus."),
+    ])
+    return out
 
 
 def ecc_remap(path):
@@ -386,6 +421,18 @@ def ecc_remap(path):
                                  aggregate_uncorrected=5)
     devs[2]["remapped_rows"].update(uncorrectable=2, pending=True)
     devs[6]["remapped_rows"].update(uncorrectable=9, failure=True)
+    kmsg(root, [
+        (4, 51234000001, "NVRM: Xid (PCI:0000:" + A100_BUSES[2].lower() + ":00): 48, "
+                         "pid=48213, name=python3, An uncorrectable double bit error "
+                         "(DBE) has been detected on GPU in the framebuffer at "
+                         "partition 6, subpartition 0."),
+        (4, 51234000200, "NVRM: Xid (PCI:0000:" + A100_BUSES[2].lower() + ":00): 63, "
+                         "pid=48213, name=python3, Row Remapper: New row (0x00000000000011a9) "
+                         "was marked for remapping, reset gpu to activate."),
+        (4, 61234500000, "NVRM: Xid (PCI:0000:" + A100_BUSES[6].lower() + ":00): 64, "
+                         "pid='<unknown>', name=<unknown>, Row Remapper Error: "
+                         "Remapping failed, no spare rows."),
+    ])
     return scenario_json(
         "8x A100-SXM4-80GB; GPU 2 has uncorrectable ECC errors and a row "
         "remap pending a reset; GPU 6 had a row-remap failure (RMA)",

@@ -1,0 +1,362 @@
+// Each check fires on the state it is about and stays quiet on a healthy
+// node. Snapshots are built in code; the e2e tests cover the scenarios.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "checks/holders.h"
+#include "checks/plan.h"
+#include "checks/registry.h"
+
+namespace gt {
+namespace {
+
+GpuState healthy_gpu(uint32_t i) {
+  GpuState g;
+  g.index = i;
+  g.name = "NVIDIA H100 80GB HBM3";
+  g.uuid = "GPU-" + std::to_string(i);
+  char bus[32];
+  snprintf(bus, sizeof bus, "00000000:%02X:00.0", 0x19 + i);
+  g.pci_bus_id = bus;
+  g.memory_total_bytes = 81559ull << 20;
+  g.memory_used_bytes = 0;
+  g.utilization_gpu_pct = SampleStats{0, 0, 0, 6};
+  g.persistence_mode = true;
+  g.ecc = {0, 0, 0, 0};
+  g.remapped_rows = {0, 0, false, false};
+  g.pcie = {5, 5, 5, 16, 16, 0};
+  g.clock_event_reasons = 0x1;
+  g.processes = std::vector<GpuProcess>{};
+  return g;
+}
+
+Report healthy_node(uint32_t n = 8) {
+  Report r;
+  NodeSnapshot& s = r.snapshot;
+  s.nvml.loaded = s.nvml.initialized = true;
+  s.nvml.library_version = "550.90.07";
+  s.kernel_module_version = "550.90.07";
+  s.driver_version = "550.90.07";
+  s.gpu_count = n;
+  s.sample_window_s = 1;
+  for (uint32_t i = 0; i < n; ++i) {
+    s.gpus.push_back(healthy_gpu(i));
+    PciDevice d;
+    char bus[32];
+    snprintf(bus, sizeof bus, "0000:%02x:00.0", 0x19 + i);
+    d.bus_id = bus;
+    d.driver = "nvidia";
+    s.pci_devices.push_back(d);
+  }
+  s.kernel_log = KernelLog{};
+  s.kernel_log->sources.push_back({"/dev/kmsg", "current", true, std::nullopt, 100});
+  DiskUsage d;
+  d.path = "/";
+  d.total_bytes = 1000;
+  d.available_bytes = 500;
+  s.disks.push_back(d);
+  return r;
+}
+
+std::vector<std::string> ids(Report& r, CheckOptions o = {}) {
+  judge(r, o);
+  std::vector<std::string> out;
+  for (const Finding& f : r.findings) out.push_back(f.id);
+  return out;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& id) {
+  return std::find(v.begin(), v.end(), id) != v.end();
+}
+
+TEST(Checks, HealthyNodeIsOkWithOnlyThePresenceFinding) {
+  Report r = healthy_node();
+  EXPECT_EQ(ids(r), std::vector<std::string>{"gpu.all_present"});
+  EXPECT_EQ(r.verdict, Severity::kOk);
+  EXPECT_EQ(verdict_word(r), "OK");
+}
+
+TEST(Checks, EveryFindingIdIsInTheCatalogueAndTheDocs) {
+  std::ifstream doc(std::string(GT_SOURCE_DIR) + "/docs/checks.md");
+  std::stringstream text;
+  text << doc.rdbuf();
+  for (const CheckSpec& c : check_catalogue()) {
+    EXPECT_NE(text.str().find(std::string("`") + c.id + "`"), std::string::npos)
+        << c.id << " is not documented in docs/checks.md";
+  }
+  EXPECT_NE(find_check("gpu.xid.79"), nullptr);
+  EXPECT_EQ(find_check("no.such.id"), nullptr);
+}
+
+TEST(Checks, VersionMismatchNamesBothVersions) {
+  Report r = healthy_node();
+  r.snapshot.nvml.initialized = false;
+  r.snapshot.nvml.init_error = "NVML_ERROR_LIB_RM_VERSION_MISMATCH";
+  r.snapshot.nvml.library_version = "570.124.06";
+  r.snapshot.kernel_module_version = "570.133.20";
+  r.snapshot.gpus.clear();
+  auto v = ids(r);
+  ASSERT_TRUE(has(v, "nvml.version_mismatch"));
+  EXPECT_NE(r.findings[0].evidence.find("570.133.20"), std::string::npos);
+  EXPECT_NE(r.findings[0].evidence.find("570.124.06"), std::string::npos);
+  EXPECT_EQ(r.verdict, Severity::kCritical);
+}
+
+TEST(Checks, VersionSplitWhileNvmlWorksIsAWarning) {
+  Report r = healthy_node();
+  r.snapshot.nvml.library_version = "565.57.01";
+  r.snapshot.kernel_module_version = "590.48.01";
+  auto v = ids(r);
+  EXPECT_TRUE(has(v, "driver.version_split"));
+  EXPECT_EQ(r.verdict, Severity::kWarning);
+}
+
+TEST(Checks, NoDriverAndNoGpuIsUnknownNotCritical) {
+  Report r;
+  r.snapshot.nvml.error_message = "no NVIDIA driver";
+  r.snapshot.nvml.init_error = "LIBRARY_NOT_FOUND";
+  judge(r, {});
+  EXPECT_TRUE(r.could_not_check);
+  EXPECT_EQ(verdict_word(r), "UNKNOWN");
+  r = healthy_node();
+  r.snapshot.nvml = NvmlStatus{};
+  r.snapshot.nvml.init_error = "LIBRARY_NOT_FOUND";
+  r.snapshot.gpus.clear();
+  EXPECT_TRUE(has(ids(r), "nvml.library_missing"));
+  EXPECT_FALSE(r.could_not_check);
+}
+
+TEST(Checks, GpuMissingFromNvmlAndExpectedCount) {
+  Report r = healthy_node();
+  r.snapshot.gpus.pop_back();
+  r.snapshot.gpu_count = 7;
+  r.snapshot.pci_devices.back().driver.reset();
+  auto v = ids(r);
+  EXPECT_TRUE(has(v, "gpu.no_driver_bound"));
+  EXPECT_TRUE(has(v, "gpu.count_mismatch"));
+  EXPECT_FALSE(has(v, "gpu.all_present"));
+  Report r2 = healthy_node();
+  CheckOptions o;
+  o.expect_gpus = 9;
+  EXPECT_TRUE(has(ids(r2, o), "gpu.count_mismatch"));
+  Report r3 = healthy_node();
+  o.expect_gpus = 8;
+  EXPECT_FALSE(has(ids(r3, o), "gpu.count_mismatch"));
+}
+
+TEST(Checks, LostAndUnresponsiveAreCritical) {
+  Report r = healthy_node();
+  r.snapshot.gpus[3].status = GpuStatus::kLost;
+  r.snapshot.gpus[5].status = GpuStatus::kUnresponsive;
+  r.snapshot.gpus[5].stuck_in_call = "nvmlDeviceGetPowerUsage";
+  auto v = ids(r);
+  EXPECT_TRUE(has(v, "gpu.lost"));
+  EXPECT_TRUE(has(v, "gpu.unresponsive"));
+  EXPECT_EQ(r.verdict, Severity::kCritical);
+  EXPECT_EQ(r.findings[0].severity, Severity::kCritical);  // worst first
+}
+
+GpuProcess sglang_worker(uint32_t pid, int rank) {
+  GpuProcess p;
+  p.pid = pid;
+  p.visible = true;
+  p.name = "sglang::schedul";
+  p.cmdline = "sglang::scheduler_TP" + std::to_string(rank);
+  p.user = "svc-llm";
+  p.used_memory_bytes = 75800000000ull;
+  p.owner = ProcessOwner{"systemd-unit", "sglang.service", std::nullopt,
+                         "/system.slice/sglang.service"};
+  return p;
+}
+
+TEST(Checks, IdleHolderIsNamedWithItsUnitAndThePlanGroupsIt) {
+  Report r = healthy_node();
+  for (GpuState& g : r.snapshot.gpus) {
+    g.memory_used_bytes = 75800000000ull;
+    g.processes = std::vector<GpuProcess>{sglang_worker(3187 + g.index, g.index)};
+  }
+  auto v = ids(r);
+  EXPECT_EQ(std::count(v.begin(), v.end(), "memory.held_idle"), 8);
+  const PlanStep* step = nullptr;
+  for (const PlanStep& p : r.plan)
+    if (p.finding_ids == std::vector<std::string>{"memory.held_idle"}) step = &p;
+  ASSERT_NE(step, nullptr);
+  EXPECT_NE(step->text.find("SGLang"), std::string::npos) << step->text;
+  EXPECT_NE(step->text.find("sglang.service"), std::string::npos);
+  EXPECT_NE(step->text.find("75.8 GB on each of GPUs 0-7"), std::string::npos) << step->text;
+  EXPECT_EQ(step->commands, (std::vector<std::string>{"sudo systemctl stop sglang.service",
+                                                      "sudo systemctl disable sglang.service"}));
+}
+
+TEST(Checks, BusyHolderIsNotFlaggedAndMemoryWithoutProcessIs) {
+  Report r = healthy_node();
+  r.snapshot.gpus[0].memory_used_bytes = 40000000000ull;
+  r.snapshot.gpus[0].utilization_gpu_pct = SampleStats{50, 70, 90, 6};
+  r.snapshot.gpus[0].processes = std::vector<GpuProcess>{sglang_worker(1, 0)};
+  r.snapshot.gpus[1].memory_used_bytes = 40000000000ull;
+  auto v = ids(r);
+  EXPECT_FALSE(has(v, "memory.held_idle"));
+  EXPECT_TRUE(has(v, "memory.held_no_process"));
+}
+
+TEST(Checks, EccThresholds) {
+  Report r = healthy_node();
+  r.snapshot.gpus[2].ecc.volatile_uncorrected = 3;
+  r.snapshot.gpus[2].remapped_rows = {0, 2, true, false};
+  r.snapshot.gpus[6].remapped_rows = {0, 9, false, true};
+  r.snapshot.gpus[1].retired_pages = {59, 1, true};
+  auto v = ids(r);
+  EXPECT_TRUE(has(v, "ecc.volatile_uncorrectable"));
+  EXPECT_TRUE(has(v, "ecc.remap_pending"));
+  EXPECT_TRUE(has(v, "ecc.remap_failure"));
+  EXPECT_TRUE(has(v, "ecc.retired_pages_limit"));
+  EXPECT_TRUE(has(v, "ecc.retired_pages_pending"));
+  EXPECT_EQ(r.verdict, Severity::kCritical);
+}
+
+TEST(Checks, PcieJudgedOnlyWhileBusy) {
+  Report r = healthy_node();
+  r.snapshot.gpus[4].pcie = {3, 5, 5, 8, 16, 0};
+  r.snapshot.gpus[4].utilization_gpu_pct = SampleStats{95, 98, 100, 6};
+  r.snapshot.gpus[7].pcie = {1, 5, 5, 16, 16, 0};  // idle: power saving
+  auto v = ids(r);
+  EXPECT_EQ(std::count(v.begin(), v.end(), "pcie.link_downgraded"), 1);
+  EXPECT_TRUE(has(v, "pcie.link_idle_low"));
+  EXPECT_EQ(r.verdict, Severity::kWarning);
+}
+
+TEST(Checks, ClockSlowdownsAndPersistence) {
+  Report r = healthy_node();
+  r.snapshot.gpus[0].clock_event_reasons = 0x8 | 0x40;
+  r.snapshot.gpus[1].clock_event_reasons = 0x80;
+  r.snapshot.gpus[2].clock_event_reasons = 0x4;  // SW power cap: normal
+  r.snapshot.gpus[3].persistence_mode = false;
+  auto v = ids(r);
+  EXPECT_TRUE(has(v, "clocks.hw_slowdown"));
+  EXPECT_TRUE(has(v, "clocks.thermal"));
+  EXPECT_TRUE(has(v, "clocks.power_brake"));
+  EXPECT_TRUE(has(v, "persistence.off"));
+  EXPECT_EQ(std::count(v.begin(), v.end(), "clocks.hw_slowdown"), 1);
+}
+
+TEST(Checks, DiskGrades) {
+  Report r = healthy_node();
+  r.snapshot.disks[0].available_bytes = 50;  // 5%
+  DiskUsage data;
+  data.path = "/data";
+  data.total_bytes = 1000;
+  data.available_bytes = 20;  // 2%
+  data.inodes_total = 100;
+  data.inodes_available = 1;
+  r.snapshot.disks.push_back(data);
+  DiskUsage gone;
+  gone.path = "/nope";
+  gone.error = "cannot read /nope: No such file or directory";
+  r.snapshot.disks.push_back(gone);
+  judge(r, {});
+  int crit = 0, warn = 0, unreadable = 0;
+  for (const Finding& f : r.findings) {
+    if (f.id == "disk.low_space" && f.severity == Severity::kCritical) ++crit;
+    if (f.id == "disk.low_space" && f.severity == Severity::kWarning) ++warn;
+    if (f.id == "disk.unreadable") ++unreadable;
+  }
+  EXPECT_EQ(crit, 1);
+  EXPECT_EQ(warn, 1);
+  EXPECT_EQ(unreadable, 1);
+  EXPECT_TRUE(has(ids(r), "disk.low_inodes"));
+}
+
+TEST(Checks, KernelLogEventsAreDecodedAndAttributed) {
+  Report r = healthy_node();
+  KernelLogEvent e;
+  e.kind = "xid";
+  e.code = 79;
+  e.pci_bus_id = "0000:1c:00.0";  // GPU 3
+  e.boot = "current";
+  e.detail = "GPU has fallen off the bus.";
+  r.snapshot.kernel_log->events = {e, e};
+  KernelLogEvent prev = e;
+  prev.boot = "previous";
+  prev.code = 48;
+  r.snapshot.kernel_log->events.push_back(prev);
+  KernelLogEvent unknown = e;
+  unknown.code = 4242;
+  r.snapshot.kernel_log->events.push_back(unknown);
+  judge(r, {});
+  const Finding* f79 = nullptr;
+  const Finding* f48 = nullptr;
+  const Finding* f4242 = nullptr;
+  for (const Finding& f : r.findings) {
+    if (f.id == "gpu.xid.79") f79 = &f;
+    if (f.id == "gpu.xid.48") f48 = &f;
+    if (f.id == "gpu.xid.4242") f4242 = &f;
+  }
+  ASSERT_TRUE(f79 && f48 && f4242);
+  EXPECT_EQ(f79->severity, Severity::kCritical);
+  EXPECT_EQ(f79->subject.gpu_index, 3u);
+  EXPECT_NE(f79->title.find("x2"), std::string::npos) << f79->title;
+  EXPECT_EQ(f48->severity, Severity::kWarning);  // previous boot: one level milder
+  EXPECT_NE(f4242->title.find("not in the catalogue"), std::string::npos);
+}
+
+TEST(Checks, UnreadableKernelLogIsAFinding) {
+  Report r = healthy_node();
+  r.snapshot.kernel_log->sources = {{"/dev/kmsg", "current", false,
+                                     std::string("permission denied"), 0}};
+  auto v = ids(r);
+  ASSERT_TRUE(has(v, "kernel_log.unreadable"));
+  EXPECT_EQ(r.verdict, Severity::kWarning);
+}
+
+TEST(Holders, RecognisesServersAndLaunchers) {
+  auto holder = [](const std::string& cmd) {
+    GpuProcess p;
+    p.cmdline = cmd;
+    return recognise_holder(p).value_or("-");
+  };
+  EXPECT_EQ(holder("sglang::scheduler_TP3"), "SGLang");
+  EXPECT_EQ(holder("/usr/bin/python3 -m vllm.entrypoints.openai.api_server --model x"), "vLLM");
+  EXPECT_EQ(holder("VLLM::Worker_TP0"), "vLLM");
+  EXPECT_EQ(holder("text-generation-launcher --model-id x"), "TGI");
+  EXPECT_EQ(holder("/opt/tritonserver/bin/tritonserver --model-repository=/m"), "Triton");
+  EXPECT_EQ(holder("trtllm-serve /engines/llama"), "TensorRT-LLM");
+  EXPECT_EQ(holder("/usr/local/bin/ollama runner --model /root/.ollama/x"), "Ollama");
+  EXPECT_EQ(holder("./llama-server -m model.gguf -ngl 99"), "llama.cpp server");
+  EXPECT_EQ(holder("/usr/bin/python3 -m torch.distributed.run --nproc_per_node 8 train.py"),
+            "torchrun");
+  EXPECT_EQ(holder("deepspeed train.py --deepspeed ds.json"), "DeepSpeed");
+  EXPECT_EQ(holder("python3 train.py"), "-");
+}
+
+TEST(Holders, StopCommandsPerOwner) {
+  GpuProcess p;
+  p.pid = 42;
+  EXPECT_EQ(stop_commands(p).stop, std::vector<std::string>{
+                                       "kill 42   # SIGTERM; the server's parent may hold more GPUs"});
+  p.owner = ProcessOwner{"docker", std::string(64, 'a'), std::nullopt, ""};
+  StopCommands c = stop_commands(p);
+  EXPECT_EQ(c.stop[0], "docker stop aaaaaaaaaaaa");
+  EXPECT_EQ(c.disable[0], "docker update --restart=no aaaaaaaaaaaa");
+  p.owner = ProcessOwner{"slurm-job", "123", std::nullopt, ""};
+  EXPECT_EQ(stop_commands(p).stop[0], "scancel 123");
+}
+
+TEST(Plan, IndexListsAreShort) {
+  EXPECT_EQ(format_index_list({0, 1, 2, 3, 4, 5, 6, 7}), "0-7");
+  EXPECT_EQ(format_index_list({5, 0, 2, 6}), "0, 2, 5-6");
+  EXPECT_EQ(format_index_list({}), "");
+}
+
+TEST(Plan, HealthyNodeSaysSoThenPointsAtTheData) {
+  Report r = healthy_node();
+  judge(r, {});
+  ASSERT_EQ(r.plan.size(), 2u);
+  EXPECT_NE(r.plan[0].text.find("All 8 GPUs present"), std::string::npos);
+  EXPECT_NE(r.plan[1].text.find("output survived"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gt

@@ -1,0 +1,157 @@
+// Memory errors, the PCIe link, clock slowdowns and persistence mode.
+//
+// ECC thresholds follow DCGM's health rules and gpud (landscape.md):
+// any volatile uncorrectable error since the driver loaded is critical;
+// a pending page retirement (Kepler-Volta) or a pending row remap (Ampere+)
+// needs a reset or reboot to take effect; a failed remap, more than 512
+// uncorrectable remaps, or 60 retired pages are RMA criteria.
+//
+// PCIe: an idle GPU lowers its link generation to save power (the GPU in a
+// telegraf capture idles at gen 1), so "current < max" means something only
+// while the GPU is busy.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "checks/checks.h"
+
+namespace gt {
+namespace {
+
+constexpr uint32_t kRetiredPagesLimit = 60;
+constexpr uint32_t kUncorrectableRemapLimit = 512;
+constexpr double kBusyUtilPct = 10.0;
+
+std::string reset_cmd(const GpuState& g) {
+  return "sudo nvidia-smi --gpu-reset -i " + std::to_string(g.index) +
+         "   # with no process on the GPU; else reboot";
+}
+
+void ecc_one(const GpuState& g, std::vector<Finding>& out) {
+  if (g.ecc.volatile_uncorrected.value_or(0) > 0) {
+    Finding f = gpu_finding("ecc.volatile_uncorrectable", g);
+    f.title = fmt::format("{}: {} uncorrectable ECC error(s) since the driver loaded", gpu_label(g),
+                          *g.ecc.volatile_uncorrected);
+    f.evidence = fmt::format("volatile uncorrected {}, aggregate uncorrected {}",
+                             *g.ecc.volatile_uncorrected,
+                             g.ecc.aggregate_uncorrected ? std::to_string(*g.ecc.aggregate_uncorrected) : "unknown");
+    f.action = "Data on this GPU may be corrupt: stop its jobs, reset it (or reboot) so the bad "
+               "memory is remapped, and rerun what ran there.";
+    f.commands = {reset_cmd(g)};
+    out.push_back(f);
+  }
+  const RetiredPages& rp = g.retired_pages;
+  uint32_t retired = rp.single_bit.value_or(0) + rp.double_bit.value_or(0);
+  if (retired >= kRetiredPagesLimit) {
+    Finding f = gpu_finding("ecc.retired_pages_limit", g);
+    f.title = fmt::format("{}: {} retired pages (limit {})", gpu_label(g), retired, kRetiredPagesLimit);
+    f.evidence = fmt::format("single-bit {}, double-bit {}", rp.single_bit.value_or(0), rp.double_bit.value_or(0));
+    f.action = "The GPU has reached NVIDIA's retirement limit: drain it and open an RMA.";
+    out.push_back(f);
+  }
+  if (rp.pending.value_or(false)) {
+    Finding f = gpu_finding("ecc.retired_pages_pending", g);
+    f.title = gpu_label(g) + ": page retirement pending";
+    f.evidence = fmt::format("retired single-bit {}, double-bit {}, pending yes",
+                             rp.single_bit.value_or(0), rp.double_bit.value_or(0));
+    f.action = "Reset the GPU or reboot so the pages are retired.";
+    f.commands = {reset_cmd(g)};
+    out.push_back(f);
+  }
+  const RemappedRows& rr = g.remapped_rows;
+  if (rr.failure.value_or(false) || rr.uncorrectable.value_or(0) > kUncorrectableRemapLimit) {
+    Finding f = gpu_finding("ecc.remap_failure", g);
+    f.title = gpu_label(g) + (rr.failure.value_or(false) ? ": row remapping failed"
+                                                         : ": too many uncorrectable row remaps");
+    f.evidence = fmt::format("remapped rows: uncorrectable {}, correctable {}, failure {}",
+                             rr.uncorrectable.value_or(0), rr.correctable.value_or(0),
+                             rr.failure.value_or(false) ? "yes" : "no");
+    f.action = "The GPU has run out of spare rows: it qualifies for RMA. Drain it, keep it out of "
+               "service, and contact the vendor with `nvidia-bug-report.sh`.";
+    f.commands = {"sudo nvidia-bug-report.sh"};
+    out.push_back(f);
+  } else if (rr.pending.value_or(false)) {
+    Finding f = gpu_finding("ecc.remap_pending", g);
+    f.title = gpu_label(g) + ": row remapping pending, needs a GPU reset";
+    f.evidence = fmt::format("remapped rows: uncorrectable {}, correctable {}, pending yes",
+                             rr.uncorrectable.value_or(0), rr.correctable.value_or(0));
+    f.action = "Reset the GPU (or reboot) when it is idle so the remap takes effect.";
+    f.commands = {reset_cmd(g)};
+    out.push_back(f);
+  }
+}
+
+void pcie_one(const GpuState& g, std::vector<Finding>& out) {
+  const PcieLink& l = g.pcie;
+  if (!l.current_gen || !l.max_gen || !l.current_width || !l.max_width) return;
+  bool low = *l.current_gen < *l.max_gen || *l.current_width < *l.max_width;
+  if (!low) return;
+  bool busy = g.utilization_gpu_pct && g.utilization_gpu_pct->mean >= kBusyUtilPct;
+  std::string link = fmt::format("gen {} x{} of gen {} x{}", *l.current_gen, *l.current_width,
+                                 *l.max_gen, *l.max_width);
+  if (busy) {
+    Finding f = gpu_finding("pcie.link_downgraded", g);
+    f.title = gpu_label(g) + ": PCIe link at " + link + " while busy";
+    f.evidence = fmt::format("utilization mean {:.0f}%; link {}", g.utilization_gpu_pct->mean, link);
+    f.action = "Host-device transfers are slower. Reseat the GPU or riser at the next "
+               "maintenance; check the slot's BIOS setting and the kernel log for AER errors.";
+    f.commands = {"sudo lspci -vvv -s " + g.pci_bus_id.value_or("?").substr(4) +
+                  " | grep -E 'LnkCap|LnkSta'"};
+    out.push_back(f);
+  } else if (*l.current_width == *l.max_width) {
+    Finding f = gpu_finding("pcie.link_idle_low", g);
+    f.title = gpu_label(g) + ": PCIe link at " + link + " while idle (normal power saving)";
+    f.evidence = "an idle GPU lowers its link speed; only a busy GPU's link is judged";
+    out.push_back(f);
+  }
+}
+
+void clocks_one(const GpuState& g, std::vector<Finding>& out) {
+  if (!g.clock_event_reasons) return;
+  const uint64_t m = *g.clock_event_reasons;
+  struct Bit { uint64_t bit; const char* id; const char* what; };
+  // nvml.h bits: HwSlowdown 0x8, SwThermalSlowdown 0x20, HwThermalSlowdown
+  // 0x40, HwPowerBrakeSlowdown 0x80. GpuIdle, SwPowerCap and application
+  // clocks are normal operation.
+  static const Bit kBits[] = {
+      {0x8, "clocks.hw_slowdown", "hardware slowdown (clocks cut by 2x or more)"},
+      {0x40 | 0x20, "clocks.thermal", "thermal slowdown"},
+      {0x80, "clocks.power_brake", "the external power brake"},
+  };
+  for (const Bit& b : kBits) {
+    if (!(m & b.bit)) continue;
+    Finding f = gpu_finding(b.id, g);
+    f.title = gpu_label(g) + ": clocks limited by " + b.what;
+    f.evidence = fmt::format("clocks_event_reasons.active 0x{:016X}; temperature {}", m,
+                             g.temperature_c ? std::to_string(*g.temperature_c) + " C" : "unknown");
+    f.action = "Check cooling (fans, airflow, inlet temperature) and the power supply; a GPU "
+               "held in slowdown runs jobs at a fraction of its speed.";
+    f.commands = {"nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER -i " + std::to_string(g.index)};
+    out.push_back(f);
+  }
+}
+
+}  // namespace
+
+void check_ecc(const NodeSnapshot& s, std::vector<Finding>& out) {
+  for (const GpuState& g : s.gpus) ecc_one(g, out);
+}
+
+void check_pcie_and_clocks(const NodeSnapshot& s, std::vector<Finding>& out) {
+  std::vector<uint32_t> off;
+  for (const GpuState& g : s.gpus) {
+    pcie_one(g, out);
+    clocks_one(g, out);
+    if (g.persistence_mode && !*g.persistence_mode) off.push_back(g.index);
+  }
+  if (off.empty()) return;
+  Finding f = node_finding("persistence.off");
+  f.title = fmt::format("Persistence mode is off on {} GPU(s)", off.size());
+  f.evidence = "GPUs " + fmt::format("{}", fmt::join(off, ", "));
+  f.action = "Without it the driver tears the GPUs down when the last client exits and "
+             "re-initialises them on every start (seconds each, and ECC/state lost). Run the "
+             "persistence daemon.";
+  f.commands = {"sudo systemctl enable --now nvidia-persistenced"};
+  out.push_back(f);
+}
+
+}  // namespace gt

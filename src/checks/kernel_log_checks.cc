@@ -1,0 +1,120 @@
+// Xid, SXid and "fallen off the bus" messages from the kernel log, decoded
+// with the catalogue (xid_catalog.cc) and grouped per GPU, code and boot
+// with a count and the first and last time. The crash usually happened in
+// the previous boot; a reboot has cleared what a reboot fixes, so a
+// previous-boot event is one level milder (critical -> warning, otherwise
+// info) but still shown: the same hardware error coming back is how a bad
+// GPU announces itself. A log we could not read is a finding of its own.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <tuple>
+
+#include "checks/checks.h"
+#include "checks/xid_catalog.h"
+
+namespace gt {
+namespace {
+
+struct Group {
+  const KernelLogEvent* first = nullptr;
+  const KernelLogEvent* last = nullptr;
+  int count = 0;
+};
+
+using Key = std::tuple<std::string, int, std::string, std::string>;  // kind, code, bus, boot
+
+std::string canon(std::string id) {
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (id.size() == 16 && id.starts_with("0000")) id = id.substr(4);
+  return id;
+}
+
+const GpuState* gpu_at(const NodeSnapshot& s, const std::string& bus) {
+  for (const GpuState& g : s.gpus)
+    if (g.pci_bus_id && canon(*g.pci_bus_id) == canon(bus)) return &g;
+  return nullptr;
+}
+
+std::string when(const KernelLogEvent& e) {
+  if (e.time_text) return *e.time_text;
+  if (e.monotonic_s) return fmt::format("{:.1f} s after boot", *e.monotonic_s);
+  return "time unknown";
+}
+
+Severity milder(Severity s) { return s == Severity::kCritical ? Severity::kWarning : Severity::kInfo; }
+
+Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
+  const auto& [kind, code, bus, boot] = key;
+  const KernelLogEvent& e = *grp.first;
+  const XidEntry* entry = kind == "xid" ? find_xid(code)
+                          : kind == "sxid" ? find_sxid(code)
+                                           : &fallen_off_bus_entry();
+  std::string id = kind == "xid" ? "gpu.xid." + std::to_string(code)
+                   : kind == "sxid" ? "gpu.sxid." + std::to_string(code)
+                                    : "gpu.fallen_off_bus_logged";
+  Finding f = node_finding(id.c_str());
+  f.subject.kind = "gpu";
+  const GpuState* g = bus.empty() ? nullptr : gpu_at(s, bus);
+  if (g) f = gpu_finding(id.c_str(), *g);
+  if (!bus.empty()) f.subject.pci_bus_id = canon(bus);
+  f.severity = entry ? entry->severity : Severity::kWarning;
+  if (boot == "previous") f.severity = milder(f.severity);
+  std::string where = g ? gpu_label(*g) : (bus.empty() ? "a GPU" : "GPU at " + canon(bus));
+  std::string what = kind == "fallen-off-bus" ? "fell off the bus"
+                     : fmt::format("{} {} ({})", kind == "xid" ? "Xid" : "SXid", code,
+                                   entry ? entry->mnemonic : "not in the catalogue");
+  f.title = fmt::format("{}: {} x{} in the {} boot", where, what, grp.count,
+                        boot == "file" ? "logged" : boot);
+  f.evidence = fmt::format("first {}, last {}; {}", when(e), when(*grp.last),
+                           e.detail.empty() ? e.line : e.detail);
+  if (entry) {
+    f.action = std::string(entry->description) + ". " + entry->action_text;
+  } else {
+    f.action = fmt::format("Xid {} is not in the catalogue: look it up in NVIDIA's Xid catalog "
+                           "and watch whether it recurs.", code);
+  }
+  if (boot == "previous")
+    f.action += " It happened before the last reboot; watch whether it comes back.";
+  return f;
+}
+
+void unreadable(const KernelLog& log, std::vector<Finding>& out) {
+  bool current_read = false;
+  std::string errors;
+  for (const KernelLog::Source& src : log.sources) {
+    if (src.read && (src.boot == "current" || src.boot == "file")) current_read = true;
+    if (src.error) errors += (errors.empty() ? "" : "; ") + src.name + ": " + *src.error;
+  }
+  if (errors.empty()) return;
+  Finding f = node_finding("kernel_log.unreadable");
+  f.subject.kind = "kernel-log";
+  f.severity = current_read ? Severity::kInfo : Severity::kWarning;
+  f.title = current_read ? "Part of the kernel log could not be read"
+                         : "Could not read the kernel log: Xid errors are unknown";
+  f.evidence = errors;
+  f.action = "Run as root (or with CAP_SYSLOG) to read /dev/kmsg; keep a persistent journal "
+             "(Storage=persistent in journald.conf) to see the previous boot, or pass a saved "
+             "log with --kernel-log FILE.";
+  f.commands = {"sudo gpu-triage", "sudo journalctl -k -b -1 | grep -E 'NVRM|Xid'"};
+  out.push_back(f);
+}
+
+}  // namespace
+
+void check_kernel_log(const NodeSnapshot& s, std::vector<Finding>& out) {
+  if (!s.kernel_log) return;
+  unreadable(*s.kernel_log, out);
+  std::map<Key, Group> groups;
+  for (const KernelLogEvent& e : s.kernel_log->events) {
+    Group& grp = groups[Key{e.kind, e.code.value_or(-1), e.pci_bus_id.value_or(""), e.boot}];
+    if (!grp.first) grp.first = &e;
+    grp.last = &e;
+    ++grp.count;
+  }
+  for (const auto& [key, grp] : groups) out.push_back(event_finding(s, key, grp));
+}
+
+}  // namespace gt

@@ -1,0 +1,142 @@
+// Are all the GPUs there, and does each answer? Three counts must agree:
+// what NVML enumerates, what sits on the PCI bus (sysfs, which still lists a
+// GPU the driver lost), and --expect-gpus. A GPU on the bus that NVML does
+// not list has usually "fallen off the bus" (Xid 79) or failed to
+// initialise; one with no driver bound was never claimed by nvidia.ko.
+#include <algorithm>
+#include <cctype>
+
+#include "checks/checks.h"
+
+namespace gt {
+namespace {
+
+/// "00000000:19:00.0" or "0000:19:00.0", any case -> "0000:19:00.0".
+std::string canonical_bus_id(std::string id) {
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (id.size() == 16 && id.starts_with("0000")) id = id.substr(4);
+  return id;
+}
+
+bool nvml_has(const NodeSnapshot& s, const std::string& sysfs_id) {
+  for (const GpuState& g : s.gpus)
+    if (g.pci_bus_id && canonical_bus_id(*g.pci_bus_id) == canonical_bus_id(sysfs_id)) return true;
+  return false;
+}
+
+Finding pci_finding(const char* id, const PciDevice& d) {
+  Finding f = node_finding(id);
+  f.subject.kind = "gpu";
+  f.subject.pci_bus_id = d.bus_id;
+  return f;
+}
+
+}  // namespace
+
+std::string gpu_label(const GpuState& g) {
+  std::string s = "GPU " + std::to_string(g.index);
+  if (g.pci_bus_id) s += " (" + canonical_bus_id(*g.pci_bus_id) + ")";
+  return s;
+}
+
+Finding gpu_finding(const char* id, const GpuState& g) {
+  Finding f = node_finding(id);
+  f.subject.kind = "gpu";
+  f.subject.gpu_index = g.index;
+  f.subject.gpu_uuid = g.uuid;
+  if (g.pci_bus_id) f.subject.pci_bus_id = canonical_bus_id(*g.pci_bus_id);
+  return f;
+}
+
+void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out) {
+  if (!s.nvml.initialized) return;
+  const size_t before = out.size();
+  const uint32_t nvml = s.gpu_count.value_or(0);
+  const uint32_t pci = static_cast<uint32_t>(s.pci_devices.size());
+  // A lost GPU may have died before saying its bus id; such GPUs account
+  // for that many unmatched devices on the bus (reported as lost instead).
+  int unplaced = static_cast<int>(std::count_if(
+      s.gpus.begin(), s.gpus.end(), [](const GpuState& g) { return !g.pci_bus_id; }));
+  for (const PciDevice& d : s.pci_devices) {
+    if (nvml_has(s, d.bus_id)) continue;
+    if (d.driver && *d.driver == "nvidia" && unplaced > 0) {
+      --unplaced;
+      continue;
+    }
+    if (!d.driver) {
+      Finding f = pci_finding("gpu.no_driver_bound", d);
+      f.title = "GPU " + d.bus_id + " is on the PCI bus but no driver is bound to it";
+      f.evidence = "sysfs " + d.bus_id + ": vendor 0x10de, no driver symlink";
+      f.action = "Read the kernel log for why nvidia did not claim it; reboot; if it stays "
+                 "unclaimed, reseat or RMA the GPU.";
+      f.commands = {"sudo dmesg -T | grep -i " + d.bus_id.substr(5), "lspci -vvv -s " + d.bus_id};
+      out.push_back(f);
+    } else if (*d.driver == "nvidia") {
+      Finding f = pci_finding("gpu.missing_from_nvml", d);
+      f.title = "GPU " + d.bus_id + " is on the PCI bus but NVML does not list it (fallen off the bus?)";
+      f.evidence = "bound to nvidia in sysfs; NVML lists " + std::to_string(nvml) + " GPU(s)";
+      f.action = "Drain the node and reboot; if the GPU is still missing, reseat or RMA it.";
+      f.commands = {"sudo dmesg -T | grep -E 'fallen off|Xid' | tail", "sudo reboot"};
+      out.push_back(f);
+    }
+  }
+  const uint32_t expected = std::max(o.expect_gpus.value_or(0), pci);
+  if (nvml < expected || (o.expect_gpus && pci < *o.expect_gpus)) {
+    Finding f = node_finding("gpu.count_mismatch");
+    f.title = "NVML sees " + std::to_string(nvml) + " GPU(s), expected " + std::to_string(expected);
+    f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci) +
+                 (o.expect_gpus ? ", --expect-gpus " + std::to_string(*o.expect_gpus) : "");
+    f.action = "A GPU is missing: drain the node and reboot; if it does not come back, inspect "
+               "the hardware (power, riser, seating).";
+    f.commands = {"lspci -d 10de: -nn", "sudo reboot"};
+    out.push_back(f);
+  }
+  if (out.size() == before) {
+    bool all_ok = std::all_of(s.gpus.begin(), s.gpus.end(),
+                              [](const GpuState& g) { return g.status == GpuStatus::kOk; });
+    if (all_ok && nvml > 0) {
+      Finding f = node_finding("gpu.all_present");
+      f.title = "All " + std::to_string(nvml) + " GPUs present and answering";
+      f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci) +
+                   (o.expect_gpus ? ", expected " + std::to_string(*o.expect_gpus) : "");
+      out.push_back(f);
+    }
+  }
+}
+
+void check_gpu_health(const NodeSnapshot& s, std::vector<Finding>& out) {
+  for (const GpuState& g : s.gpus) {
+    if (g.status == GpuStatus::kLost) {
+      Finding f = gpu_finding("gpu.lost", g);
+      f.title = gpu_label(g) + " is lost: it fell off the bus or stopped responding";
+      f.evidence = g.status_detail.value_or("NVML_ERROR_GPU_IS_LOST");
+      f.action = "Stop the jobs on this node and reboot it (a GPU reset rarely recovers a lost "
+                 "GPU); if it recurs, check power and seating, then RMA.";
+      f.commands = {"sudo dmesg -T | grep -E 'Xid|fallen off' | tail", "sudo reboot"};
+      out.push_back(f);
+    } else if (g.status == GpuStatus::kUnresponsive) {
+      Finding f = gpu_finding("gpu.unresponsive", g);
+      f.title = gpu_label(g) + " did not answer: stuck in " + g.stuck_in_call.value_or("an NVML call");
+      f.evidence = g.status_detail.value_or("");
+      f.action = "The GPU or its driver is wedged; any program touching it will hang too. Read "
+                 "the kernel log, then reboot the node.";
+      f.commands = {"sudo dmesg -T | grep -E 'NVRM|Xid' | tail -40", "sudo reboot"};
+      out.push_back(f);
+    } else if (g.status == GpuStatus::kInaccessible) {
+      Finding f = gpu_finding("gpu.inaccessible", g);
+      f.title = gpu_label(g) + " cannot be opened";
+      f.evidence = g.status_detail.value_or("");
+      f.action = "Check permissions on /dev/nvidia*, the power cables and the kernel log.";
+      f.commands = {"ls -l /dev/nvidia*", "sudo dmesg -T | grep NVRM | tail"};
+      out.push_back(f);
+    } else if (!g.errors.empty()) {
+      Finding f = gpu_finding("gpu.query_errors", g);
+      f.title = gpu_label(g) + ": " + std::to_string(g.errors.size()) + " NVML queries failed";
+      for (const std::string& e : g.errors) f.evidence += (f.evidence.empty() ? "" : "; ") + e;
+      f.action = "The values those queries give are unknown; see the kernel log if it persists.";
+      out.push_back(f);
+    }
+  }
+}
+
+}  // namespace gt

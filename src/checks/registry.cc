@@ -1,0 +1,84 @@
+#include "checks/registry.h"
+
+#include <algorithm>
+
+#include "checks/checks.h"
+#include "checks/plan.h"
+
+namespace gt {
+
+const std::vector<CheckSpec>& check_catalogue() {
+  using S = Severity;
+  static const std::vector<CheckSpec> kChecks = {
+      {"nvml.library_missing", "nvml", S::kCritical, "NVML library cannot be loaded (no driver installed)"},
+      {"nvml.library_unusable", "nvml", S::kCritical, "The library found is not a usable NVML"},
+      {"nvml.driver_not_loaded", "nvml", S::kCritical, "NVIDIA kernel driver not loaded"},
+      {"nvml.version_mismatch", "nvml", S::kCritical, "Driver/library version mismatch: NVML refuses to start"},
+      {"nvml.no_permission", "nvml", S::kCritical, "No permission to open the NVIDIA devices"},
+      {"nvml.init_failed", "nvml", S::kCritical, "NVML initialization failed (other error)"},
+      {"nvml.unresponsive", "nvml", S::kCritical, "NVML did not answer within the timeout"},
+      {"driver.version_split", "driver", S::kWarning, "User-space NVML library differs from the kernel module"},
+      {"gpu.all_present", "gpu", S::kOk, "All GPUs present and answering"},
+      {"gpu.count_mismatch", "gpu", S::kCritical, "Fewer GPUs than expected (NVML vs PCI bus vs --expect-gpus)"},
+      {"gpu.missing_from_nvml", "gpu", S::kCritical, "A GPU on the PCI bus that NVML cannot see (fallen off the bus)"},
+      {"gpu.no_driver_bound", "gpu", S::kCritical, "A GPU on the PCI bus with no driver bound"},
+      {"gpu.lost", "gpu", S::kCritical, "GPU lost (NVML error 15)"},
+      {"gpu.unresponsive", "gpu", S::kCritical, "GPU did not answer within the timeout"},
+      {"gpu.inaccessible", "gpu", S::kCritical, "GPU handle cannot be obtained"},
+      {"gpu.query_errors", "gpu", S::kWarning, "NVML queries failed on a GPU"},
+      {"memory.held_idle", "memory", S::kWarning, "GPU memory held by an idle process"},
+      {"memory.held_no_process", "memory", S::kWarning, "GPU memory held with no visible process"},
+      {"ecc.volatile_uncorrectable", "ecc", S::kCritical, "Uncorrectable ECC errors since the driver loaded"},
+      {"ecc.retired_pages_pending", "ecc", S::kWarning, "Page retirement pending (needs a reset or reboot)"},
+      {"ecc.retired_pages_limit", "ecc", S::kCritical, "Retired pages at the RMA limit"},
+      {"ecc.remap_pending", "ecc", S::kWarning, "Row remapping pending (needs a GPU reset)"},
+      {"ecc.remap_failure", "ecc", S::kCritical, "Row remapping failed (RMA criterion)"},
+      {"pcie.link_downgraded", "pcie", S::kWarning, "PCIe link below its maximum while busy"},
+      {"pcie.link_idle_low", "pcie", S::kInfo, "PCIe link lowered while idle (normal power saving)"},
+      {"clocks.hw_slowdown", "clocks", S::kWarning, "Clocks cut by hardware slowdown"},
+      {"clocks.thermal", "clocks", S::kWarning, "Clocks cut by thermal slowdown"},
+      {"clocks.power_brake", "clocks", S::kWarning, "Clocks cut by the external power brake"},
+      {"persistence.off", "persistence", S::kWarning, "Persistence mode off"},
+      {"disk.low_space", "disk", S::kWarning, "Low free space (critical below 3%)"},
+      {"disk.low_inodes", "disk", S::kWarning, "Few free inodes (critical below 3%)"},
+      {"disk.unreadable", "disk", S::kWarning, "Filesystem of a --path cannot be read"},
+      {"kernel_log.unreadable", "kernel_log", S::kWarning, "Kernel log could not be read"},
+      {"gpu.xid.*", "kernel_log", S::kWarning, "Xid error in the kernel log (severity from the catalogue)"},
+      {"gpu.sxid.*", "kernel_log", S::kWarning, "NVSwitch SXid error in the kernel log"},
+      {"gpu.fallen_off_bus_logged", "kernel_log", S::kCritical, "Kernel logged a GPU fallen off the bus"},
+  };
+  return kChecks;
+}
+
+const CheckSpec* find_check(std::string_view id) {
+  for (const CheckSpec& c : check_catalogue()) {
+    std::string_view cid = c.id;
+    if (cid == id) return &c;
+    if (cid.ends_with(".*") && id.starts_with(cid.substr(0, cid.size() - 1))) return &c;
+  }
+  return nullptr;
+}
+
+void judge(Report& report, const CheckOptions& options) {
+  const NodeSnapshot& s = report.snapshot;
+  std::vector<Finding>& f = report.findings;
+  // Each family appends its findings; order here is only a tie-breaker.
+  check_nvml(s, f);
+  check_presence(s, options, f);
+  check_gpu_health(s, f);
+  check_memory_holders(s, options, f);
+  check_ecc(s, f);
+  check_pcie_and_clocks(s, f);
+  check_kernel_log(s, f);
+  check_disks(s, f);
+  std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {
+    return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+  });
+  report.verdict = Severity::kOk;
+  for (const Finding& x : f) report.verdict = std::max(report.verdict, x.severity);
+  // Nothing to judge: no NVIDIA GPU anywhere and no driver.
+  report.could_not_check = !s.nvml.loaded && s.pci_devices.empty();
+  report.plan = make_plan(report);
+}
+
+}  // namespace gt

@@ -1,0 +1,39 @@
+// The catalogue of findings: one table, ids are a public interface (JSON,
+// Prometheus labels, docs/checks.md, test names). Never rename an id; add a
+// new one and retire the old.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/finding.h"
+#include "model/report.h"
+
+namespace gt {
+
+struct CheckSpec {
+  const char* id;        ///< "gpu.lost"; families ending in ".*" take a number ("gpu.xid.79")
+  const char* family;    ///< "nvml", "gpu", "memory", "ecc", "pcie", "clocks", ...
+  Severity severity;     ///< the default; some checks grade it (disk, Xid)
+  const char* title;     ///< for docs/checks.md
+};
+
+/// Every finding id gpu-triage can produce.
+const std::vector<CheckSpec>& check_catalogue();
+
+/// The entry for `id` ("gpu.xid.79" matches "gpu.xid.*"); nullptr if none.
+const CheckSpec* find_check(std::string_view id);
+
+/// Options the checks need beyond the snapshot.
+struct CheckOptions {
+  std::optional<uint32_t> expect_gpus;  ///< --expect-gpus N
+  double idle_memory_share = 0.10;      ///< "memory held while idle" above this share
+};
+
+/// Runs every check over `report.snapshot` and fills findings (worst
+/// first), the verdict and the plan.
+void judge(Report& report, const CheckOptions& options);
+
+}  // namespace gt

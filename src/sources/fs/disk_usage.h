@@ -1,0 +1,17 @@
+// Free space and inodes of the filesystems that hold the given paths.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/snapshot.h"
+#include "util/fs_root.h"
+
+namespace gt {
+
+/// statvfs() of each path under `root`; paths on the same filesystem (same
+/// st_dev) are reported once, under the first path given. A path that
+/// cannot be read gives an entry with `error` set, never a silent skip.
+std::vector<DiskUsage> read_disk_usage(const FsRoot& root, const std::vector<std::string>& paths);
+
+}  // namespace gt
