@@ -360,3 +360,36 @@ TEST(Plan, HealthyNodeSaysSoThenPointsAtTheData) {
 
 }  // namespace
 }  // namespace gt
+
+namespace gt {
+namespace {
+
+TEST(Checks, FatalNvlinkAndRecoveryActionRaiseTheSeverity) {
+  Report r = healthy_node();
+  KernelLogEvent e;
+  e.kind = "sxid";
+  e.code = 22013;
+  e.pci_bus_id = "0000:02:00.0";
+  e.boot = "current";
+  e.detail = "Non-fatal, Link 00 Minion Link DLREQ interrupt";
+  KernelLogEvent fatal = e;
+  fatal.code = 20034;
+  fatal.detail = "Fatal, Link 32 LTSSM Fault Up";
+  KernelLogEvent rec;
+  rec.kind = "xid";
+  rec.code = 154;
+  rec.boot = "current";
+  rec.pci_bus_id = "0000:19:00.0";
+  rec.detail = "GPU recovery action changed from 0x0 (None) to 0x2 (Node Reboot Required)";
+  r.snapshot.kernel_log->events = {e, fatal, rec};
+  judge(r, {});
+  for (const Finding& f : r.findings) {
+    if (f.id == "gpu.sxid.20034" || f.id == "gpu.xid.154")
+      EXPECT_EQ(f.severity, Severity::kCritical) << f.id;
+    if (f.id == "gpu.sxid.22013") EXPECT_NE(f.severity, Severity::kCritical);
+  }
+  EXPECT_EQ(r.verdict, Severity::kCritical);
+}
+
+}  // namespace
+}  // namespace gt

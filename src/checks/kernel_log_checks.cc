@@ -22,6 +22,7 @@ struct Group {
   const KernelLogEvent* first = nullptr;
   const KernelLogEvent* last = nullptr;
   int count = 0;
+  std::vector<const KernelLogEvent*> all;
 };
 
 using Key = std::tuple<std::string, int, std::string, std::string>;  // kind, code, bus, boot
@@ -46,6 +47,35 @@ std::string when(const KernelLogEvent& e) {
 
 Severity milder(Severity s) { return s == Severity::kCritical ? Severity::kWarning : Severity::kInfo; }
 
+bool says_fatal(const std::string& text) {
+  // "Fatal" but not "Non-fatal"/"Nonfatal" (NVLink5 Xids 144-150, SXids).
+  for (size_t at = text.find("atal"); at != std::string::npos; at = text.find("atal", at + 1)) {
+    if (at == 0 || (text[at - 1] != 'F' && text[at - 1] != 'f')) continue;
+    size_t f = at - 1;
+    bool non = (f >= 4 && text.compare(f - 4, 4, "Non-") == 0) ||
+               (f >= 4 && text.compare(f - 4, 4, "non-") == 0) ||
+               (f >= 3 && (text.compare(f - 3, 3, "Non") == 0 || text.compare(f - 3, 3, "non") == 0));
+    if (!non) return true;
+  }
+  return false;
+}
+
+/// Severity of one group: the catalogue's, raised by what the lines say
+/// (a Fatal NVLink/SXid error, the recovery action an Xid 154 announces).
+Severity graded(const std::string& kind, int code, const XidEntry* entry,
+                const std::vector<const KernelLogEvent*>& events) {
+  Severity sev = entry ? entry->severity : Severity::kWarning;
+  for (const KernelLogEvent* e : events) {
+    const std::string& text = e->detail.empty() ? e->line : e->detail;
+    if ((kind == "sxid" || (code >= 144 && code <= 150)) && says_fatal(text))
+      sev = std::max(sev, Severity::kCritical);
+    if (kind == "xid" && code == 154)
+      if (std::optional<int> action = xid154_recovery_action(text))
+        sev = std::max(sev, recovery_action_severity(*action));
+  }
+  return sev;
+}
+
 Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const auto& [kind, code, bus, boot] = key;
   const KernelLogEvent& e = *grp.first;
@@ -60,7 +90,7 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const GpuState* g = bus.empty() ? nullptr : gpu_at(s, bus);
   if (g) f = gpu_finding(id.c_str(), *g);
   if (!bus.empty()) f.subject.pci_bus_id = canon(bus);
-  f.severity = entry ? entry->severity : Severity::kWarning;
+  f.severity = graded(kind, code, entry, grp.all);
   if (boot == "previous") f.severity = milder(f.severity);
   std::string where = g ? gpu_label(*g) : (bus.empty() ? "a GPU" : "GPU at " + canon(bus));
   std::string what = kind == "fallen-off-bus" ? "fell off the bus"
@@ -112,6 +142,7 @@ void check_kernel_log(const NodeSnapshot& s, std::vector<Finding>& out) {
     Group& grp = groups[Key{e.kind, e.code.value_or(-1), e.pci_bus_id.value_or(""), e.boot}];
     if (!grp.first) grp.first = &e;
     grp.last = &e;
+    grp.all.push_back(&e);
     ++grp.count;
   }
   for (const auto& [key, grp] : groups) out.push_back(event_finding(s, key, grp));
