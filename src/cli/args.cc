@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/commands.h"
 #include "util/duration.h"
 
 namespace gt {
@@ -69,6 +70,7 @@ ParsedArgs parse_args(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
+    if (rc == 0) print_commands();  // after --help
     return {std::nullopt, rc == 0 ? ExitCode::kOk : ExitCode::kUsage};
   }
   if (version) {

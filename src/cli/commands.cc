@@ -1,0 +1,32 @@
+#include "cli/commands.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace gt {
+namespace {
+
+// Subcommands register here, one line each, in the order `--help` lists them.
+const Command kCommands[] = {
+    {nullptr, nullptr, nullptr},  // sentinel
+};
+
+}  // namespace
+
+const Command* find_command(const char* name) {
+  for (const Command& c : kCommands)
+    if (c.name != nullptr && std::strcmp(c.name, name) == 0) return &c;
+  return nullptr;
+}
+
+void print_commands() {
+  bool any = false;
+  for (const Command& c : kCommands) {
+    if (c.name == nullptr) continue;
+    if (!any) std::printf("\nSubcommands:\n");
+    any = true;
+    std::printf("  %-8s %s\n", c.name, c.description);
+  }
+}
+
+}  // namespace gt
