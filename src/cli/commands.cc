@@ -4,10 +4,14 @@
 #include <cstring>
 
 namespace gt {
+
+int cmd_free(int argc, char** argv);
+
 namespace {
 
 // Subcommands register here, one line each, in the order `--help` lists them.
 const Command kCommands[] = {
+    {"free", "release GPUs held by leftover processes, safely (plan first)", cmd_free},
     {nullptr, nullptr, nullptr},  // sentinel
 };
 

@@ -50,7 +50,7 @@ expect_out_lacks() {
 # json_check PYTHON_EXPR [MESSAGE]: evaluates an assertion over d, the JSON
 # document in $TMP/out.
 json_check() {
-  "$PYTHON" - "$TMP/out" "$1" "${2:-$1}" <<'PY' || fail "JSON check failed: $3"
+  "$PYTHON" - "$TMP/out" "$1" "${2:-$1}" <<'PY' || fail "JSON check failed: ${2:-$1}"
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = eval(sys.argv[2], {"d": d, "all": all, "any": any, "len": len, "abs": abs})

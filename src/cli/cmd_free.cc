@@ -1,0 +1,279 @@
+// gpu-triage free: show (and with --yes, carry out) the safe way to release
+// GPU memory held by leftover processes. See src/free/ for the rules.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "checks/plan.h"
+#include "free/free_act.h"
+#include "free/free_plan.h"
+#include "free/process_tree.h"
+#include "model/exit_code.h"
+#include "sources/nvml/nvml_collector.h"
+#include "sources/procfs/process_info.h"
+#include "util/duration.h"
+
+namespace gt {
+namespace {
+
+struct FreeCli {
+  FreeOptions free;
+  std::string nvml_lib;
+  std::string root = "/";
+  std::chrono::milliseconds timeout{5000};
+  std::chrono::milliseconds sample{1000};
+};
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+/// Parses argv; nullopt with `code` set when the command should end now.
+std::optional<FreeCli> parse(int argc, char** argv, int& code) {
+  CLI::App app{"gpu-triage free: release GPUs held by leftover processes, safely.\n"
+               "Without --yes it only shows what it would do."};
+  FreeCli c;
+  std::string gpus = "all", grace = "30s", timeout = "5s", sample = "1s";
+  std::vector<uint32_t> pids;
+  app.add_option("--gpus", gpus, "GPUs to free: all (default) or a list like 0,2,4-7");
+  app.add_option("--pid", c.free.pids, "Only these holder PIDs (repeatable)");
+  app.add_flag("--idle-only", c.free.idle_only, "Leave GPUs that are busy alone");
+  app.add_option("--grace", grace, "SIGTERM to SIGKILL grace period (default 30s)");
+  app.add_flag("--yes", c.free.yes, "Act (without it: show the plan only)");
+  app.add_flag("--via-owner", c.free.via_owner,
+               "Stop the owning systemd unit or container (systemctl/docker) instead of "
+               "signalling, so it is not restarted");
+  app.add_flag("--json", c.free.json, "JSON output");
+  app.add_option("--nvml-lib", c.nvml_lib, "NVML library (env GPU_TRIAGE_NVML_LIB)");
+  app.add_option("--root", c.root, "Directory standing for / (env GPU_TRIAGE_ROOT); "
+                                   "a captured tree can be planned, never acted on");
+  app.add_option("--timeout", timeout, "Deadline for each NVML collection (default 5s)");
+  app.add_option("--sample", sample, "Utilization window to judge idleness (default 1s)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    code = app.exit(e) == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+    return std::nullopt;
+  }
+  Result<std::optional<std::vector<uint32_t>>> list = parse_gpu_list(gpus);
+  Result<std::chrono::milliseconds> g = parse_duration(grace), t = parse_duration(timeout),
+                                    s = parse_duration(sample);
+  for (const Error* e : {list ? nullptr : &list.error(), g ? nullptr : &g.error(),
+                         t ? nullptr : &t.error(), s ? nullptr : &s.error()}) {
+    if (!e) continue;
+    std::cerr << "gpu-triage free: " << e->message << "\n";
+    code = static_cast<int>(ExitCode::kUsage);
+    return std::nullopt;
+  }
+  c.free.gpus = *list;
+  c.free.grace = *g;
+  c.timeout = *t;
+  c.sample = *s;
+  if (c.sample >= c.timeout) {
+    std::cerr << "gpu-triage free: --sample must be shorter than --timeout\n";
+    code = static_cast<int>(ExitCode::kUsage);
+    return std::nullopt;
+  }
+  if (c.nvml_lib.empty()) c.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
+  if (app.count("--root") == 0) c.root = env_or("GPU_TRIAGE_ROOT", "/");
+  return c;
+}
+
+std::string gb(std::optional<uint64_t> b) {
+  return b ? fmt::format("{:.1f} GB", *b / 1e9) : "unknown";
+}
+
+std::string when(std::optional<int64_t> unix_s) {
+  if (!unix_s) return "unknown";
+  time_t t = static_cast<time_t>(*unix_s);
+  tm utc{};
+  gmtime_r(&t, &utc);
+  char buf[32];
+  strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return buf;
+}
+
+void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
+  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPUs "
+      << format_index_list(plan.gpus) << "\n";
+  for (const std::string& e : plan.errors) out << "  error: " << e << "\n";
+  int n = 0;
+  for (const TreeTarget& t : plan.targets) {
+    std::vector<uint32_t> pids;
+    for (const ProcId& h : t.holders) pids.push_back(h.pid);
+    out << fmt::format("\n{}. {} server, root PID {}: {}\n", ++n, t.label, t.root.pid,
+                       t.root_cmdline);
+    out << fmt::format("   holds {} on GPUs {} through {} process(es) (PIDs {}); {}\n", gb(t.bytes),
+                       format_index_list(t.gpus), t.holders.size(), format_index_list(pids),
+                       t.idle ? "idle (0% utilization over the window)" : "BUSY");
+    out << fmt::format("   user {}, running since {}, owner: {}{}\n", t.user.value_or("?"),
+                       when(t.since_unix_s), t.durable.owner_text,
+                       t.restart_policy ? " (" + *t.restart_policy + ")" : "");
+    std::string how = o.via_owner && !t.durable.stop.empty() && t.owner &&
+                              (t.owner->kind == "systemd-unit" || t.owner->kind == "docker" ||
+                               t.owner->kind == "podman")
+                          ? "stop it through its owner (" + t.durable.stop.front() + ")"
+                          : fmt::format("SIGTERM to PID {}, SIGKILL after {} s if still running",
+                                        t.root.pid, o.grace.count() / 1000.0);
+    out << "   " << (o.yes ? "doing" : "would do") << ": " << how << "\n";
+    if (t.restart_policy && *t.restart_policy != "Restart=no" && !o.via_owner)
+      out << "   note: the unit has " << *t.restart_policy
+          << ": systemd restarts what a signal stops; use --via-owner (systemctl stop) or the "
+             "durable fix below\n";
+    if (!t.durable.disable.empty()) {
+      out << "   it would come back (restart policy or boot); the durable fix:\n";
+      for (const std::string& c : t.durable.stop) out << "     $ " << c << "\n";
+      for (const std::string& c : t.durable.disable) out << "     $ " << c << "\n";
+    }
+  }
+  if (plan.targets.empty()) out << "\nNo process to stop on the selected GPUs.\n";
+  for (const Refusal& r : plan.refusals)
+    out << "refused: " << r.what << ": " << r.reason << "\n";
+  for (const std::string& s : plan.skipped) out << "left alone: " << s << "\n";
+}
+
+void print_state(const FreePlan& plan, const NodeSnapshot& now, std::ostream& out) {
+  out << "GPU  USED       PROCESSES\n";
+  for (uint32_t index : plan.gpus)
+    for (const GpuState& g : now.gpus) {
+      if (g.index != index) continue;
+      std::string procs = !g.processes ? "unknown" : std::to_string(g.processes->size());
+      out << fmt::format("{:>3}  {:<10} {}{}\n", index, gb(g.memory_used_bytes), procs,
+                         gpu_is_free(g) ? "  (free)" : "");
+    }
+}
+
+void print_result(const FreeResult& r, std::ostream& out) {
+  for (const std::string& a : r.actions) out << "done: " << a << "\n";
+  for (const Refusal& x : r.refusals) out << "refused: " << x.what << ": " << x.reason << "\n";
+  for (const std::string& f : r.failures) out << "failed: " << f << "\n";
+  out << "\nGPU  BEFORE     AFTER      RELEASED   TIME\n";
+  for (const GpuRelease& g : r.gpus) {
+    std::optional<uint64_t> released;
+    if (g.used_before_bytes && g.used_after_bytes && *g.used_before_bytes >= *g.used_after_bytes)
+      released = *g.used_before_bytes - *g.used_after_bytes;
+    out << fmt::format("{:>3}  {:<10} {:<10} {:<10} {}{}\n", g.index, gb(g.used_before_bytes),
+                       gb(g.used_after_bytes), gb(released),
+                       g.released_after_s ? fmt::format("{:.1f} s", *g.released_after_s) : "-",
+                       g.free_at_end ? "" : "   (memory remains)");
+  }
+  for (const std::string& s : r.remaining) out << "\n" << s << "\n";
+}
+
+nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const FreeOptions& o,
+                               int code) {
+  using J = nlohmann::ordered_json;
+  J targets = J::array();
+  for (const TreeTarget& t : p.targets) {
+    J holders = J::array();
+    for (const ProcId& h : t.holders) holders.push_back(h.pid);
+    targets.push_back({{"root_pid", t.root.pid}, {"root_cmdline", t.root_cmdline},
+                       {"label", t.label}, {"holder_pids", holders}, {"gpus", t.gpus},
+                       {"bytes", t.bytes}, {"idle", t.idle}, {"user", t.user ? J(*t.user) : J()},
+                       {"since_unix_s", t.since_unix_s ? J(*t.since_unix_s) : J()},
+                       {"owner", t.durable.owner_text},
+                       {"restart_policy", t.restart_policy ? J(*t.restart_policy) : J()},
+                       {"durable_fix", [&] {
+                          std::vector<std::string> c = t.durable.stop;
+                          c.insert(c.end(), t.durable.disable.begin(), t.durable.disable.end());
+                          return c;
+                        }()}});
+  }
+  J refusals = J::array();
+  for (const std::vector<Refusal>* list : {&p.refusals, &r.refusals})
+    for (const Refusal& x : *list)
+      refusals.push_back({{"pid", x.pid}, {"what", x.what}, {"reason", x.reason}});
+  J gpus = J::array();
+  for (const GpuRelease& g : r.gpus)
+    gpus.push_back({{"index", g.index},
+                    {"used_before_bytes", g.used_before_bytes ? J(*g.used_before_bytes) : J()},
+                    {"used_after_bytes", g.used_after_bytes ? J(*g.used_after_bytes) : J()},
+                    {"released_after_s", g.released_after_s ? J(*g.released_after_s) : J()},
+                    {"free", g.free_at_end}});
+  return J{{"schema", "gpu-triage/free"}, {"schema_version", 1},
+           {"mode", o.yes ? "act" : "plan"}, {"exit_code", code},
+           {"targets", targets}, {"refusals", refusals}, {"skipped", p.skipped},
+           {"errors", p.errors}, {"actions", r.actions}, {"failures", r.failures},
+           {"gpus", gpus}, {"remaining", r.remaining}};
+}
+
+}  // namespace
+
+int cmd_free(int argc, char** argv) {
+  int code = 0;
+  std::optional<FreeCli> c = parse(argc, argv, code);
+  if (!c) return code;
+  const FsRoot root(c->root);
+  Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(c->nvml_lib);
+  if (!lib) {
+    std::cerr << "gpu-triage free: " << lib.error().message << "\n";
+    return static_cast<int>(ExitCode::kCritical);
+  }
+  bool abandoned = false;
+  auto collect = [&](std::chrono::milliseconds sample) {
+    NodeSnapshot s;
+    NvmlCollectOptions co;
+    co.timeout = c->timeout;
+    co.sample_window = sample;
+    co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
+    s.sample_window_s = sample.count() / 1000.0;
+    abandoned = collect_nvml(*lib, co, s).abandoned_threads || abandoned;
+    return s;
+  };
+  NodeSnapshot before = collect(c->sample);
+  if (!before.nvml.initialized) {
+    std::cerr << "gpu-triage free: " << before.nvml.error_message.value_or("NVML unusable")
+              << "\n";
+    std::fflush(nullptr);
+    _exit(static_cast<int>(ExitCode::kCritical));
+  }
+  Self self{static_cast<uint32_t>(::getpid()), static_cast<uint32_t>(::geteuid()),
+            self_and_ancestors(FsRoot("/"))};
+  FreePlan plan = make_free_plan(before, root, c->free, self);
+  FreeResult result;
+  if (c->free.yes && c->root != "/") {
+    for (const TreeTarget& t : plan.targets)
+      plan.refusals.push_back({t.root.pid, "PID " + std::to_string(t.root.pid),
+                               "a captured tree (--root " + c->root +
+                                   ") is never acted on: its PIDs are not this machine's"});
+    plan.targets.clear();
+  }
+  if (c->free.yes && plan.errors.empty()) {
+    RealCommandRunner runner;
+    result = act_free(plan, before, c->free,
+                      [&] { return collect(std::chrono::milliseconds(0)); }, runner);
+  } else {
+    result = describe_state(plan, before);
+  }
+  bool refused = !plan.refusals.empty() || !result.refusals.empty() ||
+                 !result.failures.empty() || !plan.errors.empty();
+  code = refused ? 2 : result.memory_remains ? 1 : 0;
+  if (c->free.json) {
+    std::cout << to_json(plan, result, c->free, code)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  } else {
+    print_plan(plan, c->free, std::cout);
+    std::cout << "\n";
+    if (c->free.yes) {
+      print_result(result, std::cout);
+    } else {
+      print_state(plan, before, std::cout);
+      for (const std::string& s : result.remaining) std::cout << "\n" << s << "\n";
+    }
+  }
+  std::cout.flush();
+  if (abandoned) {
+    std::fflush(nullptr);
+    _exit(code);
+  }
+  return code;
+}
+
+}  // namespace gt

@@ -1,0 +1,181 @@
+// The safety rules of `gpu-triage free`, on fixture /proc trees and on live
+// child processes (the PID-reuse check).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "free/free_act.h"
+#include "free/free_plan.h"
+#include "free/process_tree.h"
+#include "util/test_util.h"
+
+namespace gt {
+namespace {
+
+/// Writes /proc/PID/{stat,comm,cmdline,status,cgroup} for a fake process.
+void fake_proc(const TempTree& t, uint32_t pid, uint32_t ppid, const std::string& comm,
+               const std::string& cmdline, uint32_t uid, const std::string& cgroup,
+               unsigned flags = 0x400100) {
+  const std::string d = "/proc/" + std::to_string(pid);
+  t.write(d + "/stat", std::to_string(pid) + " (" + comm + ") S " + std::to_string(ppid) +
+                           " 1 1 0 -1 " + std::to_string(flags) +
+                           " 0 0 0 0 0 0 0 0 20 0 1 0 " + std::to_string(1000 + pid) +
+                           " 1000 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+  t.write(d + "/comm", comm + "\n");
+  std::string argv = cmdline;
+  for (char& c : argv)
+    if (c == ' ') c = '\0';
+  t.write(d + "/cmdline", argv + std::string(1, '\0'));
+  t.write(d + "/status", "Name:\t" + comm + "\nUid:\t" + std::to_string(uid) + "\t" +
+                             std::to_string(uid) + "\t0\t0\n");
+  t.write(d + "/cgroup", "0::" + cgroup + "\n");
+}
+
+TEST(FreeTree, RootIsTheLauncherInTheSameCgroupBelowTheShell) {
+  TempTree t;
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  fake_proc(t, 500, 1, "bash", "-bash", 0, "/user.slice/session-1.scope");
+  fake_proc(t, 3141, 500, "python3", "python3 -m sglang.launch_server --tp 8", 997,
+            "/user.slice/session-1.scope");
+  fake_proc(t, 3187, 3141, "sglang::schedul", "sglang::scheduler_TP0", 997,
+            "/user.slice/session-1.scope");
+  fake_proc(t, 4000, 1, "python3", "python3 -m vllm serve", 0, "/system.slice/vllm.service");
+  fake_proc(t, 4001, 4000, "python3", "VLLM::Worker_TP0", 0, "/system.slice/other.service");
+  EXPECT_EQ(tree_root(t.root(), 3187, {}), 3141u);  // stops below bash
+  EXPECT_EQ(tree_root(t.root(), 3187, {3141}), 3187u);  // never climbs into ourselves
+  EXPECT_EQ(tree_root(t.root(), 4001, {}), 4001u);  // another cgroup is another owner
+  EXPECT_EQ(tree_root(t.root(), 4000, {}), 4000u);  // never climbs to PID 1
+}
+
+TEST(FreeTree, RefusalReasons) {
+  ProcInfo p;
+  p.pid = 1;
+  EXPECT_TRUE(refusal_reason(p, {}, 100, 0));
+  p.pid = 100;
+  EXPECT_NE(refusal_reason(p, {100}, 100, 0)->find("itself"), std::string::npos);
+  p.pid = 50;
+  EXPECT_NE(refusal_reason(p, {100, 50}, 100, 0)->find("ancestor"), std::string::npos);
+  p.pid = 200;
+  p.kernel_thread = true;
+  EXPECT_NE(refusal_reason(p, {}, 100, 0)->find("kernel thread"), std::string::npos);
+  p.kernel_thread = false;
+  p.uid = 0;
+  EXPECT_NE(refusal_reason(p, {}, 100, 1000)->find("only root"), std::string::npos);
+  EXPECT_FALSE(refusal_reason(p, {}, 100, 0));  // root may
+  p.uid = 1000;
+  EXPECT_FALSE(refusal_reason(p, {}, 100, 1000));  // own process
+}
+
+TEST(FreeTree, KernelThreadsAreRecognised) {
+  TempTree t;
+  fake_proc(t, 77, 2, "kworker/0:1", "", 0, "/", 0x04208040);
+  std::optional<ProcInfo> p = read_proc(t.root(), 77);
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->kernel_thread);
+}
+
+GpuState gpu_with(uint32_t index, std::vector<GpuProcess> procs, double util_max = 0) {
+  GpuState g;
+  g.index = index;
+  g.memory_total_bytes = 80ull << 30;
+  g.memory_used_bytes = 70ull << 30;
+  g.utilization_gpu_pct = SampleStats{0, util_max / 2, util_max, 3};
+  g.processes = procs;
+  return g;
+}
+
+GpuProcess holder(uint32_t pid, bool visible = true) {
+  GpuProcess p;
+  p.pid = pid;
+  p.visible = visible;
+  p.used_memory_bytes = 70ull << 30;
+  p.cmdline = "sglang::scheduler_TP0";
+  p.owner = ProcessOwner{"systemd-unit", "sglang.service", std::nullopt,
+                         "/system.slice/sglang.service"};
+  return p;
+}
+
+TEST(FreePlan, GroupsWorkersUnderTheirLauncherAndRefusesWhatItMust) {
+  TempTree t;
+  fake_proc(t, 3141, 1, "python3", "python3 -m sglang.launch_server --tp 2", 997,
+            "/system.slice/sglang.service");
+  fake_proc(t, 3187, 3141, "sglang::schedul", "sglang::scheduler_TP0", 997,
+            "/system.slice/sglang.service");
+  fake_proc(t, 3188, 3141, "sglang::schedul", "sglang::scheduler_TP1", 997,
+            "/system.slice/sglang.service");
+  t.write("/etc/systemd/system/sglang.service", "[Service]\nExecStart=x\nRestart=always\n");
+  NodeSnapshot s;
+  s.gpus = {gpu_with(0, {holder(3187)}), gpu_with(1, {holder(3188)}),
+            gpu_with(2, {holder(9999, false)}), gpu_with(3, {holder(3187)}, 90)};
+  FreeOptions o;
+  o.gpus = std::vector<uint32_t>{0, 1, 2, 3, 9};
+  o.idle_only = true;
+  FreePlan plan = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
+  ASSERT_EQ(plan.targets.size(), 1u);
+  EXPECT_EQ(plan.targets[0].root.pid, 3141u);
+  EXPECT_EQ(plan.targets[0].holders.size(), 2u);
+  EXPECT_EQ(plan.targets[0].gpus, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(plan.targets[0].restart_policy, "Restart=always");
+  EXPECT_EQ(plan.targets[0].durable.disable,
+            std::vector<std::string>{"sudo systemctl disable sglang.service"});
+  ASSERT_EQ(plan.refusals.size(), 1u);  // the invisible PID
+  EXPECT_EQ(plan.refusals[0].pid, 9999u);
+  EXPECT_EQ(plan.skipped.size(), 1u);   // busy GPU 3 under --idle-only
+  EXPECT_EQ(plan.errors, std::vector<std::string>{"no GPU 9 on this node"});
+  // Not root: the svc-llm launcher is refused, with the reason.
+  FreePlan user = make_free_plan(s, t.root(), o, Self{42, 1000, {42}});
+  EXPECT_TRUE(user.targets.empty());
+  EXPECT_GE(user.refusals.size(), 2u);
+}
+
+TEST(FreePlan, GpuListsAndFreeness) {
+  EXPECT_FALSE(parse_gpu_list("all")->has_value());
+  EXPECT_EQ(**parse_gpu_list("0,2,4-6"), (std::vector<uint32_t>{0, 2, 4, 5, 6}));
+  for (const char* bad : {"", "x", "3-1", "1,,2", "-1", "0-99999"})
+    EXPECT_FALSE(parse_gpu_list(bad).ok()) << bad;
+  GpuState g = gpu_with(0, {});
+  EXPECT_FALSE(gpu_is_free(g));  // 70 GiB held with no process
+  g.memory_used_bytes = 100ull << 20;
+  EXPECT_TRUE(gpu_is_free(g));
+  g.processes.reset();  // unknown process list: not known to be free
+  EXPECT_FALSE(gpu_is_free(g));
+}
+
+TEST(FreeAct, AReusedPidIsNeverSignalled) {
+  pid_t child = fork();
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  ASSERT_GT(child, 0);
+  std::optional<ProcInfo> info = read_proc(FsRoot("/"), static_cast<uint32_t>(child));
+  ASSERT_TRUE(info);
+  Result<int> wrong = open_verified_pidfd({static_cast<uint32_t>(child), info->start_ticks + 1});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().message.find("another process"), std::string::npos);
+  Result<int> right = open_verified_pidfd({static_cast<uint32_t>(child), info->start_ticks});
+  ASSERT_TRUE(right.ok()) << right.error().message;
+  close(*right);
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  Result<int> gone = open_verified_pidfd({static_cast<uint32_t>(child), info->start_ticks});
+  EXPECT_FALSE(gone.ok());
+}
+
+TEST(FreeAct, MemoryWithNoHolderGetsTheResetRecipeNotRun) {
+  FreePlan plan;
+  plan.gpus = {0};
+  NodeSnapshot s;
+  s.gpus = {gpu_with(0, {})};
+  s.gpus[0].status = GpuStatus::kOk;
+  FreeResult r = describe_state(plan, s);
+  EXPECT_TRUE(r.memory_remains);
+  ASSERT_EQ(r.remaining.size(), 1u);
+  EXPECT_NE(r.remaining[0].find("--gpu-reset -i 0"), std::string::npos);
+  EXPECT_NE(r.remaining[0].find("nvidia-persistenced"), std::string::npos);
+  EXPECT_NE(r.remaining[0].find("-pm 0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gt

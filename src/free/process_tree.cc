@@ -1,0 +1,125 @@
+// Process trees from /proc. A server such as SGLang or vLLM runs a launcher
+// (python -m sglang.launch_server) that forks one worker per GPU; NVML lists
+// only the workers. Killing a worker makes the launcher respawn it or die
+// noisily; the launcher is what must be stopped. We climb from a worker to
+// its ancestors while they share its cgroup (the same unit, container or
+// session scope) and stop below anything that is the operator's or the
+// runtime's: a shell, tmux/screen, sshd, sudo, an init or a container shim.
+#include "free/process_tree.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <charconv>
+#include <string_view>
+
+#include "sources/procfs/process_info.h"
+
+namespace gt {
+namespace {
+
+constexpr unsigned kPfKthread = 0x00200000;  // PF_KTHREAD in /proc/PID/stat flags
+
+bool is_session_or_runtime(const std::string& comm) {
+  static const std::array<const char*, 19> kStops = {
+      "bash", "sh", "dash", "zsh", "fish", "ksh", "tcsh", "tmux: server", "tmux", "screen",
+      "sshd", "sudo", "su", "login", "systemd", "init", "containerd-shim", "docker-init", "tini"};
+  for (const char* s : kStops)
+    if (comm == s) return true;
+  return comm.starts_with("containerd-shim") || comm.starts_with("conmon");
+}
+
+std::optional<unsigned> parse_leading_uint(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  unsigned v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end == s.data()) return std::nullopt;
+  return v;
+}
+
+/// The flags field (9th) of /proc/PID/stat, after the comm's closing paren.
+std::optional<unsigned> stat_flags(const std::string& stat) {
+  size_t close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  size_t pos = close + 2;
+  for (int field = 3; field < 9 && pos < stat.size(); ++field) {
+    pos = stat.find(' ', pos);
+    if (pos == std::string::npos) return std::nullopt;
+    ++pos;
+  }
+  return parse_leading_uint(std::string_view(stat).substr(pos));
+}
+
+}  // namespace
+
+std::optional<ProcInfo> read_proc(const FsRoot& root, uint32_t pid) {
+  const std::string dir = "/proc/" + std::to_string(pid);
+  Result<std::string> stat = root.read(dir + "/stat");
+  if (!stat) return std::nullopt;
+  std::optional<ProcStat> ps = parse_proc_stat(*stat);
+  if (!ps) return std::nullopt;
+  ProcInfo p;
+  p.pid = pid;
+  p.ppid = ps->ppid;
+  p.state = ps->state;
+  p.start_ticks = ps->start_time_ticks;
+  p.comm = root.read_optional_trimmed(dir + "/comm").value_or("");
+  if (Result<std::string> cmd = root.read(dir + "/cmdline")) {
+    std::string c = *cmd;
+    while (!c.empty() && c.back() == '\0') c.pop_back();
+    for (char& ch : c)
+      if (ch == '\0') ch = ' ';
+    p.cmdline = c;
+  }
+  if (Result<std::string> status = root.read(dir + "/status")) {
+    size_t at = status->find("\nUid:");
+    if (at != std::string::npos)
+      p.uid = parse_leading_uint(std::string_view(*status).substr(at + 5));
+  }
+  p.cgroup = root.read_optional_trimmed(dir + "/cgroup").value_or("");
+  std::optional<unsigned> flags = stat_flags(*stat);
+  p.kernel_thread = (flags && (*flags & kPfKthread)) || p.ppid == 2 || pid == 2;
+  return p;
+}
+
+std::set<uint32_t> self_and_ancestors(const FsRoot& root) {
+  std::set<uint32_t> out;
+  uint32_t pid = static_cast<uint32_t>(::getpid());
+  for (int depth = 0; pid > 0 && depth < 1024 && out.insert(pid).second; ++depth) {
+    std::optional<ProcInfo> p = read_proc(root, pid);
+    if (!p) break;
+    pid = p->ppid;
+  }
+  return out;
+}
+
+uint32_t tree_root(const FsRoot& root, uint32_t holder, const std::set<uint32_t>& protected_pids) {
+  std::optional<ProcInfo> h = read_proc(root, holder);
+  if (!h) return holder;
+  uint32_t top = holder;
+  ProcInfo cur = *h;
+  for (int depth = 0; depth < 64; ++depth) {
+    if (cur.ppid <= 1 || protected_pids.count(cur.ppid)) break;
+    std::optional<ProcInfo> parent = read_proc(root, cur.ppid);
+    if (!parent || parent->cgroup != h->cgroup || parent->kernel_thread ||
+        is_session_or_runtime(parent->comm))
+      break;
+    top = parent->pid;
+    cur = *parent;
+  }
+  return top;
+}
+
+std::optional<std::string> refusal_reason(const ProcInfo& p, const std::set<uint32_t>& self_tree,
+                                          uint32_t my_pid, uint32_t my_euid) {
+  if (p.pid <= 1) return "PID 1 (init) is never signalled";
+  if (p.pid == my_pid) return "that is gpu-triage itself";
+  if (self_tree.count(p.pid)) return "it is an ancestor of gpu-triage (its shell or session)";
+  if (p.kernel_thread) return "it is a kernel thread";
+  if (my_euid != 0 && (!p.uid || *p.uid != my_euid))
+    return "it belongs to uid " + (p.uid ? std::to_string(*p.uid) : std::string("unknown")) +
+           "; only root may signal other users' processes";
+  return std::nullopt;
+}
+
+}  // namespace gt
