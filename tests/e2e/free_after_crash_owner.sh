@@ -1,0 +1,83 @@
+# The after-crash story with real stand-in processes: an SGLang launcher and
+# 8 schedulers (one per GPU, 75.8 GB each at 0%) in the cgroup of a systemd
+# unit with Restart=always. The plan names the unit and its durable fix and
+# changes nothing; --yes --via-owner stops the unit (through a stand-in
+# systemctl that does what systemd would) and reports the memory released.
+# Needs a writable cgroup v2 hierarchy to put the processes in a unit's
+# cgroup; skipped (with a message) where there is none.
+source "$(dirname "$0")/common.sh"
+
+UNIT=gt-e2e-sglang-$$.service
+CG=""
+for base in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+  if [[ -f $base/cgroup.procs ]] && grep -q cgroup2 <(stat -f -c %T $base 2>/dev/null; mount | grep " $base type cgroup2"); then
+    CG="$base/system.slice/$UNIT"
+    break
+  fi
+done
+if [[ -z "$CG" ]] || ! mkdir -p "$CG" 2>/dev/null; then
+  echo "SKIP: no writable cgroup v2 hierarchy to stand in for systemd"
+  exit 0
+fi
+mkdir -p "$TMP/sglang" "$TMP/bin" /run/systemd/system
+cp "$GT_SOURCE_DIR/tests/free/fake_sglang.py" "$TMP/sglang/launch_server.py"
+printf '[Service]\nExecStart=/usr/bin/python3 -m sglang.launch_server --tp 8\nRestart=always\n' \
+  >"/run/systemd/system/$UNIT"
+cleanup() {
+  for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
+  sleep 0.2
+  rmdir "$CG" 2>/dev/null || true
+  rm -f "/run/systemd/system/$UNIT"
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# Start the launcher inside the unit's cgroup (the subshell moves itself first).
+(echo $BASHPID >"$CG/cgroup.procs" && exec "$PYTHON" "$TMP/sglang/launch_server.py" --tp 8 --pid-file "$TMP/workers") &
+launcher=$!
+for _ in $(seq 50); do [[ -s "$TMP/workers" ]] && break; sleep 0.1; done
+read -r -a workers <"$TMP/workers"
+[[ ${#workers[@]} == 8 ]] || fail "launcher did not start 8 workers"
+
+# A stand-in systemctl: `systemctl stop UNIT` terminates the unit's cgroup.
+cat >"$TMP/bin/systemctl" <<SH
+#!/bin/bash
+echo "\$*" >>"$TMP/systemctl.log"
+[[ "\$1" == stop && "\$2" == "$UNIT" ]] || exit 5
+kill -TERM \$(cat "$CG/cgroup.procs")
+exit 0
+SH
+chmod +x "$TMP/bin/systemctl"
+
+devs=""
+for i in $(seq 0 7); do
+  export "W$i=${workers[$i]}"
+  devs+="${devs:+,}{\"name\": \"NVIDIA RTX PRO 6000 Blackwell Server Edition\", \"uuid\": \"GPU-$i\",
+    \"pci\": {\"bus_id\": \"00000000:$(printf %02X $((0x18 + i))):00.0\", \"device_id\": \"0x2BB510DE\"},
+    \"memory\": {\"total_mib\": 97887, \"reserved_mib\": 637, \"used_mib\": 0},
+    \"utilization\": {\"gpu\": [0], \"memory\": [0]},
+    \"processes\": [{\"pid_env\": \"W$i\", \"used_mib\": 72290, \"type\": \"compute\"}]}"
+done
+cat >"$TMP/scenario.json" <<JSON
+{"driver_version": "590.48.01", "nvml_version": "12.565.57.01", "cuda_driver_version": 13010,
+ "devices": [$devs]}
+JSON
+
+# 1. The plan: one tree rooted at the launcher, the unit named, nothing changed.
+run "$TMP/scenario.json" free --gpus all --root / --sample 200ms
+expect_rc 1
+expect_out_contains "SGLang server, root PID $launcher"
+expect_out_contains "holds 606.4 GB on GPUs 0-7 through 8 process(es)"
+expect_out_contains "systemd unit $UNIT (Restart=always)"
+expect_out_contains "\$ sudo systemctl stop $UNIT"
+expect_out_contains "\$ sudo systemctl disable $UNIT"
+expect_out_contains "use --via-owner"
+kill -0 $launcher || fail "the plan changed something"
+[[ ! -e "$TMP/systemctl.log" ]] || fail "the plan ran systemctl"
+
+# 2. --yes --via-owner: the unit is stopped, all 8 GPUs are freed.
+PATH="$TMP/bin:$PATH" run "$TMP/scenario.json" free --gpus all --root / --sample 0 --yes --via-owner --grace 5s --json
+expect_rc 0
+json_check '"ran systemctl stop '"$UNIT"'" in d["actions"]'
+json_check 'len(d["gpus"]) == 8 and all(g["free"] and g["used_before_bytes"] == 72290 * 2**20 and g["used_after_bytes"] == 0 for g in d["gpus"])' "8 GPUs freed, 75.8 GB released each"
+grep -qx "stop $UNIT" "$TMP/systemctl.log" || fail "systemctl not called as expected"
