@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
 
-.PHONY: all build demo check bench format clean deps
+.PHONY: all build demo check bench format clean deps deb load
 
 all: build
 
@@ -26,11 +26,21 @@ demo: build
 	  echo "(exit code $$rc)"
 
 check: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE load  # make load: the serve load test
 
 bench: build
 	cmake --build $(BUILD) --target gt_bench
 	$(BUILD)/gt_bench
+	cmake --build $(BUILD) --target gt_fleet_bench
+	$(BUILD)/gt_fleet_bench
+	bench/data_bench.sh $(BUILD)
+
+deb: build
+	cd $(BUILD) && cpack -G DEB
+	@ls $(BUILD)/gpu-triage_*.deb
+
+load: build
+	cd $(BUILD) && ctest --output-on-failure -L load
 
 format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')

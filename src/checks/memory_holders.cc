@@ -35,6 +35,9 @@ Finding held_idle(const NodeSnapshot& s, const GpuState& g, const GpuProcess& to
       top.cmdline.value_or(top.name.value_or("?")), top.user.value_or("?"), c.owner_text);
   f.action = "If this " + who + " is not wanted, stop it so the job can use the GPU" +
              (c.disable.empty() ? "." : ", and disable it so it does not start again at boot.");
+  if (s.source != "nvml")
+    f.action += " (From a capture: run this on the node it came from, where gpu-triage can also "
+                "name the unit or container that owns it.)";
   f.commands = c.stop;
   f.commands.insert(f.commands.end(), c.disable.begin(), c.disable.end());
   return f;
@@ -71,9 +74,13 @@ void check_memory_holders(const NodeSnapshot& s, const CheckOptions& o, std::vec
       continue;
     const double share = static_cast<double>(*g.memory_used_bytes) / *g.memory_total_bytes;
     if (share < o.idle_memory_share) continue;
+    // In a capture nothing is "visible" (that node's /proc was not read),
+    // but nvidia-smi named each process: that identifies the holder.
+    const bool capture = s.source != "nvml";
     const GpuProcess* top = nullptr;
     for (const GpuProcess& p : *g.processes)
-      if (p.visible && (!top || p.used_memory_bytes.value_or(0) > top->used_memory_bytes.value_or(0)))
+      if ((p.visible || (capture && p.cmdline)) &&
+          (!top || p.used_memory_bytes.value_or(0) > top->used_memory_bytes.value_or(0)))
         top = &p;
     if (!top) {
       out.push_back(held_no_process(g));

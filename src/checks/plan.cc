@@ -48,6 +48,17 @@ const GpuState* gpu_of(const NodeSnapshot& s, const Finding& f) {
   return nullptr;
 }
 
+/// "SGLang server", "torchrun job", "process python3".
+std::string holder_noun(const std::string& label) {
+  static const char* const kServers[] = {"SGLang", "vLLM", "TGI", "Triton", "TensorRT-LLM",
+                                         "Ollama"};
+  for (const char* s : kServers)
+    if (label == s) return label + " server";
+  if (label == "torchrun" || label == "DeepSpeed") return label + " job";
+  if (label.ends_with("server")) return label;
+  return "process " + label;
+}
+
 /// One step per owner holding idle GPUs.
 void holder_steps(const Report& r, const std::vector<const Finding*>& held,
                   std::vector<PlanStep>& plan) {
@@ -71,13 +82,17 @@ void holder_steps(const Report& r, const std::vector<const Finding*>& held,
   for (const std::string& key : order) {
     const Group& grp = groups[key];
     auto [lo, hi] = std::minmax_element(grp.bytes.begin(), grp.bytes.end());
-    std::string amount = (*hi - *lo) < 100000000ull
-                             ? fmt::format("{:.1f} GB on each of", *hi / 1e9)
-                             : fmt::format("{:.1f}-{:.1f} GB on", *lo / 1e9, *hi / 1e9);
+    const bool one = grp.gpus.size() == 1;
+    std::string amount = one ? fmt::format("{:.1f} GB on GPU", *hi / 1e9)
+                         : (*hi - *lo) < 100000000ull
+                             ? fmt::format("{:.1f} GB on each of GPUs", *hi / 1e9)
+                             : fmt::format("{:.1f}-{:.1f} GB on GPUs", *lo / 1e9, *hi / 1e9);
+    std::string owner = r.snapshot.source == "nvml" ? grp.cmds.owner_text
+                                                    : "owner unknown: read from a capture";
     PlanStep step;
     step.text = fmt::format(
-        "Stop the idle {} server ({}): it holds {} GPUs {} at 0% utilization{}.", grp.holder,
-        grp.cmds.owner_text, amount, format_index_list(grp.gpus),
+        "Stop the idle {} ({}): it holds {} {} at 0% utilization{}.", holder_noun(grp.holder),
+        owner, amount, format_index_list(grp.gpus),
         grp.cmds.disable.empty() ? "" : ", and disable it so it does not start again at boot");
     step.commands = grp.cmds.stop;
     add_unique(step.commands, grp.cmds.disable);

@@ -96,7 +96,8 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
                               [](const GpuState& g) { return g.status == GpuStatus::kOk; });
     if (all_ok && nvml > 0) {
       Finding f = node_finding("gpu.all_present");
-      f.title = "All " + std::to_string(nvml) + " GPUs present and answering";
+      f.title = nvml == 1 ? std::string("The GPU is present and answering")
+                          : "All " + std::to_string(nvml) + " GPUs present and answering";
       f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci) +
                    (o.expect_gpus ? ", expected " + std::to_string(*o.expect_gpus) : "");
       out.push_back(f);

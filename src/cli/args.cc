@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "fleet/remote.h"
 #include "util/duration.h"
 
 namespace gt {
@@ -63,6 +64,25 @@ ParsedArgs parse_args(int argc, char** argv) {
                  "Read Xids from a saved dmesg, journal or syslog file (- for stdin) instead of "
                  "this node's kernel log");
   app.add_flag("--no-kernel-log", o.no_kernel_log, "Do not read the kernel log");
+  app.add_option("--textfile", o.textfile,
+                 "Also write the Prometheus metrics to DIR/gpu-triage.prom, atomically, for "
+                 "node_exporter's textfile collector");
+  app.add_option("--smi-xml", o.smi_xml,
+                 "Judge an nvidia-smi -q -x capture (or one of its error outputs) instead of "
+                 "this node; - reads stdin")
+      ->excludes("--kernel-log");
+  std::vector<std::string> host_args;
+  std::optional<std::string> hosts_file;
+  std::string host_timeout = "30s";
+  app.add_option("--host", host_args,
+                 "Check HOST over ssh (repeatable, comma lists); many hosts run in parallel");
+  app.add_option("--hosts-file", hosts_file, "Check the hosts listed in FILE (one a line, # comments)");
+  app.add_option("--ssh-command", o.ssh_command,
+                 "ssh program and its options for --host (default ssh; e.g. \"ssh -J jump\")");
+  app.add_option("--fanout", o.fanout, "Hosts checked at once (default 32)")
+      ->check(CLI::Range(1u, 1024u));
+  app.add_option("--host-timeout", host_timeout,
+                 "Deadline per host, connection included (default 30s); ssh is killed after it");
   app.add_flag("--color", color, "Colour even when not on a terminal");
   app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
   app.add_flag("-V,--version", version, "Print the version");
@@ -83,6 +103,21 @@ ParsedArgs parse_args(int argc, char** argv) {
       std::cerr << "gpu-triage: " << s.error().message << "\n";
       return {std::nullopt, ExitCode::kUsage};
     }
+  }
+  if (Status s = apply_duration(host_timeout, "--host-timeout", o.host_timeout);
+      !s || o.host_timeout.count() <= 0) {
+    std::cerr << "gpu-triage: --host-timeout must be a duration above 0\n";
+    return {std::nullopt, ExitCode::kUsage};
+  }
+  if (Result<std::vector<std::string>> h = collect_hosts(host_args, hosts_file); !h) {
+    std::cerr << "gpu-triage: " << h.error().message << "\n";
+    return {std::nullopt, ExitCode::kUsage};
+  } else {
+    o.hosts = std::move(*h);
+  }
+  if (!o.hosts.empty() && o.smi_xml) {
+    std::cerr << "gpu-triage: --smi-xml and --host exclude each other\n";
+    return {std::nullopt, ExitCode::kUsage};
   }
   if (o.timeout.count() <= 0 || o.sample_window >= o.timeout) {
     std::cerr << "gpu-triage: --sample (" << sample << ") must be shorter than --timeout ("

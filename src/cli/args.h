@@ -24,6 +24,12 @@ struct Options {
   std::vector<std::string> paths;  ///< --path DIR (disk checks); "/" always added
   std::optional<std::string> kernel_log_file;  ///< --kernel-log FILE
   bool no_kernel_log = false;
+  std::optional<std::string> textfile;  ///< --textfile DIR: also write DIR/gpu-triage.prom
+  std::optional<std::string> smi_xml;  ///< --smi-xml FILE|-: judge an nvidia-smi -q -x capture
+  std::vector<std::string> hosts;      ///< --host (repeatable, comma lists) and --hosts-file
+  std::string ssh_command = "ssh";     ///< --ssh-command: the ssh program and its own options
+  uint32_t fanout = 32;                ///< --fanout: hosts checked at once
+  std::chrono::milliseconds host_timeout{30000};  ///< --host-timeout: per-host deadline
 };
 
 /// Either options to run with, or an exit code to leave with right away

@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/cmd_data.h"
 
 #include <cstdio>
 #include <cstring>
@@ -6,12 +7,15 @@
 namespace gt {
 
 int cmd_free(int argc, char** argv);
+int cmd_serve(int argc, char** argv);
 
 namespace {
 
 // Subcommands register here, one line each, in the order `--help` lists them.
 const Command kCommands[] = {
     {"free", "release GPUs held by leftover processes, safely (plan first)", cmd_free},
+    {"serve", "Prometheus exporter: /metrics and /healthz over HTTP", cmd_serve},
+    {"data", "is the job's output intact, and which samples must be redone?", cmd_data},
     {nullptr, nullptr, nullptr},  // sentinel
 };
 

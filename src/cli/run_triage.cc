@@ -9,9 +9,13 @@
 #include <iostream>
 
 #include "checks/registry.h"
+#include "cli/fleet_main.h"
+#include "cli/smi_capture.h"
 #include "render/json_report.h"
 #include "render/oneline_report.h"
+#include "render/prometheus.h"
 #include "render/table_report.h"
+#include "render/textfile.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/fs/disk_usage.h"
 #include "sources/kernel_log/kernel_log.h"
@@ -102,7 +106,7 @@ int exit_code_for(const Report& r, bool npd) {
   return static_cast<int>(ExitCode::kUnknown);
 }
 
-int run_triage(const Options& o, bool& abandoned_threads) {
+Report collect_report(const Options& o, bool& abandoned_threads) {
   const FsRoot root(o.root);
   Report report;
   NodeSnapshot& snap = report.snapshot;
@@ -111,6 +115,15 @@ int run_triage(const Options& o, bool& abandoned_threads) {
                                   std::chrono::system_clock::now().time_since_epoch())
                                   .count();
   snap.sample_window_s = o.sample_window.count() / 1000.0;
+  if (o.smi_xml) {
+    // A capture is another node: nothing of this machine is read.
+    // Unreadable: nothing to judge, so the verdict is UNKNOWN.
+    if (Status s = fill_from_smi_capture(*o.smi_xml, snap); !s) {
+      std::cerr << "gpu-triage: --smi-xml: " << s.error().message << "\n";
+      snap.nvml.error_message = s.error().message;
+      snap.warnings.push_back("--smi-xml: " + s.error().message);
+    }
+  } else {
   NvmlCollectOutcome outcome = collect_gpus(o, root, snap);
   abandoned_threads = outcome.abandoned_threads;
   snap.hostname = read_hostname(root);
@@ -124,17 +137,38 @@ int run_triage(const Options& o, bool& abandoned_threads) {
     snap.kernel_log = read_kernel_log(root, klo);
   }
   snap.disks = read_disk_usage(root, o.paths);
+  }  // --smi-xml
   // Phase 2: explain what failed, in words; judge.
   explain_nvml_failure(snap);
   CheckOptions co;
   co.expect_gpus = o.expect_gpus;
   judge(report, co);
   report.exit_code = exit_code_for(report, o.npd_exit_codes);
+  return report;
+}
+
+int run_triage(const Options& o, bool& abandoned_threads) {
+  if (!o.hosts.empty()) return run_fleet(o);
+  const auto start = std::chrono::steady_clock::now();
+  Report report = collect_report(o, abandoned_threads);
+  const NodeSnapshot& snap = report.snapshot;
+  if (o.textfile) {
+    PrometheusContext ctx;
+    ctx.version = GT_VERSION;
+    ctx.collection_duration_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    Status written = write_textfile_atomically(*o.textfile, render_prometheus(report, ctx));
+    if (!written) {
+      std::cerr << "gpu-triage: --textfile: " << written.error().message << "\n";
+      report.exit_code = o.npd_exit_codes ? 2 : static_cast<int>(ExitCode::kUnknown);
+    }
+  }
   // Phase 3: render.
   if (o.json) {
     render_json(report, std::cout);
   } else if (o.oneline) {
-    render_oneline(report, std::cout);
+    if (o.npd_exit_codes) render_oneline_npd(report, std::cout);
+    else render_oneline(report, std::cout);
   } else {
     TableOptions t;
     t.wide = o.wide;

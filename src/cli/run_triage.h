@@ -12,6 +12,12 @@ namespace gt {
 /// 2 unknown).
 int exit_code_for(const Report& report, bool npd);
 
+/// Collects a snapshot of the node and judges it (findings, verdict, plan,
+/// exit code): everything run_triage does before rendering. Never blocks
+/// past the deadlines in `options`. Sets `abandoned_threads` when a thread
+/// is still stuck inside NVML (a long-running caller should back off).
+Report collect_report(const Options& options, bool& abandoned_threads);
+
 /// Runs the whole job. Sets `abandoned_threads` when a thread is still stuck
 /// inside NVML, in which case the caller must leave with _exit().
 int run_triage(const Options& options, bool& abandoned_threads);

@@ -206,6 +206,10 @@ struct DiskUsage {
 struct NodeSnapshot {
   std::string schema = "gpu-triage/snapshot";
   int schema_version = 1;
+  /// Where the GPU facts came from: "nvml" (this node, live) or
+  /// "nvidia-smi-capture" (a saved `nvidia-smi -q -x`: /proc, /sys, the
+  /// kernel log and disks of that node were not read).
+  std::string source = "nvml";
   std::optional<std::string> hostname;
   int64_t collected_at_unix_ms = 0;
   double sample_window_s = 0;

@@ -198,6 +198,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   J j;
   j["schema"] = snap.schema;
   j["schema_version"] = snap.schema_version;
+  j["source"] = snap.source;
   j["hostname"] = opt(snap.hostname);
   j["collected_at_unix_ms"] = snap.collected_at_unix_ms;
   j["sample_window_s"] = snap.sample_window_s;

@@ -14,4 +14,10 @@ namespace gt {
 /// Writes e.g. "WARNING gpus=8/8 critical=0 warning=9 ids=driver.version_split,memory.held_idle".
 void render_oneline(const Report& report, std::ostream& out);
 
+/// Node Problem Detector keeps at most 80 bytes of a plugin's stdout
+/// (max_output_length). The same line without driver=, with the ids worst
+/// first and cut to what fits ("ids=gpu.lost,+3" names how many are left
+/// out), never longer than `max_bytes` (newline not counted).
+void render_oneline_npd(const Report& report, std::ostream& out, size_t max_bytes = 80);
+
 }  // namespace gt

@@ -173,7 +173,7 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
       std::string prefix = fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} ", g.index, p.pid,
                                        user, mem, owner);
       std::string what;
-      if (!p.visible) {
+      if (!p.visible && !(snap.source != "nvml" && p.cmdline)) {
         what = paint("? not visible here (other PID namespace)", kYellow);
       } else {
         what = p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash());
@@ -213,7 +213,7 @@ void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& pai
   for (const GpuState& g : snap.gpus) {
     std::string who = fmt::format("GPU {}", g.index);
     for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
-      if (p.visible) continue;
+      if (p.visible || snap.source != "nvml") continue;
       lines.push_back(fmt::format(
           "{}: PID {} holds {} but is not visible in this PID namespace (NVML reports host "
           "PIDs): run gpu-triage on the host or in a container with --pid=host",
@@ -330,8 +330,10 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
     if (opt.wide) wide_identity(snap, out);
     process_table(snap, opt, paint, out);
   }
-  bool pci_disagrees = snap.gpu_count && *snap.gpu_count != snap.pci_devices.size();
-  if (!snap.nvml.initialized || pci_disagrees || opt.wide) {
+  bool pci_disagrees = snap.source == "nvml" && snap.gpu_count &&
+                       *snap.gpu_count != snap.pci_devices.size();
+  if ((!snap.nvml.initialized && snap.source == "nvml") || pci_disagrees ||
+      (opt.wide && snap.source == "nvml")) {
     out << "\n";
     pci_summary(snap, out);
   }

@@ -1,0 +1,266 @@
+// gpu-triage data: the command line, then a script of phases: scan (verify
+// every file in parallel), choose the layout, analyse, compare or write the
+// manifest, move bad files, write the resume list, render.
+#include "cli/cmd_data.h"
+
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "data/analysis.h"
+#include "data/data_report.h"
+#include "data/layouts.h"
+#include "data/manifest.h"
+#include "data/resume.h"
+#include "data/scan.h"
+
+namespace gt {
+namespace {
+
+struct DataCli {
+  std::vector<std::string> dirs;
+  std::optional<int64_t> expect;
+  std::optional<std::pair<int64_t, int64_t>> range;
+  bool deep = false, json = false, nul = false;
+  Layout layout = Layout::kAuto;
+  std::string manifest, write_manifest, resume_list, move_bad_to;
+  std::optional<HashAlgo> algo;
+  unsigned threads = 0;
+};
+
+int usage(const std::string& msg) {
+  std::cerr << "gpu-triage data: " << msg << "\n";
+  return static_cast<int>(ExitCode::kUsage);
+}
+
+std::optional<std::pair<int64_t, int64_t>> parse_range(const std::string& text) {
+  size_t colon = text.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  try {
+    size_t a_end = 0, b_end = 0;
+    int64_t a = std::stoll(text.substr(0, colon), &a_end);
+    int64_t b = std::stoll(text.substr(colon + 1), &b_end);
+    if (a_end != colon || b_end != text.size() - colon - 1 || a < 0 || b <= a) return std::nullopt;
+    return std::make_pair(a, b);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+/// Parses argv; nullopt with `code` set when the command ends now.
+std::optional<DataCli> parse(int argc, char** argv, int& code) {
+  CLI::App app{
+      "gpu-triage data: is the job's output intact, and exactly which samples must be redone?\n"
+      "Files are opened read-only; nothing in DIR changes unless --move-bad-to is given."};
+  app.name("gpu-triage data");
+  DataCli c;
+  std::string range, layout = "auto", algo;
+  int64_t expect = -1;
+  app.add_option("DIR", c.dirs, "Output directories of the job")->required();
+  auto* e = app.add_option("--expect", expect, "Samples 0..N-1 should exist");
+  app.add_option("--range", range, "Samples A..B-1 should exist (A:B, B exclusive)")->excludes(e);
+  app.add_flag("--deep", c.deep,
+               "Read everything: every zip record's and gzip stream's CRC32, npz members, "
+               "all-zero blocks in tensor data");
+  app.add_option("--layout", layout, "auto (default), specforge, eagle, speculators, flat");
+  app.add_option("--manifest", c.manifest, "Verify against this checksum manifest");
+  app.add_option("--write-manifest", c.write_manifest,
+                 "Write a manifest (sha256sum line format) of every file");
+  app.add_option("--algo", algo, "Manifest hash: xxh128 (default), sha256, crc32");
+  app.add_option("--resume-list", c.resume_list,
+                 "Write the samples to redo (missing + bad), one per line, atomically");
+  app.add_option("--move-bad-to", c.move_bad_to,
+                 "Move bad files here (same filesystem, outside DIR) so a rerun regenerates "
+                 "them; never deletes");
+  auto* j = app.add_flag("--json", c.json, "JSON output (docs/json.md)");
+  app.add_flag("-0", c.nul, "Print only the bad files' paths, NUL-separated")->excludes(j);
+  app.add_option("--threads", c.threads, "Parallel readers (default: cores, at most 16)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& err) {
+    code = app.exit(err) == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+    return std::nullopt;
+  }
+  code = static_cast<int>(ExitCode::kUsage);
+  if (expect >= 0) c.range = std::make_pair(int64_t{0}, expect);
+  if (app.count("--expect") && expect < 0) return usage("--expect must be 0 or more"), std::nullopt;
+  if (!range.empty() && !(c.range = parse_range(range)))
+    return usage("--range wants A:B with 0 <= A < B, got '" + range + "'"), std::nullopt;
+  std::optional<Layout> l = parse_layout(layout);
+  if (!l) return usage("unknown --layout '" + layout + "'"), std::nullopt;
+  c.layout = *l;
+  if (!algo.empty() && !(c.algo = parse_hash_algo(algo)))
+    return usage("unknown --algo '" + algo + "' (xxh128, sha256, crc32)"), std::nullopt;
+  if (!c.move_bad_to.empty())
+    for (const std::string& d : c.dirs)
+      if (path_is_within(c.move_bad_to, d) || path_is_within(d, c.move_bad_to))
+        return usage("--move-bad-to " + c.move_bad_to + " must be outside " + d +
+                     " (pipelines list DIR recursively)"),
+               std::nullopt;
+  code = 0;
+  return c;
+}
+
+std::optional<uint64_t> free_bytes(const std::string& dir) {
+  struct statvfs v;
+  if (statvfs(dir.c_str(), &v) != 0) return std::nullopt;
+  return uint64_t(v.f_bavail) * v.f_frsize;
+}
+
+// A progress line on stderr while the scan runs, when stderr is a terminal.
+class ProgressLine {
+ public:
+  explicit ProgressLine(const ScanProgress& p) : p_(p) {
+    if (isatty(STDERR_FILENO)) thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressLine() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void loop() {
+    auto start = std::chrono::steady_clock::now();
+    std::unique_lock<std::mutex> lock(mu_);
+    bool shown = false;
+    while (!cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) {
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (s < 1.0) continue;  // short runs print nothing
+      uint64_t files = p_.files_done, total = p_.files_total, bytes = p_.bytes_done;
+      double left = files > 0 ? s * double(total - std::min(files, total)) / double(files) : 0;
+      std::fprintf(stderr, "\r%llu/%llu files, %.1f GB, %.0f MB/s, %.0f s left   ",
+                   (unsigned long long)files, (unsigned long long)total, bytes / 1e9,
+                   bytes / s / 1e6, left);
+      shown = true;
+    }
+    if (shown) std::fprintf(stderr, "\r\033[K");
+  }
+  const ScanProgress& p_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+Result<Manifest> load_manifest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{ErrorKind::kNotFound, "cannot read manifest " + path};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Result<Manifest> m = parse_manifest(ss.str());
+  if (!m) return m.error().with_context(path);
+  return m;
+}
+
+std::string manifest_text(const DirScan& scan) {
+  std::string out;
+  for (const ScannedFile& f : scan.files)
+    if (f.digest) out += manifest_line(*f.digest, f.path);
+  return out;
+}
+
+int fail(const std::string& msg) {
+  std::cerr << "gpu-triage data: " << msg << "\n";
+  return static_cast<int>(ExitCode::kCritical);
+}
+
+}  // namespace
+
+int cmd_data(int argc, char** argv) {
+  int code = 0;
+  std::optional<DataCli> c = parse(argc, argv, code);
+  if (!c) return code;
+  auto start = std::chrono::steady_clock::now();
+
+  // Manifest to verify: its algorithm decides the hash.
+  std::optional<Manifest> manifest;
+  if (!c->manifest.empty()) {
+    Result<Manifest> m = load_manifest(c->manifest);
+    if (!m) return fail(m.error().message);
+    manifest = std::move(*m);
+    if (c->algo && *c->algo != manifest->algo)
+      return usage("--algo differs from the manifest's (" +
+                   std::string(hash_algo_name(manifest->algo)) + ")");
+  }
+  ScanOptions so{c->dirs, c->deep, std::nullopt, c->threads};
+  if (manifest)
+    so.hash = manifest->algo;
+  else if (!c->write_manifest.empty())
+    so.hash = c->algo.value_or(HashAlgo::kXxh128);
+
+  // Scan: list and verify every file.
+  ScanProgress progress;
+  Result<DirScan> scan = [&] {
+    ProgressLine line(progress);
+    return scan_dirs(so, &progress);
+  }();
+  if (!scan) return fail(scan.error().message);
+
+  // Analyse: layout, samples, missing, duplicates, resume set, progress.
+  std::vector<std::string> rels;
+  for (const ScannedFile& f : scan->files) rels.push_back(f.rel);
+  AnalysisOptions ao{detect_layout(c->layout, rels), c->range,
+                     std::chrono::duration_cast<std::chrono::seconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count(),
+                     free_bytes(c->dirs.front())};
+  if (ao.layout.kind == Layout::kEagle && c->range)
+    return usage("--expect/--range need global indices; EAGLE numbers files per worker");
+  DataReport report = analyze(*scan, ao);
+  report.dirs = c->dirs;
+  report.deep = c->deep;
+
+  // Manifest: compare, then write.
+  if (manifest) {
+    std::map<std::string, std::string> now;
+    for (const ScannedFile& f : scan->files)
+      if (f.digest) now[f.path] = *f.digest;
+    report.manifest = compare_manifest(*manifest, now);
+  }
+  if (!c->write_manifest.empty())
+    if (Status s = write_file_atomically(c->write_manifest, manifest_text(*scan)); !s)
+      return fail(s.error().message);
+
+  // Move bad files out of the tree, so pipelines that skip existing files redo them.
+  if (!c->move_bad_to.empty()) {
+    std::map<std::string, const ScannedFile*> by_path;
+    for (const ScannedFile& f : scan->files) by_path[f.path] = &f;
+    for (const BadFile& b : report.bad) {
+      Result<std::string> to = move_out(b.path, by_path[b.path]->rel, c->move_bad_to);
+      if (!to)
+        report.errors.push_back(to.error().message);
+      else
+        report.moved.emplace_back(b.path, *to);
+    }
+  }
+  if (!c->resume_list.empty())
+    if (Status s = write_resume_list(c->resume_list, report.resume); !s)
+      return fail(s.error().message);
+
+  // Render.
+  report.exit_code = data_exit_code(report);
+  report.elapsed_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (c->nul)
+    render_data_nul(report, std::cout);
+  else if (c->json)
+    render_data_json(report, std::cout);
+  else
+    render_data_text(report, std::cout);
+  std::cout.flush();
+  return static_cast<int>(report.exit_code);
+}
+
+}  // namespace gt

@@ -1,0 +1,145 @@
+// `gpu-triage serve`: a Prometheus exporter. /metrics and /healthz over
+// HTTP, from the last collection (src/serve/).
+//
+//   gpu-triage serve [--listen ADDR:PORT] [--scrape-timeout D] [--max-age D]
+//                    [collection options of gpu-triage: --timeout, --sample,
+//                     --expect-gpus, --path, --root, --nvml-lib, ...]
+#include <CLI/CLI.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "cli/args.h"
+#include "cli/run_triage.h"
+#include "model/exit_code.h"
+#include "render/json_report.h"
+#include "render/prometheus.h"
+#include "serve/http_server.h"
+#include "serve/report_cache.h"
+#include "util/duration.h"
+
+namespace gt {
+namespace {
+
+struct ServeArgs {
+  std::string listen = "127.0.0.1:9835";
+  std::string scrape_timeout = "10s";
+  std::string max_age = "10s";
+  std::vector<std::string> rest;  ///< the collection options, for parse_args
+};
+
+/// One collection, rendered for every scrape that will read it.
+ReportCache::Collected collect_and_render(const Options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  ReportCache::Collected c;
+  Report report = collect_report(o, c.abandoned_threads);
+  auto r = std::make_shared<CachedReport>();
+  PrometheusContext ctx;
+  ctx.version = GT_VERSION;
+  ctx.collection_duration_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r->metrics = render_prometheus(report, ctx);
+  std::ostringstream json;
+  render_json(report, json);
+  r->json = json.str();
+  r->verdict = verdict_word(report);
+  r->hostname = report.snapshot.hostname;
+  r->finished = std::chrono::steady_clock::now();
+  c.report = std::move(r);
+  return c;
+}
+
+/// Parses serve's own options; everything else is left in `rest`.
+std::optional<int> parse_serve_args(int argc, char** argv, ServeArgs& a) {
+  CLI::App app{
+      "gpu-triage serve: Prometheus exporter. GET /metrics (text format 0.0.4), GET /healthz "
+      "(the JSON report).\nAlso takes gpu-triage's collection options: --timeout, --sample, "
+      "--expect-gpus, --path, --root, --nvml-lib, --kernel-log, --no-kernel-log.",
+      "gpu-triage serve"};
+  app.allow_extras();
+  app.add_option("--listen", a.listen, "ADDR:PORT to listen on (default 127.0.0.1:9835)");
+  app.add_option("--scrape-timeout", a.scrape_timeout,
+                 "Longest a scrape waits for a running collection before it gets the last "
+                 "report (default 10s; Prometheus's own scrape timeout, minus 0.5s, if less)");
+  app.add_option("--max-age", a.max_age,
+                 "A report younger than this is served without collecting again (default 10s)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+  }
+  a.rest = app.remaining();
+  return std::nullopt;
+}
+
+/// Blocks SIGINT/SIGTERM in every thread; one thread waits for them and
+/// stops the server. SIGPIPE is ignored (a client that goes away).
+void handle_signals(HttpServer& server) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  std::thread([set, &server] {
+    int sig = 0;
+    sigwait(&set, &sig);
+    server.stop();
+  }).detach();
+}
+
+int usage_error(const std::string& message) {
+  std::cerr << "gpu-triage serve: " << message << "\n";
+  return static_cast<int>(ExitCode::kUsage);
+}
+
+}  // namespace
+
+int cmd_serve(int argc, char** argv) {
+  ServeArgs a;
+  if (std::optional<int> rc = parse_serve_args(argc, argv, a)) return *rc;
+  std::vector<std::string> words = {"gpu-triage serve"};
+  words.insert(words.end(), a.rest.begin(), a.rest.end());
+  std::vector<char*> args;
+  for (std::string& w : words) args.push_back(w.data());
+  ParsedArgs parsed = parse_args(static_cast<int>(args.size()), args.data());
+  if (!parsed.options) return static_cast<int>(parsed.exit_code);
+  const Options o = *parsed.options;
+  if (o.json || o.oneline || o.wide || o.textfile)
+    return usage_error("--json, --oneline, --wide and --textfile are not for serve");
+  HttpServerOptions ho;
+  ReportCacheOptions co;
+  Result<std::pair<std::string, int>> listen = parse_listen_address(a.listen);
+  if (!listen) return usage_error("--listen: " + listen.error().message);
+  std::tie(ho.host, ho.port) = *listen;
+  for (auto [text, flag, out] : {std::tuple{&a.scrape_timeout, "--scrape-timeout", &ho.scrape_timeout},
+                                 std::tuple{&a.max_age, "--max-age", &co.max_age}}) {
+    Result<std::chrono::milliseconds> d = parse_duration(*text);
+    if (!d) return usage_error(std::string(flag) + ": " + d.error().message);
+    *out = *d;
+  }
+  ReportCache cache([o] { return collect_and_render(o); }, co);
+  HttpServer server(cache, ho);
+  handle_signals(server);
+  Result<int> port = server.bind();
+  if (!port) {
+    std::cerr << "gpu-triage serve: " << port.error().message << "\n";
+    _exit(static_cast<int>(ExitCode::kUnknown));
+  }
+  cache.refresh();
+  std::cerr << "gpu-triage serve: listening on http://" << ho.host << ":" << *port
+            << " (/metrics, /healthz)" << std::endl;
+  bool ok = server.run();
+  std::cerr << "gpu-triage serve: stopped" << std::endl;
+  // A collection may be stuck inside NVML: leave without destructors.
+  std::fflush(nullptr);
+  _exit(ok ? 0 : static_cast<int>(ExitCode::kUnknown));
+}
+
+}  // namespace gt

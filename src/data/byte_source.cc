@@ -1,0 +1,121 @@
+#include "data/byte_source.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+namespace gt {
+
+Result<size_t> MemorySource::read_at(uint64_t offset, uint8_t* out, size_t len) const {
+  if (offset >= bytes_.size()) return size_t{0};
+  size_t n = std::min<uint64_t>(len, bytes_.size() - offset);
+  std::memcpy(out, bytes_.data() + offset, n);
+  return n;
+}
+
+Result<std::unique_ptr<FileSource>> FileSource::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) {
+    ErrorKind kind = errno == ENOENT   ? ErrorKind::kNotFound
+                     : errno == EACCES ? ErrorKind::kPermissionDenied
+                                       : ErrorKind::kIo;
+    return Error{kind, "opening " + path + ": " + std::strerror(errno)};
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error{ErrorKind::kIo, path + ": not a regular file"};
+  }
+  return std::unique_ptr<FileSource>(
+      new FileSource(fd, static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec));
+}
+
+FileSource::~FileSource() { ::close(fd_); }
+
+Status FileSource::prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes) {
+  head_.resize(size_ <= small_bytes ? size_ : std::min<uint64_t>(size_, head_bytes));
+  Result<size_t> n = pread_all(0, head_.data(), head_.size());
+  if (!n) return n.error();
+  head_.resize(*n);
+  if (size_ <= small_bytes) return ok_status();
+  tail_.resize(std::min<uint64_t>(size_ - head_.size(), tail_bytes));
+  n = pread_all(size_ - tail_.size(), tail_.data(), tail_.size());
+  if (!n) return n.error();
+  if (*n != tail_.size()) tail_.clear();  // the file shrank: read through
+  return ok_status();
+}
+
+Result<size_t> FileSource::read_at(uint64_t offset, uint8_t* out, size_t len) const {
+  if (offset + len <= head_.size()) {
+    std::memcpy(out, head_.data() + offset, len);
+    return len;
+  }
+  if (head_.size() == size_ && offset <= size_) {  // whole file cached
+    size_t n = std::min<uint64_t>(len, size_ - offset);
+    std::memcpy(out, head_.data() + offset, n);
+    return n;
+  }
+  uint64_t tail_begin = size_ - tail_.size();
+  if (!tail_.empty() && offset >= tail_begin) {
+    size_t n = std::min<uint64_t>(len, size_ - offset);
+    std::memcpy(out, tail_.data() + (offset - tail_begin), n);
+    return n;
+  }
+  return pread_all(offset, out, len);
+}
+
+Result<size_t> FileSource::pread_all(uint64_t offset, uint8_t* out, size_t len) const {
+  size_t done = 0;
+  while (done < len) {
+    ssize_t n = ::pread(fd_, out + done, len - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      return Error{ErrorKind::kIo,
+                   "read at byte " + std::to_string(offset + done) + ": " + std::strerror(errno)};
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return done;
+}
+
+Result<std::vector<uint8_t>> read_exact(const ByteSource& src, uint64_t offset, size_t len) {
+  std::vector<uint8_t> buf(len);
+  Result<size_t> n = src.read_at(offset, buf.data(), len);
+  if (!n) return n.error();
+  if (*n != len)
+    return Error{ErrorKind::kMalformed, "read " + std::to_string(len) + " bytes at " +
+                                            std::to_string(offset) + ": end of file"};
+  return buf;
+}
+
+std::optional<std::vector<uint8_t>> read_or_note(const ByteSource& src, uint64_t offset, size_t len,
+                                                 FileCheck& check) {
+  std::vector<uint8_t> buf(len);
+  Result<size_t> n = src.read_at(offset, buf.data(), len);
+  if (!n) {
+    check.io_error = n.error().message;
+    return std::nullopt;
+  }
+  buf.resize(*n);
+  check.bytes_read += *n;
+  return buf;
+}
+
+bool all_zero(const uint8_t* p, size_t len) {
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if (w != 0) return false;
+  }
+  for (; i < len; ++i)
+    if (p[i] != 0) return false;
+  return true;
+}
+
+}  // namespace gt

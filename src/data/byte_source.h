@@ -1,0 +1,82 @@
+// ByteSource: the one seam between the verifiers and the disk. Verifiers are
+// functions over a ByteSource, so tests and fuzzers feed them bytes in memory
+// while the tool feeds them a file opened read-only and read with pread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/problem.h"
+#include "util/result.h"
+
+namespace gt {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  /// Size in bytes, fixed when the source was opened.
+  virtual uint64_t size() const = 0;
+  /// Reads up to `len` bytes at `offset` into `out`; returns how many were
+  /// read (short only at the end), or an I/O error.
+  virtual Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const = 0;
+};
+
+/// Bytes held in memory (tests, fuzzing).
+class MemorySource : public ByteSource {
+ public:
+  explicit MemorySource(std::string bytes) : bytes_(std::move(bytes)) {}
+  uint64_t size() const override { return bytes_.size(); }
+  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const override;
+
+ private:
+  std::string bytes_;
+};
+
+/// A regular file opened O_RDONLY; never written.
+class FileSource : public ByteSource {
+ public:
+  /// Opens `path` read-only. Fails with the errno text and the path.
+  static Result<std::unique_ptr<FileSource>> open(const std::string& path);
+  ~FileSource() override;
+  uint64_t size() const override { return size_; }
+  int64_t mtime_unix_s() const { return mtime_unix_s_; }
+  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const override;
+  /// Reads the whole file if it is at most `small_bytes`, else its first
+  /// `head_bytes` and last `tail_bytes`, each in one pread; later reads
+  /// inside those ranges are served from memory. This turns the ~20 small
+  /// reads a zip check makes into one or two system calls.
+  Status prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes);
+
+ private:
+  FileSource(int fd, uint64_t size, int64_t mtime) : fd_(fd), size_(size), mtime_unix_s_(mtime) {}
+  Result<size_t> pread_all(uint64_t offset, uint8_t* out, size_t len) const;
+  int fd_;
+  uint64_t size_;
+  int64_t mtime_unix_s_;
+  std::vector<uint8_t> head_, tail_;  // [0, head_.size()) and [size_ - tail_.size(), size_)
+};
+
+/// Reads exactly [offset, offset+len) or fails; a short read is an error
+/// that names the range ("read 40 bytes at 1234: end of file").
+Result<std::vector<uint8_t>> read_exact(const ByteSource& src, uint64_t offset, size_t len);
+
+/// Reads up to `len` bytes at `offset`; nullopt (and check.io_error set) on
+/// an I/O error, else the bytes, shorter than `len` at the end of the file.
+std::optional<std::vector<uint8_t>> read_or_note(const ByteSource& src, uint64_t offset, size_t len,
+                                                 FileCheck& check);
+
+/// Little-endian integer loads from a byte pointer.
+inline uint16_t le16(const uint8_t* p) { return uint16_t(p[0] | p[1] << 8); }
+inline uint32_t le32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+inline uint64_t le64(const uint8_t* p) { return uint64_t(le32(p)) | uint64_t(le32(p + 4)) << 32; }
+
+/// True when all `len` bytes at `p` are zero (fast: word at a time).
+bool all_zero(const uint8_t* p, size_t len);
+
+}  // namespace gt

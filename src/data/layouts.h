@@ -1,0 +1,56 @@
+// Sample layouts of the real pipelines: where the sample index is in a path.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gt {
+
+enum class Layout {
+  kAuto,
+  kSpecForge,    ///< rows_<g>-<g+n>/data_<idx>.ckpt[.gz]; idx is the global index
+  kEagle,        ///< <worker>/data_<k>.ckpt; k counts that worker's directory
+  kSpeculators,  ///< data_<i>.pt
+  kFlat,         ///< <stem><digits><ext>, consistently named
+  kNone,         ///< no numbered files found
+};
+
+/// "specforge", "eagle", "speculators", "flat", "none", "auto".
+const char* layout_name(Layout l);
+/// Parses a --layout value; nullopt if unknown.
+std::optional<Layout> parse_layout(std::string_view name);
+
+/// A layout plus, for kFlat, the learned stem and extension.
+struct LayoutSpec {
+  Layout kind = Layout::kNone;
+  std::string stem, ext;  ///< kFlat only: "sample_" and ".npy"
+};
+
+/// A sample's identity. `group` is empty for global indices; for EAGLE it is
+/// the worker directory, whose k values are numbered independently.
+struct SampleKey {
+  std::string group;
+  int64_t index = 0;
+  auto operator<=>(const SampleKey&) const = default;
+  /// "123", or "<worker>/<k>" for EAGLE.
+  std::string text() const;
+};
+
+/// The sample key of `rel_path` (relative to the scanned DIR) under
+/// `spec`, or nullopt when the file is not a sample of that layout.
+std::optional<SampleKey> sample_key(const LayoutSpec& spec, std::string_view rel_path);
+
+/// Picks the layout that names the most files (ties: SpecForge, EAGLE,
+/// speculators, flat). A requested layout other than kAuto is kept (for kFlat
+/// the stem and extension are still learned).
+LayoutSpec detect_layout(Layout requested, const std::vector<std::string>& rel_paths);
+
+/// True for the stale temporary names writers leave behind: `.tmp*`,
+/// `*.tmp`, `*.partial` (not samples, reported apart).
+bool is_stale_temp(std::string_view basename);
+
+}  // namespace gt

@@ -1,0 +1,34 @@
+// NumPy .npy: header parse and size checks (also used for .npz members).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "data/byte_source.h"
+#include "data/problem.h"
+#include "data/stream.h"
+
+namespace gt {
+
+struct NpyHeader {
+  uint64_t data_offset = 0;            ///< where the array bytes start
+  std::optional<uint64_t> data_bytes;  ///< nullopt for object arrays (a pickle)
+  std::string descr;                   ///< "<f2", "<i8", ...
+  bool is_float = false;
+};
+
+/// Parses the header at the start of `head` (which must hold at least the
+/// whole header). Returns nullopt with a problem appended to `check`.
+std::optional<NpyHeader> parse_npy_header(std::string_view head, uint64_t total_bytes,
+                                          FileCheck& check);
+
+/// Quick checks of a .npy file; with `deep`, returns the consumers that scan
+/// the array data for all-zero blocks.
+void verify_npy(const ByteSource& src, bool deep, FileCheck& check,
+                std::vector<std::unique_ptr<StreamConsumer>>& consumers);
+
+}  // namespace gt

@@ -1,0 +1,280 @@
+// torch.save writes data.pkl with pickle protocol 2 (DEFAULT_PROTOCOL), and
+// every tensor's storage becomes a persistent id, a tuple
+// ('storage', torch.<Dtype>Storage, key, location, numel) passed to
+// BINPERSID. The storage class is a GLOBAL that is memoised (BINPUT) on
+// first use and fetched (BINGET) afterwards, so the walker keeps a memo.
+// Newer torch may use protocol 4 framing (FRAME, MEMOIZE, SHORT_BINUNICODE,
+// STACK_GLOBAL), handled too. The legacy (pre-1.6) format stores a sixth
+// tuple item (view metadata), which is ignored. Anything we do not model
+// (text-mode opcodes, protocol 5 buffers) stops the walk as "unsupported",
+// which skips the size checks rather than flagging an intact file.
+#include "data/pickle_scan.h"
+
+#include <cstring>
+#include <memory>
+
+#include "data/byte_source.h"
+
+namespace gt {
+namespace {
+
+struct Value {
+  enum Kind { kMark, kStr, kInt, kGlobal, kTuple, kOther } kind = kOther;
+  std::string s;
+  int64_t i = 0;
+  std::shared_ptr<std::vector<Value>> items;  // tuples
+};
+
+constexpr size_t kMaxStack = 1 << 20;
+
+class Walker {
+ public:
+  Walker(std::string_view p, size_t pos) : p_(p), pos_(pos) { stack_.reserve(64); }
+  PickleScan run(size_t* end_offset);
+
+ private:
+  bool need(size_t n) { return p_.size() - pos_ >= n; }
+  uint64_t take_le(size_t n) {
+    uint64_t v = 0;
+    for (size_t k = 0; k < n; ++k) v |= uint64_t(uint8_t(p_[pos_ + k])) << (8 * k);
+    pos_ += n;
+    return v;
+  }
+  std::optional<std::string> take_line() {
+    size_t nl = p_.find('\n', pos_);
+    if (nl == std::string_view::npos) return std::nullopt;
+    std::string s(p_.substr(pos_, nl - pos_));
+    pos_ = nl + 1;
+    return s;
+  }
+  Value pop() {
+    if (stack_.empty()) return Value{};
+    Value v = std::move(stack_.back());
+    stack_.pop_back();
+    return v;
+  }
+  std::vector<Value> pop_to_mark() {
+    std::vector<Value> out;
+    while (!stack_.empty() && stack_.back().kind != Value::kMark) out.push_back(pop());
+    if (!stack_.empty()) stack_.pop_back();
+    return {out.rbegin(), out.rend()};
+  }
+  void push(Value v) { stack_.push_back(std::move(v)); }
+  void push_tuple(std::vector<Value> items) {
+    Value v;
+    v.kind = Value::kTuple;
+    v.items = std::make_shared<std::vector<Value>>(std::move(items));
+    push(std::move(v));
+  }
+  void persid(const Value& v);
+  bool step(uint8_t op);  // false: stop walking (STOP, error or unsupported)
+
+  std::string_view p_;
+  size_t pos_;
+  std::vector<Value> stack_;
+  std::vector<Value> memo_;  // BINPUT indices are small and dense
+  PickleScan out_;
+};
+
+void Walker::persid(const Value& v) {
+  if (v.kind != Value::kTuple || v.items->size() < 5) return;
+  const std::vector<Value>& t = *v.items;
+  if (t[0].kind != Value::kStr || t[0].s != "storage" || t[1].kind != Value::kGlobal ||
+      t[2].kind != Value::kStr || t[4].kind != Value::kInt || t[4].i < 0)
+    return;
+  StorageRef r;
+  r.key = t[2].s;
+  std::string g = t[1].s;  // "torch.BFloat16Storage"
+  size_t dot = g.rfind('.');
+  r.dtype = g.substr(dot == std::string::npos ? 0 : dot + 1);
+  if (r.dtype.size() > 7 && r.dtype.ends_with("Storage")) r.dtype.resize(r.dtype.size() - 7);
+  r.numel = static_cast<uint64_t>(t[4].i);
+  r.itemsize_bytes = torch_dtype_itemsize(r.dtype);
+  r.is_float = r.dtype == "Float" || r.dtype == "Double" || r.dtype == "Half" ||
+               r.dtype == "BFloat16" || r.dtype.starts_with("Float8");
+  out_.storages.push_back(std::move(r));
+}
+
+bool Walker::step(uint8_t op) {
+  auto fail = [&](const std::string& what) {
+    out_.error = "data.pkl byte " + std::to_string(pos_) + ": " + what;
+    return false;
+  };
+  auto arg = [&](size_t n, uint64_t& v) {
+    if (!need(n)) return false;
+    v = take_le(n);
+    return true;
+  };
+  uint64_t n = 0;
+  Value v;
+  switch (op) {
+    case 0x80:
+      return arg(1, n) || fail("cut inside PROTO");
+    case 0x95:
+      return arg(8, n) || fail("cut inside FRAME");
+    case '.':
+      out_.complete = true;
+      return false;
+    case '(':
+      v.kind = Value::kMark;
+      push(v);
+      return true;
+    case '}':
+    case ']':
+    case 'N':
+    case 0x88:
+    case 0x89:
+      push(v);
+      return true;
+    case ')':
+      push_tuple({});
+      return true;
+    case 'q':
+    case 'r':
+    case 0x94:
+      if (op != 0x94 && !arg(op == 'q' ? 1 : 4, n)) return fail("cut inside BINPUT");
+      if (op == 0x94) n = memo_.size();
+      if (!stack_.empty() && n < kMaxStack) {
+        if (memo_.size() <= n) memo_.resize(n + 1);
+        memo_[n] = stack_.back();
+      }
+      return true;
+    case 'h':
+    case 'j':
+      if (!arg(op == 'h' ? 1 : 4, n)) return fail("cut inside BINGET");
+      push(n < memo_.size() ? memo_[n] : Value{});
+      return true;
+    case 'X':
+    case 'T':
+    case 'U':
+    case 0x8c:
+    case 'B':
+    case 'C': {
+      size_t w = (op == 'U' || op == 0x8c || op == 'C') ? 1 : 4;
+      if (!arg(w, n) || !need(n)) return fail("string runs past the end");
+      v.kind = (op == 'B' || op == 'C') ? Value::kOther : Value::kStr;
+      if (v.kind == Value::kStr) v.s.assign(p_.substr(pos_, n));
+      if (v.kind == Value::kStr && out_.strings.size() < kMaxStack) out_.strings.push_back(v.s);
+      pos_ += n;
+      push(std::move(v));
+      return true;
+    }
+    case 'c': {
+      std::optional<std::string> mod = take_line(), name = mod ? take_line() : std::nullopt;
+      if (!name) return fail("cut inside GLOBAL");
+      v.kind = Value::kGlobal;
+      v.s = *mod + "." + *name;
+      push(std::move(v));
+      return true;
+    }
+    case 0x93: {
+      Value name = pop(), mod = pop();
+      v.kind = Value::kGlobal;
+      v.s = mod.s + "." + name.s;
+      push(std::move(v));
+      return true;
+    }
+    case 'K':
+    case 'M':
+    case 'J':
+      if (!arg(op == 'K' ? 1 : op == 'M' ? 2 : 4, n)) return fail("cut inside an integer");
+      v.kind = Value::kInt;
+      v.i = op == 'J' ? int64_t(int32_t(uint32_t(n))) : int64_t(n);
+      push(std::move(v));
+      return true;
+    case 0x8a:
+      if (!arg(1, n) || !need(n)) return fail("cut inside LONG1");
+      if (n <= 8) {
+        uint64_t raw = take_le(n);
+        if (n > 0 && n < 8 && (raw >> (8 * n - 1)) & 1) raw |= ~uint64_t(0) << (8 * n);
+        v.kind = Value::kInt;
+        v.i = int64_t(raw);
+      } else {
+        pos_ += n;
+      }
+      push(std::move(v));
+      return true;
+    case 'G':
+      if (!need(8)) return fail("cut inside BINFLOAT");
+      pos_ += 8;
+      push(v);
+      return true;
+    case 't':
+      push_tuple(pop_to_mark());
+      return true;
+    case 0x85:
+    case 0x86:
+    case 0x87: {
+      std::vector<Value> items(op - 0x84);
+      for (size_t k = items.size(); k-- > 0;) items[k] = pop();
+      push_tuple(std::move(items));
+      return true;
+    }
+    case 'Q':
+      persid(pop());
+      push(v);
+      return true;
+    case 'R':
+    case 0x81:
+      pop();
+      pop();
+      push(v);
+      return true;
+    case 'b':
+    case 'a':
+    case '0':
+      pop();
+      return true;
+    case 's':
+      pop();
+      pop();
+      return true;
+    case 'u':
+    case 'e':
+    case '1':
+      pop_to_mark();
+      return true;
+    case '2':
+      if (!stack_.empty()) push(stack_.back());
+      return true;
+    default:
+      out_.unsupported = true;
+      out_.error = "data.pkl byte " + std::to_string(pos_ - 1) + ": opcode 0x" + [&] {
+        char b[4];
+        snprintf(b, sizeof b, "%02x", op);
+        return std::string(b);
+      }() + " not modelled";
+      return false;
+  }
+}
+
+PickleScan Walker::run(size_t* end_offset) {
+  while (pos_ < p_.size() && stack_.size() < kMaxStack) {
+    uint8_t op = uint8_t(p_[pos_++]);
+    if (!step(op)) break;
+  }
+  if (!out_.complete && !out_.error) out_.error = "data.pkl ends without STOP";
+  if (end_offset) *end_offset = pos_;
+  return std::move(out_);
+}
+
+}  // namespace
+
+std::optional<uint32_t> torch_dtype_itemsize(std::string_view d) {
+  static const std::pair<const char*, uint32_t> kSizes[] = {
+      {"Float", 4},         {"Double", 8},      {"Half", 2},         {"BFloat16", 2},
+      {"Long", 8},          {"Int", 4},         {"Short", 2},        {"Char", 1},
+      {"Byte", 1},          {"Bool", 1},        {"ComplexFloat", 8}, {"ComplexDouble", 16},
+      {"QInt8", 1},         {"QUInt8", 1},      {"QInt32", 4},       {"Untyped", 1},
+      {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"UInt16", 2},       {"UInt32", 4},
+      {"UInt64", 8}};
+  for (const auto& [name, size] : kSizes)
+    if (d == name) return size;
+  return std::nullopt;
+}
+
+PickleScan scan_pickle(std::string_view pickle, size_t start, size_t* end_offset) {
+  return Walker(pickle, start).run(end_offset);
+}
+
+}  // namespace gt

@@ -1,0 +1,23 @@
+#include "data/problem.h"
+
+namespace gt {
+
+const char* problem_code_name(ProblemCode code) {
+  switch (code) {
+    case ProblemCode::kEmpty:
+      return "empty";
+    case ProblemCode::kTruncated:
+      return "truncated";
+    case ProblemCode::kZeroFilled:
+      return "zero-filled";
+    case ProblemCode::kChecksum:
+      return "checksum";
+    case ProblemCode::kMalformed:
+      return "malformed";
+    case ProblemCode::kSizeMismatch:
+      return "size-mismatch";
+  }
+  return "malformed";
+}
+
+}  // namespace gt

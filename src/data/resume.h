@@ -1,0 +1,33 @@
+// Acting on the answer: the resume list, and moving bad files out of the
+// tree so that pipelines which skip existing files regenerate them.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "data/layouts.h"
+#include "util/result.h"
+
+namespace gt {
+
+/// Writes one key per line ("123", or "<worker>/<k>" for EAGLE) to `path`
+/// atomically: a temporary file in the same directory, fsync, then rename.
+/// A reader sees the old list or the whole new one, never a part.
+Status write_resume_list(const std::string& path, const std::vector<SampleKey>& keys);
+
+/// Writes `text` to `path` atomically (same method).
+Status write_file_atomically(const std::string& path, const std::string& text);
+
+/// Moves `path` (relative `rel` under its DIR) to dest/rel, creating
+/// directories, never overwriting (a ".1", ".2"... suffix instead) and never
+/// deleting: rename(2) only, so dest must be on the same filesystem.
+/// Returns the new path.
+Result<std::string> move_out(const std::string& path, const std::string& rel,
+                             const std::string& dest);
+
+/// True when `inner` is `outer` or lies below it (both resolved with
+/// realpath; `inner` need not exist yet, its nearest existing parent is used).
+bool path_is_within(const std::string& inner, const std::string& outer);
+
+}  // namespace gt

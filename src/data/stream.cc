@@ -1,0 +1,79 @@
+#include "data/stream.h"
+
+#include <fcntl.h>
+#include <isa-l/crc.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gt {
+
+uint32_t crc32_update(uint32_t crc, const uint8_t* p, size_t n) {
+  // crc32_gzip_refl takes and returns the finalised CRC, like zlib's crc32().
+  while (n > 0) {
+    size_t k = std::min<size_t>(n, 1u << 30);
+    crc = crc32_gzip_refl(crc, p, k);
+    p += k;
+    n -= k;
+  }
+  return crc;
+}
+
+std::string hex32(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%08X", v);
+  return b;
+}
+
+bool stream_source(const ByteSource& src, std::vector<uint8_t>& buffer,
+                   const std::vector<StreamConsumer*>& consumers, FileCheck& check) {
+  // Small files get a small buffer: fuzzing thousands of them stays cheap.
+  size_t want = std::min<uint64_t>(kStreamBufferBytes, (src.size() + 4095) / 4096 * 4096);
+  if (buffer.size() < want) buffer.resize(want);
+  uint64_t offset = 0;
+  while (offset < src.size()) {
+    Result<size_t> n = src.read_at(offset, buffer.data(), buffer.size());
+    if (!n) {
+      check.io_error = n.error().message;
+      return false;
+    }
+    if (*n == 0) break;  // the file shrank under us: consumers see a short file
+    for (StreamConsumer* c : consumers) c->feed(offset, buffer.data(), *n);
+    offset += *n;
+    check.bytes_read += *n;
+  }
+  for (StreamConsumer* c : consumers) c->finish(check);
+  return true;
+}
+
+ZeroBlockScanner::ZeroBlockScanner(std::vector<Range> ranges)
+    : ranges_(std::move(ranges)), hits_(ranges_.size()) {}
+
+void ZeroBlockScanner::feed(uint64_t offset, const uint8_t* p, size_t n) {
+  constexpr uint64_t kBlock = 4096;
+  const uint64_t chunk_end = offset + n;
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    const Range& r = ranges_[i];
+    uint64_t lo = std::max(r.begin, offset), hi = std::min(r.end, chunk_end);
+    if (lo >= hi) continue;
+    // Whole aligned blocks inside both the range and this chunk.
+    for (uint64_t b = (lo + kBlock - 1) / kBlock * kBlock; b + kBlock <= hi; b += kBlock) {
+      if (!all_zero(p + (b - offset), kBlock)) continue;
+      if (!hits_[i].first) hits_[i].first = b;
+      ++hits_[i].count;
+    }
+  }
+}
+
+void ZeroBlockScanner::finish(FileCheck& check) {
+  if (!report) return;
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    if (!hits_[i].first) continue;
+    check.problems.push_back(
+        {ProblemCode::kZeroFilled, ranges_[i].label + ": " + std::to_string(hits_[i].count) +
+                                       " all-zero 4 KiB block(s), the first at byte " +
+                                       std::to_string(*hits_[i].first)});
+  }
+}
+
+}  // namespace gt

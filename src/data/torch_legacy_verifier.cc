@@ -1,0 +1,86 @@
+// torch's legacy format (torch/serialization.py _legacy_save; default before
+// 1.6, still written with _use_new_zipfile_serialization=False): five
+// pickles back to back (the magic number 0x1950a86a20f9469cfc6c, the protocol
+// version 1001, sys_info, the object whose persistent ids are
+// ('storage', torch.<Dtype>Storage, key, location, numel, view_metadata),
+// then the sorted list of storage keys), followed by each storage in that
+// order as an 8-byte little-endian element count and numel * itemsize raw
+// bytes. There is no checksum and no index: the only structural check is
+// that the storages, walked one after another, end exactly at the end of the
+// file (truncated if the file is shorter, size-mismatch if longer or if a
+// count disagrees with the pickle). Pickles over 16 MiB are not walked.
+#include "data/torch_legacy_verifier.h"
+
+#include <map>
+
+#include "data/pickle_scan.h"
+
+namespace gt {
+namespace {
+
+constexpr size_t kMaxPicklesBytes = 16 << 20;
+
+void add(FileCheck& c, ProblemCode code, std::string msg) {
+  c.problems.push_back({code, std::move(msg)});
+}
+
+}  // namespace
+
+void verify_torch_legacy(const ByteSource& src, bool deep, FileCheck& check,
+                         std::vector<std::unique_ptr<StreamConsumer>>& consumers) {
+  check.format = "torch-legacy";
+  const uint64_t size = src.size();
+  std::optional<std::vector<uint8_t>> head =
+      read_or_note(src, 0, std::min<uint64_t>(size, kMaxPicklesBytes), check);
+  if (!head) return;
+  std::string_view bytes(reinterpret_cast<const char*>(head->data()), head->size());
+  size_t pos = 0;
+  PickleScan object, keys;
+  for (int i = 0; i < 5; ++i) {
+    PickleScan s = scan_pickle(bytes, pos, &pos);
+    if (s.unsupported) return;  // not modelled: no size check, not a problem
+    if (!s.complete) {
+      if (head->size() == size)
+        add(check, ProblemCode::kTruncated,
+            "truncated at byte " + std::to_string(size) + " inside pickle " +
+                std::to_string(i + 1) + " of 5 (" + s.error.value_or("") + ")");
+      return;
+    }
+    if (i == 3) object = std::move(s);
+    if (i == 4) keys = std::move(s);
+  }
+  std::map<std::string, const StorageRef*> by_key;
+  for (const StorageRef& s : object.storages) by_key[s.key] = &s;
+  std::vector<ZeroBlockScanner::Range> floats;
+  uint64_t offset = pos;
+  for (const std::string& key : keys.strings) {
+    auto it = by_key.find(key);
+    if (it == by_key.end() || !it->second->itemsize_bytes) return;  // unknown: stop quietly
+    std::optional<std::vector<uint8_t>> count = read_or_note(src, offset, 8, check);
+    if (!count) return;
+    if (count->size() < 8)
+      return add(check, ProblemCode::kTruncated,
+                 "truncated at byte " + std::to_string(size) + " before storage " + key);
+    uint64_t numel = le64(count->data());
+    if (numel != it->second->numel)
+      return add(check, ProblemCode::kSizeMismatch,
+                 "storage " + key + " at byte " + std::to_string(offset) + " has " +
+                     std::to_string(numel) + " elements, the pickle says " +
+                     std::to_string(it->second->numel));
+    uint64_t begin = offset + 8, end = begin + numel * *it->second->itemsize_bytes;
+    if (it->second->is_float) floats.push_back({begin, end, "storage " + key});
+    offset = end;
+    if (offset > size)
+      return add(check, ProblemCode::kTruncated,
+                 "truncated at byte " + std::to_string(size) + " of " + std::to_string(offset) +
+                     " (inside storage " + key + ")");
+  }
+  if (offset < size)
+    return add(check, ProblemCode::kSizeMismatch,
+               std::to_string(size - offset) + " bytes after the last storage (file " +
+                   std::to_string(size) + ", storages end at " + std::to_string(offset) + ")");
+  if (deep && !floats.empty())
+    consumers.push_back(std::make_unique<ZeroBlockScanner>(std::move(floats)));
+}
+
+}  // namespace gt

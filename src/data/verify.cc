@@ -1,0 +1,109 @@
+#include "data/verify.h"
+
+#include <cstdio>
+
+#include "data/format.h"
+#include "data/gzip_verifier.h"
+#include "data/npy_verifier.h"
+#include "data/safetensors_verifier.h"
+#include "data/torch_legacy_verifier.h"
+#include "data/zip_verifier.h"
+
+namespace gt {
+namespace {
+
+std::string hex_prefix(std::string_view head) {
+  std::string out;
+  char b[4];
+  for (size_t i = 0; i < std::min<size_t>(head.size(), 8); ++i) {
+    std::snprintf(b, sizeof b, "%02x", uint8_t(head[i]));
+    out += (i ? " " : "") + std::string(b);
+  }
+  return out;
+}
+
+// Generic checks for the formats without a verifier of their own.
+void verify_generic(FileFormat f, std::string_view head, std::string_view name, uint64_t size,
+                    FileCheck& check) {
+  if (f == FileFormat::kZeroHead) {
+    check.problems.push_back(
+        {ProblemCode::kZeroFilled, "first " + std::to_string(head.size()) + " bytes are zero" +
+                                       (name_expects_signature(name) ? ": no signature" : "")});
+  } else if (f == FileFormat::kTar && size % 512 != 0) {
+    check.problems.push_back(
+        {ProblemCode::kSizeMismatch, "tar archive of " + std::to_string(size) +
+                                         " bytes is not a whole number of 512-byte blocks"});
+  } else if (f == FileFormat::kOther && name_expects_signature(name)) {
+    check.problems.push_back(
+        {ProblemCode::kMalformed, "no known signature (starts " + hex_prefix(head) + ")"});
+  }
+}
+
+}  // namespace
+
+FileCheck verify_source(const ByteSource& src, std::string_view name, const VerifyOptions& opts,
+                        std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra) {
+  FileCheck check;
+  std::optional<std::vector<uint8_t>> head =
+      read_or_note(src, 0, std::min<uint64_t>(src.size(), kSniffBytes), check);
+  if (!head) return check;
+  std::string_view hv(reinterpret_cast<const char*>(head->data()), head->size());
+  FileFormat f = detect_format(hv, src.size());
+  check.format = format_name(f);
+  std::vector<std::unique_ptr<StreamConsumer>> consumers;
+  switch (f) {
+    case FileFormat::kEmpty:
+      check.problems.push_back({ProblemCode::kEmpty, "0 bytes"});
+      break;
+    case FileFormat::kZip:
+      verify_zip(src, opts.deep, check, consumers);
+      break;
+    case FileFormat::kTorchLegacy:
+      verify_torch_legacy(src, opts.deep, check, consumers);
+      break;
+    case FileFormat::kGzip:
+      verify_gzip(src, opts.deep, check, consumers);
+      break;
+    case FileFormat::kNpy:
+      verify_npy(src, opts.deep, check, consumers);
+      break;
+    case FileFormat::kSafetensors:
+      verify_safetensors(src, opts.deep, check, consumers);
+      break;
+    default:
+      verify_generic(f, hv, name, src.size(), check);
+  }
+  if (check.io_error) return check;
+  std::vector<StreamConsumer*> all(extra.begin(), extra.end());
+  for (auto& c : consumers) all.push_back(c.get());
+  if (!all.empty() && src.size() > 0)
+    stream_source(src, buffer, all, check);
+  else
+    for (StreamConsumer* c : extra) c->finish(check);
+  return check;
+}
+
+FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
+                      std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra) {
+  Result<std::unique_ptr<FileSource>> src = FileSource::open(path);
+  if (!src) {
+    FileCheck check;
+    check.io_error = src.error().message;
+    return check;
+  }
+  // Small files in one read; big ones: head and tail (where the zip
+  // directory is) in one read each.
+  if (Status s = (*src)->prefetch(64 << 10, 4 << 10, 64 << 10); !s) {
+    FileCheck check;
+    check.io_error = s.error().message;
+    return check;
+  }
+  size_t slash = path.rfind('/');
+  FileCheck check = verify_source(**src, slash == std::string::npos ? path : path.substr(slash + 1),
+                                  opts, buffer, extra);
+  check.size_bytes = (*src)->size();
+  check.mtime_unix_s = (*src)->mtime_unix_s();
+  return check;
+}
+
+}  // namespace gt

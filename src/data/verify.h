@@ -1,0 +1,31 @@
+// verify_source(): sniff the format, run its quick checks, then (deep mode,
+// or when a manifest digest is wanted) one sequential pass over the file.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "data/byte_source.h"
+#include "data/problem.h"
+#include "data/stream.h"
+
+namespace gt {
+
+struct VerifyOptions {
+  bool deep = false;
+};
+
+/// Verifies one file. `name` is its file name (only used to decide whether a
+/// signature was expected). `extra` consumers (a manifest hasher) force a
+/// full pass and see every byte. `buffer` is the caller's reusable read
+/// buffer. Never throws; an unreadable file sets io_error.
+FileCheck verify_source(const ByteSource& src, std::string_view name, const VerifyOptions& opts,
+                        std::vector<uint8_t>& buffer,
+                        const std::vector<StreamConsumer*>& extra = {});
+
+/// Opens `path` read-only and verifies it.
+FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
+                      std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra = {});
+
+}  // namespace gt

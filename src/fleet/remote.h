@@ -1,0 +1,81 @@
+// One remote host over OpenSSH: the ssh command line, the script that runs
+// there in a single connection, and turning what comes back into a report.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fleet/fleet_report.h"
+#include "model/snapshot.h"
+#include "sources/kernel_log/command_runner.h"
+#include "util/result.h"
+
+namespace gt {
+
+/// What every host is checked with.
+struct RemoteOptions {
+  std::string ssh_command = "ssh";  ///< split on blanks: program, then its own options
+  std::chrono::milliseconds host_timeout{30000};  ///< the whole exchange; ssh killed after it
+  std::vector<std::string> paths = {"/"};         ///< disks to check there (--path)
+};
+
+/// Hosts from --host values (each may be a comma list) and the lines of
+/// --hosts-file (blank lines and # comments skipped), duplicates dropped,
+/// first order kept. kMalformed for a name that starts with '-' or holds a
+/// blank or control character; kNotFound for an unreadable file; a hosts
+/// file with no host is an error too.
+Result<std::vector<std::string>> collect_hosts(const std::vector<std::string>& host_args,
+                                               const std::optional<std::string>& hosts_file);
+
+/// ConnectTimeout in seconds: a third of the deadline, within 1..10.
+int connect_timeout_s(std::chrono::milliseconds host_timeout);
+
+/// argv for one host: ssh_command's words, then -o BatchMode=yes
+/// -o ConnectTimeout=N -T, then "--", the host, and the remote command.
+std::vector<std::string> ssh_argv(const RemoteOptions& o, const std::string& host,
+                                  const std::string& remote_command);
+
+/// The remote command: `sh -c '<script>'`. The script runs gpu-triage
+/// --json if the host has it; otherwise it prints, as one record a line,
+/// nvidia-smi -q -x (under `timeout`), the kernel log's NVIDIA lines,
+/// df of the paths, the hostname, and base64 copies of the /proc, /sys and
+/// /etc files the local readers need (GPU processes, NVIDIA PCI devices,
+/// the module version, /proc/stat, passwd entries of the processes' users).
+std::string remote_command(const RemoteOptions& o);
+
+/// What the gather script sent back, by record.
+struct Gathered {
+  bool native = false;      ///< gpu-triage ran there
+  std::string native_json;  ///< its --json output
+  std::optional<int> native_rc;
+  std::map<std::string, std::string> files;  ///< absolute path -> content
+  std::map<std::string, std::string> links;  ///< absolute path -> link target
+  struct Out {
+    std::string status;  ///< exit code, or the source name ("dmesg")
+    std::string text;
+  };
+  std::map<std::string, Out> outs;  ///< "nvidia-smi", "kernel-log", "df", "df-i", "hostname"
+  bool complete = false;            ///< the closing record arrived
+};
+
+/// Parses the script's stdout; unknown records are ignored.
+Gathered parse_gathered(std::string_view out);
+
+/// Disk usage from `df -P -k` and `df -P -i` of `paths` (same order).
+std::vector<DiskUsage> parse_df(const std::vector<std::string>& paths, std::string_view df_k,
+                                std::string_view df_i);
+
+/// Judges a gathered host locally with the same readers and checks as a
+/// local run (the files are laid out as a tree under a scratch directory).
+HostReport judge_gathered(const std::string& host, const Gathered& g, const RemoteOptions& o);
+
+/// Runs one host: ssh through `runner` within host_timeout, then
+/// judge_gathered or the merged native report; an ssh failure, a timeout
+/// or an unreadable answer is UNKNOWN with ssh's own words.
+HostReport check_host(const std::string& host, const RemoteOptions& o, const CommandRunner& runner);
+
+}  // namespace gt

@@ -1,0 +1,69 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "render/oneline_report.h"
+#include "render/test_snapshot.h"
+
+namespace gt {
+namespace {
+
+std::string npd_line(const Report& r) {
+  std::ostringstream out;
+  render_oneline_npd(r, out);
+  std::string s = out.str();
+  EXPECT_EQ(s.back(), '\n');
+  s.pop_back();
+  return s;
+}
+
+Finding finding(const std::string& id, Severity sev) {
+  Finding f;
+  f.id = id;
+  f.severity = sev;
+  return f;
+}
+
+TEST(OnelineNpd, WorstIdsFirstWithoutDriver) {
+  EXPECT_EQ(npd_line(make_test_report()),
+            "CRITICAL gpus=2/2 critical=1 warning=1 ids=gpu.lost,memory.held_idle");
+}
+
+TEST(OnelineNpd, AfterCrashFitsWhole) {
+  Report r = make_test_report();
+  r.verdict = Severity::kWarning;
+  r.snapshot.gpu_count = 8;
+  r.snapshot.pci_devices.resize(8);
+  r.findings = {finding("driver.version_split", Severity::kWarning)};
+  for (int i = 0; i < 8; ++i) r.findings.push_back(finding("memory.held_idle", Severity::kWarning));
+  EXPECT_EQ(npd_line(r),
+            "WARNING gpus=8/8 critical=0 warning=9 ids=driver.version_split,memory.held_idle");
+}
+
+TEST(OnelineNpd, CutsIdsToFitAndCountsTheRest) {
+  Report r = make_test_report();
+  r.findings.clear();
+  for (const char* id : {"ecc.remap_failure", "gpu.count_mismatch", "gpu.missing_from_nvml",
+                         "nvml.version_mismatch", "gpu.unresponsive"})
+    r.findings.push_back(finding(id, Severity::kCritical));
+  r.findings.push_back(finding("memory.held_idle", Severity::kWarning));
+  std::string line = npd_line(r);
+  EXPECT_LE(line.size(), 80u) << line;
+  EXPECT_EQ(line, "CRITICAL gpus=2/2 critical=5 warning=1 ids=ecc.remap_failure,+5");
+}
+
+TEST(OnelineNpd, NeverLongerThanTheLimit) {
+  Report r = make_test_report();
+  r.snapshot.gpu_count = 4000000000u;
+  r.snapshot.pci_devices.resize(4000);
+  for (int i = 0; i < 5000; ++i)
+    r.findings.push_back(finding("x." + std::to_string(i), Severity::kWarning));
+  for (size_t limit : {80u, 40u, 10u}) {
+    std::ostringstream out;
+    render_oneline_npd(r, out, limit);
+    EXPECT_LE(out.str().size(), limit + 1) << out.str();
+  }
+}
+
+}  // namespace
+}  // namespace gt

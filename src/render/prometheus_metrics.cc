@@ -1,0 +1,104 @@
+#include "render/prometheus_metrics.h"
+
+namespace gt {
+
+const std::vector<MetricSpec>& prometheus_metric_specs() {
+  // Per-GPU metrics carry dcgm-exporter's label keys: gpu, UUID, pci_bus_id,
+  // modelName, Hostname (ecosystem.md section 3). A label whose value is
+  // unknown is left out; a metric whose value is unknown is not written.
+  static const std::vector<MetricSpec> kSpecs = {
+      // The tool and the node.
+      {"gpu_triage_build_info", "gauge", "Always 1; label version: gpu-triage's version"},
+      {"gpu_triage_driver_info", "gauge",
+       "Always 1; labels driver_version, cuda_driver_version, nvml_version, "
+       "kernel_module_version, nvml_library_version (each only when known)"},
+      {"gpu_triage_nvml_up", "gauge", "1 when the NVML library loaded and initialized, else 0"},
+      {"gpu_triage_verdict", "gauge",
+       "1 for the current verdict, 0 for the others; label verdict: ok, warning, critical, "
+       "unknown"},
+      {"gpu_triage_finding", "gauge",
+       "Number of findings with these labels: id (docs/checks.md), severity, and the "
+       "subject's gpu, UUID, pci_bus_id, pid, path when it has them"},
+      {"gpu_triage_findings", "gauge", "Number of findings of each severity (label severity)"},
+      {"gpu_triage_gpus", "gauge", "GPUs NVML reports"},
+      {"gpu_triage_pci_gpus", "gauge", "NVIDIA GPUs on the PCI bus"},
+      {"gpu_triage_sample_window_seconds", "gauge", "Utilization sample window"},
+      {"gpu_triage_collection_duration_seconds", "gauge", "How long the last collection took"},
+      {"gpu_triage_collection_timestamp_seconds", "gauge",
+       "When the last collection started, seconds since the Unix epoch"},
+      {"gpu_triage_kernel_log_source_up", "gauge",
+       "1 when the kernel log source was read, else 0; labels source, boot"},
+      {"gpu_triage_kernel_log_events", "gauge",
+       "NVIDIA kernel log events seen; labels kind (xid, sxid, fallen-off-bus), code, boot"},
+      {"gpu_triage_disk_size_bytes", "gauge", "Size of the filesystem holding path"},
+      {"gpu_triage_disk_available_bytes", "gauge",
+       "Space available to unprivileged users on the filesystem holding path"},
+      {"gpu_triage_disk_inodes", "gauge", "Inodes of the filesystem holding path"},
+      {"gpu_triage_disk_inodes_available", "gauge",
+       "Inodes available on the filesystem holding path"},
+      // Per GPU.
+      {"gpu_triage_gpu_info", "gauge", "Always 1, per GPU; label serial when known"},
+      {"gpu_triage_gpu_up", "gauge", "1 when the GPU answered every query, else 0"},
+      {"gpu_triage_gpu_status", "gauge",
+       "1 for the GPU's status, 0 for the others; label status: ok, lost, unresponsive, "
+       "inaccessible"},
+      {"gpu_triage_gpu_memory_total_bytes", "gauge", "Framebuffer memory, total"},
+      {"gpu_triage_gpu_memory_used_bytes", "gauge",
+       "Framebuffer memory used, as nvidia-smi's Used (reserved apart)"},
+      {"gpu_triage_gpu_memory_free_bytes", "gauge", "Framebuffer memory free"},
+      {"gpu_triage_gpu_memory_reserved_bytes", "gauge", "Framebuffer memory the driver reserves"},
+      {"gpu_triage_gpu_utilization_ratio", "gauge",
+       "GPU utilization, mean over the sample window (0-1)"},
+      {"gpu_triage_gpu_utilization_max_ratio", "gauge",
+       "GPU utilization, highest sample in the window (0-1)"},
+      {"gpu_triage_gpu_memory_utilization_ratio", "gauge",
+       "Memory controller utilization, mean over the sample window (0-1)"},
+      {"gpu_triage_gpu_temperature_celsius", "gauge", "GPU temperature"},
+      {"gpu_triage_gpu_power_draw_watts", "gauge", "Power draw"},
+      {"gpu_triage_gpu_power_limit_watts", "gauge", "Power management limit"},
+      {"gpu_triage_gpu_pstate", "gauge", "Performance state, 0 (P0, fastest) to 15"},
+      {"gpu_triage_gpu_fan_speed_ratio", "gauge", "Fan speed (0-1)"},
+      {"gpu_triage_gpu_persistence_mode_enabled", "gauge", "1 when persistence mode is on"},
+      {"gpu_triage_gpu_mig_mode_enabled", "gauge", "1 when MIG mode is on"},
+      {"gpu_triage_gpu_ecc_mode_enabled", "gauge", "1 when ECC is on"},
+      {"gpu_triage_gpu_ecc_volatile_errors_total", "counter",
+       "ECC errors since the driver loaded; label type: corrected, uncorrected"},
+      {"gpu_triage_gpu_ecc_aggregate_errors_total", "counter",
+       "ECC errors over the GPU's life; label type: corrected, uncorrected"},
+      {"gpu_triage_gpu_retired_pages_total", "counter",
+       "Retired memory pages; label cause: single_bit, double_bit"},
+      {"gpu_triage_gpu_retired_pages_pending", "gauge", "1 when a page retirement is pending"},
+      {"gpu_triage_gpu_remapped_rows_total", "counter",
+       "Remapped memory rows; label type: correctable, uncorrectable"},
+      {"gpu_triage_gpu_remapped_rows_pending", "gauge", "1 when a row remap is pending"},
+      {"gpu_triage_gpu_remapped_rows_failure", "gauge", "1 when a row remap failed"},
+      {"gpu_triage_gpu_pcie_link_gen_current", "gauge", "PCIe link generation now"},
+      {"gpu_triage_gpu_pcie_link_gen_max", "gauge", "Highest PCIe generation of GPU and system"},
+      {"gpu_triage_gpu_pcie_link_width_current", "gauge", "PCIe link width now (lanes)"},
+      {"gpu_triage_gpu_pcie_link_width_max", "gauge", "Widest PCIe link the GPU supports"},
+      {"gpu_triage_gpu_pcie_replays_total", "counter", "PCIe replay counter"},
+      {"gpu_triage_gpu_clock_event_active", "gauge",
+       "1 when the clock event reason is active, 0 when supported and inactive; label reason "
+       "(nvidia-smi's clocks_event_reasons names)"},
+      {"gpu_triage_gpu_processes", "gauge", "Processes NVML reports on the GPU"},
+      // gpu-triage serve itself.
+      {"gpu_triage_report_age_seconds", "gauge",
+       "serve: age of the report these metrics come from"},
+      {"gpu_triage_collection_in_progress", "gauge", "serve: 1 while a collection runs"},
+      {"gpu_triage_collections_total", "counter", "serve: collections finished"},
+      {"gpu_triage_collections_abandoned_total", "counter",
+       "serve: collections that left a thread stuck inside NVML"},
+      {"gpu_triage_collector_halted", "gauge",
+       "serve: 1 when collection stopped after too many stuck NVML calls (restart after "
+       "the node is fixed)"},
+  };
+  return kSpecs;
+}
+
+const MetricSpec* find_metric_spec(std::string_view name) {
+  for (const MetricSpec& s : prometheus_metric_specs())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+}  // namespace gt

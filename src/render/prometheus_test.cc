@@ -1,0 +1,139 @@
+#include "render/prometheus.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "render/golden.h"
+#include "render/prometheus_metrics.h"
+#include "render/test_snapshot.h"
+
+namespace gt {
+namespace {
+
+std::string render_test_report() {
+  PrometheusContext ctx;
+  ctx.version = "test";
+  ctx.collection_duration_s = 1.25;
+  return render_prometheus(make_test_report(), ctx);
+}
+
+TEST(Prometheus, MatchesGolden) { expect_golden("metrics.prom", render_test_report()); }
+
+TEST(Prometheus, UnknownValuesAreLeftOutNeverZero) {
+  const std::string text = render_test_report();
+  // GPU 1 is lost: no name, UUID or memory; its series carry no UUID label
+  // and it has no memory or temperature series at all.
+  EXPECT_NE(text.find("gpu_triage_gpu_up{gpu=\"1\",Hostname=\"node-7\"} 0\n"), std::string::npos);
+  EXPECT_EQ(text.find("gpu_triage_gpu_memory_used_bytes{gpu=\"1\""), std::string::npos);
+  EXPECT_EQ(text.find("gpu_triage_gpu_temperature_celsius{gpu=\"1\""), std::string::npos);
+  // GPU 0 has no fan (null): no fan series, not a 0.
+  EXPECT_EQ(text.find("gpu_triage_gpu_fan_speed_ratio"), std::string::npos);
+  EXPECT_NE(text.find("gpu_triage_gpu_memory_used_bytes{gpu=\"0\",UUID=\"GPU-5b7d1c2e-0000-4000-"
+                      "8000-000000000000\",pci_bus_id=\"00000000:18:00.0\",modelName=\"NVIDIA RTX "
+                      "PRO 6000 Blackwell Server Edition\",Hostname=\"node-7\"} 75800000000\n"),
+            std::string::npos);
+}
+
+TEST(Prometheus, NoHostnameLeavesTheLabelOut) {
+  Report r = make_test_report();
+  r.snapshot.hostname.reset();
+  const std::string text = render_prometheus(r, {"test", std::nullopt});
+  EXPECT_EQ(text.find("Hostname"), std::string::npos);
+  EXPECT_EQ(text.find("gpu_triage_collection_duration_seconds"), std::string::npos);
+}
+
+TEST(Prometheus, VerdictIsAStateSet) {
+  const std::string text = render_test_report();
+  EXPECT_NE(text.find("gpu_triage_verdict{Hostname=\"node-7\",verdict=\"critical\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("gpu_triage_verdict{Hostname=\"node-7\",verdict=\"ok\"} 0\n"),
+            std::string::npos);
+}
+
+TEST(Prometheus, FindingsWithTheSameLabelsAreCounted) {
+  Report r = make_test_report();
+  r.findings.push_back(r.findings[0]);
+  const std::string text = render_prometheus(r, {"test", std::nullopt});
+  EXPECT_NE(text.find("gpu_triage_finding{id=\"gpu.lost\",severity=\"critical\",gpu=\"1\","
+                      "Hostname=\"node-7\"} 2\n"),
+            std::string::npos);
+}
+
+TEST(Prometheus, EveryMetricFollowsTheNamingRules) {
+  const std::regex name("gpu_triage_[a-z0-9_]+");
+  for (const MetricSpec& s : prometheus_metric_specs()) {
+    std::string n(s.name);
+    EXPECT_TRUE(std::regex_match(n, name)) << n;
+    bool total = n.size() > 6 && n.substr(n.size() - 6) == "_total";
+    EXPECT_EQ(total, s.type == "counter") << n << ": counters and only counters end in _total";
+    EXPECT_TRUE(s.type == "counter" || s.type == "gauge") << n;
+    EXPECT_EQ(n.find("percent"), std::string::npos) << n << ": ratios, not percent";
+    EXPECT_EQ(n.find("mib"), std::string::npos) << n << ": bytes, not MiB";
+  }
+}
+
+TEST(Prometheus, EveryMetricIsDocumented) {
+  std::ifstream in(std::string(GT_SOURCE_DIR) + "/docs/fleet-integration.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  for (const MetricSpec& s : prometheus_metric_specs())
+    EXPECT_NE(doc.str().find("`" + std::string(s.name) + "`"), std::string::npos)
+        << s.name << " is missing from docs/fleet-integration.md";
+}
+
+TEST(Prometheus, EachMetricAppearsAsOneGroupWithHelpAndTypeFirst) {
+  std::istringstream in(render_test_report());
+  std::string line, current;
+  std::set<std::string> done;
+  while (std::getline(in, line)) {
+    if (line.rfind("# HELP ", 0) == 0) {
+      std::string n = line.substr(7, line.find(' ', 7) - 7);
+      EXPECT_TRUE(done.insert(n).second) << n << " appears twice";
+      current = n;
+      continue;
+    }
+    if (line.rfind("# TYPE ", 0) == 0) continue;
+    std::string n = line.substr(0, line.find_first_of("{ "));
+    EXPECT_EQ(n, current) << line;
+  }
+}
+
+TEST(Prometheus, UnknownMetricNameIsAProgrammingError) {
+  MetricSet set;
+  EXPECT_THROW(set.add("gpu_triage_no_such_metric", {}, 1), std::logic_error);
+}
+
+TEST(Prometheus, EscapesLabelValues) {
+  EXPECT_EQ(escape_label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+}
+
+TEST(Prometheus, FormatsValues) {
+  EXPECT_EQ(format_metric_value(75800000000.0), "75800000000");
+  EXPECT_EQ(format_metric_value(0.5), "0.5");
+  EXPECT_EQ(format_metric_value(86.5), "86.5");
+  EXPECT_EQ(format_metric_value(-3), "-3");
+  EXPECT_EQ(format_metric_value(1e300), "1e+300");
+  EXPECT_EQ(format_metric_value(std::numeric_limits<double>::quiet_NaN()), "NaN");
+  EXPECT_EQ(format_metric_value(std::numeric_limits<double>::infinity()), "+Inf");
+}
+
+TEST(Prometheus, ServeMetrics) {
+  MetricSet set;
+  ServeMetrics m;
+  m.report_age_s = 2.5;
+  m.collections = 3;
+  add_serve_metrics(m, std::string("n1"), set);
+  std::ostringstream out;
+  set.write(out);
+  EXPECT_NE(out.str().find("gpu_triage_report_age_seconds{Hostname=\"n1\"} 2.5\n"),
+            std::string::npos);
+  EXPECT_NE(out.str().find("# TYPE gpu_triage_collections_total counter\n"
+                           "gpu_triage_collections_total{Hostname=\"n1\"} 3\n"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gt

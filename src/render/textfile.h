@@ -1,0 +1,21 @@
+// --textfile DIR: the Prometheus metrics as a file for node_exporter's
+// textfile collector (--collector.textfile.directory=DIR).
+#pragma once
+
+#include <string>
+
+#include "util/result.h"
+
+namespace gt {
+
+/// The file name written in DIR. node_exporter reads only DIR/*.prom; the
+/// temporary file's name does not end in .prom, so it is never read half
+/// written.
+inline constexpr const char* kTextfileName = "gpu-triage.prom";
+
+/// Writes `content` to DIR/gpu-triage.prom atomically: into a temporary file
+/// in DIR (same filesystem), fsync, mode 0644, then rename over the old one.
+/// On failure the temporary file is removed and the old file is untouched.
+Status write_textfile_atomically(const std::string& dir, const std::string& content);
+
+}  // namespace gt

@@ -1,0 +1,83 @@
+#include "sources/smi_xml/smi_text.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "checks/registry.h"
+
+namespace gt {
+namespace {
+
+std::string text_fixture(const std::string& name) {
+  std::ifstream in(std::string(GT_SOURCE_DIR) + "/../shared/fixtures/real/nvidia-smi-text/" + name);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The ids of the findings the checks give for a snapshot from `text`.
+std::set<std::string> ids_for(const std::string& text) {
+  Report r;
+  EXPECT_TRUE(fill_snapshot_from_smi_output(text, r.snapshot).ok());
+  judge(r, CheckOptions{});
+  std::set<std::string> ids;
+  for (const Finding& f : r.findings) ids.insert(f.id);
+  return ids;
+}
+
+TEST(SmiText, VersionMismatchIsTheNvmlFinding) {
+  std::string t = text_fixture("issue-tinygrad-ogkm47-error-driver-library-mismatch-570.txt");
+  std::optional<SmiTextFailure> f = parse_smi_error_text(t);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->nvml.init_error, "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+  EXPECT_EQ(f->nvml.library_version, "570.124");
+  EXPECT_EQ(ids_for(t), std::set<std::string>{"nvml.version_mismatch"});
+}
+
+TEST(SmiText, NoDriverCommunicationIsDriverNotLoaded) {
+  std::string t = text_fixture("issue-shinecluster50-error-no-driver-comm.txt");
+  EXPECT_EQ(parse_smi_error_text(t)->nvml.init_error, "NVML_ERROR_DRIVER_NOT_LOADED");
+  EXPECT_EQ(ids_for(t), std::set<std::string>{"nvml.driver_not_loaded"});
+}
+
+TEST(SmiText, GpuIsLost) {
+  std::string t = text_fixture("issue-marian251-error-gpu-is-lost.txt");
+  std::optional<SmiTextFailure> f = parse_smi_error_text(t);
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].status, GpuStatus::kLost);
+  EXPECT_EQ(f->gpus[0].pci_bus_id, "0000:03:00.0");
+  EXPECT_EQ(ids_for(t), std::set<std::string>{"gpu.lost"});
+}
+
+TEST(SmiText, UnknownErrorWithoutSpaceIsInaccessible) {
+  std::string t = text_fixture("issue-synonvidia22-error-unknown-error-nospace.txt");
+  std::optional<SmiTextFailure> f = parse_smi_error_text(t);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->gpus.at(0).pci_bus_id, "0000:07:00.0");
+  EXPECT_EQ(f->gpus.at(0).status, GpuStatus::kInaccessible);
+  EXPECT_EQ(ids_for(t), std::set<std::string>{"gpu.inaccessible"});
+}
+
+TEST(SmiText, OtherInitFailuresAndNoDevices) {
+  EXPECT_EQ(parse_smi_error_text("Failed to initialize NVML: Unknown Error\n")->nvml.init_error,
+            "NVML_ERROR_UNKNOWN");
+  EXPECT_EQ(ids_for("Failed to initialize NVML: Unknown Error\n"),
+            std::set<std::string>{"nvml.init_failed"});
+  EXPECT_EQ(ids_for("Failed to initialize NVML: Insufficient Permissions\n"),
+            std::set<std::string>{"nvml.no_permission"});
+  EXPECT_EQ(parse_smi_error_text("No devices were found\n")->gpu_count, 0u);
+}
+
+TEST(SmiText, TablesAndGarbageAreNotErrors) {
+  EXPECT_FALSE(parse_smi_error_text(text_fixture("gpud-h100-80gb-hbm3-x8-550.90.07.txt")));
+  EXPECT_FALSE(parse_smi_error_text(""));
+  NodeSnapshot s;
+  EXPECT_FALSE(fill_snapshot_from_smi_output("hello", s).ok());
+}
+
+}  // namespace
+}  // namespace gt
