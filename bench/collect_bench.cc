@@ -51,7 +51,8 @@ std::string device_json(int i, bool hung) {
              "max_width": 16, "replay_counter": 0},
     "clock_event_reasons": "0x1", "clock_event_reasons_supported": "0x1FF",
     "processes": [{"pid": %d, "used_mib": 1000, "type": "compute"}]%s})",
-           i, 1000 + i, 0x19 + i, 5000 + i, hung ? R"(, "hang_in": "nvmlDeviceGetPowerUsage")" : "");
+           i, 1000 + i, 0x19 + i, 5000 + i,
+           hung ? R"(, "hang_in": "nvmlDeviceGetPowerUsage")" : "");
   return buf;
 }
 
@@ -130,23 +131,28 @@ int main() {
   if (mkdtemp(tmpl) == nullptr) return 3;
   Bench b{tmpl, std::string(GT_MOCK_NVML_DIR) + "/libnvidia-ml.so.1"};
   const auto t5 = std::chrono::milliseconds(5000);
-  printf("gpu-triage collection benchmark (mock NVML: init %d ms, first handle %d ms per GPU,"
-         " %d ms per query; median of %d runs)\n", kInitMs, kHandleMs, kQueryMs, kRuns);
+  printf(
+      "gpu-triage collection benchmark (mock NVML: init %d ms, first handle %d ms per GPU,"
+      " %d ms per query; median of %d runs)\n",
+      kInitMs, kHandleMs, kQueryMs, kRuns);
   double floor_ms = b.median(1, -1, true, t5);
   double par_ms = b.median(8, -1, true, t5);
   double seq_ms = b.median(8, -1, false, t5);
   printf("  floor (init + one GPU's calls)      %8.1f ms\n", floor_ms);
-  printf("  8 GPUs concurrently (gpu-triage)    %8.1f ms   %.2fx floor (target <= 1.25x)\n",
-         par_ms, par_ms / floor_ms);
-  printf("  8 GPUs one after another (baseline) %8.1f ms   %.2fx floor; concurrent is %.1fx faster\n",
-         seq_ms, seq_ms / floor_ms, seq_ms / par_ms);
+  printf("  8 GPUs concurrently (gpu-triage)    %8.1f ms   %.2fx floor (target <= 1.25x)\n", par_ms,
+         par_ms / floor_ms);
+  printf(
+      "  8 GPUs one after another (baseline) %8.1f ms   %.2fx floor; concurrent is %.1fx faster\n",
+      seq_ms, seq_ms / floor_ms, seq_ms / par_ms);
   const auto t2 = std::chrono::milliseconds(2000);
   double hung_ms = b.median(8, 5, true, t2, 3);
-  printf("  8 GPUs, GPU 5 hung, --timeout 2s    %8.1f ms   timeout + %.0f ms (target <= +1000 ms)\n",
-         hung_ms, hung_ms - 2000);
+  printf(
+      "  8 GPUs, GPU 5 hung, --timeout 2s    %8.1f ms   timeout + %.0f ms (target <= +1000 ms)\n",
+      hung_ms, hung_ms - 2000);
   double bin_ms = b.run_binary(8, 5, "2s");
-  printf("  same, the whole process start-exit  %8.1f ms   timeout + %.0f ms (target <= +1000 ms)\n",
-         bin_ms, bin_ms - 2000);
+  printf(
+      "  same, the whole process start-exit  %8.1f ms   timeout + %.0f ms (target <= +1000 ms)\n",
+      bin_ms, bin_ms - 2000);
   fs::remove_all(tmpl);
   bool ok = par_ms / floor_ms <= 1.25 && hung_ms <= 3000 && bin_ms <= 3000;
   printf("%s\n", ok ? "targets met" : "TARGETS MISSED");

@@ -1,7 +1,8 @@
 // gpu-triage: are the GPUs alive, and what is holding them?
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
-#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/commands.h"

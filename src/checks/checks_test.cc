@@ -167,8 +167,8 @@ GpuProcess sglang_worker(uint32_t pid, int rank) {
   p.cmdline = "sglang::scheduler_TP" + std::to_string(rank);
   p.user = "svc-llm";
   p.used_memory_bytes = 75800000000ull;
-  p.owner = ProcessOwner{"systemd-unit", "sglang.service", std::nullopt,
-                         "/system.slice/sglang.service"};
+  p.owner =
+      ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, "/system.slice/sglang.service"};
   return p;
 }
 
@@ -304,8 +304,8 @@ TEST(Checks, KernelLogEventsAreDecodedAndAttributed) {
 
 TEST(Checks, UnreadableKernelLogIsAFinding) {
   Report r = healthy_node();
-  r.snapshot.kernel_log->sources = {{"/dev/kmsg", "current", false,
-                                     std::string("permission denied"), 0}};
+  r.snapshot.kernel_log->sources = {
+      {"/dev/kmsg", "current", false, std::string("permission denied"), 0}};
   auto v = ids(r);
   ASSERT_TRUE(has(v, "kernel_log.unreadable"));
   EXPECT_EQ(r.verdict, Severity::kWarning);
@@ -334,8 +334,9 @@ TEST(Holders, RecognisesServersAndLaunchers) {
 TEST(Holders, StopCommandsPerOwner) {
   GpuProcess p;
   p.pid = 42;
-  EXPECT_EQ(stop_commands(p).stop, std::vector<std::string>{
-                                       "kill 42   # SIGTERM; the server's parent may hold more GPUs"});
+  EXPECT_EQ(
+      stop_commands(p).stop,
+      std::vector<std::string>{"kill 42   # SIGTERM; the server's parent may hold more GPUs"});
   p.owner = ProcessOwner{"docker", std::string(64, 'a'), std::nullopt, ""};
   StopCommands c = stop_commands(p);
   EXPECT_EQ(c.stop[0], "docker stop aaaaaaaaaaaa");
@@ -384,9 +385,12 @@ TEST(Checks, FatalNvlinkAndRecoveryActionRaiseTheSeverity) {
   r.snapshot.kernel_log->events = {e, fatal, rec};
   judge(r, {});
   for (const Finding& f : r.findings) {
-    if (f.id == "gpu.sxid.20034" || f.id == "gpu.xid.154")
+    if (f.id == "gpu.sxid.20034" || f.id == "gpu.xid.154") {
       EXPECT_EQ(f.severity, Severity::kCritical) << f.id;
-    if (f.id == "gpu.sxid.22013") EXPECT_NE(f.severity, Severity::kCritical);
+    }
+    if (f.id == "gpu.sxid.22013") {
+      EXPECT_NE(f.severity, Severity::kCritical);
+    }
   }
   EXPECT_EQ(r.verdict, Severity::kCritical);
 }

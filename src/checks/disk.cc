@@ -27,8 +27,9 @@ void grade(const DiskUsage& d, const char* id, uint64_t avail, uint64_t total, c
                         bytes ? "space" : "inodes");
   f.evidence = bytes ? fmt::format("{:.1f} GB free of {:.1f} GB", avail / 1e9, total / 1e9)
                      : fmt::format("{} inodes free of {}", avail, total);
-  f.action = "Free space (or move the output) before resuming the job; a job that fills the "
-             "disk again writes truncated files.";
+  f.action =
+      "Free space (or move the output) before resuming the job; a job that fills the "
+      "disk again writes truncated files.";
   f.commands = {"df -h " + d.path, "df -i " + d.path,
                 "sudo du -xh --max-depth=2 " + d.path + " | sort -h | tail -20"};
   out.push_back(f);

@@ -31,11 +31,12 @@ void ecc_one(const GpuState& g, std::vector<Finding>& out) {
     Finding f = gpu_finding("ecc.volatile_uncorrectable", g);
     f.title = fmt::format("{}: {} uncorrectable ECC error(s) since the driver loaded", gpu_label(g),
                           *g.ecc.volatile_uncorrected);
-    f.evidence = fmt::format("volatile uncorrected {}, aggregate uncorrected {}",
-                             *g.ecc.volatile_uncorrected,
-                             g.ecc.aggregate_uncorrected ? std::to_string(*g.ecc.aggregate_uncorrected) : "unknown");
-    f.action = "Data on this GPU may be corrupt: stop its jobs, reset it (or reboot) so the bad "
-               "memory is remapped, and rerun what ran there.";
+    f.evidence = fmt::format(
+        "volatile uncorrected {}, aggregate uncorrected {}", *g.ecc.volatile_uncorrected,
+        g.ecc.aggregate_uncorrected ? std::to_string(*g.ecc.aggregate_uncorrected) : "unknown");
+    f.action =
+        "Data on this GPU may be corrupt: stop its jobs, reset it (or reboot) so the bad "
+        "memory is remapped, and rerun what ran there.";
     f.commands = {reset_cmd(g)};
     out.push_back(f);
   }
@@ -43,8 +44,10 @@ void ecc_one(const GpuState& g, std::vector<Finding>& out) {
   uint32_t retired = rp.single_bit.value_or(0) + rp.double_bit.value_or(0);
   if (retired >= kRetiredPagesLimit) {
     Finding f = gpu_finding("ecc.retired_pages_limit", g);
-    f.title = fmt::format("{}: {} retired pages (limit {})", gpu_label(g), retired, kRetiredPagesLimit);
-    f.evidence = fmt::format("single-bit {}, double-bit {}", rp.single_bit.value_or(0), rp.double_bit.value_or(0));
+    f.title =
+        fmt::format("{}: {} retired pages (limit {})", gpu_label(g), retired, kRetiredPagesLimit);
+    f.evidence = fmt::format("single-bit {}, double-bit {}", rp.single_bit.value_or(0),
+                             rp.double_bit.value_or(0));
     f.action = "The GPU has reached NVIDIA's retirement limit: drain it and open an RMA.";
     out.push_back(f);
   }
@@ -65,8 +68,9 @@ void ecc_one(const GpuState& g, std::vector<Finding>& out) {
     f.evidence = fmt::format("remapped rows: uncorrectable {}, correctable {}, failure {}",
                              rr.uncorrectable.value_or(0), rr.correctable.value_or(0),
                              rr.failure.value_or(false) ? "yes" : "no");
-    f.action = "The GPU has run out of spare rows: it qualifies for RMA. Drain it, keep it out of "
-               "service, and contact the vendor with `nvidia-bug-report.sh`.";
+    f.action =
+        "The GPU has run out of spare rows: it qualifies for RMA. Drain it, keep it out of "
+        "service, and contact the vendor with `nvidia-bug-report.sh`.";
     f.commands = {"sudo nvidia-bug-report.sh"};
     out.push_back(f);
   } else if (rr.pending.value_or(false)) {
@@ -91,9 +95,11 @@ void pcie_one(const GpuState& g, std::vector<Finding>& out) {
   if (busy) {
     Finding f = gpu_finding("pcie.link_downgraded", g);
     f.title = gpu_label(g) + ": PCIe link at " + link + " while busy";
-    f.evidence = fmt::format("utilization mean {:.0f}%; link {}", g.utilization_gpu_pct->mean, link);
-    f.action = "Host-device transfers are slower. Reseat the GPU or riser at the next "
-               "maintenance; check the slot's BIOS setting and the kernel log for AER errors.";
+    f.evidence =
+        fmt::format("utilization mean {:.0f}%; link {}", g.utilization_gpu_pct->mean, link);
+    f.action =
+        "Host-device transfers are slower. Reseat the GPU or riser at the next "
+        "maintenance; check the slot's BIOS setting and the kernel log for AER errors.";
     f.commands = {"sudo lspci -vvv -s " + g.pci_bus_id.value_or("?").substr(4) +
                   " | grep -E 'LnkCap|LnkSta'"};
     out.push_back(f);
@@ -108,7 +114,11 @@ void pcie_one(const GpuState& g, std::vector<Finding>& out) {
 void clocks_one(const GpuState& g, std::vector<Finding>& out) {
   if (!g.clock_event_reasons) return;
   const uint64_t m = *g.clock_event_reasons;
-  struct Bit { uint64_t bit; const char* id; const char* what; };
+  struct Bit {
+    uint64_t bit;
+    const char* id;
+    const char* what;
+  };
   // nvml.h bits: HwSlowdown 0x8, SwThermalSlowdown 0x20, HwThermalSlowdown
   // 0x40, HwPowerBrakeSlowdown 0x80. GpuIdle, SwPowerCap and application
   // clocks are normal operation.
@@ -123,8 +133,9 @@ void clocks_one(const GpuState& g, std::vector<Finding>& out) {
     f.title = gpu_label(g) + ": clocks limited by " + b.what;
     f.evidence = fmt::format("clocks_event_reasons.active 0x{:016X}; temperature {}", m,
                              g.temperature_c ? std::to_string(*g.temperature_c) + " C" : "unknown");
-    f.action = "Check cooling (fans, airflow, inlet temperature) and the power supply; a GPU "
-               "held in slowdown runs jobs at a fraction of its speed.";
+    f.action =
+        "Check cooling (fans, airflow, inlet temperature) and the power supply; a GPU "
+        "held in slowdown runs jobs at a fraction of its speed.";
     f.commands = {"nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER -i " + std::to_string(g.index)};
     out.push_back(f);
   }
@@ -147,9 +158,10 @@ void check_pcie_and_clocks(const NodeSnapshot& s, std::vector<Finding>& out) {
   Finding f = node_finding("persistence.off");
   f.title = fmt::format("Persistence mode is off on {} GPU(s)", off.size());
   f.evidence = "GPUs " + fmt::format("{}", fmt::join(off, ", "));
-  f.action = "Without it the driver tears the GPUs down when the last client exits and "
-             "re-initialises them on every start (seconds each, and ECC/state lost). Run the "
-             "persistence daemon.";
+  f.action =
+      "Without it the driver tears the GPUs down when the last client exits and "
+      "re-initialises them on every start (seconds each, and ECC/state lost). Run the "
+      "persistence daemon.";
   f.commands = {"sudo systemctl enable --now nvidia-persistenced"};
   out.push_back(f);
 }

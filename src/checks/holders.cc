@@ -86,9 +86,11 @@ StopCommands stop_commands(const GpuProcess& p) {
     c.stop = {"sudo crictl stop " + o.name.substr(0, 12)};
   } else if (o.kind == "kubernetes-pod") {
     c.owner_text = "Kubernetes pod " + o.name;
-    c.stop = {"kubectl get pods -A -o wide --field-selector spec.nodeName=$(hostname) | grep -i "
-              "<name>   # find the pod with UID " + o.name,
-              "kubectl scale deployment/<name> -n <namespace> --replicas=0"};
+    c.stop = {
+        "kubectl get pods -A -o wide --field-selector spec.nodeName=$(hostname) | grep -i "
+        "<name>   # find the pod with UID " +
+            o.name,
+        "kubectl scale deployment/<name> -n <namespace> --replicas=0"};
   } else if (o.kind == "slurm-job") {
     c.owner_text = "Slurm job " + o.name;
     c.stop = {"scancel " + o.name};

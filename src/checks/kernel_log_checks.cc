@@ -45,16 +45,19 @@ std::string when(const KernelLogEvent& e) {
   return "time unknown";
 }
 
-Severity milder(Severity s) { return s == Severity::kCritical ? Severity::kWarning : Severity::kInfo; }
+Severity milder(Severity s) {
+  return s == Severity::kCritical ? Severity::kWarning : Severity::kInfo;
+}
 
 bool says_fatal(const std::string& text) {
   // "Fatal" but not "Non-fatal"/"Nonfatal" (NVLink5 Xids 144-150, SXids).
   for (size_t at = text.find("atal"); at != std::string::npos; at = text.find("atal", at + 1)) {
     if (at == 0 || (text[at - 1] != 'F' && text[at - 1] != 'f')) continue;
     size_t f = at - 1;
-    bool non = (f >= 4 && text.compare(f - 4, 4, "Non-") == 0) ||
-               (f >= 4 && text.compare(f - 4, 4, "non-") == 0) ||
-               (f >= 3 && (text.compare(f - 3, 3, "Non") == 0 || text.compare(f - 3, 3, "non") == 0));
+    bool non =
+        (f >= 4 && text.compare(f - 4, 4, "Non-") == 0) ||
+        (f >= 4 && text.compare(f - 4, 4, "non-") == 0) ||
+        (f >= 3 && (text.compare(f - 3, 3, "Non") == 0 || text.compare(f - 3, 3, "non") == 0));
     if (!non) return true;
   }
   return false;
@@ -79,10 +82,10 @@ Severity graded(const std::string& kind, int code, const XidEntry* entry,
 Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const auto& [kind, code, bus, boot] = key;
   const KernelLogEvent& e = *grp.first;
-  const XidEntry* entry = kind == "xid" ? find_xid(code)
+  const XidEntry* entry = kind == "xid"    ? find_xid(code)
                           : kind == "sxid" ? find_sxid(code)
                                            : &fallen_off_bus_entry();
-  std::string id = kind == "xid" ? "gpu.xid." + std::to_string(code)
+  std::string id = kind == "xid"    ? "gpu.xid." + std::to_string(code)
                    : kind == "sxid" ? "gpu.sxid." + std::to_string(code)
                                     : "gpu.fallen_off_bus_logged";
   Finding f = node_finding(id.c_str());
@@ -93,9 +96,10 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   f.severity = graded(kind, code, entry, grp.all);
   if (boot == "previous") f.severity = milder(f.severity);
   std::string where = g ? gpu_label(*g) : (bus.empty() ? "a GPU" : "GPU at " + canon(bus));
-  std::string what = kind == "fallen-off-bus" ? "fell off the bus"
-                     : fmt::format("{} {} ({})", kind == "xid" ? "Xid" : "SXid", code,
-                                   entry ? entry->mnemonic : "not in the catalogue");
+  std::string what = kind == "fallen-off-bus"
+                         ? "fell off the bus"
+                         : fmt::format("{} {} ({})", kind == "xid" ? "Xid" : "SXid", code,
+                                       entry ? entry->mnemonic : "not in the catalogue");
   f.title = fmt::format("{}: {} x{} in the {} boot", where, what, grp.count,
                         boot == "file" ? "logged" : boot);
   f.evidence = fmt::format("first {}, last {}; {}", when(e), when(*grp.last),
@@ -103,8 +107,10 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   if (entry) {
     f.action = std::string(entry->description) + ". " + entry->action_text;
   } else {
-    f.action = fmt::format("Xid {} is not in the catalogue: look it up in NVIDIA's Xid catalog "
-                           "and watch whether it recurs.", code);
+    f.action = fmt::format(
+        "Xid {} is not in the catalogue: look it up in NVIDIA's Xid catalog "
+        "and watch whether it recurs.",
+        code);
   }
   if (boot == "previous")
     f.action += " It happened before the last reboot; watch whether it comes back.";
@@ -125,9 +131,10 @@ void unreadable(const KernelLog& log, std::vector<Finding>& out) {
   f.title = current_read ? "Part of the kernel log could not be read"
                          : "Could not read the kernel log: Xid errors are unknown";
   f.evidence = errors;
-  f.action = "Run as root (or with CAP_SYSLOG) to read /dev/kmsg; keep a persistent journal "
-             "(Storage=persistent in journald.conf) to see the previous boot, or pass a saved "
-             "log with --kernel-log FILE.";
+  f.action =
+      "Run as root (or with CAP_SYSLOG) to read /dev/kmsg; keep a persistent journal "
+      "(Storage=persistent in journald.conf) to see the previous boot, or pass a saved "
+      "log with --kernel-log FILE.";
   f.commands = {"sudo gpu-triage", "sudo journalctl -k -b -1 | grep -E 'NVRM|Xid'"};
   out.push_back(f);
 }

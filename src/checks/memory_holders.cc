@@ -30,14 +30,16 @@ Finding held_idle(const NodeSnapshot& s, const GpuState& g, const GpuProcess& to
   StopCommands c = stop_commands(top);
   f.evidence = fmt::format(
       "{} of {} used; utilization max 0% over {} samples in {:.1f} s; PID {} '{}' of user {}, "
-      "{}", gb(*g.memory_used_bytes), gb(*g.memory_total_bytes),
-      g.utilization_gpu_pct->samples, s.sample_window_s, top.pid,
-      top.cmdline.value_or(top.name.value_or("?")), top.user.value_or("?"), c.owner_text);
+      "{}",
+      gb(*g.memory_used_bytes), gb(*g.memory_total_bytes), g.utilization_gpu_pct->samples,
+      s.sample_window_s, top.pid, top.cmdline.value_or(top.name.value_or("?")),
+      top.user.value_or("?"), c.owner_text);
   f.action = "If this " + who + " is not wanted, stop it so the job can use the GPU" +
              (c.disable.empty() ? "." : ", and disable it so it does not start again at boot.");
   if (s.source != "nvml")
-    f.action += " (From a capture: run this on the node it came from, where gpu-triage can also "
-                "name the unit or container that owns it.)";
+    f.action +=
+        " (From a capture: run this on the node it came from, where gpu-triage can also "
+        "name the unit or container that owns it.)";
   f.commands = c.stop;
   f.commands.insert(f.commands.end(), c.disable.begin(), c.disable.end());
   return f;
@@ -46,21 +48,24 @@ Finding held_idle(const NodeSnapshot& s, const GpuState& g, const GpuProcess& to
 Finding held_no_process(const GpuState& g) {
   Finding f = gpu_finding("memory.held_no_process", g);
   bool invisible = g.processes && !g.processes->empty();
-  f.title = fmt::format("{}: {} allocated but {}", gpu_label(g), gb(*g.memory_used_bytes),
-                        invisible ? "its processes are not visible in this PID namespace"
-                                  : "NVML lists no process");
-  f.evidence = fmt::format("memory used {} of {}; NVML process list: {}", gb(*g.memory_used_bytes),
-                           gb(*g.memory_total_bytes),
-                           invisible ? std::to_string(g.processes->size()) + " PID(s) not in /proc"
-                                     : "empty");
+  f.title = fmt::format(
+      "{}: {} allocated but {}", gpu_label(g), gb(*g.memory_used_bytes),
+      invisible ? "its processes are not visible in this PID namespace" : "NVML lists no process");
+  f.evidence = fmt::format(
+      "memory used {} of {}; NVML process list: {}", gb(*g.memory_used_bytes),
+      gb(*g.memory_total_bytes),
+      invisible ? std::to_string(g.processes->size()) + " PID(s) not in /proc" : "empty");
   if (invisible) {
-    f.action = "NVML reports host PIDs; gpu-triage runs in another PID namespace. Run it on the "
-               "host (or in a container with --pid=host) to see who holds the memory.";
+    f.action =
+        "NVML reports host PIDs; gpu-triage runs in another PID namespace. Run it on the "
+        "host (or in a container with --pid=host) to see who holds the memory.";
     f.commands = {"sudo nsenter -t 1 -p -m gpu-triage", "docker run --pid=host ..."};
   } else {
-    f.action = "A process in another namespace or a leftover (zombie) context holds it. Look for "
-               "users of the device files; if none remain, reset the GPU while nothing uses it.";
-    f.commands = {"sudo fuser -v /dev/nvidia*", "sudo nvidia-smi --gpu-reset -i " + std::to_string(g.index)};
+    f.action =
+        "A process in another namespace or a leftover (zombie) context holds it. Look for "
+        "users of the device files; if none remain, reset the GPU while nothing uses it.";
+    f.commands = {"sudo fuser -v /dev/nvidia*",
+                  "sudo nvidia-smi --gpu-reset -i " + std::to_string(g.index)};
   }
   return f;
 }

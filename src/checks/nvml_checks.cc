@@ -6,7 +6,6 @@
 // under a newer module (the after-crash container) may still initialise, but
 // tools and CUDA in that environment then run against the wrong user space.
 #include "checks/checks.h"
-
 #include "checks/registry.h"
 
 namespace gt {
@@ -32,12 +31,13 @@ Finding init_failure(const NodeSnapshot& s) {
   if (!n.loaded && init == "LIBRARY_NOT_FOUND") {
     f = node_finding("nvml.library_missing");
     f.title = n.error_message.value_or("no NVIDIA driver");
-    f.evidence = n.load_error.value_or("library " + n.library_path.value_or("?") +
-                                       " not loadable") +
-                 "; kernel module " + module + "; " + std::to_string(s.pci_devices.size()) +
-                 " NVIDIA GPU(s) on the PCI bus";
-    f.action = "Install the NVIDIA driver that matches this kernel (or mount the driver "
-               "libraries into the container with the NVIDIA container toolkit).";
+    f.evidence =
+        n.load_error.value_or("library " + n.library_path.value_or("?") + " not loadable") +
+        "; kernel module " + module + "; " + std::to_string(s.pci_devices.size()) +
+        " NVIDIA GPU(s) on the PCI bus";
+    f.action =
+        "Install the NVIDIA driver that matches this kernel (or mount the driver "
+        "libraries into the container with the NVIDIA container toolkit).";
     f.commands = {"lsmod | grep nvidia", "ls -l /usr/lib/x86_64-linux-gnu/libnvidia-ml.so*"};
   } else if (!n.loaded) {
     f = node_finding("nvml.library_unusable");
@@ -47,9 +47,10 @@ Finding init_failure(const NodeSnapshot& s) {
     f = node_finding("nvml.version_mismatch");
     f.title = "Driver/library version mismatch: NVML refuses to start";
     f.evidence = "kernel module " + module + ", NVML library " + library;
-    f.action = "Reboot, or unload and reload the nvidia modules so the running module matches "
-               "the installed library; then pin the driver packages so an unattended upgrade "
-               "cannot split them again.";
+    f.action =
+        "Reboot, or unload and reload the nvidia modules so the running module matches "
+        "the installed library; then pin the driver packages so an unattended upgrade "
+        "cannot split them again.";
     f.commands = {"cat /proc/driver/nvidia/version",
                   "sudo systemctl isolate multi-user.target && sudo rmmod nvidia_uvm "
                   "nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia   # or: sudo reboot",
@@ -57,10 +58,11 @@ Finding init_failure(const NodeSnapshot& s) {
   } else if (init == "NVML_ERROR_DRIVER_NOT_LOADED") {
     f = node_finding("nvml.driver_not_loaded");
     f.title = "The NVIDIA kernel driver is not loaded";
-    f.evidence = "NVML library " + library + " installed; " +
-                 std::to_string(s.pci_devices.size()) + " NVIDIA GPU(s) on the PCI bus";
-    f.action = "Load the driver and read the kernel log if it fails (a kernel update without "
-               "a rebuilt DKMS module is the usual cause).";
+    f.evidence = "NVML library " + library + " installed; " + std::to_string(s.pci_devices.size()) +
+                 " NVIDIA GPU(s) on the PCI bus";
+    f.action =
+        "Load the driver and read the kernel log if it fails (a kernel update without "
+        "a rebuilt DKMS module is the usual cause).";
     f.commands = {"sudo modprobe nvidia", "sudo dmesg | grep -i -E 'nvidia|nvrm' | tail -20",
                   "dkms status"};
   } else if (init == "NVML_ERROR_NO_PERMISSION") {
@@ -97,12 +99,14 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
     f.title = "NVML library " + *lib + " differs from kernel module " + *mod;
     f.evidence = "library file " + s.nvml.library_file.value_or("?") + "; /sys/module/nvidia/" +
                  "version " + *mod + "; NVML reports driver " + s.driver_version.value_or("?");
-    f.action = "NVML still works, but tools and CUDA here use user-space libraries from another "
-               "driver release. Install the user-space package matching the module (in a "
-               "container: recreate it so the NVIDIA container toolkit mounts the host's "
-               "libraries), and pin the driver packages.";
-    f.commands = {"ls -l " + s.nvml.library_file.value_or("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
-                  "cat /proc/driver/nvidia/version"};
+    f.action =
+        "NVML still works, but tools and CUDA here use user-space libraries from another "
+        "driver release. Install the user-space package matching the module (in a "
+        "container: recreate it so the NVIDIA container toolkit mounts the host's "
+        "libraries), and pin the driver packages.";
+    f.commands = {
+        "ls -l " + s.nvml.library_file.value_or("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
+        "cat /proc/driver/nvidia/version"};
     out.push_back(f);
   }
 }

@@ -24,7 +24,8 @@ int rank(const Finding& f) {
   if (id.starts_with("memory.")) return 5;
   if (id.starts_with("ecc.") || id.starts_with("gpu.")) return 6;
   if (id.starts_with("disk.")) return 7;
-  if (id.starts_with("pcie.") || id.starts_with("clocks.") || id.starts_with("persistence.")) return 8;
+  if (id.starts_with("pcie.") || id.starts_with("clocks.") || id.starts_with("persistence."))
+    return 8;
   return 9;
 }
 
@@ -50,8 +51,8 @@ const GpuState* gpu_of(const NodeSnapshot& s, const Finding& f) {
 
 /// "SGLang server", "torchrun job", "process python3".
 std::string holder_noun(const std::string& label) {
-  static const char* const kServers[] = {"SGLang", "vLLM", "TGI", "Triton", "TensorRT-LLM",
-                                         "Ollama"};
+  static const char* const kServers[] = {"SGLang", "vLLM",         "TGI",
+                                         "Triton", "TensorRT-LLM", "Ollama"};
   for (const char* s : kServers)
     if (label == s) return label + " server";
   if (label == "torchrun" || label == "DeepSpeed") return label + " job";
@@ -62,8 +63,12 @@ std::string holder_noun(const std::string& label) {
 /// One step per owner holding idle GPUs.
 void holder_steps(const Report& r, const std::vector<const Finding*>& held,
                   std::vector<PlanStep>& plan) {
-  struct Group { std::string holder; StopCommands cmds; std::vector<uint32_t> gpus;
-                 std::vector<uint64_t> bytes; };
+  struct Group {
+    std::string holder;
+    StopCommands cmds;
+    std::vector<uint32_t> gpus;
+    std::vector<uint64_t> bytes;
+  };
   std::map<std::string, Group> groups;
   std::vector<std::string> order;
   for (const Finding* f : held) {
@@ -87,8 +92,8 @@ void holder_steps(const Report& r, const std::vector<const Finding*>& held,
                          : (*hi - *lo) < 100000000ull
                              ? fmt::format("{:.1f} GB on each of GPUs", *hi / 1e9)
                              : fmt::format("{:.1f}-{:.1f} GB on GPUs", *lo / 1e9, *hi / 1e9);
-    std::string owner = r.snapshot.source == "nvml" ? grp.cmds.owner_text
-                                                    : "owner unknown: read from a capture";
+    std::string owner =
+        r.snapshot.source == "nvml" ? grp.cmds.owner_text : "owner unknown: read from a capture";
     PlanStep step;
     step.text = fmt::format(
         "Stop the idle {} ({}): it holds {} {} at 0% utilization{}.", holder_noun(grp.holder),
@@ -148,8 +153,9 @@ std::vector<PlanStep> make_plan(const Report& r) {
     }
     PlanStep step;
     const Finding& first = *fs.front();
-    step.text = fs.size() == 1 ? first.title : first.title + " and " +
-                                                   std::to_string(fs.size() - 1) + " more like it";
+    step.text = fs.size() == 1
+                    ? first.title
+                    : first.title + " and " + std::to_string(fs.size() - 1) + " more like it";
     step.text += subjects(fs);
     if (!first.action.empty()) step.text += ". " + first.action;
     if (first.id == "gpu.all_present") step.text += ": no hardware action needed.";
@@ -159,9 +165,10 @@ std::vector<PlanStep> make_plan(const Report& r) {
   }
   if (r.snapshot.nvml.initialized && !gpus_unusable && !r.snapshot.gpus.empty()) {
     PlanStep last;
-    last.text = "Before resuming the interrupted job, check that its output survived: files "
-                "written just before a crash are often empty, truncated or zero-filled, and "
-                "pipelines that resume by file existence will skip them.";
+    last.text =
+        "Before resuming the interrupted job, check that its output survived: files "
+        "written just before a crash are often empty, truncated or zero-filled, and "
+        "pipelines that resume by file existence will skip them.";
     plan.push_back(last);
   }
   return plan;

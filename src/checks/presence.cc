@@ -55,8 +55,8 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
   const uint32_t pci = static_cast<uint32_t>(s.pci_devices.size());
   // A lost GPU may have died before saying its bus id; such GPUs account
   // for that many unmatched devices on the bus (reported as lost instead).
-  int unplaced = static_cast<int>(std::count_if(
-      s.gpus.begin(), s.gpus.end(), [](const GpuState& g) { return !g.pci_bus_id; }));
+  int unplaced = static_cast<int>(
+      std::count_if(s.gpus.begin(), s.gpus.end(), [](const GpuState& g) { return !g.pci_bus_id; }));
   for (const PciDevice& d : s.pci_devices) {
     if (nvml_has(s, d.bus_id)) continue;
     if (d.driver && *d.driver == "nvidia" && unplaced > 0) {
@@ -67,13 +67,15 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
       Finding f = pci_finding("gpu.no_driver_bound", d);
       f.title = "GPU " + d.bus_id + " is on the PCI bus but no driver is bound to it";
       f.evidence = "sysfs " + d.bus_id + ": vendor 0x10de, no driver symlink";
-      f.action = "Read the kernel log for why nvidia did not claim it; reboot; if it stays "
-                 "unclaimed, reseat or RMA the GPU.";
+      f.action =
+          "Read the kernel log for why nvidia did not claim it; reboot; if it stays "
+          "unclaimed, reseat or RMA the GPU.";
       f.commands = {"sudo dmesg -T | grep -i " + d.bus_id.substr(5), "lspci -vvv -s " + d.bus_id};
       out.push_back(f);
     } else if (*d.driver == "nvidia") {
       Finding f = pci_finding("gpu.missing_from_nvml", d);
-      f.title = "GPU " + d.bus_id + " is on the PCI bus but NVML does not list it (fallen off the bus?)";
+      f.title =
+          "GPU " + d.bus_id + " is on the PCI bus but NVML does not list it (fallen off the bus?)";
       f.evidence = "bound to nvidia in sysfs; NVML lists " + std::to_string(nvml) + " GPU(s)";
       f.action = "Drain the node and reboot; if the GPU is still missing, reseat or RMA it.";
       f.commands = {"sudo dmesg -T | grep -E 'fallen off|Xid' | tail", "sudo reboot"};
@@ -86,8 +88,9 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
     f.title = "NVML sees " + std::to_string(nvml) + " GPU(s), expected " + std::to_string(expected);
     f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci) +
                  (o.expect_gpus ? ", --expect-gpus " + std::to_string(*o.expect_gpus) : "");
-    f.action = "A GPU is missing: drain the node and reboot; if it does not come back, inspect "
-               "the hardware (power, riser, seating).";
+    f.action =
+        "A GPU is missing: drain the node and reboot; if it does not come back, inspect "
+        "the hardware (power, riser, seating).";
     f.commands = {"lspci -d 10de: -nn", "sudo reboot"};
     out.push_back(f);
   }
@@ -111,16 +114,19 @@ void check_gpu_health(const NodeSnapshot& s, std::vector<Finding>& out) {
       Finding f = gpu_finding("gpu.lost", g);
       f.title = gpu_label(g) + " is lost: it fell off the bus or stopped responding";
       f.evidence = g.status_detail.value_or("NVML_ERROR_GPU_IS_LOST");
-      f.action = "Stop the jobs on this node and reboot it (a GPU reset rarely recovers a lost "
-                 "GPU); if it recurs, check power and seating, then RMA.";
+      f.action =
+          "Stop the jobs on this node and reboot it (a GPU reset rarely recovers a lost "
+          "GPU); if it recurs, check power and seating, then RMA.";
       f.commands = {"sudo dmesg -T | grep -E 'Xid|fallen off' | tail", "sudo reboot"};
       out.push_back(f);
     } else if (g.status == GpuStatus::kUnresponsive) {
       Finding f = gpu_finding("gpu.unresponsive", g);
-      f.title = gpu_label(g) + " did not answer: stuck in " + g.stuck_in_call.value_or("an NVML call");
+      f.title =
+          gpu_label(g) + " did not answer: stuck in " + g.stuck_in_call.value_or("an NVML call");
       f.evidence = g.status_detail.value_or("");
-      f.action = "The GPU or its driver is wedged; any program touching it will hang too. Read "
-                 "the kernel log, then reboot the node.";
+      f.action =
+          "The GPU or its driver is wedged; any program touching it will hang too. Read "
+          "the kernel log, then reboot the node.";
       f.commands = {"sudo dmesg -T | grep -E 'NVRM|Xid' | tail -40", "sudo reboot"};
       out.push_back(f);
     } else if (g.status == GpuStatus::kInaccessible) {

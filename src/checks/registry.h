@@ -14,10 +14,10 @@
 namespace gt {
 
 struct CheckSpec {
-  const char* id;        ///< "gpu.lost"; families ending in ".*" take a number ("gpu.xid.79")
-  const char* family;    ///< "nvml", "gpu", "memory", "ecc", "pcie", "clocks", ...
-  Severity severity;     ///< the default; some checks grade it (disk, Xid)
-  const char* title;     ///< for docs/checks.md
+  const char* id;      ///< "gpu.lost"; families ending in ".*" take a number ("gpu.xid.79")
+  const char* family;  ///< "nvml", "gpu", "memory", "ecc", "pcie", "clocks", ...
+  Severity severity;   ///< the default; some checks grade it (disk, Xid)
+  const char* title;   ///< for docs/checks.md
 };
 
 /// Every finding id gpu-triage can produce.

@@ -1,7 +1,6 @@
 #include "cli/args.h"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -76,7 +75,8 @@ ParsedArgs parse_args(int argc, char** argv) {
   std::string host_timeout = "30s";
   app.add_option("--host", host_args,
                  "Check HOST over ssh (repeatable, comma lists); many hosts run in parallel");
-  app.add_option("--hosts-file", hosts_file, "Check the hosts listed in FILE (one a line, # comments)");
+  app.add_option("--hosts-file", hosts_file,
+                 "Check the hosts listed in FILE (one a line, # comments)");
   app.add_option("--ssh-command", o.ssh_command,
                  "ssh program and its options for --host (default ssh; e.g. \"ssh -J jump\")");
   app.add_option("--fanout", o.fanout, "Hosts checked at once (default 32)")

@@ -16,19 +16,19 @@ struct Options {
   std::optional<bool> color;  ///< --color / --no-color; default: a terminal and no NO_COLOR
   std::chrono::milliseconds sample_window{1000};
   std::chrono::milliseconds timeout{5000};
-  std::string nvml_lib;  ///< --nvml-lib, else GPU_TRIAGE_NVML_LIB, else libnvidia-ml.so.1
-  std::string root = "/";  ///< --root, else GPU_TRIAGE_ROOT
-  bool oneline = false;    ///< --oneline: one line, verdict word first
+  std::string nvml_lib;         ///< --nvml-lib, else GPU_TRIAGE_NVML_LIB, else libnvidia-ml.so.1
+  std::string root = "/";       ///< --root, else GPU_TRIAGE_ROOT
+  bool oneline = false;         ///< --oneline: one line, verdict word first
   bool npd_exit_codes = false;  ///< --exit-codes npd (0 ok, 1 problem, 2 unknown)
   std::optional<uint32_t> expect_gpus;
-  std::vector<std::string> paths;  ///< --path DIR (disk checks); "/" always added
+  std::vector<std::string> paths;              ///< --path DIR (disk checks); "/" always added
   std::optional<std::string> kernel_log_file;  ///< --kernel-log FILE
   bool no_kernel_log = false;
   std::optional<std::string> textfile;  ///< --textfile DIR: also write DIR/gpu-triage.prom
-  std::optional<std::string> smi_xml;  ///< --smi-xml FILE|-: judge an nvidia-smi -q -x capture
-  std::vector<std::string> hosts;      ///< --host (repeatable, comma lists) and --hosts-file
-  std::string ssh_command = "ssh";     ///< --ssh-command: the ssh program and its own options
-  uint32_t fanout = 32;                ///< --fanout: hosts checked at once
+  std::optional<std::string> smi_xml;   ///< --smi-xml FILE|-: judge an nvidia-smi -q -x capture
+  std::vector<std::string> hosts;       ///< --host (repeatable, comma lists) and --hosts-file
+  std::string ssh_command = "ssh";      ///< --ssh-command: the ssh program and its own options
+  uint32_t fanout = 32;                 ///< --fanout: hosts checked at once
   std::chrono::milliseconds host_timeout{30000};  ///< --host-timeout: per-host deadline
 };
 

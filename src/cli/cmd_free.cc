@@ -1,13 +1,12 @@
 // gpu-triage free: show (and with --yes, carry out) the safe way to release
 // GPU memory held by leftover processes. See src/free/ for the rules.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "checks/plan.h"
 #include "free/free_act.h"
@@ -36,8 +35,9 @@ std::string env_or(const char* name, const std::string& fallback) {
 
 /// Parses argv; nullopt with `code` set when the command should end now.
 std::optional<FreeCli> parse(int argc, char** argv, int& code) {
-  CLI::App app{"gpu-triage free: release GPUs held by leftover processes, safely.\n"
-               "Without --yes it only shows what it would do."};
+  CLI::App app{
+      "gpu-triage free: release GPUs held by leftover processes, safely.\n"
+      "Without --yes it only shows what it would do."};
   FreeCli c;
   std::string gpus = "all", grace = "30s", timeout = "5s", sample = "1s";
   std::vector<uint32_t> pids;
@@ -51,8 +51,9 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
                "signalling, so it is not restarted");
   app.add_flag("--json", c.free.json, "JSON output");
   app.add_option("--nvml-lib", c.nvml_lib, "NVML library (env GPU_TRIAGE_NVML_LIB)");
-  app.add_option("--root", c.root, "Directory standing for / (env GPU_TRIAGE_ROOT); "
-                                   "a captured tree can be planned, never acted on");
+  app.add_option("--root", c.root,
+                 "Directory standing for / (env GPU_TRIAGE_ROOT); "
+                 "a captured tree can be planned, never acted on");
   app.add_option("--timeout", timeout, "Deadline for each NVML collection (default 5s)");
   app.add_option("--sample", sample, "Utilization window to judge idleness (default 1s)");
   try {
@@ -133,8 +134,7 @@ void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
     }
   }
   if (plan.targets.empty()) out << "\nNo process to stop on the selected GPUs.\n";
-  for (const Refusal& r : plan.refusals)
-    out << "refused: " << r.what << ": " << r.reason << "\n";
+  for (const Refusal& r : plan.refusals) out << "refused: " << r.what << ": " << r.reason << "\n";
   for (const std::string& s : plan.skipped) out << "left alone: " << s << "\n";
 }
 
@@ -173,9 +173,14 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
   for (const TreeTarget& t : p.targets) {
     J holders = J::array();
     for (const ProcId& h : t.holders) holders.push_back(h.pid);
-    targets.push_back({{"root_pid", t.root.pid}, {"root_cmdline", t.root_cmdline},
-                       {"label", t.label}, {"holder_pids", holders}, {"gpus", t.gpus},
-                       {"bytes", t.bytes}, {"idle", t.idle}, {"user", t.user ? J(*t.user) : J()},
+    targets.push_back({{"root_pid", t.root.pid},
+                       {"root_cmdline", t.root_cmdline},
+                       {"label", t.label},
+                       {"holder_pids", holders},
+                       {"gpus", t.gpus},
+                       {"bytes", t.bytes},
+                       {"idle", t.idle},
+                       {"user", t.user ? J(*t.user) : J()},
                        {"since_unix_s", t.since_unix_s ? J(*t.since_unix_s) : J()},
                        {"owner", t.durable.owner_text},
                        {"restart_policy", t.restart_policy ? J(*t.restart_policy) : J()},
@@ -196,11 +201,10 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
                     {"used_after_bytes", g.used_after_bytes ? J(*g.used_after_bytes) : J()},
                     {"released_after_s", g.released_after_s ? J(*g.released_after_s) : J()},
                     {"free", g.free_at_end}});
-  return J{{"schema", "gpu-triage/free"}, {"schema_version", 1},
-           {"mode", o.yes ? "act" : "plan"}, {"exit_code", code},
-           {"targets", targets}, {"refusals", refusals}, {"skipped", p.skipped},
-           {"errors", p.errors}, {"actions", r.actions}, {"failures", r.failures},
-           {"gpus", gpus}, {"remaining", r.remaining}};
+  return J{{"schema", "gpu-triage/free"}, {"schema_version", 1}, {"mode", o.yes ? "act" : "plan"},
+           {"exit_code", code},           {"targets", targets},  {"refusals", refusals},
+           {"skipped", p.skipped},        {"errors", p.errors},  {"actions", r.actions},
+           {"failures", r.failures},      {"gpus", gpus},        {"remaining", r.remaining}};
 }
 
 }  // namespace
@@ -228,8 +232,7 @@ int cmd_free(int argc, char** argv) {
   };
   NodeSnapshot before = collect(c->sample);
   if (!before.nvml.initialized) {
-    std::cerr << "gpu-triage free: " << before.nvml.error_message.value_or("NVML unusable")
-              << "\n";
+    std::cerr << "gpu-triage free: " << before.nvml.error_message.value_or("NVML unusable") << "\n";
     std::fflush(nullptr);
     _exit(static_cast<int>(ExitCode::kCritical));
   }
@@ -246,13 +249,13 @@ int cmd_free(int argc, char** argv) {
   }
   if (c->free.yes && plan.errors.empty()) {
     RealCommandRunner runner;
-    result = act_free(plan, before, c->free,
-                      [&] { return collect(std::chrono::milliseconds(0)); }, runner);
+    result = act_free(
+        plan, before, c->free, [&] { return collect(std::chrono::milliseconds(0)); }, runner);
   } else {
     result = describe_state(plan, before);
   }
-  bool refused = !plan.refusals.empty() || !result.refusals.empty() ||
-                 !result.failures.empty() || !plan.errors.empty();
+  bool refused = !plan.refusals.empty() || !result.refusals.empty() || !result.failures.empty() ||
+                 !plan.errors.empty();
   code = refused ? 2 : result.memory_remains ? 1 : 0;
   if (c->free.json) {
     std::cout << to_json(plan, result, c->free, code)

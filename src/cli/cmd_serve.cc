@@ -4,11 +4,10 @@
 //   gpu-triage serve [--listen ADDR:PORT] [--scrape-timeout D] [--max-age D]
 //                    [collection options of gpu-triage: --timeout, --sample,
 //                     --expect-gpus, --path, --root, --nvml-lib, ...]
-#include <CLI/CLI.hpp>
-
 #include <signal.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -118,8 +117,9 @@ int cmd_serve(int argc, char** argv) {
   Result<std::pair<std::string, int>> listen = parse_listen_address(a.listen);
   if (!listen) return usage_error("--listen: " + listen.error().message);
   std::tie(ho.host, ho.port) = *listen;
-  for (auto [text, flag, out] : {std::tuple{&a.scrape_timeout, "--scrape-timeout", &ho.scrape_timeout},
-                                 std::tuple{&a.max_age, "--max-age", &co.max_age}}) {
+  for (auto [text, flag, out] :
+       {std::tuple{&a.scrape_timeout, "--scrape-timeout", &ho.scrape_timeout},
+        std::tuple{&a.max_age, "--max-age", &co.max_age}}) {
     Result<std::chrono::milliseconds> d = parse_duration(*text);
     if (!d) return usage_error(std::string(flag) + ": " + d.error().message);
     *out = *d;

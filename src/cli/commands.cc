@@ -1,8 +1,9 @@
 #include "cli/commands.h"
-#include "cli/cmd_data.h"
 
 #include <cstdio>
 #include <cstring>
+
+#include "cli/cmd_data.h"
 
 namespace gt {
 

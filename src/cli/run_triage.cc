@@ -16,9 +16,9 @@
 #include "render/prometheus.h"
 #include "render/table_report.h"
 #include "render/textfile.h"
-#include "sources/nvml/nvml_collector.h"
 #include "sources/fs/disk_usage.h"
 #include "sources/kernel_log/kernel_log.h"
+#include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/process_info.h"
 #include "sources/sysfs/pci_devices.h"
@@ -43,8 +43,8 @@ NvmlCollectOutcome collect_gpus(const Options& o, const FsRoot& root, NodeSnapsh
   if (!lib) {
     snap.nvml.error_message = lib.error().message;
     snap.nvml.load_error = lib.error().message;
-    snap.nvml.init_error = lib.error().kind == ErrorKind::kNotFound ? "LIBRARY_NOT_FOUND"
-                                                                     : "LIBRARY_UNUSABLE";
+    snap.nvml.init_error =
+        lib.error().kind == ErrorKind::kNotFound ? "LIBRARY_NOT_FOUND" : "LIBRARY_UNUSABLE";
     return {};
   }
   snap.nvml.loaded = true;
@@ -68,10 +68,9 @@ void explain_nvml_failure(NodeSnapshot& snap) {
   const std::string module = snap.kernel_module_version.value_or("unknown");
   const std::string library = n.library_version.value_or("unknown");
   if (!n.loaded) {
-    std::string bus = snap.pci_devices.empty()
-                          ? "no NVIDIA GPU on the PCI bus either"
-                          : std::to_string(snap.pci_devices.size()) +
-                                " NVIDIA GPU(s) on the PCI bus";
+    std::string bus = snap.pci_devices.empty() ? "no NVIDIA GPU on the PCI bus either"
+                                               : std::to_string(snap.pci_devices.size()) +
+                                                     " NVIDIA GPU(s) on the PCI bus";
     std::string mod = snap.kernel_module_version ? "kernel module " + module + " is loaded"
                                                  : "no nvidia kernel module loaded";
     n.error_message = "no NVIDIA driver: the NVML library " + n.library_path.value_or("?") +
@@ -88,8 +87,9 @@ void explain_nvml_failure(NodeSnapshot& snap) {
                       " NVIDIA GPU(s) on the PCI bus). Load it with 'modprobe nvidia' and "
                       "check dmesg if that fails.";
   } else if (n.init_error == "NVML_ERROR_NO_PERMISSION") {
-    n.error_message = "no permission to open the NVIDIA devices (/dev/nvidia*): run as root "
-                      "or as a member of the group that owns them.";
+    n.error_message =
+        "no permission to open the NVIDIA devices (/dev/nvidia*): run as root "
+        "or as a member of the group that owns them.";
   }
 }
 
@@ -99,9 +99,12 @@ int exit_code_for(const Report& r, bool npd) {
   if (r.could_not_check) return npd ? 2 : static_cast<int>(ExitCode::kUnknown);
   switch (r.verdict) {
     case Severity::kOk:
-    case Severity::kInfo: return static_cast<int>(ExitCode::kOk);
-    case Severity::kWarning: return npd ? 1 : static_cast<int>(ExitCode::kWarning);
-    case Severity::kCritical: return npd ? 1 : static_cast<int>(ExitCode::kCritical);
+    case Severity::kInfo:
+      return static_cast<int>(ExitCode::kOk);
+    case Severity::kWarning:
+      return npd ? 1 : static_cast<int>(ExitCode::kWarning);
+    case Severity::kCritical:
+      return npd ? 1 : static_cast<int>(ExitCode::kCritical);
   }
   return static_cast<int>(ExitCode::kUnknown);
 }
@@ -124,19 +127,21 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
       snap.warnings.push_back("--smi-xml: " + s.error().message);
     }
   } else {
-  NvmlCollectOutcome outcome = collect_gpus(o, root, snap);
-  abandoned_threads = outcome.abandoned_threads;
-  snap.hostname = read_hostname(root);
-  snap.kernel_module_version = read_kernel_module_version(root);
-  Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
-  if (pci) snap.pci_devices = std::move(*pci);
-  else snap.warnings.push_back("PCI bus not read: " + pci.error().message);
-  if (!o.no_kernel_log) {
-    KernelLogOptions klo;
-    klo.file = o.kernel_log_file;
-    snap.kernel_log = read_kernel_log(root, klo);
-  }
-  snap.disks = read_disk_usage(root, o.paths);
+    NvmlCollectOutcome outcome = collect_gpus(o, root, snap);
+    abandoned_threads = outcome.abandoned_threads;
+    snap.hostname = read_hostname(root);
+    snap.kernel_module_version = read_kernel_module_version(root);
+    Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
+    if (pci)
+      snap.pci_devices = std::move(*pci);
+    else
+      snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+    if (!o.no_kernel_log) {
+      KernelLogOptions klo;
+      klo.file = o.kernel_log_file;
+      snap.kernel_log = read_kernel_log(root, klo);
+    }
+    snap.disks = read_disk_usage(root, o.paths);
   }  // --smi-xml
   // Phase 2: explain what failed, in words; judge.
   explain_nvml_failure(snap);
@@ -167,8 +172,10 @@ int run_triage(const Options& o, bool& abandoned_threads) {
   if (o.json) {
     render_json(report, std::cout);
   } else if (o.oneline) {
-    if (o.npd_exit_codes) render_oneline_npd(report, std::cout);
-    else render_oneline(report, std::cout);
+    if (o.npd_exit_codes)
+      render_oneline_npd(report, std::cout);
+    else
+      render_oneline(report, std::cout);
   } else {
     TableOptions t;
     t.wide = o.wide;

@@ -65,8 +65,11 @@ std::string reset_recipe(const GpuState& g) {
          "PID namespace). To reset it, first make sure nothing uses it: stop "
          "nvidia-persistenced, the DCGM host engine and, on NVSwitch systems, Fabric Manager "
          "(`sudo systemctl stop nvidia-persistenced nvidia-dcgm nvidia-fabricmanager`), turn "
-         "persistence mode off (`sudo nvidia-smi -pm 0 -i " + i + "`), then `sudo nvidia-smi "
-         "--gpu-reset -i " + i + "`; if the reset is refused, reboot. (Not run by gpu-triage.)";
+         "persistence mode off (`sudo nvidia-smi -pm 0 -i " +
+         i +
+         "`), then `sudo nvidia-smi "
+         "--gpu-reset -i " +
+         i + "`; if the reset is refused, reboot. (Not run by gpu-triage.)";
 }
 
 /// Stops a target through its owner; false when the owner has no such way.
@@ -75,18 +78,23 @@ bool stop_via_owner(const TreeTarget& t, const FreeOptions& o, const CommandRunn
   if (!t.owner) return false;
   std::vector<std::string> argv;
   const std::string grace_s = std::to_string(std::max<int64_t>(1, o.grace.count() / 1000));
-  if (t.owner->kind == "systemd-unit") argv = {"systemctl", "stop", t.owner->name};
-  else if (t.owner->kind == "docker") argv = {"docker", "stop", "-t", grace_s, t.owner->name};
-  else if (t.owner->kind == "podman") argv = {"podman", "stop", "-t", grace_s, t.owner->name};
-  else return false;
+  if (t.owner->kind == "systemd-unit")
+    argv = {"systemctl", "stop", t.owner->name};
+  else if (t.owner->kind == "docker")
+    argv = {"docker", "stop", "-t", grace_s, t.owner->name};
+  else if (t.owner->kind == "podman")
+    argv = {"podman", "stop", "-t", grace_s, t.owner->name};
+  else
+    return false;
   std::string cmd;
   for (const std::string& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
   CommandResult res = runner.run(argv, o.grace + std::chrono::seconds(15));
   if (res.spawn_error || res.timed_out || res.exit_code != 0) {
     r.failures.push_back(cmd + " failed: " +
                          (res.spawn_error ? *res.spawn_error
-                          : res.timed_out ? std::string("timed out")
-                                          : "exit " + std::to_string(res.exit_code) + ": " + res.err));
+                          : res.timed_out
+                              ? std::string("timed out")
+                              : "exit " + std::to_string(res.exit_code) + ": " + res.err));
     return true;
   }
   r.actions.push_back("ran " + cmd);
@@ -103,7 +111,8 @@ std::vector<Handle> terminate(const FreePlan& plan, const FreeOptions& o,
       ids.insert(ids.begin(), t.root);
     for (const ProcId& id : ids) {
       Result<int> fd = open_verified_pidfd(id);
-      if (fd) handles.push_back({*fd, id});
+      if (fd)
+        handles.push_back({*fd, id});
       else if (id.pid == t.root.pid)
         r.refusals.push_back({id.pid, "PID " + std::to_string(id.pid) + " (" + t.root_cmdline + ")",
                               fd.error().message});
@@ -162,7 +171,8 @@ Result<int> open_verified_pidfd(const ProcId& id) {
     int err = errno;
     return Error{err == ESRCH ? ErrorKind::kNotFound : ErrorKind::kIo,
                  "PID " + std::to_string(id.pid) +
-                     (err == ESRCH ? " has already exited" : std::string(": pidfd_open: ") + std::strerror(err))};
+                     (err == ESRCH ? " has already exited"
+                                   : std::string(": pidfd_open: ") + std::strerror(err))};
   }
   std::optional<ProcInfo> now = read_proc(FsRoot("/"), id.pid);
   if (!now || now->start_ticks != id.start_ticks) {

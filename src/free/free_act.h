@@ -24,10 +24,10 @@ struct GpuRelease {
 
 struct FreeResult {
   std::vector<GpuRelease> gpus;
-  std::vector<std::string> actions;   ///< what was done, in order
-  std::vector<Refusal> refusals;      ///< refused at act time (PID reused...)
-  std::vector<std::string> failures;  ///< what failed (signal, systemctl)
-  std::vector<std::string> remaining; ///< memory still held, with the reset recipe
+  std::vector<std::string> actions;    ///< what was done, in order
+  std::vector<Refusal> refusals;       ///< refused at act time (PID reused...)
+  std::vector<std::string> failures;   ///< what failed (signal, systemctl)
+  std::vector<std::string> remaining;  ///< memory still held, with the reset recipe
   bool memory_remains = false;
 };
 

@@ -103,8 +103,8 @@ FreePlan make_free_plan(const NodeSnapshot& snap, const FsRoot& root, const Free
   }
   for (uint32_t pid : o.pids)
     if (!seen_pids.count(pid))
-      plan.refusals.push_back({pid, "PID " + std::to_string(pid),
-                               "it does not hold memory on the selected GPUs"});
+      plan.refusals.push_back(
+          {pid, "PID " + std::to_string(pid), "it does not hold memory on the selected GPUs"});
   // The root of a tree is checked like a holder: a launcher of another user,
   // say, makes the whole tree a refusal.
   for (auto it = plan.targets.begin(); it != plan.targets.end();) {
@@ -115,8 +115,9 @@ FreePlan make_free_plan(const NodeSnapshot& snap, const FsRoot& root, const Free
       ++it;
       continue;
     }
-    plan.refusals.push_back({it->root.pid, "PID " + std::to_string(it->root.pid) + " (" +
-                                               it->root_cmdline + ")", *why});
+    plan.refusals.push_back({it->root.pid,
+                             "PID " + std::to_string(it->root.pid) + " (" + it->root_cmdline + ")",
+                             *why});
     it = plan.targets.erase(it);
   }
   return plan;

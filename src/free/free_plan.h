@@ -37,17 +37,17 @@ struct ProcId {
 
 /// One process tree to stop.
 struct TreeTarget {
-  ProcId root;                      ///< the launcher (or the holder itself)
+  ProcId root;  ///< the launcher (or the holder itself)
   std::string root_cmdline;
   std::optional<std::string> user;
   std::optional<int64_t> since_unix_s;  ///< the root's start time
-  std::vector<ProcId> holders;      ///< the processes NVML lists
-  std::vector<uint32_t> gpus;       ///< GPUs its holders hold memory on
-  uint64_t bytes = 0;               ///< memory its holders hold on the selected GPUs
-  bool idle = true;                 ///< every one of its GPUs at 0% over the window
-  std::string label;                ///< "SGLang", else the process name
+  std::vector<ProcId> holders;          ///< the processes NVML lists
+  std::vector<uint32_t> gpus;           ///< GPUs its holders hold memory on
+  uint64_t bytes = 0;                   ///< memory its holders hold on the selected GPUs
+  bool idle = true;                     ///< every one of its GPUs at 0% over the window
+  std::string label;                    ///< "SGLang", else the process name
   std::optional<ProcessOwner> owner;
-  StopCommands durable;             ///< stop + disable commands for the owner
+  StopCommands durable;                       ///< stop + disable commands for the owner
   std::optional<std::string> restart_policy;  ///< "Restart=always" from the unit file
 };
 

@@ -19,8 +19,8 @@ void fake_proc(const TempTree& t, uint32_t pid, uint32_t ppid, const std::string
                unsigned flags = 0x400100) {
   const std::string d = "/proc/" + std::to_string(pid);
   t.write(d + "/stat", std::to_string(pid) + " (" + comm + ") S " + std::to_string(ppid) +
-                           " 1 1 0 -1 " + std::to_string(flags) +
-                           " 0 0 0 0 0 0 0 0 20 0 1 0 " + std::to_string(1000 + pid) +
+                           " 1 1 0 -1 " + std::to_string(flags) + " 0 0 0 0 0 0 0 0 20 0 1 0 " +
+                           std::to_string(1000 + pid) +
                            " 1000 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
   t.write(d + "/comm", comm + "\n");
   std::string argv = cmdline;
@@ -42,10 +42,10 @@ TEST(FreeTree, RootIsTheLauncherInTheSameCgroupBelowTheShell) {
             "/user.slice/session-1.scope");
   fake_proc(t, 4000, 1, "python3", "python3 -m vllm serve", 0, "/system.slice/vllm.service");
   fake_proc(t, 4001, 4000, "python3", "VLLM::Worker_TP0", 0, "/system.slice/other.service");
-  EXPECT_EQ(tree_root(t.root(), 3187, {}), 3141u);  // stops below bash
+  EXPECT_EQ(tree_root(t.root(), 3187, {}), 3141u);      // stops below bash
   EXPECT_EQ(tree_root(t.root(), 3187, {3141}), 3187u);  // never climbs into ourselves
-  EXPECT_EQ(tree_root(t.root(), 4001, {}), 4001u);  // another cgroup is another owner
-  EXPECT_EQ(tree_root(t.root(), 4000, {}), 4000u);  // never climbs to PID 1
+  EXPECT_EQ(tree_root(t.root(), 4001, {}), 4001u);      // another cgroup is another owner
+  EXPECT_EQ(tree_root(t.root(), 4000, {}), 4000u);      // never climbs to PID 1
 }
 
 TEST(FreeTree, RefusalReasons) {
@@ -91,8 +91,8 @@ GpuProcess holder(uint32_t pid, bool visible = true) {
   p.visible = visible;
   p.used_memory_bytes = 70ull << 30;
   p.cmdline = "sglang::scheduler_TP0";
-  p.owner = ProcessOwner{"systemd-unit", "sglang.service", std::nullopt,
-                         "/system.slice/sglang.service"};
+  p.owner =
+      ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, "/system.slice/sglang.service"};
   return p;
 }
 
@@ -121,7 +121,7 @@ TEST(FreePlan, GroupsWorkersUnderTheirLauncherAndRefusesWhatItMust) {
             std::vector<std::string>{"sudo systemctl disable sglang.service"});
   ASSERT_EQ(plan.refusals.size(), 1u);  // the invisible PID
   EXPECT_EQ(plan.refusals[0].pid, 9999u);
-  EXPECT_EQ(plan.skipped.size(), 1u);   // busy GPU 3 under --idle-only
+  EXPECT_EQ(plan.skipped.size(), 1u);  // busy GPU 3 under --idle-only
   EXPECT_EQ(plan.errors, std::vector<std::string>{"no GPU 9 on this node"});
   // Not root: the svc-llm launcher is refused, with the reason.
   FreePlan user = make_free_plan(s, t.root(), o, Self{42, 1000, {42}});

@@ -22,8 +22,9 @@ constexpr unsigned kPfKthread = 0x00200000;  // PF_KTHREAD in /proc/PID/stat fla
 
 bool is_session_or_runtime(const std::string& comm) {
   static const std::array<const char*, 19> kStops = {
-      "bash", "sh", "dash", "zsh", "fish", "ksh", "tcsh", "tmux: server", "tmux", "screen",
-      "sshd", "sudo", "su", "login", "systemd", "init", "containerd-shim", "docker-init", "tini"};
+      "bash",   "sh",   "dash", "zsh", "fish",  "ksh",     "tcsh", "tmux: server",    "tmux",
+      "screen", "sshd", "sudo", "su",  "login", "systemd", "init", "containerd-shim", "docker-init",
+      "tini"};
   for (const char* s : kStops)
     if (comm == s) return true;
   return comm.starts_with("containerd-shim") || comm.starts_with("conmon");

@@ -19,9 +19,9 @@ struct ProcInfo {
   char state = '?';
   uint64_t start_ticks = 0;  ///< /proc/PID/stat field 22: identifies the process, not just the PID
   std::string comm;
-  std::string cmdline;        ///< empty for kernel threads
+  std::string cmdline;  ///< empty for kernel threads
   std::optional<uint32_t> uid;
-  std::string cgroup;         ///< raw text of /proc/PID/cgroup
+  std::string cgroup;  ///< raw text of /proc/PID/cgroup
   bool kernel_thread = false;
 };
 

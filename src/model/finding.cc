@@ -6,10 +6,14 @@ namespace gt {
 
 const char* severity_name(Severity s) {
   switch (s) {
-    case Severity::kOk: return "ok";
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kCritical: return "critical";
+    case Severity::kOk:
+      return "ok";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kCritical:
+      return "critical";
   }
   return "unknown";
 }
@@ -18,9 +22,12 @@ std::string verdict_word(const Report& r) {
   if (r.could_not_check) return "UNKNOWN";
   switch (r.verdict) {
     case Severity::kOk:
-    case Severity::kInfo: return "OK";
-    case Severity::kWarning: return "WARNING";
-    case Severity::kCritical: return "CRITICAL";
+    case Severity::kInfo:
+      return "OK";
+    case Severity::kWarning:
+      return "WARNING";
+    case Severity::kCritical:
+      return "CRITICAL";
   }
   return "UNKNOWN";
 }

@@ -26,9 +26,9 @@ struct Finding {
   std::string id;  ///< stable, public: "nvml.version_mismatch", "gpu.xid"...
   Severity severity = Severity::kInfo;
   Subject subject;
-  std::string title;     ///< one line, what is wrong (or right)
-  std::string evidence;  ///< the numbers behind it
-  std::string action;    ///< what to do, in words
+  std::string title;                  ///< one line, what is wrong (or right)
+  std::string evidence;               ///< the numbers behind it
+  std::string action;                 ///< what to do, in words
   std::vector<std::string> commands;  ///< commands that do it, in order
 };
 

@@ -11,8 +11,8 @@ namespace gt {
 
 /// One numbered step of the recovery plan.
 struct PlanStep {
-  std::string text;                   ///< what to do and why, one or two sentences
-  std::vector<std::string> commands;  ///< the commands, in order
+  std::string text;                      ///< what to do and why, one or two sentences
+  std::vector<std::string> commands;     ///< the commands, in order
   std::vector<std::string> finding_ids;  ///< the findings it addresses
 };
 

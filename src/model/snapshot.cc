@@ -6,10 +6,14 @@ namespace gt {
 
 const char* gpu_status_name(GpuStatus s) {
   switch (s) {
-    case GpuStatus::kOk: return "ok";
-    case GpuStatus::kLost: return "lost";
-    case GpuStatus::kUnresponsive: return "unresponsive";
-    case GpuStatus::kInaccessible: return "inaccessible";
+    case GpuStatus::kOk:
+      return "ok";
+    case GpuStatus::kLost:
+      return "lost";
+    case GpuStatus::kUnresponsive:
+      return "unresponsive";
+    case GpuStatus::kInaccessible:
+      return "inaccessible";
   }
   return "unknown";
 }
@@ -21,10 +25,15 @@ namespace gt {
 std::vector<std::string> clock_event_reason_names(uint64_t mask) {
   // Bit values from nvml.h (nvmlClocksEventReason* / ThrottleReason*); the
   // words are nvidia-smi's clocks_event_reasons.* query keys.
-  static const char* const kNames[] = {
-      "gpu_idle",         "applications_clocks_setting", "sw_power_cap",
-      "hw_slowdown",      "sync_boost",                  "sw_thermal_slowdown",
-      "hw_thermal_slowdown", "hw_power_brake_slowdown",  "display_clock_setting"};
+  static const char* const kNames[] = {"gpu_idle",
+                                       "applications_clocks_setting",
+                                       "sw_power_cap",
+                                       "hw_slowdown",
+                                       "sync_boost",
+                                       "sw_thermal_slowdown",
+                                       "hw_thermal_slowdown",
+                                       "hw_power_brake_slowdown",
+                                       "display_clock_setting"};
   std::vector<std::string> out;
   for (int bit = 0; bit < 64; ++bit) {
     if (!(mask & (uint64_t{1} << bit))) continue;

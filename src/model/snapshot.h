@@ -33,16 +33,16 @@ struct ProcessOwner {
 /// A process NVML reports on one GPU, joined with what /proc says about it.
 struct GpuProcess {
   uint32_t pid = 0;
-  std::string type;  ///< "compute" or "graphics" (or "compute+graphics")
+  std::string type;                           ///< "compute" or "graphics" (or "compute+graphics")
   std::optional<uint64_t> used_memory_bytes;  ///< null on WDDM / not available
   std::optional<uint32_t> gpu_instance_id;    ///< MIG only
   std::optional<uint32_t> compute_instance_id;
 
   // From /proc (all null when the PID is not visible in this namespace).
-  bool visible = false;  ///< /proc/PID exists in this PID namespace
+  bool visible = false;                        ///< /proc/PID exists in this PID namespace
   std::optional<std::string> visibility_note;  ///< why not, when not visible
-  std::optional<std::string> name;      ///< /proc/PID/comm
-  std::optional<std::string> cmdline;   ///< argv joined by spaces
+  std::optional<std::string> name;             ///< /proc/PID/comm
+  std::optional<std::string> cmdline;          ///< argv joined by spaces
   std::optional<uint32_t> uid;
   std::optional<std::string> user;
   std::optional<int64_t> start_time_unix_s;
@@ -152,41 +152,41 @@ struct GpuState {
 
 /// What the NVML library load and init said, for "explain itself" output.
 struct NvmlStatus {
-  bool loaded = false;           ///< dlopen succeeded
-  bool initialized = false;      ///< nvmlInit succeeded
-  std::optional<std::string> library_path;   ///< what we asked dlopen for
-  std::optional<std::string> library_file;   ///< real file behind it
+  bool loaded = false;                         ///< dlopen succeeded
+  bool initialized = false;                    ///< nvmlInit succeeded
+  std::optional<std::string> library_path;     ///< what we asked dlopen for
+  std::optional<std::string> library_file;     ///< real file behind it
   std::optional<std::string> library_version;  ///< from the file name
-  std::optional<int> init_return_code;       ///< nvmlReturn_t of init
-  std::optional<std::string> init_error;     ///< symbolic name
-  std::optional<std::string> error_message;  ///< one clear line
-  std::optional<std::string> load_error;     ///< dlopen's own words, when loading failed
-  std::vector<std::string> missing_symbols;  ///< optional ones not exported
+  std::optional<int> init_return_code;         ///< nvmlReturn_t of init
+  std::optional<std::string> init_error;       ///< symbolic name
+  std::optional<std::string> error_message;    ///< one clear line
+  std::optional<std::string> load_error;       ///< dlopen's own words, when loading failed
+  std::vector<std::string> missing_symbols;    ///< optional ones not exported
 };
 
 /// One NVIDIA message from the kernel log (xid-catalog.md, log formats).
 struct KernelLogEvent {
-  std::string kind;                 ///< "xid", "sxid" or "fallen-off-bus"
-  std::optional<int> code;          ///< the Xid / SXid number
-  std::optional<std::string> pci_bus_id;  ///< canonical "0000:19:00.0"
-  std::string boot;                 ///< "current", "previous" or "file"
-  std::optional<double> monotonic_s;      ///< seconds since boot, when printed
-  std::optional<int64_t> time_unix_s;     ///< wall time, when printed or derivable
-  std::optional<std::string> time_text;   ///< the timestamp as the log printed it
-  std::optional<uint32_t> pid;            ///< "pid=1234" in the message
+  std::string kind;                         ///< "xid", "sxid" or "fallen-off-bus"
+  std::optional<int> code;                  ///< the Xid / SXid number
+  std::optional<std::string> pci_bus_id;    ///< canonical "0000:19:00.0"
+  std::string boot;                         ///< "current", "previous" or "file"
+  std::optional<double> monotonic_s;        ///< seconds since boot, when printed
+  std::optional<int64_t> time_unix_s;       ///< wall time, when printed or derivable
+  std::optional<std::string> time_text;     ///< the timestamp as the log printed it
+  std::optional<uint32_t> pid;              ///< "pid=1234" in the message
   std::optional<std::string> process_name;  ///< "name=python3"
-  std::string detail;               ///< the text after the code ("Graphics Exception...")
-  std::string line;                 ///< the whole line (continuations joined by " | ")
+  std::string detail;                       ///< the text after the code ("Graphics Exception...")
+  std::string line;                         ///< the whole line (continuations joined by " | ")
 };
 
 /// What reading the kernel log gave: events, and every source tried.
 struct KernelLog {
   struct Source {
-    std::string name;    ///< "/dev/kmsg", "journalctl -k -b -1", "/var/log/kern.log", a file
-    std::string boot;    ///< "current", "previous" or "file"
-    bool read = false;   ///< true when it was read
+    std::string name;   ///< "/dev/kmsg", "journalctl -k -b -1", "/var/log/kern.log", a file
+    std::string boot;   ///< "current", "previous" or "file"
+    bool read = false;  ///< true when it was read
     std::optional<std::string> error;  ///< why not ("permission denied", ...)
-    uint64_t lines = 0;  ///< lines looked at
+    uint64_t lines = 0;                ///< lines looked at
   };
   std::vector<Source> sources;
   std::vector<KernelLogEvent> events;
@@ -195,7 +195,7 @@ struct KernelLog {
 
 /// Space on the filesystem holding a path (statvfs).
 struct DiskUsage {
-  std::string path;  ///< as given (--path), or "/"
+  std::string path;                  ///< as given (--path), or "/"
   std::optional<std::string> error;  ///< why it could not be read
   std::optional<uint64_t> total_bytes;
   std::optional<uint64_t> available_bytes;  ///< to unprivileged users (f_bavail)
@@ -215,17 +215,17 @@ struct NodeSnapshot {
   double sample_window_s = 0;
 
   NvmlStatus nvml;
-  std::optional<std::string> driver_version;       ///< from NVML
+  std::optional<std::string> driver_version;  ///< from NVML
   std::optional<std::string> nvml_version;
-  std::optional<std::string> cuda_driver_version;  ///< "13.1"
+  std::optional<std::string> cuda_driver_version;    ///< "13.1"
   std::optional<std::string> kernel_module_version;  ///< /sys/module/nvidia
   std::optional<uint32_t> gpu_count;                 ///< NVML's count
 
   std::vector<GpuState> gpus;
-  std::vector<PciDevice> pci_devices;  ///< every NVIDIA GPU on the bus
+  std::vector<PciDevice> pci_devices;   ///< every NVIDIA GPU on the bus
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
   std::vector<DiskUsage> disks;         ///< one per --path (and /), deduplicated by fs
-  std::vector<std::string> warnings;   ///< collection problems, in words
+  std::vector<std::string> warnings;    ///< collection problems, in words
 };
 
 }  // namespace gt

@@ -87,9 +87,10 @@ J gpu_json(const GpuState& g) {
   j["name"] = opt(g.name);
   j["uuid"] = opt(g.uuid);
   j["serial"] = opt(g.serial);
-  j["pci"] = {{"bus_id", opt(g.pci_bus_id)}, {"device_id", hex_opt(g.pci_device_id
-                                                   ? std::optional<uint64_t>(*g.pci_device_id)
-                                                   : std::nullopt, 8)}};
+  j["pci"] = {
+      {"bus_id", opt(g.pci_bus_id)},
+      {"device_id",
+       hex_opt(g.pci_device_id ? std::optional<uint64_t>(*g.pci_device_id) : std::nullopt, 8)}};
   j["memory"] = {{"total_bytes", opt(g.memory_total_bytes)},
                  {"used_bytes", opt(g.memory_used_bytes)},
                  {"free_bytes", opt(g.memory_free_bytes)},
@@ -102,14 +103,17 @@ J gpu_json(const GpuState& g) {
   j["fan"] = {{"speed_pct", opt(g.fan_speed_pct)}};
   j["persistence_mode"] = opt(g.persistence_mode);
   j["compute_mode"] = opt(g.compute_mode);
-  j["mig"] = {{"mode", {{"current", opt(g.mig_mode_current)}, {"pending", opt(g.mig_mode_pending)}}}};
+  j["mig"] = {
+      {"mode", {{"current", opt(g.mig_mode_current)}, {"pending", opt(g.mig_mode_pending)}}}};
   j["ecc"] = {
       {"mode", {{"current", opt(g.ecc_mode_current)}, {"pending", opt(g.ecc_mode_pending)}}},
       {"errors",
-       {{"corrected", {{"volatile", opt(g.ecc.volatile_corrected)},
-                       {"aggregate", opt(g.ecc.aggregate_corrected)}}},
-        {"uncorrected", {{"volatile", opt(g.ecc.volatile_uncorrected)},
-                         {"aggregate", opt(g.ecc.aggregate_uncorrected)}}}}}};
+       {{"corrected",
+         {{"volatile", opt(g.ecc.volatile_corrected)},
+          {"aggregate", opt(g.ecc.aggregate_corrected)}}},
+        {"uncorrected",
+         {{"volatile", opt(g.ecc.volatile_uncorrected)},
+          {"aggregate", opt(g.ecc.aggregate_uncorrected)}}}}}};
   j["retired_pages"] = {{"single_bit_ecc_count", opt(g.retired_pages.single_bit)},
                         {"double_bit_ecc_count", opt(g.retired_pages.double_bit)},
                         {"pending", opt(g.retired_pages.pending)}};
@@ -117,12 +121,14 @@ J gpu_json(const GpuState& g) {
                         {"uncorrectable", opt(g.remapped_rows.uncorrectable)},
                         {"pending", opt(g.remapped_rows.pending)},
                         {"failure", opt(g.remapped_rows.failure)}};
-  j["pcie"] = {{"link",
-                {{"gen", {{"current", opt(g.pcie.current_gen)}, {"max", opt(g.pcie.max_gen)},
-                          {"device_max", opt(g.pcie.device_max_gen)}}},
-                 {"width", {{"current", opt(g.pcie.current_width)},
-                            {"max", opt(g.pcie.max_width)}}}}},
-               {"replay_counter", opt(g.pcie.replay_counter)}};
+  j["pcie"] = {
+      {"link",
+       {{"gen",
+         {{"current", opt(g.pcie.current_gen)},
+          {"max", opt(g.pcie.max_gen)},
+          {"device_max", opt(g.pcie.device_max_gen)}}},
+        {"width", {{"current", opt(g.pcie.current_width)}, {"max", opt(g.pcie.max_width)}}}}},
+      {"replay_counter", opt(g.pcie.replay_counter)}};
   j["clocks_event_reasons"] = clock_reasons_json(g);
   j["processes"] = processes_json(g);
   j["processes_error"] = opt(g.processes_error);
@@ -132,41 +138,52 @@ J gpu_json(const GpuState& g) {
 }
 
 J pci_json(const PciDevice& d) {
-  return J{{"bus_id", d.bus_id},
-           {"device_id", hex_opt(d.device_id ? std::optional<uint64_t>(*d.device_id)
-                                             : std::nullopt, 4)},
-           {"class", hex_opt(d.class_code ? std::optional<uint64_t>(*d.class_code)
-                                          : std::nullopt, 6)},
-           {"driver", opt(d.driver)},
-           {"link",
-            {{"speed_gts", {{"current", opt(d.current_link_speed_gts)},
-                            {"max", opt(d.max_link_speed_gts)}}},
-             {"gen", {{"current", opt(d.current_link_gen)}, {"max", opt(d.max_link_gen)}}},
-             {"width", {{"current", opt(d.current_link_width)}, {"max", opt(d.max_link_width)}}}}},
-           {"numa_node", opt(d.numa_node)}};
+  return J{
+      {"bus_id", d.bus_id},
+      {"device_id", hex_opt(d.device_id ? std::optional<uint64_t>(*d.device_id) : std::nullopt, 4)},
+      {"class", hex_opt(d.class_code ? std::optional<uint64_t>(*d.class_code) : std::nullopt, 6)},
+      {"driver", opt(d.driver)},
+      {"link",
+       {{"speed_gts",
+         {{"current", opt(d.current_link_speed_gts)}, {"max", opt(d.max_link_speed_gts)}}},
+        {"gen", {{"current", opt(d.current_link_gen)}, {"max", opt(d.max_link_gen)}}},
+        {"width", {{"current", opt(d.current_link_width)}, {"max", opt(d.max_link_width)}}}}},
+      {"numa_node", opt(d.numa_node)}};
 }
 
 J kernel_log_json(const std::optional<KernelLog>& log) {
   if (!log) return nullptr;
   J sources = J::array();
   for (const KernelLog::Source& s : log->sources)
-    sources.push_back({{"name", s.name}, {"boot", s.boot}, {"read", s.read},
-                       {"error", opt(s.error)}, {"lines", s.lines}});
+    sources.push_back({{"name", s.name},
+                       {"boot", s.boot},
+                       {"read", s.read},
+                       {"error", opt(s.error)},
+                       {"lines", s.lines}});
   J events = J::array();
   for (const KernelLogEvent& e : log->events)
-    events.push_back({{"kind", e.kind}, {"code", opt(e.code)}, {"pci_bus_id", opt(e.pci_bus_id)},
-                      {"boot", e.boot}, {"monotonic_s", opt(e.monotonic_s)},
-                      {"time", iso_time(e.time_unix_s)}, {"time_text", opt(e.time_text)},
-                      {"pid", opt(e.pid)}, {"process_name", opt(e.process_name)},
-                      {"detail", e.detail}, {"line", e.line}});
-  return J{{"sources", sources}, {"events", events},
+    events.push_back({{"kind", e.kind},
+                      {"code", opt(e.code)},
+                      {"pci_bus_id", opt(e.pci_bus_id)},
+                      {"boot", e.boot},
+                      {"monotonic_s", opt(e.monotonic_s)},
+                      {"time", iso_time(e.time_unix_s)},
+                      {"time_text", opt(e.time_text)},
+                      {"pid", opt(e.pid)},
+                      {"process_name", opt(e.process_name)},
+                      {"detail", e.detail},
+                      {"line", e.line}});
+  return J{{"sources", sources},
+           {"events", events},
            {"unparsed_nvidia_lines", log->unparsed_nvidia_lines}};
 }
 
 J disks_json(const std::vector<DiskUsage>& disks) {
   J arr = J::array();
   for (const DiskUsage& d : disks)
-    arr.push_back({{"path", d.path}, {"error", opt(d.error)}, {"total_bytes", opt(d.total_bytes)},
+    arr.push_back({{"path", d.path},
+                   {"error", opt(d.error)},
+                   {"total_bytes", opt(d.total_bytes)},
                    {"available_bytes", opt(d.available_bytes)},
                    {"inodes_total", opt(d.inodes_total)},
                    {"inodes_available", opt(d.inodes_available)}});
@@ -174,9 +191,12 @@ J disks_json(const std::vector<DiskUsage>& disks) {
 }
 
 J subject_json(const Subject& s) {
-  return J{{"kind", s.kind},          {"gpu_index", opt(s.gpu_index)},
-           {"gpu_uuid", opt(s.gpu_uuid)}, {"pci_bus_id", opt(s.pci_bus_id)},
-           {"pid", opt(s.pid)},       {"path", opt(s.path)}};
+  return J{{"kind", s.kind},
+           {"gpu_index", opt(s.gpu_index)},
+           {"gpu_uuid", opt(s.gpu_uuid)},
+           {"pci_bus_id", opt(s.pci_bus_id)},
+           {"pid", opt(s.pid)},
+           {"path", opt(s.path)}};
 }
 
 J nvml_json(const NvmlStatus& n) {
@@ -228,15 +248,20 @@ nlohmann::ordered_json report_to_json(const Report& r) {
   j["exit_code"] = r.exit_code;
   J findings = J::array();
   for (const Finding& f : r.findings)
-    findings.push_back({{"id", f.id}, {"severity", severity_name(f.severity)},
-                        {"subject", subject_json(f.subject)}, {"title", f.title},
-                        {"evidence", f.evidence}, {"action", f.action},
+    findings.push_back({{"id", f.id},
+                        {"severity", severity_name(f.severity)},
+                        {"subject", subject_json(f.subject)},
+                        {"title", f.title},
+                        {"evidence", f.evidence},
+                        {"action", f.action},
                         {"commands", f.commands}});
   j["findings"] = findings;
   J plan = J::array();
   int n = 0;
   for (const PlanStep& p : r.plan)
-    plan.push_back({{"step", ++n}, {"text", p.text}, {"commands", p.commands},
+    plan.push_back({{"step", ++n},
+                    {"text", p.text},
+                    {"commands", p.commands},
                     {"finding_ids", p.finding_ids}});
   j["plan"] = plan;
   J snap = snapshot_to_json(r.snapshot);  // a named value: items() must not dangle

@@ -5,9 +5,8 @@
 // values are null, never 0.
 #pragma once
 
-#include <ostream>
-
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "model/report.h"
 

@@ -25,7 +25,8 @@ void render_oneline(const Report& r, std::ostream& out) {
     if (f.severity == Severity::kWarning) ++warn;
     if (f.severity >= Severity::kWarning) ids.insert(f.id);
   }
- out << verdict_word(r) << " gpus=" << gpu_counts(s) << " critical=" << crit << " warning=" << warn;
+  out << verdict_word(r) << " gpus=" << gpu_counts(s) << " critical=" << crit
+      << " warning=" << warn;
   if (s.driver_version) out << " driver=" << *s.driver_version;
   if (!ids.empty()) {
     out << " ids=";
@@ -46,14 +47,15 @@ void render_oneline_npd(const Report& r, std::ostream& out, size_t max_bytes) {
     if (f.severity == Severity::kCritical) ++crit;
     if (f.severity == Severity::kWarning) ++warn;
     if (f.severity < Severity::kWarning) continue;
-    bool seen = std::any_of(ids.begin(), ids.end(), [&](const auto& p) { return p.second == f.id; });
+    bool seen =
+        std::any_of(ids.begin(), ids.end(), [&](const auto& p) { return p.second == f.id; });
     if (!seen) ids.emplace_back(f.severity, f.id);
   }
   std::stable_sort(ids.begin(), ids.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
- std::string line = verdict_word(r) + " gpus=" + gpu_counts(s) + " critical=" + std::to_string(crit) +
-                     " warning=" + std::to_string(warn);
+  std::string line = verdict_word(r) + " gpus=" + gpu_counts(s) +
+                     " critical=" + std::to_string(crit) + " warning=" + std::to_string(warn);
   for (size_t i = 0; i < ids.size(); ++i) {
     std::string next = (i == 0 ? " ids=" : ",") + ids[i].second;
     size_t left = ids.size() - i - 1;

@@ -15,9 +15,12 @@ namespace {
 std::string escape_help(std::string_view s) {
   std::string out;
   for (char c : s) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -173,8 +176,7 @@ void add_gpu_gauges(const GpuState& g, const MetricLabels& l, MetricSet& set) {
   add_opt(set, "gpu_triage_gpu_persistence_mode_enabled", l, g.persistence_mode);
   add_opt(set, "gpu_triage_gpu_mig_mode_enabled", l, g.mig_mode_current);
   add_opt(set, "gpu_triage_gpu_ecc_mode_enabled", l, g.ecc_mode_current);
-  if (g.processes)
-    set.add("gpu_triage_gpu_processes", l, static_cast<double>(g.processes->size()));
+  if (g.processes) set.add("gpu_triage_gpu_processes", l, static_cast<double>(g.processes->size()));
 }
 
 void add_gpu_memory_errors(const GpuState& g, const MetricLabels& l, MetricSet& set) {
@@ -221,8 +223,10 @@ void MetricSet::add(const std::string& name, const MetricLabels& labels, double 
   std::string rendered = render_labels(labels);
   std::vector<Sample>& samples = metrics_[name];
   auto [it, inserted] = index_.try_emplace(name + rendered, samples.size());
-  if (inserted) samples.push_back({std::move(rendered), value});
-  else samples[it->second].value += value;
+  if (inserted)
+    samples.push_back({std::move(rendered), value});
+  else
+    samples[it->second].value += value;
 }
 
 void MetricSet::write(std::ostream& out) const {
@@ -274,8 +278,7 @@ std::string render_prometheus(const Report& report, const PrometheusContext& ctx
 std::string format_metric_value(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-  if (v == std::floor(v) && std::fabs(v) < 1e15)
-    return std::to_string(static_cast<long long>(v));
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
   char buf[64];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, end);
@@ -285,10 +288,14 @@ std::string escape_label_value(const std::string& v) {
   std::string out;
   out.reserve(v.size());
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }

@@ -42,8 +42,8 @@ class MetricSet {
     std::string labels;  ///< rendered "{k="v",...}" or ""
     double value;
   };
-  std::map<std::string, std::vector<Sample>> metrics_;       ///< name -> samples, in order
-  std::unordered_map<std::string, size_t> index_;  ///< name + labels -> position
+  std::map<std::string, std::vector<Sample>> metrics_;  ///< name -> samples, in order
+  std::unordered_map<std::string, size_t> index_;       ///< name + labels -> position
 };
 
 /// What the report itself does not know.

@@ -99,8 +99,7 @@ std::string short_name(const std::string& name) {
 void header(const NodeSnapshot& snap, const Painter& paint, std::ostream& out) {
   out << paint("gpu-triage", kBold) << "  host " << snap.hostname.value_or("?") << "  "
       << (snap.gpu_count ? std::to_string(*snap.gpu_count) : "?") << " GPUs";
-  if (!snap.gpus.empty() && same_names(snap))
-    out << " x " << snap.gpus.front().name.value_or("?");
+  if (!snap.gpus.empty() && same_names(snap)) out << " x " << snap.gpus.front().name.value_or("?");
   out << "\n";
   out << "driver " << snap.driver_version.value_or("?") << " (NVML)  kernel module "
       << snap.kernel_module_version.value_or("?") << "  NVML library "
@@ -126,9 +125,9 @@ void gpu_table(const NodeSnapshot& snap, const TableOptions& opt, const Painter&
   for (const GpuState& g : snap.gpus) {
     std::string status = gpu_status_name(g.status);
     const char* color = g.status == GpuStatus::kOk ? kGreen : kRed;
-    std::string line = fmt::format("{:>3} {} {:<12} ", g.index,
-                                   paint(fmt::format("{:<12}", status), color),
-                                   short_bus_id(g.pci_bus_id));
+    std::string line =
+        fmt::format("{:>3} {} {:<12} ", g.index, paint(fmt::format("{:<12}", status), color),
+                    short_bus_id(g.pci_bus_id));
     if (names) {
       std::string n = short_name(g.name.value_or(dash()));
       line += fmt::format("{:<{}} ", opt.wide ? n : clip(n, 20), opt.wide ? 44 : 20);
@@ -160,8 +159,8 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
   for (const GpuState& g : snap.gpus) any = any || (g.processes && !g.processes->empty());
   if (!any) return;
   out << "\n"
-      << paint(fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} {}", "GPU", "PID", "USER",
-                           "GPU MEM", "OWNER", "PROCESS / COMMAND"),
+      << paint(fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} {}", "GPU", "PID", "USER", "GPU MEM",
+                           "OWNER", "PROCESS / COMMAND"),
                kBold)
       << "\n";
   for (const GpuState& g : snap.gpus) {
@@ -170,15 +169,16 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
       std::string mem = p.used_memory_bytes ? format_bytes(*p.used_memory_bytes) : "n/a";
       std::string user = p.user.value_or(p.uid ? std::to_string(*p.uid) : dash());
       std::string owner = owner_text(p);
-      std::string prefix = fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} ", g.index, p.pid,
-                                       user, mem, owner);
+      std::string prefix =
+          fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} ", g.index, p.pid, user, mem, owner);
       std::string what;
       if (!p.visible && !(snap.source != "nvml" && p.cmdline)) {
         what = paint("? not visible here (other PID namespace)", kYellow);
       } else {
         what = p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash());
         size_t room = opt.width > static_cast<int>(prefix.size())
-                          ? static_cast<size_t>(opt.width) - prefix.size() : 20;
+                          ? static_cast<size_t>(opt.width) - prefix.size()
+                          : 20;
         if (!opt.wide) what = clip(what, std::max<size_t>(room, 20));
       }
       out << prefix << what << "\n";
@@ -226,10 +226,10 @@ void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& pai
   for (const std::string& l : lines) out << (opt.wide ? "  " + l + "\n" : wrap(l, opt.width));
 }
 
-
 void pci_summary(const NodeSnapshot& snap, std::ostream& out) {
   if (snap.pci_devices.empty()) {
-    out << "PCI bus: no NVIDIA GPU found in " << "sysfs\n";
+    out << "PCI bus: no NVIDIA GPU found in "
+        << "sysfs\n";
     return;
   }
   std::map<std::string, int> by_driver;
@@ -255,10 +255,14 @@ void wide_identity(const NodeSnapshot& snap, std::ostream& out) {
 
 const char* severity_color(Severity s) {
   switch (s) {
-    case Severity::kCritical: return kRed;
-    case Severity::kWarning: return kYellow;
-    case Severity::kOk: return kGreen;
-    default: return kReset;
+    case Severity::kCritical:
+      return kRed;
+    case Severity::kWarning:
+      return kYellow;
+    case Severity::kOk:
+      return kGreen;
+    default:
+      return kReset;
   }
 }
 
@@ -270,9 +274,8 @@ void verdict_line(const Report& r, const Painter& paint, std::ostream& out) {
   }
   std::string word = verdict_word(r);
   const char* color = word == "OK" ? kGreen : word == "WARNING" ? kYellow : kRed;
-  out << paint(word, color) << fmt::format("  {} critical, {} warning  (exit {})", crit, warn,
-                                           r.exit_code)
-      << "\n";
+  out << paint(word, color)
+      << fmt::format("  {} critical, {} warning  (exit {})", crit, warn, r.exit_code) << "\n";
 }
 
 void findings_section(const Report& r, const TableOptions& opt, const Painter& paint,
@@ -321,8 +324,7 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
   Painter paint(opt.color);
   verdict_line(r, paint, out);
   if (!snap.nvml.initialized) {
-    out << paint("gpu-triage: " + snap.nvml.error_message.value_or("NVML is not usable"),
-                 kRed)
+    out << paint("gpu-triage: " + snap.nvml.error_message.value_or("NVML is not usable"), kRed)
         << "\n";
   } else {
     header(snap, paint, out);
@@ -330,8 +332,8 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
     if (opt.wide) wide_identity(snap, out);
     process_table(snap, opt, paint, out);
   }
-  bool pci_disagrees = snap.source == "nvml" && snap.gpu_count &&
-                       *snap.gpu_count != snap.pci_devices.size();
+  bool pci_disagrees =
+      snap.source == "nvml" && snap.gpu_count && *snap.gpu_count != snap.pci_devices.size();
   if ((!snap.nvml.initialized && snap.source == "nvml") || pci_disagrees ||
       (opt.wide && snap.source == "nvml")) {
     out << "\n";

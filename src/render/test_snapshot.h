@@ -64,8 +64,8 @@ inline NodeSnapshot make_test_snapshot() {
   p.user = "svc-llm";
   p.ppid = 3141;
   p.start_time_unix_s = 1764399000;
-  p.owner = ProcessOwner{"systemd-unit", "sglang.service", std::nullopt,
-                         "/system.slice/sglang.service"};
+  p.owner =
+      ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, "/system.slice/sglang.service"};
   GpuProcess hidden;
   hidden.pid = 88123;
   hidden.type = "compute";
@@ -134,8 +134,9 @@ inline Report make_test_report() {
   s1.commands = lost.commands;
   s1.finding_ids = {"gpu.lost"};
   PlanStep s2;
-  s2.text = "Stop the idle SGLang server (systemd unit sglang.service): it holds 75.8 GB on each "
-            "of GPUs 0 at 0% utilization, and disable it so it does not start again at boot.";
+  s2.text =
+      "Stop the idle SGLang server (systemd unit sglang.service): it holds 75.8 GB on each "
+      "of GPUs 0 at 0% utilization, and disable it so it does not start again at boot.";
   s2.commands = held.commands;
   s2.finding_ids = {"memory.held_idle"};
   r.plan = {s1, s2};

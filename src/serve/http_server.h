@@ -26,7 +26,7 @@ struct HttpServerOptions {
   /// Longest a scrape waits for a collection; a Prometheus scrape also
   /// bounds it by its X-Prometheus-Scrape-Timeout-Seconds header minus 0.5 s.
   std::chrono::milliseconds scrape_timeout{10000};
-  int threads = 16;  ///< request threads
+  int threads = 16;                    ///< request threads
   std::chrono::seconds io_timeout{5};  ///< per read/write on a connection
 };
 

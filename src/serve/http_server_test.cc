@@ -1,7 +1,7 @@
 #include "serve/http_server.h"
 
-#include <httplib.h>
 #include <gtest/gtest.h>
+#include <httplib.h>
 
 #include <thread>
 
@@ -42,7 +42,8 @@ class ServerFixture : public ::testing::Test {
         [delay] {
           std::this_thread::sleep_for(delay);
           auto r = std::make_shared<CachedReport>();
-          r->metrics = "# HELP gpu_triage_gpus GPUs\n# TYPE gpu_triage_gpus gauge\ngpu_triage_gpus 8\n";
+          r->metrics =
+              "# HELP gpu_triage_gpus GPUs\n# TYPE gpu_triage_gpus gauge\ngpu_triage_gpus 8\n";
           r->json = "{\"verdict\": \"OK\"}\n";
           r->verdict = "OK";
           r->hostname = "n1";

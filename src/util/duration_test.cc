@@ -19,8 +19,7 @@ TEST(ParseDuration, RejectsGarbageWithTheTextQuoted) {
     Result<std::chrono::milliseconds> r = parse_duration(text);
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_EQ(r.error().kind, ErrorKind::kMalformed);
-    EXPECT_NE(r.error().message.find(std::string("'") + text + "'"),
-              std::string::npos);
+    EXPECT_NE(r.error().message.find(std::string("'") + text + "'"), std::string::npos);
   }
 }
 

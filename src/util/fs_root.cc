@@ -52,13 +52,12 @@ Result<std::string> FsRoot::read(const std::string& abs_path) const {
   return out;
 }
 
-std::optional<std::string> FsRoot::read_optional_trimmed(
-    const std::string& abs_path) const {
+std::optional<std::string> FsRoot::read_optional_trimmed(const std::string& abs_path) const {
   Result<std::string> r = read(abs_path);
   if (!r) return std::nullopt;
   std::string s = std::move(r.value());
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' ||
-                        s.back() == '\t' || s.back() == '\r' || s.back() == '\0'))
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' ||
+                        s.back() == '\r' || s.back() == '\0'))
     s.pop_back();
   return s;
 }

@@ -25,8 +25,7 @@ class FsRoot {
 
   /// Reads a file and strips trailing whitespace; nullopt when absent or
   /// unreadable (for legitimately optional files).
-  std::optional<std::string> read_optional_trimmed(
-      const std::string& abs_path) const;
+  std::optional<std::string> read_optional_trimmed(const std::string& abs_path) const;
 
   /// Lists the entry names of a directory (no "." or ".."), sorted.
   Result<std::vector<std::string>> list(const std::string& abs_dir) const;

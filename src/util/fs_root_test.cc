@@ -1,12 +1,12 @@
 #include "util/fs_root.h"
 
 #include <gtest/gtest.h>
-
-#include "util/test_util.h"
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+
+#include "util/test_util.h"
 
 namespace gt {
 namespace {

@@ -47,8 +47,7 @@ struct Resolver {
 
 std::string real_file_of(void* handle) {
   link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr ||
-      map->l_name == nullptr)
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr)
     return {};
   char* resolved = realpath(map->l_name, nullptr);
   if (resolved == nullptr) return map->l_name;
@@ -89,33 +88,31 @@ void resolve_optional(Resolver& r, NvmlApi& api) {
   api.serial = r.find<DevFnStr>({"nvmlDeviceGetSerial"});
   api.pci_info = r.find<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_t*)>(
       {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo"});
-  api.memory_v2 = r.find<nvmlReturn_t(nvmlDevice_t, nvmlMemory_v2_t*)>(
-      {"nvmlDeviceGetMemoryInfo_v2"});
+  api.memory_v2 =
+      r.find<nvmlReturn_t(nvmlDevice_t, nvmlMemory_v2_t*)>({"nvmlDeviceGetMemoryInfo_v2"});
   api.memory_v1 = r.find<nvmlReturn_t(nvmlDevice_t, nvmlMemory_t*)>({"nvmlDeviceGetMemoryInfo"});
-  api.utilization = r.find<nvmlReturn_t(nvmlDevice_t, nvmlUtilization_t*)>(
-      {"nvmlDeviceGetUtilizationRates"});
-  api.temperature_v = r.find<nvmlReturn_t(nvmlDevice_t, nvmlTemperature_v1_t*)>(
-      {"nvmlDeviceGetTemperatureV"});
-  api.temperature = r.find<nvmlReturn_t(nvmlDevice_t, int, unsigned*)>(
-      {"nvmlDeviceGetTemperature"});
+  api.utilization =
+      r.find<nvmlReturn_t(nvmlDevice_t, nvmlUtilization_t*)>({"nvmlDeviceGetUtilizationRates"});
+  api.temperature_v =
+      r.find<nvmlReturn_t(nvmlDevice_t, nvmlTemperature_v1_t*)>({"nvmlDeviceGetTemperatureV"});
+  api.temperature =
+      r.find<nvmlReturn_t(nvmlDevice_t, int, unsigned*)>({"nvmlDeviceGetTemperature"});
   api.power_usage = r.find<DevFnU>({"nvmlDeviceGetPowerUsage"});
   api.enforced_power_limit = r.find<DevFnU>({"nvmlDeviceGetEnforcedPowerLimit"});
   api.power_management_limit = r.find<DevFnU>({"nvmlDeviceGetPowerManagementLimit"});
-  api.performance_state = r.find<nvmlReturn_t(nvmlDevice_t, int*)>(
-      {"nvmlDeviceGetPerformanceState"});
+  api.performance_state =
+      r.find<nvmlReturn_t(nvmlDevice_t, int*)>({"nvmlDeviceGetPerformanceState"});
   api.fan_speed = r.find<DevFnU>({"nvmlDeviceGetFanSpeed"});
-  api.persistence_mode = r.find<nvmlReturn_t(nvmlDevice_t, int*)>(
-      {"nvmlDeviceGetPersistenceMode"});
+  api.persistence_mode = r.find<nvmlReturn_t(nvmlDevice_t, int*)>({"nvmlDeviceGetPersistenceMode"});
   api.compute_mode = r.find<nvmlReturn_t(nvmlDevice_t, int*)>({"nvmlDeviceGetComputeMode"});
-  api.mig_mode = r.find<nvmlReturn_t(nvmlDevice_t, unsigned*, unsigned*)>(
-      {"nvmlDeviceGetMigMode"});
+  api.mig_mode = r.find<nvmlReturn_t(nvmlDevice_t, unsigned*, unsigned*)>({"nvmlDeviceGetMigMode"});
   api.ecc_mode = r.find<nvmlReturn_t(nvmlDevice_t, int*, int*)>({"nvmlDeviceGetEccMode"});
   api.total_ecc_errors = r.find<nvmlReturn_t(nvmlDevice_t, int, int, unsigned long long*)>(
       {"nvmlDeviceGetTotalEccErrors"});
   api.retired_pages = r.find<nvmlReturn_t(nvmlDevice_t, int, unsigned*, unsigned long long*)>(
       {"nvmlDeviceGetRetiredPages"});
-  api.retired_pages_pending = r.find<nvmlReturn_t(nvmlDevice_t, int*)>(
-      {"nvmlDeviceGetRetiredPagesPendingStatus"});
+  api.retired_pages_pending =
+      r.find<nvmlReturn_t(nvmlDevice_t, int*)>({"nvmlDeviceGetRetiredPagesPendingStatus"});
   api.remapped_rows =
       r.find<nvmlReturn_t(nvmlDevice_t, unsigned*, unsigned*, unsigned*, unsigned*)>(
           {"nvmlDeviceGetRemappedRows"});
@@ -125,11 +122,10 @@ void resolve_optional(Resolver& r, NvmlApi& api) {
   api.pcie_curr_width = r.find<DevFnU>({"nvmlDeviceGetCurrPcieLinkWidth"});
   api.pcie_max_width = r.find<DevFnU>({"nvmlDeviceGetMaxPcieLinkWidth"});
   api.pcie_replay_counter = r.find<DevFnU>({"nvmlDeviceGetPcieReplayCounter"});
-  api.clock_reasons = r.find<DevFnULL>({"nvmlDeviceGetCurrentClocksEventReasons",
-                                        "nvmlDeviceGetCurrentClocksThrottleReasons"});
+  api.clock_reasons = r.find<DevFnULL>(
+      {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"});
   api.clock_reasons_supported = r.find<DevFnULL>(
-      {"nvmlDeviceGetSupportedClocksEventReasons",
-       "nvmlDeviceGetSupportedClocksThrottleReasons"});
+      {"nvmlDeviceGetSupportedClocksEventReasons", "nvmlDeviceGetSupportedClocksThrottleReasons"});
   resolve_processes(r, api);
 }
 
@@ -140,9 +136,8 @@ Result<std::shared_ptr<NvmlLibrary>> NvmlLibrary::open(const std::string& path) 
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = dlerror();
-    return Error{ErrorKind::kNotFound,
-                 "cannot load the NVIDIA management library " + path + ": " +
-                     (why ? why : "unknown dlopen error")};
+    return Error{ErrorKind::kNotFound, "cannot load the NVIDIA management library " + path + ": " +
+                                           (why ? why : "unknown dlopen error")};
   }
   std::shared_ptr<NvmlLibrary> lib(new NvmlLibrary());
   lib->handle_ = handle;
@@ -158,8 +153,8 @@ Result<std::shared_ptr<NvmlLibrary>> NvmlLibrary::open(const std::string& path) 
   };
   api.init = req.find<nvmlReturn_t()>({"nvmlInit_v2", "nvmlInit"});
   api.shutdown = req.find<nvmlReturn_t()>({"nvmlShutdown"});
-  api.device_count = req.find<nvmlReturn_t(unsigned*)>(
-      {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"});
+  api.device_count =
+      req.find<nvmlReturn_t(unsigned*)>({"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"});
   api.handle_by_index = req.find<nvmlReturn_t(unsigned, nvmlDevice_t*)>(
       {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
   if (required_failed()) {
@@ -173,21 +168,37 @@ Result<std::shared_ptr<NvmlLibrary>> NvmlLibrary::open(const std::string& path) 
 }
 
 std::string NvmlLibrary::return_name(nvmlReturn_t r) {
-  static const char* const kNames[] = {
-      "NVML_SUCCESS", "NVML_ERROR_UNINITIALIZED", "NVML_ERROR_INVALID_ARGUMENT",
-      "NVML_ERROR_NOT_SUPPORTED", "NVML_ERROR_NO_PERMISSION",
-      "NVML_ERROR_ALREADY_INITIALIZED", "NVML_ERROR_NOT_FOUND",
-      "NVML_ERROR_INSUFFICIENT_SIZE", "NVML_ERROR_INSUFFICIENT_POWER",
-      "NVML_ERROR_DRIVER_NOT_LOADED", "NVML_ERROR_TIMEOUT", "NVML_ERROR_IRQ_ISSUE",
-      "NVML_ERROR_LIBRARY_NOT_FOUND", "NVML_ERROR_FUNCTION_NOT_FOUND",
-      "NVML_ERROR_CORRUPTED_INFOROM", "NVML_ERROR_GPU_IS_LOST",
-      "NVML_ERROR_RESET_REQUIRED", "NVML_ERROR_OPERATING_SYSTEM",
-      "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "NVML_ERROR_IN_USE", "NVML_ERROR_MEMORY",
-      "NVML_ERROR_NO_DATA", "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED",
-      "NVML_ERROR_INSUFFICIENT_RESOURCES", "NVML_ERROR_FREQ_NOT_SUPPORTED",
-      "NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "NVML_ERROR_DEPRECATED",
-      "NVML_ERROR_NOT_READY", "NVML_ERROR_GPU_NOT_FOUND", "NVML_ERROR_INVALID_STATE",
-      "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"};
+  static const char* const kNames[] = {"NVML_SUCCESS",
+                                       "NVML_ERROR_UNINITIALIZED",
+                                       "NVML_ERROR_INVALID_ARGUMENT",
+                                       "NVML_ERROR_NOT_SUPPORTED",
+                                       "NVML_ERROR_NO_PERMISSION",
+                                       "NVML_ERROR_ALREADY_INITIALIZED",
+                                       "NVML_ERROR_NOT_FOUND",
+                                       "NVML_ERROR_INSUFFICIENT_SIZE",
+                                       "NVML_ERROR_INSUFFICIENT_POWER",
+                                       "NVML_ERROR_DRIVER_NOT_LOADED",
+                                       "NVML_ERROR_TIMEOUT",
+                                       "NVML_ERROR_IRQ_ISSUE",
+                                       "NVML_ERROR_LIBRARY_NOT_FOUND",
+                                       "NVML_ERROR_FUNCTION_NOT_FOUND",
+                                       "NVML_ERROR_CORRUPTED_INFOROM",
+                                       "NVML_ERROR_GPU_IS_LOST",
+                                       "NVML_ERROR_RESET_REQUIRED",
+                                       "NVML_ERROR_OPERATING_SYSTEM",
+                                       "NVML_ERROR_LIB_RM_VERSION_MISMATCH",
+                                       "NVML_ERROR_IN_USE",
+                                       "NVML_ERROR_MEMORY",
+                                       "NVML_ERROR_NO_DATA",
+                                       "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED",
+                                       "NVML_ERROR_INSUFFICIENT_RESOURCES",
+                                       "NVML_ERROR_FREQ_NOT_SUPPORTED",
+                                       "NVML_ERROR_ARGUMENT_VERSION_MISMATCH",
+                                       "NVML_ERROR_DEPRECATED",
+                                       "NVML_ERROR_NOT_READY",
+                                       "NVML_ERROR_GPU_NOT_FOUND",
+                                       "NVML_ERROR_INVALID_STATE",
+                                       "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"};
   if (r >= 0 && r < static_cast<int>(sizeof kNames / sizeof kNames[0])) return kNames[r];
   if (r == NVML_ERROR_UNKNOWN) return "NVML_ERROR_UNKNOWN";
   return "NVML_ERROR_" + std::to_string(r);
@@ -195,19 +206,31 @@ std::string NvmlLibrary::return_name(nvmlReturn_t r) {
 
 std::string NvmlLibrary::describe(nvmlReturn_t r) {
   switch (r) {
-    case NVML_SUCCESS: return "success";
-    case NVML_ERROR_NOT_SUPPORTED: return "not supported on this GPU";
-    case NVML_ERROR_NO_PERMISSION: return "no permission";
-    case NVML_ERROR_DRIVER_NOT_LOADED: return "the NVIDIA kernel driver is not loaded";
-    case NVML_ERROR_GPU_IS_LOST: return "the GPU is lost (fell off the bus or is otherwise unreachable)";
+    case NVML_SUCCESS:
+      return "success";
+    case NVML_ERROR_NOT_SUPPORTED:
+      return "not supported on this GPU";
+    case NVML_ERROR_NO_PERMISSION:
+      return "no permission";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+      return "the NVIDIA kernel driver is not loaded";
+    case NVML_ERROR_GPU_IS_LOST:
+      return "the GPU is lost (fell off the bus or is otherwise unreachable)";
     case NVML_ERROR_LIB_RM_VERSION_MISMATCH:
-      return "driver/library version mismatch: the user-space NVML library and the kernel module differ";
-    case NVML_ERROR_RESET_REQUIRED: return "the GPU needs a reset";
-    case NVML_ERROR_INSUFFICIENT_POWER: return "external power cables are not attached";
-    case NVML_ERROR_IRQ_ISSUE: return "the kernel detected an interrupt problem with the GPU";
-    case NVML_ERROR_TIMEOUT: return "timed out";
-    case NVML_ERROR_UNKNOWN: return "unknown error";
-    default: return return_name(r);
+      return "driver/library version mismatch: the user-space NVML library and the kernel module "
+             "differ";
+    case NVML_ERROR_RESET_REQUIRED:
+      return "the GPU needs a reset";
+    case NVML_ERROR_INSUFFICIENT_POWER:
+      return "external power cables are not attached";
+    case NVML_ERROR_IRQ_ISSUE:
+      return "the kernel detected an interrupt problem with the GPU";
+    case NVML_ERROR_TIMEOUT:
+      return "timed out";
+    case NVML_ERROR_UNKNOWN:
+      return "unknown error";
+    default:
+      return return_name(r);
   }
 }
 

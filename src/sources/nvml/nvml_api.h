@@ -70,8 +70,8 @@ struct NvmlApi {
   NvmlFn<nvmlReturn_t(nvmlDevice_t, int, int, unsigned long long*)> total_ecc_errors;
   NvmlFn<nvmlReturn_t(nvmlDevice_t, int, unsigned int*, unsigned long long*)> retired_pages;
   NvmlFn<nvmlReturn_t(nvmlDevice_t, int*)> retired_pages_pending;
-  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int*, unsigned int*, unsigned int*,
-                      unsigned int*)> remapped_rows;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int*, unsigned int*, unsigned int*, unsigned int*)>
+      remapped_rows;
 
   // Optional: PCIe.
   NvmlFn<DevFnU> pcie_curr_gen, pcie_max_gen, pcie_gpu_max_gen;  // last: 12.0

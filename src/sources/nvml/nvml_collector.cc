@@ -35,10 +35,14 @@ struct Shared {
 
 const char* compute_mode_name(int m) {
   switch (m) {
-    case NVML_COMPUTEMODE_DEFAULT: return "Default";
-    case NVML_COMPUTEMODE_EXCLUSIVE_THREAD: return "Exclusive_Thread";
-    case NVML_COMPUTEMODE_PROHIBITED: return "Prohibited";
-    case NVML_COMPUTEMODE_EXCLUSIVE_PROCESS: return "Exclusive_Process";
+    case NVML_COMPUTEMODE_DEFAULT:
+      return "Default";
+    case NVML_COMPUTEMODE_EXCLUSIVE_THREAD:
+      return "Exclusive_Thread";
+    case NVML_COMPUTEMODE_PROHIBITED:
+      return "Prohibited";
+    case NVML_COMPUTEMODE_EXCLUSIVE_PROCESS:
+      return "Exclusive_Process";
   }
   return "Unknown";
 }
@@ -114,10 +118,12 @@ class GpuQuery {
   /// Returns true when the result is usable.
   bool check(const char* symbol, nvmlReturn_t r) {
     switch (r) {
-      case NVML_SUCCESS: return true;
+      case NVML_SUCCESS:
+        return true;
       case NVML_ERROR_NOT_SUPPORTED:
       case NVML_ERROR_FUNCTION_NOT_FOUND:
-      case NVML_ERROR_DEPRECATED: return false;
+      case NVML_ERROR_DEPRECATED:
+        return false;
       case NVML_ERROR_GPU_IS_LOST:
         lost_ = true;
         g_.status = GpuStatus::kLost;
@@ -214,8 +220,7 @@ class GpuQuery {
       g_.temperature_c = static_cast<int32_t>(u);
     }
     if (call(api_.power_usage, dev_, &u)) g_.power_draw_w = u / 1000.0;
-    if (call(api_.enforced_power_limit, dev_, &u) ||
-        call(api_.power_management_limit, dev_, &u))
+    if (call(api_.enforced_power_limit, dev_, &u) || call(api_.power_management_limit, dev_, &u))
       g_.power_limit_w = u / 1000.0;
     int p = 0;
     if (call(api_.performance_state, dev_, &p) && p >= 0 && p < 16)
@@ -284,8 +289,7 @@ class GpuQuery {
     if (call(api_.pcie_replay_counter, dev_, &v)) g_.pcie.replay_counter = v;
     unsigned long long mask = 0;
     if (call(api_.clock_reasons, dev_, &mask)) g_.clock_event_reasons = mask;
-    if (call(api_.clock_reasons_supported, dev_, &mask))
-      g_.clock_event_reasons_supported = mask;
+    if (call(api_.clock_reasons_supported, dev_, &mask)) g_.clock_event_reasons_supported = mask;
   }
 
   /// The NVML count-then-fill protocol; nullopt when the query failed.
@@ -314,8 +318,7 @@ class GpuQuery {
     return std::nullopt;
   }
 
-  static void merge(std::vector<GpuProcess>& into, std::vector<GpuProcess> from,
-                    const char* type) {
+  static void merge(std::vector<GpuProcess>& into, std::vector<GpuProcess> from, const char* type) {
     for (GpuProcess& p : from) {
       auto same = std::find_if(into.begin(), into.end(),
                                [&](const GpuProcess& q) { return q.pid == p.pid; });
@@ -391,8 +394,7 @@ void run_node_phase(std::shared_ptr<Shared> sh, std::shared_ptr<NodePhase> np) {
     if (api.driver_version && api.driver_version.fn(buf, sizeof buf) == NVML_SUCCESS)
       local.driver = buf;
     set_call(api.nvml_version.symbol);
-    if (api.nvml_version && api.nvml_version.fn(buf, sizeof buf) == NVML_SUCCESS)
-      local.nvml = buf;
+    if (api.nvml_version && api.nvml_version.fn(buf, sizeof buf) == NVML_SUCCESS) local.nvml = buf;
     int cuda = 0;
     set_call(api.cuda_driver_version.symbol);
     if (api.cuda_driver_version && api.cuda_driver_version.fn(&cuda) == NVML_SUCCESS)
@@ -457,8 +459,8 @@ GpuProcess parse_process_record(const unsigned char* rec, int record_bytes) {
   return p;
 }
 
-NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib,
-                                const NvmlCollectOptions& options, NodeSnapshot& snap) {
+NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib, const NvmlCollectOptions& options,
+                                NodeSnapshot& snap) {
   const Clock::time_point deadline = Clock::now() + options.timeout;
   auto sh = std::make_shared<Shared>();
   sh->lib = lib;
@@ -503,8 +505,8 @@ NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib,
       g.status = GpuStatus::kUnresponsive;
       std::string call = slot.current_call.empty() ? "an NVML call" : slot.current_call;
       g.stuck_in_call = call;
-      g.status_detail = "no answer within " + std::to_string(options.timeout.count()) +
-                        " ms; stuck in " + call;
+      g.status_detail =
+          "no answer within " + std::to_string(options.timeout.count()) + " ms; stuck in " + call;
     }
     snap.gpus.push_back(std::move(g));
   }

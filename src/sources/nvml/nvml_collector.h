@@ -41,8 +41,7 @@ struct NvmlCollectOutcome {
 
 /// Fills snap.nvml (init result), the node-wide versions, gpu_count and
 /// gpus from `lib`. Never blocks past options.timeout plus scheduling slack.
-NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib,
-                                const NvmlCollectOptions& options,
+NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib, const NvmlCollectOptions& options,
                                 NodeSnapshot& snap);
 
 /// Number of utilization samples taken over `window` (1 when it is 0).

@@ -27,8 +27,7 @@ class MockNvml : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   /// Writes `scenario` and loads a private copy of the mock `variant`.
-  std::shared_ptr<NvmlLibrary> load(const std::string& scenario,
-                                    const std::string& variant = "") {
+  std::shared_ptr<NvmlLibrary> load(const std::string& scenario, const std::string& variant = "") {
     std::string scen = dir_ + "/scenario.json";
     std::ofstream(scen) << scenario;
     setenv("MOCK_NVML_SCENARIO", scen.c_str(), 1);
@@ -72,7 +71,8 @@ std::string device(int i, const std::string& extra = "") {
 std::string scenario(const std::string& devices, const std::string& extra = "") {
   return R"({"driver_version": "550.90.07", "nvml_version": "12.550.90.07",
              "cuda_driver_version": 12040, "latency_ms": {"default": 0},
-             "devices": [)" + devices + "]" + extra + "}";
+             "devices": [)" +
+         devices + "]" + extra + "}";
 }
 
 TEST(NvmlCollector, ParsesProcessRecordsOfEachSize) {
@@ -113,7 +113,10 @@ TEST_F(MockNvml, CollectsEveryFieldAndNullForUnsupported) {
   o.sample_window = std::chrono::milliseconds(100);
   o.timeout = std::chrono::milliseconds(3000);
   int enriched = 0;
-  o.enrich_process = [&](GpuProcess& p) { ++enriched; p.name = "x" + std::to_string(p.pid); };
+  o.enrich_process = [&](GpuProcess& p) {
+    ++enriched;
+    p.name = "x" + std::to_string(p.pid);
+  };
   NvmlCollectOutcome out = collect_nvml(lib, o, snap);
   EXPECT_FALSE(out.abandoned_threads);
   ASSERT_TRUE(snap.nvml.initialized);
@@ -158,9 +161,8 @@ TEST_F(MockNvml, CollectsEveryFieldAndNullForUnsupported) {
 }
 
 TEST_F(MockNvml, HungGpuIsReportedWithItsCallAndOthersInFull) {
-  auto lib = load(scenario(device(0) + "," +
-                           device(1, R"(, "hang_in": "nvmlDeviceGetPowerUsage")") + "," +
-                           device(2)));
+  auto lib = load(scenario(
+      device(0) + "," + device(1, R"(, "hang_in": "nvmlDeviceGetPowerUsage")") + "," + device(2)));
   ASSERT_TRUE(lib);
   NodeSnapshot snap;
   NvmlCollectOptions o;

@@ -1,8 +1,6 @@
 #include "sources/procfs/process_info.h"
 
 #include <gtest/gtest.h>
-
-#include "util/test_util.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include "util/test_util.h"
 
 namespace gt {
 namespace {

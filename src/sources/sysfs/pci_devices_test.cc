@@ -1,12 +1,12 @@
 #include "sources/sysfs/pci_devices.h"
 
 #include <gtest/gtest.h>
-
-#include "util/test_util.h"
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+
+#include "util/test_util.h"
 
 namespace gt {
 namespace {
