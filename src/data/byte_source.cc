@@ -19,7 +19,12 @@ Result<size_t> MemorySource::read_at(uint64_t offset, uint8_t* out, size_t len) 
 }
 
 Result<std::unique_ptr<FileSource>> FileSource::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  return open_at(AT_FDCWD, path.c_str(), path);
+}
+
+Result<std::unique_ptr<FileSource>> FileSource::open_at(int dirfd, const char* name,
+                                                        const std::string& path) {
+  int fd = ::openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
     ErrorKind kind = errno == ENOENT   ? ErrorKind::kNotFound
                      : errno == EACCES ? ErrorKind::kPermissionDenied

@@ -41,6 +41,10 @@ class FileSource : public ByteSource {
  public:
   /// Opens `path` read-only. Fails with the errno text and the path.
   static Result<std::unique_ptr<FileSource>> open(const std::string& path);
+  /// Opens `name` relative to the open directory `dirfd` (no resolution of
+  /// the whole path); `path` is only used in error messages.
+  static Result<std::unique_ptr<FileSource>> open_at(int dirfd, const char* name,
+                                                     const std::string& path);
   ~FileSource() override;
   uint64_t size() const override { return size_; }
   int64_t mtime_unix_s() const { return mtime_unix_s_; }

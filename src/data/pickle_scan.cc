@@ -18,11 +18,15 @@
 namespace gt {
 namespace {
 
+// Values are trivially copyable views: strings point into the pickle bytes,
+// which outlive the walk; a global keeps its module and name apart; a tuple
+// is a range of the walker's item arena. No allocation per opcode.
 struct Value {
   enum Kind { kMark, kStr, kInt, kGlobal, kTuple, kOther } kind = kOther;
-  std::string s;
+  std::string_view s;     // kStr: the string; kGlobal: the module
+  std::string_view name;  // kGlobal: the name
   int64_t i = 0;
-  std::shared_ptr<std::vector<Value>> items;  // tuples
+  uint32_t first = 0, count = 0;  // kTuple: items_[first, first + count)
 };
 
 constexpr size_t kMaxStack = 1 << 20;
@@ -40,31 +44,39 @@ class Walker {
     pos_ += n;
     return v;
   }
-  std::optional<std::string> take_line() {
+  std::optional<std::string_view> take_line() {
     size_t nl = p_.find('\n', pos_);
     if (nl == std::string_view::npos) return std::nullopt;
-    std::string s(p_.substr(pos_, nl - pos_));
+    std::string_view s = p_.substr(pos_, nl - pos_);
     pos_ = nl + 1;
     return s;
   }
   Value pop() {
     if (stack_.empty()) return Value{};
-    Value v = std::move(stack_.back());
+    Value v = stack_.back();
     stack_.pop_back();
     return v;
   }
-  std::vector<Value> pop_to_mark() {
-    std::vector<Value> out;
-    while (!stack_.empty() && stack_.back().kind != Value::kMark) out.push_back(pop());
-    if (!stack_.empty()) stack_.pop_back();
-    return {out.rbegin(), out.rend()};
+  // Index of the topmost mark, or stack_.size() when there is none.
+  size_t mark_index() const {
+    for (size_t k = stack_.size(); k-- > 0;)
+      if (stack_[k].kind == Value::kMark) return k;
+    return stack_.size();
   }
-  void push(Value v) { stack_.push_back(std::move(v)); }
-  void push_tuple(std::vector<Value> items) {
+  void drop_to_mark() {
+    size_t m = mark_index();
+    stack_.resize(m == stack_.size() ? 0 : m);
+  }
+  void push(const Value& v) { stack_.push_back(v); }
+  // Pops the top `n` stack values (or up to the topmost mark) into a tuple.
+  void push_tuple_from(size_t begin, size_t end, size_t new_size) {
     Value v;
     v.kind = Value::kTuple;
-    v.items = std::make_shared<std::vector<Value>>(std::move(items));
-    push(std::move(v));
+    v.first = static_cast<uint32_t>(items_.size());
+    v.count = static_cast<uint32_t>(end - begin);
+    items_.insert(items_.end(), stack_.begin() + begin, stack_.begin() + end);
+    stack_.resize(new_size);
+    push(v);
   }
   void persid(const Value& v);
   bool step(uint8_t op);  // false: stop walking (STOP, error or unsupported)
@@ -72,21 +84,23 @@ class Walker {
   std::string_view p_;
   size_t pos_;
   std::vector<Value> stack_;
-  std::vector<Value> memo_;  // BINPUT indices are small and dense
+  std::vector<Value> memo_;   // BINPUT indices are small and dense
+  std::vector<Value> items_;  // tuple items; each pushed value lands here at most once per tuple
   PickleScan out_;
 };
 
 void Walker::persid(const Value& v) {
-  if (v.kind != Value::kTuple || v.items->size() < 5) return;
-  const std::vector<Value>& t = *v.items;
+  if (v.kind != Value::kTuple || v.count < 5) return;
+  const Value* t = items_.data() + v.first;
   if (t[0].kind != Value::kStr || t[0].s != "storage" || t[1].kind != Value::kGlobal ||
       t[2].kind != Value::kStr || t[4].kind != Value::kInt || t[4].i < 0)
     return;
   StorageRef r;
   r.key = t[2].s;
-  std::string g = t[1].s;  // "torch.BFloat16Storage"
+  // The global is "torch" . "BFloat16Storage": the dtype follows the last dot.
+  std::string_view g = t[1].name;
   size_t dot = g.rfind('.');
-  r.dtype = g.substr(dot == std::string::npos ? 0 : dot + 1);
+  r.dtype = g.substr(dot == std::string_view::npos ? 0 : dot + 1);
   if (r.dtype.size() > 7 && r.dtype.ends_with("Storage")) r.dtype.resize(r.dtype.size() - 7);
   r.numel = static_cast<uint64_t>(t[4].i);
   r.itemsize_bytes = torch_dtype_itemsize(r.dtype);
@@ -127,7 +141,7 @@ bool Walker::step(uint8_t op) {
       push(v);
       return true;
     case ')':
-      push_tuple({});
+      push_tuple_from(stack_.size(), stack_.size(), stack_.size());
       return true;
     case 'q':
     case 'r':
@@ -153,25 +167,27 @@ bool Walker::step(uint8_t op) {
       size_t w = (op == 'U' || op == 0x8c || op == 'C') ? 1 : 4;
       if (!arg(w, n) || !need(n)) return fail("string runs past the end");
       v.kind = (op == 'B' || op == 'C') ? Value::kOther : Value::kStr;
-      if (v.kind == Value::kStr) v.s.assign(p_.substr(pos_, n));
-      if (v.kind == Value::kStr && out_.strings.size() < kMaxStack) out_.strings.push_back(v.s);
+      if (v.kind == Value::kStr) v.s = p_.substr(pos_, n);
+      if (v.kind == Value::kStr && out_.strings.size() < kMaxStack) out_.strings.emplace_back(v.s);
       pos_ += n;
-      push(std::move(v));
+      push(v);
       return true;
     }
     case 'c': {
-      std::optional<std::string> mod = take_line(), name = mod ? take_line() : std::nullopt;
+      std::optional<std::string_view> mod = take_line(), name = mod ? take_line() : std::nullopt;
       if (!name) return fail("cut inside GLOBAL");
       v.kind = Value::kGlobal;
-      v.s = *mod + "." + *name;
-      push(std::move(v));
+      v.s = *mod;
+      v.name = *name;
+      push(v);
       return true;
     }
     case 0x93: {
       Value name = pop(), mod = pop();
       v.kind = Value::kGlobal;
-      v.s = mod.s + "." + name.s;
-      push(std::move(v));
+      v.s = mod.s;
+      v.name = name.s;
+      push(v);
       return true;
     }
     case 'K':
@@ -180,7 +196,7 @@ bool Walker::step(uint8_t op) {
       if (!arg(op == 'K' ? 1 : op == 'M' ? 2 : 4, n)) return fail("cut inside an integer");
       v.kind = Value::kInt;
       v.i = op == 'J' ? int64_t(int32_t(uint32_t(n))) : int64_t(n);
-      push(std::move(v));
+      push(v);
       return true;
     case 0x8a:
       if (!arg(1, n) || !need(n)) return fail("cut inside LONG1");
@@ -192,22 +208,28 @@ bool Walker::step(uint8_t op) {
       } else {
         pos_ += n;
       }
-      push(std::move(v));
+      push(v);
       return true;
     case 'G':
       if (!need(8)) return fail("cut inside BINFLOAT");
       pos_ += 8;
       push(v);
       return true;
-    case 't':
-      push_tuple(pop_to_mark());
+    case 't': {
+      size_t m = mark_index();
+      if (m == stack_.size())  // no mark: everything on the stack
+        push_tuple_from(0, stack_.size(), 0);
+      else
+        push_tuple_from(m + 1, stack_.size(), m);
       return true;
+    }
     case 0x85:
     case 0x86:
     case 0x87: {
-      std::vector<Value> items(op - 0x84);
-      for (size_t k = items.size(); k-- > 0;) items[k] = pop();
-      push_tuple(std::move(items));
+      // Missing items (a short stack) are default values at the front.
+      size_t want = op - 0x84, have = std::min(want, stack_.size());
+      stack_.insert(stack_.end() - have, want - have, Value{});
+      push_tuple_from(stack_.size() - want, stack_.size(), stack_.size() - want);
       return true;
     }
     case 'Q':
@@ -232,7 +254,7 @@ bool Walker::step(uint8_t op) {
     case 'u':
     case 'e':
     case '1':
-      pop_to_mark();
+      drop_to_mark();
       return true;
     case '2':
       if (!stack_.empty()) push(stack_.back());

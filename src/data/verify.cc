@@ -83,9 +83,11 @@ FileCheck verify_source(const ByteSource& src, std::string_view name, const Veri
   return check;
 }
 
-FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
-                      std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra) {
-  Result<std::unique_ptr<FileSource>> src = FileSource::open(path);
+namespace {
+
+FileCheck verify_opened(Result<std::unique_ptr<FileSource>> src, const std::string& path,
+                        const VerifyOptions& opts, std::vector<uint8_t>& buffer,
+                        const std::vector<StreamConsumer*>& extra) {
   if (!src) {
     FileCheck check;
     check.io_error = src.error().message;
@@ -99,11 +101,24 @@ FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
     return check;
   }
   size_t slash = path.rfind('/');
-  FileCheck check = verify_source(**src, slash == std::string::npos ? path : path.substr(slash + 1),
-                                  opts, buffer, extra);
+  std::string_view name(path);
+  if (slash != std::string::npos) name.remove_prefix(slash + 1);
+  FileCheck check = verify_source(**src, name, opts, buffer, extra);
   check.size_bytes = (*src)->size();
   check.mtime_unix_s = (*src)->mtime_unix_s();
   return check;
+}
+
+}  // namespace
+
+FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
+                      std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra) {
+  return verify_opened(FileSource::open(path), path, opts, buffer, extra);
+}
+
+FileCheck verify_at(int dirfd, const char* name, const std::string& path, const VerifyOptions& opts,
+                    std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra) {
+  return verify_opened(FileSource::open_at(dirfd, name, path), path, opts, buffer, extra);
 }
 
 }  // namespace gt

@@ -28,4 +28,9 @@ FileCheck verify_source(const ByteSource& src, std::string_view name, const Veri
 FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
                       std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra = {});
 
+/// As verify_path, opening `name` relative to the open directory `dirfd`;
+/// `path` (the same file) names it in messages.
+FileCheck verify_at(int dirfd, const char* name, const std::string& path, const VerifyOptions& opts,
+                    std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra = {});
+
 }  // namespace gt

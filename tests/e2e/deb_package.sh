@@ -30,7 +30,10 @@ for f in ./usr/bin/gpu-triage ./usr/share/man/man1/gpu-triage.1.gz \
 done
 expect_out_lacks "mock_nvml"
 expect_out_lacks "gt_unit_tests"
-dpkg-deb -c "$deb" | grep -q '^-rwxr-xr-x .* ./usr/share/gpu-triage/contrib/slurm/gpu-triage-slurm-check$' ||
+# Listed to a file first: `grep -q` closing the pipe early would kill dpkg-deb
+# with SIGPIPE and fail the pipeline under pipefail.
+dpkg-deb -c "$deb" >"$TMP/listing"
+grep -q '^-rwxr-xr-x .* ./usr/share/gpu-triage/contrib/slurm/gpu-triage-slurm-check$' "$TMP/listing" ||
   fail "slurm script not executable"
 dpkg-deb --ctrl-tarfile "$deb" | tar -t >"$TMP/out"
 expect_out_contains "./conffiles"

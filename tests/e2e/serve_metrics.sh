@@ -34,7 +34,7 @@ if grep -Eq '^[a-z_]+(\{[^}]*\})? [^ ]+ [0-9]+$' "$TMP/out"; then fail "a sample
 set +e
 promtool check metrics <"$TMP/out" >"$TMP/lint" 2>&1
 set -e
-if grep -v "label names should be written in 'snake_case' not 'camelCase'" "$TMP/lint" | grep -q .; then
+if [[ -n "$(grep -v "label names should be written in 'snake_case' not 'camelCase'" "$TMP/lint" || true)" ]]; then
   fail "promtool check metrics: $(cat "$TMP/lint")"
 fi
 sed 's/modelName=/model_name=/' "$TMP/out" | promtool check metrics ||

@@ -15,5 +15,8 @@ expect_out_contains "must be shorter than --timeout"
 check_usage --no-such-flag
 check_usage --timeout 0
 
-"$TOOL" --version | grep -q "^gpu-triage [0-9]" || fail "--version"
-"$TOOL" --help | grep -q -- "--sample" || fail "--help"
+# Captured first: `cmd | grep -q` can kill cmd with SIGPIPE under pipefail.
+"$TOOL" --version >"$TMP/v"
+grep -q "^gpu-triage [0-9]" "$TMP/v" || fail "--version"
+"$TOOL" --help >"$TMP/h"
+grep -q -- "--sample" "$TMP/h" || fail "--help"
