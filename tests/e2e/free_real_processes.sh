@@ -11,7 +11,11 @@ cp "$GT_SOURCE_DIR/tests/free/fake_sglang.py" "$TMP/sglang/launch_server.py"
 launcher=$!
 bash -c 'trap "" TERM; exec -a "VLLM::Worker_TP0" sleep 600' &
 vllm=$!
-setpriv --reuid=65534 --regid=65534 --clear-groups sleep 600 &
+if [[ $(id -u) == 0 ]]; then
+  setpriv --reuid=65534 --regid=65534 --clear-groups sleep 600 &
+else
+  sleep 600 &  # not root: our own process stands in (only root may stop others')
+fi
 other=$!
 trap 'kill -9 $launcher $vllm $other 2>/dev/null || true; pkill -9 -f "sglang::scheduler_TP" 2>/dev/null || true; rm -rf "$TMP"' EXIT
 for _ in $(seq 50); do [[ -s "$TMP/workers" ]] && break; sleep 0.1; done
