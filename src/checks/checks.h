@@ -2,6 +2,7 @@
 // modifies the snapshot or calls a collector.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "checks/registry.h"
@@ -23,6 +24,9 @@ void check_disks(const NodeSnapshot& s, std::vector<Finding>& out);
 Finding gpu_finding(const char* id, const GpuState& g);
 /// A finding about the node.
 Finding node_finding(const char* id);
+/// The GPU NVML knows at `bus_id` (any spelling, see normalize_pci_bus_id),
+/// or nullptr.
+const GpuState* gpu_by_bus_id(const NodeSnapshot& s, std::string_view bus_id);
 /// "GPU 3 (0000:19:00.0)".
 std::string gpu_label(const GpuState& g);
 

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <tuple>
 
@@ -26,18 +25,6 @@ struct Group {
 };
 
 using Key = std::tuple<std::string, int, std::string, std::string>;  // kind, code, bus, boot
-
-std::string canon(std::string id) {
-  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (id.size() == 16 && id.starts_with("0000")) id = id.substr(4);
-  return id;
-}
-
-const GpuState* gpu_at(const NodeSnapshot& s, const std::string& bus) {
-  for (const GpuState& g : s.gpus)
-    if (g.pci_bus_id && canon(*g.pci_bus_id) == canon(bus)) return &g;
-  return nullptr;
-}
 
 std::string when(const KernelLogEvent& e) {
   if (e.time_text) return *e.time_text;
@@ -90,12 +77,13 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
                                     : "gpu.fallen_off_bus_logged";
   Finding f = node_finding(id.c_str());
   f.subject.kind = "gpu";
-  const GpuState* g = bus.empty() ? nullptr : gpu_at(s, bus);
+  const GpuState* g = bus.empty() ? nullptr : gpu_by_bus_id(s, bus);
   if (g) f = gpu_finding(id.c_str(), *g);
-  if (!bus.empty()) f.subject.pci_bus_id = canon(bus);
+  if (!bus.empty()) f.subject.pci_bus_id = normalize_pci_bus_id(bus);
   f.severity = graded(kind, code, entry, grp.all);
   if (boot == "previous") f.severity = milder(f.severity);
-  std::string where = g ? gpu_label(*g) : (bus.empty() ? "a GPU" : "GPU at " + canon(bus));
+  std::string where =
+      g ? gpu_label(*g) : (bus.empty() ? "a GPU" : "GPU at " + normalize_pci_bus_id(bus));
   std::string what = kind == "fallen-off-bus"
                          ? "fell off the bus"
                          : fmt::format("{} {} ({})", kind == "xid" ? "Xid" : "SXid", code,

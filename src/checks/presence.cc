@@ -4,25 +4,11 @@
 // not list has usually "fallen off the bus" (Xid 79) or failed to
 // initialise; one with no driver bound was never claimed by nvidia.ko.
 #include <algorithm>
-#include <cctype>
 
 #include "checks/checks.h"
 
 namespace gt {
 namespace {
-
-/// "00000000:19:00.0" or "0000:19:00.0", any case -> "0000:19:00.0".
-std::string canonical_bus_id(std::string id) {
-  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (id.size() == 16 && id.starts_with("0000")) id = id.substr(4);
-  return id;
-}
-
-bool nvml_has(const NodeSnapshot& s, const std::string& sysfs_id) {
-  for (const GpuState& g : s.gpus)
-    if (g.pci_bus_id && canonical_bus_id(*g.pci_bus_id) == canonical_bus_id(sysfs_id)) return true;
-  return false;
-}
 
 Finding pci_finding(const char* id, const PciDevice& d) {
   Finding f = node_finding(id);
@@ -33,9 +19,16 @@ Finding pci_finding(const char* id, const PciDevice& d) {
 
 }  // namespace
 
+const GpuState* gpu_by_bus_id(const NodeSnapshot& s, std::string_view bus_id) {
+  const std::string want = normalize_pci_bus_id(bus_id);
+  for (const GpuState& g : s.gpus)
+    if (g.pci_bus_id && normalize_pci_bus_id(*g.pci_bus_id) == want) return &g;
+  return nullptr;
+}
+
 std::string gpu_label(const GpuState& g) {
   std::string s = "GPU " + std::to_string(g.index);
-  if (g.pci_bus_id) s += " (" + canonical_bus_id(*g.pci_bus_id) + ")";
+  if (g.pci_bus_id) s += " (" + normalize_pci_bus_id(*g.pci_bus_id) + ")";
   return s;
 }
 
@@ -44,7 +37,7 @@ Finding gpu_finding(const char* id, const GpuState& g) {
   f.subject.kind = "gpu";
   f.subject.gpu_index = g.index;
   f.subject.gpu_uuid = g.uuid;
-  if (g.pci_bus_id) f.subject.pci_bus_id = canonical_bus_id(*g.pci_bus_id);
+  if (g.pci_bus_id) f.subject.pci_bus_id = normalize_pci_bus_id(*g.pci_bus_id);
   return f;
 }
 
@@ -58,7 +51,7 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
   int unplaced = static_cast<int>(
       std::count_if(s.gpus.begin(), s.gpus.end(), [](const GpuState& g) { return !g.pci_bus_id; }));
   for (const PciDevice& d : s.pci_devices) {
-    if (nvml_has(s, d.bus_id)) continue;
+    if (gpu_by_bus_id(s, d.bus_id)) continue;
     if (d.driver && *d.driver == "nvidia" && unplaced > 0) {
       --unplaced;
       continue;

@@ -8,16 +8,12 @@
 #include "cli/commands.h"
 #include "fleet/remote.h"
 #include "util/duration.h"
+#include "util/env.h"
 
 namespace gt {
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
-}
 
 /// Validates a duration option in place of CLI11's own parsing.
 Status apply_duration(const std::string& text, const char* flag, std::chrono::milliseconds& out) {

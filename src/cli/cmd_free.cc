@@ -16,6 +16,8 @@
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/process_info.h"
 #include "util/duration.h"
+#include "util/env.h"
+#include "util/time_format.h"
 
 namespace gt {
 namespace {
@@ -27,11 +29,6 @@ struct FreeCli {
   std::chrono::milliseconds timeout{5000};
   std::chrono::milliseconds sample{1000};
 };
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
-}
 
 /// Parses argv; nullopt with `code` set when the command should end now.
 std::optional<FreeCli> parse(int argc, char** argv, int& code) {
@@ -91,13 +88,7 @@ std::string gb(std::optional<uint64_t> b) {
 }
 
 std::string when(std::optional<int64_t> unix_s) {
-  if (!unix_s) return "unknown";
-  time_t t = static_cast<time_t>(*unix_s);
-  tm utc{};
-  gmtime_r(&t, &utc);
-  char buf[32];
-  strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &utc);
-  return buf;
+  return unix_s ? format_utc(*unix_s, "%Y-%m-%d %H:%M:%S UTC") : "unknown";
 }
 
 void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {

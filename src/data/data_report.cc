@@ -5,6 +5,8 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "util/time_format.h"
+
 namespace gt {
 namespace {
 
@@ -35,15 +37,6 @@ std::string human_duration(double s) {
   return buf;
 }
 
-std::string utc(int64_t unix_s) {
-  time_t t = static_cast<time_t>(unix_s);
-  tm tm_utc{};
-  gmtime_r(&t, &tm_utc);
-  char buf[32];
-  strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm_utc);
-  return buf;
-}
-
 J key_json(const SampleKey& k) { return k.group.empty() ? J(k.index) : J(k.text()); }
 
 template <typename T>
@@ -67,7 +60,7 @@ void list_paths(std::ostream& out, const char* title, const std::vector<std::str
 void render_progress(const DataReport& r, std::ostream& out) {
   const DataProgress& p = r.progress;
   out << "  progress: " << p.samples_done << " samples intact";
-  if (p.last_write_unix_s) out << "; writing stopped " << utc(*p.last_write_unix_s);
+  if (p.last_write_unix_s) out << "; writing stopped " << format_utc(*p.last_write_unix_s);
   if (p.rate_samples_per_hour)
     out << "; " << static_cast<int64_t>(*p.rate_samples_per_hour + 0.5)
         << " samples/h over the last hour of writing";
@@ -224,16 +217,17 @@ void render_data_json(const DataReport& r, std::ostream& out) {
   write_array(out, "stale", r.stale.size(), [&](size_t i) { return J(r.stale[i]); });
   write_array(out, "resume", r.resume.size(), [&](size_t i) { return key_json(r.resume[i]); });
   const DataProgress& p = r.progress;
-  write_field(out, "progress",
-              J{{"samples_done", p.samples_done},
-                {"last_write", p.last_write_unix_s ? J(utc(*p.last_write_unix_s)) : J(nullptr)},
-                {"rate_samples_per_hour", opt(p.rate_samples_per_hour)},
-                {"samples_remaining", opt(p.samples_remaining)},
-                {"time_to_finish_s", opt(p.time_to_finish_s)},
-                {"mean_sample_bytes", opt(p.mean_sample_bytes)},
-                {"bytes_needed", opt(p.bytes_needed)},
-                {"free_bytes", opt(p.free_bytes)},
-                {"capacity_short", p.capacity_short}});
+  write_field(
+      out, "progress",
+      J{{"samples_done", p.samples_done},
+        {"last_write", p.last_write_unix_s ? J(format_utc(*p.last_write_unix_s)) : J(nullptr)},
+        {"rate_samples_per_hour", opt(p.rate_samples_per_hour)},
+        {"samples_remaining", opt(p.samples_remaining)},
+        {"time_to_finish_s", opt(p.time_to_finish_s)},
+        {"mean_sample_bytes", opt(p.mean_sample_bytes)},
+        {"bytes_needed", opt(p.bytes_needed)},
+        {"free_bytes", opt(p.free_bytes)},
+        {"capacity_short", p.capacity_short}});
   write_field(out, "manifest",
               r.manifest ? J{{"changed", r.manifest->changed},
                              {"missing", r.manifest->missing},

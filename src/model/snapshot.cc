@@ -1,5 +1,7 @@
 #include "model/snapshot.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace gt {
@@ -46,6 +48,23 @@ std::vector<std::string> clock_event_reason_names(uint64_t mask) {
     }
   }
   return out;
+}
+
+std::string normalize_pci_bus_id(std::string_view bus_id) {
+  size_t first = bus_id.find_first_not_of(" \t\n");
+  size_t last = bus_id.find_last_not_of(" \t\n");
+  if (first == std::string_view::npos) return "";
+  std::string id(bus_id.substr(first, last - first + 1));
+  std::transform(id.begin(), id.end(), id.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  size_t colons = std::count(id.begin(), id.end(), ':');
+  if (colons == 1) return "0000:" + id;
+  if (colons != 2) return id;
+  // Drop the leading zeros NVML's 8-digit domain adds, keeping 4 digits.
+  size_t domain_len = id.find(':');
+  size_t zeros = 0;
+  while (domain_len - zeros > 4 && id[zeros] == '0') ++zeros;
+  return id.substr(zeros);
 }
 
 }  // namespace gt

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gt {
@@ -235,5 +236,10 @@ namespace gt {
 /// nvidia-smi's names for the set bits of a clock event reasons mask
 /// ("gpu_idle", "hw_slowdown", ...), lowest bit first; unknown bits as hex.
 std::vector<std::string> clock_event_reason_names(uint64_t mask);
+
+/// "00000000:19:00.0" (NVML) or "0000:19:00.0" (sysfs), any case, or
+/// "19:00.0" (no domain) -> canonical lowercase "0000:19:00.0". Surrounding
+/// whitespace is dropped; anything else is returned lowercased as it is.
+std::string normalize_pci_bus_id(std::string_view bus_id);
 
 }  // namespace gt

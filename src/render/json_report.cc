@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "util/time_format.h"
+
 namespace gt {
 namespace {
 
@@ -21,12 +23,7 @@ J hex_opt(const std::optional<uint64_t>& v, int digits) {
 
 J iso_time(const std::optional<int64_t>& unix_s) {
   if (!unix_s) return nullptr;
-  time_t t = static_cast<time_t>(*unix_s);
-  tm utc{};
-  gmtime_r(&t, &utc);
-  char buf[32];
-  strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buf;
+  return format_utc(*unix_s);
 }
 
 J stats(const std::optional<SampleStats>& s) {

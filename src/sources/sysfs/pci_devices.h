@@ -22,9 +22,4 @@ namespace gt {
 /// containers); an Error (with the path) only when it cannot be listed.
 Result<std::vector<PciDevice>> read_nvidia_pci_devices(const FsRoot& root);
 
-/// "00000000:19:00.0" (NVML) or "0000:19:00.0" (sysfs), any case, or
-/// "19:00.0" (no domain) -> canonical lowercase "0000:19:00.0". Surrounding
-/// whitespace is dropped; anything else is returned lowercased as it is.
-std::string normalize_pci_bus_id(std::string_view bus_id);
-
 }  // namespace gt
