@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
 
-.PHONY: all build demo check bench format clean deps deb load
+.PHONY: all build demo check check-asan fuzz bench format clean deps deb load
 
 all: build
 
@@ -28,6 +28,15 @@ demo: build
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE load  # make load: the serve load test
 
+# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer
+# (clang, build-asan/), every report fatal; .ci/run runs it after check.
+check-asan: $(STAMP)
+	scripts/check-asan
+
+# Each fuzz target explored with libFuzzer for FUZZ_SECONDS (default 60).
+fuzz: $(STAMP)
+	scripts/fuzz
+
 bench: build
 	cmake --build $(BUILD) --target gt_bench
 	$(BUILD)/gt_bench
@@ -46,4 +55,4 @@ format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-fuzz

@@ -12,7 +12,7 @@ set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${1:-$SRC/build}"
 TOOL="$BUILD/gpu-triage"
-REAL="$SRC/../shared/fixtures/real/torch/specforge"
+REAL="$SRC/tests/fixtures/real/torch/specforge"
 WORK="${GT_BENCH_DIR:-$(mktemp -d /tmp/gt-data-bench.XXXXXX)}"
 DEEP_GB="${GT_BENCH_DEEP_GB:-3}"
 MANY="${GT_BENCH_MANY_FILES:-1000000}"
@@ -56,7 +56,7 @@ mkdir -p "$WORK/deep"
 if /usr/bin/python3 -c "import torch" 2>/dev/null; then
   kind="torch.save (make-torch-corpus.py)"
   count=$(( DEEP_GB * 1000 / 25 ))
-  /usr/bin/python3 "$SRC/../shared/tools/make-torch-corpus.py" "$WORK/deep" --layout specforge \
+  /usr/bin/python3 "$SRC/bench/tools/make-torch-corpus.py" "$WORK/deep" --layout specforge \
     --count "$count" --hidden 4096 --seq 700:900 >/dev/null
 else
   kind="stored zip records (python3-torch not installed)"

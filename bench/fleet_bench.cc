@@ -26,7 +26,7 @@ constexpr int kFanout = 32;
 
 std::string recorded_answer() {
   std::ifstream in(std::string(GT_SOURCE_DIR) +
-                   "/../shared/fixtures/real/nvidia-smi-xml/netdata-rtx-4090-535.86.05.xml");
+                   "/tests/fixtures/real/nvidia-smi-xml/netdata-rtx-4090-535.86.05.xml");
   std::stringstream xml;
   xml << in.rdbuf();
   std::string s = xml.str(), b64;

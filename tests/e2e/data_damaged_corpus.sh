@@ -3,7 +3,7 @@
 # also the checksum failures, with the right indices, and the resume list is
 # exactly the missing plus the bad indices.
 source "$(dirname "$0")/common.sh"
-REAL="$GT_SOURCE_DIR/../shared/fixtures/real/torch"
+REAL="$GT_SOURCE_DIR/tests/fixtures/real/torch"
 D="$TMP/corpus"
 cp -r "$REAL/specforge" "$D"
 chmod -R u+w "$D"

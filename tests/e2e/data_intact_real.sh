@@ -1,7 +1,7 @@
 # Intact real files (PyTorch 1.13 and NumPy, every layout and format) are
 # never flagged, in quick or deep mode.
 source "$(dirname "$0")/common.sh"
-REAL="$GT_SOURCE_DIR/../shared/fixtures/real"
+REAL="$GT_SOURCE_DIR/tests/fixtures/real"
 for sub in torch/specforge torch/specforge-gz torch/eagle torch/speculators torch/legacy numpy; do
   for mode in "" --deep; do
     set +e

@@ -1,7 +1,7 @@
 # --write-manifest writes sha256sum-format lines (sha256sum -c accepts them);
 # --manifest reports changed, missing and new files.
 source "$(dirname "$0")/common.sh"
-REAL="$GT_SOURCE_DIR/../shared/fixtures/real/numpy"
+REAL="$GT_SOURCE_DIR/tests/fixtures/real/numpy"
 D="$TMP/d"; cp -r "$REAL" "$D"; chmod -R u+w "$D"
 "$TOOL" data "$D" --write-manifest "$TMP/m.sha256" --algo sha256 > /dev/null
 [[ "$(wc -l < "$TMP/m.sha256")" == 5 ]] || fail "5 lines"

@@ -1,7 +1,7 @@
 # --move-bad-to moves bad files out of the tree (never deletes), so a
 # pipeline that skips existing files regenerates them; nothing else moves.
 source "$(dirname "$0")/common.sh"
-REAL="$GT_SOURCE_DIR/../shared/fixtures/real/torch"
+REAL="$GT_SOURCE_DIR/tests/fixtures/real/torch"
 D="$TMP/corpus"
 cp -r "$REAL/speculators" "$D"; chmod -R u+w "$D"
 head -c 1000 "$REAL/speculators/data_1.pt" > "$D/data_1.pt"

@@ -1,6 +1,6 @@
 # gpu-triage data: bad input gives a clear message and a defined exit code.
 source "$(dirname "$0")/common.sh"
-REAL="$GT_SOURCE_DIR/../shared/fixtures/real/torch/speculators"
+REAL="$GT_SOURCE_DIR/tests/fixtures/real/torch/speculators"
 check_rc() {
   local want="$1"; shift
   set +e

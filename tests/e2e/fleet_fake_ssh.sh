@@ -3,8 +3,8 @@
 # unknown hosts; one line per host, a summary, JSON, the worst exit code.
 source "$(dirname "$0")/common.sh"
 
-XML="$GT_SOURCE_DIR/../shared/fixtures/real/nvidia-smi-xml"
-TXT="$GT_SOURCE_DIR/../shared/fixtures/real/nvidia-smi-text"
+XML="$GT_SOURCE_DIR/tests/fixtures/real/nvidia-smi-xml"
+TXT="$GT_SOURCE_DIR/tests/fixtures/real/nvidia-smi-text"
 export FAKE_SSH_DIR="$TMP/hosts"
 FAKE_SSH="$GT_SOURCE_DIR/tests/fake_ssh/fake-ssh"
 mkdir -p "$FAKE_SSH_DIR"

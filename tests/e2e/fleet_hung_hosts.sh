@@ -7,7 +7,7 @@
 # itself take seconds on a 2-core VM.
 source "$(dirname "$0")/common.sh"
 
-XML="$GT_SOURCE_DIR/../shared/fixtures/real/nvidia-smi-xml"
+XML="$GT_SOURCE_DIR/tests/fixtures/real/nvidia-smi-xml"
 export FAKE_SSH_DIR="$TMP/hosts"
 mkdir -p "$FAKE_SSH_DIR/template"
 {

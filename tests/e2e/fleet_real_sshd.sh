@@ -11,7 +11,7 @@ if [[ ! -x "$SSHD" ]] || ! command -v ssh >/dev/null || ! command -v ssh-keygen 
   echo "SKIP: OpenSSH server or client not installed (scripts/install-deps installs openssh-server)"
   exit 0
 fi
-XML="$GT_SOURCE_DIR/../shared/fixtures/real/nvidia-smi-xml"
+XML="$GT_SOURCE_DIR/tests/fixtures/real/nvidia-smi-xml"
 S="$TMP/ssh"
 mkdir -p "$S" "$TMP/remote-bin"
 chmod 700 "$S"

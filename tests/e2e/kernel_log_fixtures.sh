@@ -3,10 +3,10 @@
 # assert every event; this checks the whole path to --json).
 source "$(dirname "$0")/common.sh"
 
-FIX="$GT_SOURCE_DIR/../shared/fixtures/real/kernel-log"
+FIX="$GT_SOURCE_DIR/tests/fixtures/real/kernel-log"
 if [[ ! -d "$FIX" ]]; then
-  echo "SKIP: $FIX not present"
-  exit 0
+  echo "FAIL: $FIX not present (the fixtures live in the repository)"
+  exit 1
 fi
 
 check() {

@@ -2,8 +2,8 @@
 # verdict, and the one-line nvidia-smi errors give the NVML path's findings.
 source "$(dirname "$0")/common.sh"
 
-XML="$GT_SOURCE_DIR/../shared/fixtures/real/nvidia-smi-xml"
-TXT="$GT_SOURCE_DIR/../shared/fixtures/real/nvidia-smi-text"
+XML="$GT_SOURCE_DIR/tests/fixtures/real/nvidia-smi-xml"
+TXT="$GT_SOURCE_DIR/tests/fixtures/real/nvidia-smi-text"
 
 # cap ARGS...: runs the tool (no mock: nothing of this machine is read).
 cap() {

@@ -12,7 +12,8 @@ namespace gt {
 namespace {
 
 std::string text_fixture(const std::string& name) {
-  std::ifstream in(std::string(GT_SOURCE_DIR) + "/../shared/fixtures/real/nvidia-smi-text/" + name);
+  std::ifstream in(std::string(GT_SOURCE_DIR) + "/tests/fixtures/real/nvidia-smi-text/" + name);
+  if (!in) ADD_FAILURE() << "fixture missing from tests/fixtures/real: " << name;
   std::stringstream s;
   s << in.rdbuf();
   return s.str();

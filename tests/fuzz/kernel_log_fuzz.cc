@@ -1,0 +1,21 @@
+// Kernel-log text (dmesg, journalctl, syslog, --kernel-log FILE): parse it,
+// then judge a snapshot that carries it.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "report_pipeline.h"
+#include "sources/kernel_log/kernel_log.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  gt::ParsedKernelLog parsed = gt::parse_kernel_log_text(text, "file");
+  gt::Report report;
+  gt::KernelLog log;
+  log.sources.push_back({"fuzz", "file", true, std::nullopt, parsed.lines});
+  log.events = std::move(parsed.events);
+  log.unparsed_nvidia_lines = parsed.unparsed_nvidia_lines;
+  report.snapshot.kernel_log = std::move(log);
+  gt::judge_and_render(report);
+  return 0;
+}

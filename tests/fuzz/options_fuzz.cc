@@ -1,0 +1,50 @@
+// Option values from the command line: the triage options (parse_args, one
+// argument per input line), and the value parsers every command shares:
+// durations, GPU lists, listen addresses, Prometheus's scrape-timeout header.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "free/free_plan.h"
+#include "serve/http_server.h"
+#include "util/duration.h"
+
+namespace {
+
+std::vector<std::string> split_lines(const uint8_t* data, size_t size) {
+  std::vector<std::string> out(1);
+  for (size_t i = 0; i < size && out.size() < 64; ++i) {
+    if (data[i] == '\n')
+      out.emplace_back();
+    else
+      out.back() += char(data[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  // Help and usage text would flood the fuzzer's own output.
+  if (!std::freopen("/dev/null", "w", stdout)) return 0;
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::vector<std::string> args = split_lines(data, size);
+  for (const std::string& a : args) {
+    gt::parse_duration(a);
+    gt::parse_gpu_list(a);
+    gt::parse_listen_address(a);
+    gt::scrape_wait(std::chrono::milliseconds(10000), a);
+  }
+  std::vector<char*> argv{const_cast<char*>("gpu-triage")};
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  gt::parse_args(int(argv.size() - 1), argv.data());
+  return 0;
+}
