@@ -6,7 +6,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "checks/holders.h"
 #include "checks/plan.h"
 #include "checks/registry.h"
 
@@ -172,23 +171,80 @@ GpuProcess sglang_worker(uint32_t pid, int rank) {
   return p;
 }
 
-TEST(Checks, IdleHolderIsNamedWithItsUnitAndThePlanGroupsIt) {
+/// The after-crash server: one launcher (3141) under sglang.service
+/// (Restart=always, started 41 s after boot) with one worker per GPU.
+Server sglang_server(const NodeSnapshot& s) {
+  Server sv;
+  sv.id = "pid-3141";
+  sv.kind = "SGLang";
+  sv.recognised = true;
+  sv.root_pid = 3141;
+  sv.root_cmdline = "/usr/bin/python3 -m sglang.launch_server --tp 8";
+  sv.tensor_parallel = 8;
+  sv.owner_kind = "systemd-unit";
+  sv.owner_name = "sglang.service";
+  sv.restart_policy = "Restart=always";
+  sv.restarts_when_signalled = true;
+  sv.started_after_boot_s = 41;
+  sv.auto_started = true;
+  for (const GpuState& g : s.gpus)
+    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
+      sv.members.push_back({p.pid, "compute", p.name, p.cmdline, {{g.index, p.used_memory_bytes}}});
+      sv.gpus.push_back({g.index, p.used_memory_bytes});
+    }
+  return sv;
+}
+
+TEST(Checks, IdleServerIsOneFindingNamingItsUnitGpusAndMemory) {
   Report r = healthy_node();
   for (GpuState& g : r.snapshot.gpus) {
     g.memory_used_bytes = 75800000000ull;
     g.processes = std::vector<GpuProcess>{sglang_worker(3187 + g.index, g.index)};
   }
+  r.snapshot.servers = std::vector<Server>{sglang_server(r.snapshot)};
   auto v = ids(r);
-  EXPECT_EQ(std::count(v.begin(), v.end(), "memory.held_idle"), 8);
+  ASSERT_EQ(std::count(v.begin(), v.end(), "memory.held_idle"), 1);
+  const Finding* f = nullptr;
+  for (const Finding& x : r.findings)
+    if (x.id == "memory.held_idle") f = &x;
+  EXPECT_EQ(f->subject.kind, "server");
+  EXPECT_EQ(f->subject.server_id, "pid-3141");
+  EXPECT_NE(f->title.find("SGLang server (systemd unit sglang.service, started 41 s after boot)"),
+            std::string::npos)
+      << f->title;
+  EXPECT_NE(f->title.find("TP=8 over GPUs 0-7, 70.6 GiB each"), std::string::npos) << f->title;
   const PlanStep* step = nullptr;
   for (const PlanStep& p : r.plan)
     if (p.finding_ids == std::vector<std::string>{"memory.held_idle"}) step = &p;
   ASSERT_NE(step, nullptr);
-  EXPECT_NE(step->text.find("SGLang"), std::string::npos) << step->text;
-  EXPECT_NE(step->text.find("sglang.service"), std::string::npos);
-  EXPECT_NE(step->text.find("75.8 GB on each of GPUs 0-7"), std::string::npos) << step->text;
   EXPECT_EQ(step->commands, (std::vector<std::string>{"sudo systemctl stop sglang.service",
                                                       "sudo systemctl disable sglang.service"}));
+}
+
+TEST(Checks, OneSampleIsNoIdlenessAndGraphicsAreNeverIdleServers) {
+  Report r = healthy_node();
+  for (GpuState& g : r.snapshot.gpus) {
+    g.memory_used_bytes = 75800000000ull;
+    g.processes = std::vector<GpuProcess>{sglang_worker(3187 + g.index, g.index)};
+    g.utilization_gpu_pct = SampleStats{0, 0, 0, 1};  // --sample 0
+  }
+  r.snapshot.servers = std::vector<Server>{sglang_server(r.snapshot)};
+  EXPECT_FALSE(has(ids(r), "memory.held_idle"));
+  Report d = healthy_node();
+  GpuProcess xorg = sglang_worker(900, 0);
+  xorg.name = "Xorg";
+  xorg.cmdline = "/usr/lib/xorg/Xorg :0";
+  xorg.type = "graphics";
+  d.snapshot.gpus[0].memory_used_bytes = 20000000000ull;
+  d.snapshot.gpus[0].processes = std::vector<GpuProcess>{xorg};
+  Server desk;
+  desk.id = "pid-900";
+  desk.kind = "Xorg";
+  desk.members.push_back({900, "graphics", xorg.name, xorg.cmdline, {{0, xorg.used_memory_bytes}}});
+  desk.gpus.push_back({0, xorg.used_memory_bytes});
+  desk.graphics_only = true;
+  d.snapshot.servers = std::vector<Server>{desk};
+  EXPECT_FALSE(has(ids(d), "memory.held_idle"));
 }
 
 TEST(Checks, BusyHolderIsNotFlaggedAndMemoryWithoutProcessIs) {
@@ -309,40 +365,6 @@ TEST(Checks, UnreadableKernelLogIsAFinding) {
   auto v = ids(r);
   ASSERT_TRUE(has(v, "kernel_log.unreadable"));
   EXPECT_EQ(r.verdict, Severity::kWarning);
-}
-
-TEST(Holders, RecognisesServersAndLaunchers) {
-  auto holder = [](const std::string& cmd) {
-    GpuProcess p;
-    p.cmdline = cmd;
-    return recognise_holder(p).value_or("-");
-  };
-  EXPECT_EQ(holder("sglang::scheduler_TP3"), "SGLang");
-  EXPECT_EQ(holder("/usr/bin/python3 -m vllm.entrypoints.openai.api_server --model x"), "vLLM");
-  EXPECT_EQ(holder("VLLM::Worker_TP0"), "vLLM");
-  EXPECT_EQ(holder("text-generation-launcher --model-id x"), "TGI");
-  EXPECT_EQ(holder("/opt/tritonserver/bin/tritonserver --model-repository=/m"), "Triton");
-  EXPECT_EQ(holder("trtllm-serve /engines/llama"), "TensorRT-LLM");
-  EXPECT_EQ(holder("/usr/local/bin/ollama runner --model /root/.ollama/x"), "Ollama");
-  EXPECT_EQ(holder("./llama-server -m model.gguf -ngl 99"), "llama.cpp server");
-  EXPECT_EQ(holder("/usr/bin/python3 -m torch.distributed.run --nproc_per_node 8 train.py"),
-            "torchrun");
-  EXPECT_EQ(holder("deepspeed train.py --deepspeed ds.json"), "DeepSpeed");
-  EXPECT_EQ(holder("python3 train.py"), "-");
-}
-
-TEST(Holders, StopCommandsPerOwner) {
-  GpuProcess p;
-  p.pid = 42;
-  EXPECT_EQ(
-      stop_commands(p).stop,
-      std::vector<std::string>{"kill 42   # SIGTERM; the server's parent may hold more GPUs"});
-  p.owner = ProcessOwner{"docker", std::string(64, 'a'), std::nullopt, ""};
-  StopCommands c = stop_commands(p);
-  EXPECT_EQ(c.stop[0], "docker stop aaaaaaaaaaaa");
-  EXPECT_EQ(c.disable[0], "docker update --restart=no aaaaaaaaaaaa");
-  p.owner = ProcessOwner{"slurm-job", "123", std::nullopt, ""};
-  EXPECT_EQ(stop_commands(p).stop[0], "scancel 123");
 }
 
 TEST(Plan, IndexListsAreShort) {

@@ -1,47 +1,165 @@
-// Memory held while idle: a large share of a GPU's memory allocated while
-// its utilization stayed at 0 for the whole sample window. After a crash
-// this is usually a server some unit or restart policy brought back (an
-// inference server loads its weights and KV cache at start and sits on them),
-// and it blocks the job that should resume. We name the holder and its
-// owner, and give the commands that stop it and keep it from returning.
-// Utilization is unknown in MIG mode, so nothing is claimed there.
+// Memory held while idle, one finding per cause: a server (model/server.h)
+// that holds a large share of some GPU's memory while every GPU it holds
+// stayed at 0% utilization in every sample of the window. After a crash this
+// is usually a server a unit or restart policy brought back (an inference
+// server loads its weights and KV cache at start and sits on them), and it
+// blocks the job that should resume. The finding names the server, its
+// owner, its GPUs and its own memory on each, and gives the same commands
+// `gpu-triage free` would run (holders/stop.h).
+//
+// Never idle: graphics-only servers (display servers, compositors,
+// browsers), servers on a GPU whose utilization is unknown (MIG), and any
+// server when utilization was sampled fewer than kMinIdleSamples times
+// (--sample 0): then nothing is claimed. Memory no visible process holds is
+// judged per GPU (memory.held_no_process).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "checks/checks.h"
-#include "checks/holders.h"
+#include "holders/identity.h"
+#include "holders/stop.h"
+#include "util/index_list.h"
 
 namespace gt {
 namespace {
 
-std::string gb(uint64_t bytes) { return fmt::format("{:.1f} GB", bytes / 1e9); }
+constexpr int kMinIdleSamples = 2;  // the window's first and last, at least
 
-bool idle_whole_window(const GpuState& g) {
-  return g.utilization_gpu_pct && g.utilization_gpu_pct->max == 0;
+const GpuState* gpu_at(const NodeSnapshot& s, uint32_t index) {
+  for (const GpuState& g : s.gpus)
+    if (g.index == index) return &g;
+  return nullptr;
 }
 
-Finding held_idle(const NodeSnapshot& s, const GpuState& g, const GpuProcess& top) {
-  Finding f = gpu_finding("memory.held_idle", g);
-  const std::string who = holder_label(top);
-  f.subject.pid = top.pid;
-  f.title = fmt::format("{}: {} held by {} (PID {}) at 0% utilization", gpu_label(g),
-                        gb(*g.memory_used_bytes), who, top.pid);
-  StopCommands c = stop_commands(top);
+/// Every GPU of the server was sampled often enough and read 0 each time.
+bool idle_whole_window(const NodeSnapshot& s, const Server& sv) {
+  for (const ServerGpu& sg : sv.gpus) {
+    const GpuState* g = gpu_at(s, sg.index);
+    if (!g || !g->utilization_gpu_pct || g->utilization_gpu_pct->samples < kMinIdleSamples ||
+        g->utilization_gpu_pct->max != 0)
+      return false;
+  }
+  return !sv.gpus.empty();
+}
+
+/// Memory the non-graphics servers hold on GPU `index` (a server whose
+/// sizes NVML did not report counts the GPU's used memory when it is the
+/// GPU's only holder).
+std::optional<uint64_t> compute_memory_on(const NodeSnapshot& s, uint32_t index) {
+  const GpuState* g = gpu_at(s, index);
+  std::optional<uint64_t> sum;
+  for (const Server& sv : *s.servers) {
+    if (sv.graphics_only) continue;
+    for (const ServerGpu& sg : sv.gpus) {
+      if (sg.index != index) continue;
+      std::optional<uint64_t> bytes = sg.memory_bytes;
+      if (!bytes && g && g->processes && g->processes->size() == 1) bytes = g->memory_used_bytes;
+      if (bytes) sum = sum.value_or(0) + *bytes;
+    }
+  }
+  return sum;
+}
+
+/// Some GPU of the server has at least `share` of its memory held by
+/// compute servers: then every idle compute holder there is named, the
+/// small ones too (they hold the GPU as much as the large one).
+bool on_a_held_gpu(const NodeSnapshot& s, const Server& sv, double share) {
+  for (const ServerGpu& sg : sv.gpus) {
+    const GpuState* g = gpu_at(s, sg.index);
+    if (!g || !g->memory_total_bytes || *g->memory_total_bytes == 0) continue;
+    std::optional<uint64_t> held = compute_memory_on(s, sg.index);
+    if (held && static_cast<double>(*held) / *g->memory_total_bytes >= share) return true;
+  }
+  return false;
+}
+
+/// "75.8 GB each" style memory text over the server's GPUs (binary units).
+std::string memory_text(const Server& sv) {
+  std::vector<uint64_t> known;
+  for (const ServerGpu& g : sv.gpus)
+    if (g.memory_bytes) known.push_back(*g.memory_bytes);
+  if (known.empty()) return "memory per process not reported";
+  auto [lo, hi] = std::minmax_element(known.begin(), known.end());
+  if (sv.gpus.size() == 1) return format_memory(*hi);
+  if (format_memory(*lo) == format_memory(*hi) && known.size() == sv.gpus.size())
+    return format_memory(*hi) + " each";
+  return format_memory(*lo) + " to " + format_memory(*hi) + " each";
+}
+
+std::string gpu_list(const Server& sv) {
+  std::vector<uint32_t> v;
+  for (const ServerGpu& g : sv.gpus) v.push_back(g.index);
+  return (v.size() == 1 ? "GPU " : "GPUs ") + format_index_list(v);
+}
+
+std::string describe_server(const Server& sv, const ServerStop& stop) {
+  std::string who = server_noun(sv.kind, sv.recognised);
+  std::vector<std::string> about;
+  if (sv.owner_kind && *sv.owner_kind != "cgroup" && *sv.owner_kind != "user-session") {
+    std::string o = stop.owner_text;
+    if (sv.auto_started && sv.started_after_boot_s)
+      o += fmt::format(", started {} s after boot", *sv.started_after_boot_s);
+    about.push_back(o);
+  }
+  if (sv.model) about.push_back("model " + *sv.model);
+  if (sv.port) about.push_back(fmt::format("port {}", *sv.port));
+  std::string text = who;
+  if (!about.empty()) {
+    text += " (";
+    for (size_t i = 0; i < about.size(); ++i) text += (i ? ", " : "") + about[i];
+    text += ")";
+  }
+  if (sv.tensor_parallel) text += fmt::format(", TP={}", *sv.tensor_parallel);
+  if (sv.data_parallel) text += fmt::format(", DP={}", *sv.data_parallel);
+  if (sv.pipeline_parallel) text += fmt::format(", PP={}", *sv.pipeline_parallel);
+  return text;
+}
+
+Finding held_idle(const NodeSnapshot& s, const Server& sv) {
+  Finding f;
+  f.id = "memory.held_idle";
+  f.severity = Severity::kWarning;
+  f.subject.kind = "server";
+  f.subject.server_id = sv.id;
+  f.subject.pid = sv.root_pid ? sv.root_pid : std::optional<uint32_t>(sv.members.front().pid);
+  if (sv.gpus.size() == 1) {
+    f.subject.gpu_index = sv.gpus.front().index;
+    if (const GpuState* g = gpu_at(s, sv.gpus.front().index)) {
+      f.subject.gpu_uuid = g->uuid;
+      f.subject.pci_bus_id = g->pci_bus_id;
+    }
+  }
+  ServerStop stop = server_stop(sv, false, false);
+  int samples = 0;
+  for (const ServerGpu& g : sv.gpus)
+    if (const GpuState* gs = gpu_at(s, g.index); gs && gs->utilization_gpu_pct)
+      samples = std::max(samples, gs->utilization_gpu_pct->samples);
+  f.title =
+      fmt::format("{} over {}, {}, 0% utilization for the whole {:.1f} s window",
+                  describe_server(sv, stop), gpu_list(sv), memory_text(sv), s.sample_window_s);
+  std::string pids;
+  for (const ServerMember& m : sv.members)
+    pids += (pids.empty() ? "" : ", ") + std::to_string(m.pid);
   f.evidence = fmt::format(
-      "{} of {} used; utilization max 0% over {} samples in {:.1f} s; PID {} '{}' of user {}, "
-      "{}",
-      gb(*g.memory_used_bytes), gb(*g.memory_total_bytes), g.utilization_gpu_pct->samples,
-      s.sample_window_s, top.pid, top.cmdline.value_or(top.name.value_or("?")),
-      top.user.value_or("?"), c.owner_text);
-  f.action = "If this " + who + " is not wanted, stop it so the job can use the GPU" +
-             (c.disable.empty() ? "." : ", and disable it so it does not start again at boot.");
+      "{} process(es) (PIDs {}){}; utilization 0% in all {} samples of every GPU; user {}; {}{}",
+      sv.members.size(), pids,
+      sv.root_pid
+          ? fmt::format(" under launcher PID {} '{}'", *sv.root_pid, sv.root_cmdline.value_or("?"))
+          : std::string(),
+      samples, sv.user.value_or("unknown"), stop.owner_text,
+      sv.restart_policy ? " (" + *sv.restart_policy + ")" : std::string());
+  const std::string who = server_noun(sv.kind, sv.recognised);
+  f.action = "If this " + who + " is not wanted, stop it so the job can use its GPUs" +
+             (stop.disable.empty() ? "." : ", and disable it so it does not start again.");
+  if (stop.via_owner && sv.restarts_when_signalled)
+    f.action += " Its owner restarts what a signal stops, so stop the owner.";
   if (s.source != "nvml")
     f.action +=
-        " (From a capture: run this on the node it came from, where gpu-triage can also "
-        "name the unit or container that owns it.)";
-  f.commands = c.stop;
-  f.commands.insert(f.commands.end(), c.disable.begin(), c.disable.end());
+        " (From a capture: run gpu-triage on the node it came from, where it can also read "
+        "the process tree and name the unit or container that owns it.)";
+  f.commands = stop.all();
   return f;
 }
 
@@ -49,11 +167,11 @@ Finding held_no_process(const GpuState& g) {
   Finding f = gpu_finding("memory.held_no_process", g);
   bool invisible = g.processes && !g.processes->empty();
   f.title = fmt::format(
-      "{}: {} allocated but {}", gpu_label(g), gb(*g.memory_used_bytes),
+      "{}: {} allocated but {}", gpu_label(g), format_memory(*g.memory_used_bytes),
       invisible ? "its processes are not visible in this PID namespace" : "NVML lists no process");
   f.evidence = fmt::format(
-      "memory used {} of {}; NVML process list: {}", gb(*g.memory_used_bytes),
-      gb(*g.memory_total_bytes),
+      "memory used {} of {}; NVML process list: {}", format_memory(*g.memory_used_bytes),
+      format_memory(*g.memory_total_bytes),
       invisible ? std::to_string(g.processes->size()) + " PID(s) not in /proc" : "empty");
   if (invisible) {
     f.action =
@@ -70,28 +188,38 @@ Finding held_no_process(const GpuState& g) {
   return f;
 }
 
+/// A holder that can be named: visible here, or named by a capture.
+bool nameable(const NodeSnapshot& s, const GpuProcess& p) {
+  return p.visible || (s.source != "nvml" && (p.cmdline || p.name));
+}
+
 }  // namespace
 
 void check_memory_holders(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out) {
+  // Per GPU: memory no nameable process accounts for.
   for (const GpuState& g : s.gpus) {
     if (g.status != GpuStatus::kOk || !g.memory_used_bytes || !g.memory_total_bytes ||
         *g.memory_total_bytes == 0 || !g.processes)
       continue;
     const double share = static_cast<double>(*g.memory_used_bytes) / *g.memory_total_bytes;
     if (share < o.idle_memory_share) continue;
-    // In a capture nothing is "visible" (that node's /proc was not read),
-    // but nvidia-smi named each process: that identifies the holder.
-    const bool capture = s.source != "nvml";
-    const GpuProcess* top = nullptr;
-    for (const GpuProcess& p : *g.processes)
-      if ((p.visible || (capture && p.cmdline)) &&
-          (!top || p.used_memory_bytes.value_or(0) > top->used_memory_bytes.value_or(0)))
-        top = &p;
-    if (!top) {
+    if (std::none_of(g.processes->begin(), g.processes->end(),
+                     [&](const GpuProcess& p) { return nameable(s, p); }))
       out.push_back(held_no_process(g));
-    } else if (idle_whole_window(g)) {
-      out.push_back(held_idle(s, g, *top));
-    }
+  }
+  if (!s.servers) return;
+  // Per server: one finding for all its GPUs.
+  for (const Server& sv : *s.servers) {
+    if (sv.graphics_only || sv.gpus.empty()) continue;
+    bool named = false;
+    for (const ServerGpu& sg : sv.gpus)
+      if (const GpuState* g = gpu_at(s, sg.index); g && g->processes)
+        for (const GpuProcess& p : *g->processes)
+          for (const ServerMember& m : sv.members)
+            named = named || (p.pid == m.pid && nameable(s, p));
+    if (!named) continue;
+    if (on_a_held_gpu(s, sv, o.idle_memory_share) && idle_whole_window(s, sv))
+      out.push_back(held_idle(s, sv));
   }
 }
 

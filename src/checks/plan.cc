@@ -1,15 +1,12 @@
 // Findings become steps in a fixed order of concern (rank()). Findings that
-// share an id become one step naming all their subjects; memory holders are
-// grouped by the owner that has to be stopped, because one systemd unit or
-// container usually holds every GPU of the node.
+// share an id become one step naming all their subjects; an idle server is
+// one step whose commands are those `gpu-triage free` would run for it.
 #include "checks/plan.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
-
-#include "checks/holders.h"
 
 namespace gt {
 namespace {
@@ -34,76 +31,25 @@ void add_unique(std::vector<std::string>& into, const std::vector<std::string>& 
     if (std::find(into.begin(), into.end(), c) == into.end()) into.push_back(c);
 }
 
-const GpuProcess* process_of(const NodeSnapshot& s, const Finding& f) {
-  for (const GpuState& g : s.gpus) {
-    if (!f.subject.gpu_index || g.index != *f.subject.gpu_index || !g.processes) continue;
-    for (const GpuProcess& p : *g.processes)
-      if (f.subject.pid && p.pid == *f.subject.pid) return &p;
-  }
-  return nullptr;
-}
-
-const GpuState* gpu_of(const NodeSnapshot& s, const Finding& f) {
-  for (const GpuState& g : s.gpus)
-    if (f.subject.gpu_index && g.index == *f.subject.gpu_index) return &g;
-  return nullptr;
-}
-
-/// "SGLang server", "torchrun job", "process python3".
-std::string holder_noun(const std::string& label) {
-  static const char* const kServers[] = {"SGLang", "vLLM",         "TGI",
-                                         "Triton", "TensorRT-LLM", "Ollama"};
-  for (const char* s : kServers)
-    if (label == s) return label + " server";
-  if (label == "torchrun" || label == "DeepSpeed") return label + " job";
-  if (label.ends_with("server")) return label;
-  return "process " + label;
-}
-
-/// One step per owner holding idle GPUs.
-void holder_steps(const Report& r, const std::vector<const Finding*>& held,
-                  std::vector<PlanStep>& plan) {
-  struct Group {
-    std::string holder;
-    StopCommands cmds;
-    std::vector<uint32_t> gpus;
-    std::vector<uint64_t> bytes;
-  };
-  std::map<std::string, Group> groups;
-  std::vector<std::string> order;
+/// One step per idle server (its finding already names the server, its
+/// owner and GPUs); servers stopped by the same commands (one unit running
+/// two servers) share a step.
+void holder_steps(const std::vector<const Finding*>& held, std::vector<PlanStep>& plan) {
+  std::vector<PlanStep> steps;
   for (const Finding* f : held) {
-    const GpuProcess* p = process_of(r.snapshot, *f);
-    const GpuState* g = gpu_of(r.snapshot, *f);
-    if (!p || !g) continue;
-    StopCommands c = stop_commands(*p);
-    std::string key = c.owner_text + "|" + holder_label(*p);
-    if (!groups.count(key)) order.push_back(key);
-    Group& grp = groups[key];
-    grp.holder = holder_label(*p);
-    grp.cmds = c;
-    grp.gpus.push_back(g->index);
-    grp.bytes.push_back(g->memory_used_bytes.value_or(0));
-  }
-  for (const std::string& key : order) {
-    const Group& grp = groups[key];
-    auto [lo, hi] = std::minmax_element(grp.bytes.begin(), grp.bytes.end());
-    const bool one = grp.gpus.size() == 1;
-    std::string amount = one ? fmt::format("{:.1f} GB on GPU", *hi / 1e9)
-                         : (*hi - *lo) < 100000000ull
-                             ? fmt::format("{:.1f} GB on each of GPUs", *hi / 1e9)
-                             : fmt::format("{:.1f}-{:.1f} GB on GPUs", *lo / 1e9, *hi / 1e9);
-    std::string owner =
-        r.snapshot.source == "nvml" ? grp.cmds.owner_text : "owner unknown: read from a capture";
+    auto same = std::find_if(steps.begin(), steps.end(),
+                             [&](const PlanStep& p) { return p.commands == f->commands; });
+    if (same != steps.end()) {
+      same->text += " Also: " + f->title + ".";
+      continue;
+    }
     PlanStep step;
-    step.text = fmt::format(
-        "Stop the idle {} ({}): it holds {} {} at 0% utilization{}.", holder_noun(grp.holder),
-        owner, amount, format_index_list(grp.gpus),
-        grp.cmds.disable.empty() ? "" : ", and disable it so it does not start again at boot");
-    step.commands = grp.cmds.stop;
-    add_unique(step.commands, grp.cmds.disable);
+    step.text = "Stop the idle " + f->title + ". " + f->action;
+    step.commands = f->commands;
     step.finding_ids = {"memory.held_idle"};
-    plan.push_back(step);
+    steps.push_back(step);
   }
+  plan.insert(plan.end(), steps.begin(), steps.end());
 }
 
 std::string subjects(const std::vector<const Finding*>& fs) {
@@ -115,20 +61,6 @@ std::string subjects(const std::vector<const Finding*>& fs) {
 }
 
 }  // namespace
-
-std::string format_index_list(std::vector<uint32_t> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  std::string out;
-  for (size_t i = 0; i < v.size();) {
-    size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    out += (out.empty() ? "" : ", ") +
-           (j > i ? fmt::format("{}-{}", v[i], v[j]) : std::to_string(v[i]));
-    i = j + 1;
-  }
-  return out;
-}
 
 std::vector<PlanStep> make_plan(const Report& r) {
   // Group by id, keeping the first-seen order within each rank.
@@ -148,7 +80,7 @@ std::vector<PlanStep> make_plan(const Report& r) {
     const std::vector<const Finding*>& fs = by_id[id];
     if (rank(*fs.front()) <= 1) gpus_unusable = true;
     if (id == "memory.held_idle") {
-      holder_steps(r, fs, plan);
+      holder_steps(fs, plan);
       continue;
     }
     PlanStep step;

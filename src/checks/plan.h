@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "model/report.h"
+#include "util/index_list.h"
 
 namespace gt {
 
@@ -12,8 +13,5 @@ namespace gt {
 /// state of the GPUs, version splits, memory holders (grouped by owner),
 /// performance and disk, the kernel log, and last the job's own data.
 std::vector<PlanStep> make_plan(const Report& report);
-
-/// "0-7", "0, 2, 5-6": GPU indices as a short list.
-std::string format_index_list(std::vector<uint32_t> indices);
 
 }  // namespace gt

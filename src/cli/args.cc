@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "fleet/remote.h"
+#include "model/limits.h"
 #include "util/duration.h"
 #include "util/env.h"
 
@@ -37,7 +38,7 @@ ParsedArgs parse_args(int argc, char** argv) {
   app.add_option("--sample", sample, "Utilization sample window (default 1s; 0 for one sample)");
   app.add_option("--timeout", timeout,
                  "Deadline for all NVML queries (default 5s); a GPU that does not answer "
-                 "is reported as unresponsive");
+                 "is reported as unresponsive. Durations: 500ms, 2s, 1.5m; at most 1 day");
   app.add_option("--nvml-lib", o.nvml_lib,
                  "NVML library to load (env GPU_TRIAGE_NVML_LIB; default libnvidia-ml.so.1)");
   app.add_option("--root", o.root,
@@ -51,7 +52,7 @@ ParsedArgs parse_args(int argc, char** argv) {
                  "default) or npd (0 ok, 1 problem, 2 unknown)")
       ->check(CLI::IsMember({"nagios", "npd"}));
   app.add_option("--expect-gpus", o.expect_gpus, "Number of GPUs this node should have")
-      ->check(CLI::Range(0u, 4096u));
+      ->check(CLI::Range(0u, kMaxGpus));
   app.add_option("--path", o.paths,
                  "Check free space and inodes of the filesystem holding DIR (repeatable; / "
                  "always)");

@@ -64,8 +64,13 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
   std::string range, layout = "auto", algo;
   int64_t expect = -1;
   app.add_option("DIR", c.dirs, "Output directories of the job")->required();
-  auto* e = app.add_option("--expect", expect, "Samples 0..N-1 should exist");
-  app.add_option("--range", range, "Samples A..B-1 should exist (A:B, B exclusive)")->excludes(e);
+  auto* e =
+      app.add_option("--expect", expect,
+                     "Samples 0..N-1 should exist (N at most " + std::to_string(kMaxSamples) + ")");
+  app.add_option("--range", range,
+                 "Samples A..B-1 should exist (A:B, B exclusive, B-A at most " +
+                     std::to_string(kMaxSamples) + ")")
+      ->excludes(e);
   app.add_flag("--deep", c.deep,
                "Read everything: every zip record's and gzip stream's CRC32, npz members, "
                "all-zero blocks in tensor data");
@@ -93,6 +98,11 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
   if (app.count("--expect") && expect < 0) return usage("--expect must be 0 or more"), std::nullopt;
   if (!range.empty() && !(c.range = parse_range(range)))
     return usage("--range wants A:B with 0 <= A < B, got '" + range + "'"), std::nullopt;
+  if (c.range && uint64_t(c.range->second - c.range->first) > kMaxSamples)
+    return usage((range.empty() ? "--expect " + std::to_string(expect) : "--range " + range) +
+                 " names " + std::to_string(c.range->second - c.range->first) +
+                 " samples, over the limit of " + std::to_string(kMaxSamples)),
+           std::nullopt;
   std::optional<Layout> l = parse_layout(layout);
   if (!l) return usage("unknown --layout '" + layout + "'"), std::nullopt;
   c.layout = *l;

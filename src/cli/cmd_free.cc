@@ -11,10 +11,11 @@
 #include "checks/plan.h"
 #include "free/free_act.h"
 #include "free/free_plan.h"
-#include "free/process_tree.h"
 #include "model/exit_code.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/process_info.h"
+#include "sources/procfs/process_tree.h"
+#include "sources/procfs/servers.h"
 #include "util/duration.h"
 #include "util/env.h"
 #include "util/time_format.h"
@@ -38,10 +39,22 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   FreeCli c;
   std::string gpus = "all", grace = "30s", timeout = "5s", sample = "1s";
   std::vector<uint32_t> pids;
-  app.add_option("--gpus", gpus, "GPUs to free: all (default) or a list like 0,2,4-7");
-  app.add_option("--pid", c.free.pids, "Only these holder PIDs (repeatable)");
+  app.add_option("--gpus", gpus,
+                 "GPUs to free: all (default) or a list like 0,2,4-7 (indices 0-1023; one "
+                 "this node does not have is refused)");
+  app.add_option("--pid", c.free.pids,
+                 "Signal exactly these PIDs (repeatable); refused when one would take other "
+                 "GPU holders with it (its workers), unless --whole-server");
+  app.add_flag("--whole-server", c.free.whole_server,
+               "Widen the selection to every server it touches: all their GPUs and processes "
+               "(without it, a server that also holds GPUs outside --gpus is refused)");
+  app.add_flag("--signal", c.free.force_signal,
+               "Signal the processes even where their owner restarts them (systemd Restart=, "
+               "a Docker restart policy, Kubernetes); by default such a server is stopped "
+               "through its owner");
   app.add_flag("--idle-only", c.free.idle_only, "Leave GPUs that are busy alone");
-  app.add_option("--grace", grace, "SIGTERM to SIGKILL grace period (default 30s)");
+  app.add_option("--grace", grace,
+                 "SIGTERM to SIGKILL grace period (default 30s; durations at most 1 day)");
   app.add_flag("--yes", c.free.yes, "Act (without it: show the plan only)");
   app.add_flag("--via-owner", c.free.via_owner,
                "Stop the owning systemd unit or container (systemctl/docker) instead of "
@@ -83,10 +96,6 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   return c;
 }
 
-std::string gb(std::optional<uint64_t> b) {
-  return b ? fmt::format("{:.1f} GB", *b / 1e9) : "unknown";
-}
-
 std::string when(std::optional<int64_t> unix_s) {
   return unix_s ? format_utc(*unix_s, "%Y-%m-%d %H:%M:%S UTC") : "unknown";
 }
@@ -99,30 +108,31 @@ void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
   for (const TreeTarget& t : plan.targets) {
     std::vector<uint32_t> pids;
     for (const ProcId& h : t.holders) pids.push_back(h.pid);
-    out << fmt::format("\n{}. {} server, root PID {}: {}\n", ++n, t.label, t.root.pid,
-                       t.root_cmdline);
-    out << fmt::format("   holds {} on GPUs {} through {} process(es) (PIDs {}); {}\n", gb(t.bytes),
+    out << fmt::format("\n{}. {}, root PID {}: {}\n", ++n, t.noun, t.root.pid, t.root_cmdline);
+    out << fmt::format("   holds {} on GPU{} {} through {} process(es) (PIDs {}); {}{}\n",
+                       format_memory(t.bytes), t.gpus.size() == 1 ? "" : "s",
                        format_index_list(t.gpus), t.holders.size(), format_index_list(pids),
-                       t.idle ? "idle (0% utilization over the window)" : "BUSY");
+                       t.idle ? "idle (0% utilization over the window)" : "BUSY",
+                       t.widened ? "; taken whole (--whole-server)" : "");
     out << fmt::format("   user {}, running since {}, owner: {}{}\n", t.user.value_or("?"),
-                       when(t.since_unix_s), t.durable.owner_text,
+                       when(t.since_unix_s), t.stop.owner_text,
                        t.restart_policy ? " (" + *t.restart_policy + ")" : "");
-    std::string how = o.via_owner && !t.durable.stop.empty() && t.owner &&
-                              (t.owner->kind == "systemd-unit" || t.owner->kind == "docker" ||
-                               t.owner->kind == "podman")
-                          ? "stop it through its owner (" + t.durable.stop.front() + ")"
-                          : fmt::format("SIGTERM to PID {}, SIGKILL after {} s if still running",
-                                        t.root.pid, o.grace.count() / 1000.0);
-    out << "   " << (o.yes ? "doing" : "would do") << ": " << how << "\n";
-    if (t.restart_policy && *t.restart_policy != "Restart=no" && !o.via_owner)
-      out << "   note: the unit has " << *t.restart_policy
-          << ": systemd restarts what a signal stops; use --via-owner (systemctl stop) or the "
-             "durable fix below\n";
-    if (!t.durable.disable.empty()) {
-      out << "   it would come back (restart policy or boot); the durable fix:\n";
-      for (const std::string& c : t.durable.stop) out << "     $ " << c << "\n";
-      for (const std::string& c : t.durable.disable) out << "     $ " << c << "\n";
+    std::string how;
+    if (t.stop.via_owner) {
+      how = "stop it through its owner (" + t.stop.stop.front() + ")";
+    } else {
+      std::vector<uint32_t> sig;
+      for (const ProcId& id : t.signal) sig.push_back(id.pid);
+      how = fmt::format("SIGTERM to PID{} {}, SIGKILL after {} s to any of PIDs {} still running",
+                        sig.size() == 1 ? "" : "s", format_index_list(sig),
+                        o.grace.count() / 1000.0, format_index_list(pids));
     }
+    out << "   " << (o.yes ? "doing" : "would do") << ": " << how << "\n";
+    if (t.restart_policy && !t.stop.via_owner && o.force_signal)
+      out << "   note: forced by --signal although its owner restarts it (" << *t.restart_policy
+          << ")\n";
+    out << "   commands (the same as the report's plan):\n";
+    for (const std::string& c : t.stop.all()) out << "     $ " << c << "\n";
   }
   if (plan.targets.empty()) out << "\nNo process to stop on the selected GPUs.\n";
   for (const Refusal& r : plan.refusals) out << "refused: " << r.what << ": " << r.reason << "\n";
@@ -135,7 +145,7 @@ void print_state(const FreePlan& plan, const NodeSnapshot& now, std::ostream& ou
     for (const GpuState& g : now.gpus) {
       if (g.index != index) continue;
       std::string procs = !g.processes ? "unknown" : std::to_string(g.processes->size());
-      out << fmt::format("{:>3}  {:<10} {}{}\n", index, gb(g.memory_used_bytes), procs,
+      out << fmt::format("{:>3}  {:<10} {}{}\n", index, format_memory(g.memory_used_bytes), procs,
                          gpu_is_free(g) ? "  (free)" : "");
     }
 }
@@ -149,8 +159,9 @@ void print_result(const FreeResult& r, std::ostream& out) {
     std::optional<uint64_t> released;
     if (g.used_before_bytes && g.used_after_bytes && *g.used_before_bytes >= *g.used_after_bytes)
       released = *g.used_before_bytes - *g.used_after_bytes;
-    out << fmt::format("{:>3}  {:<10} {:<10} {:<10} {}{}\n", g.index, gb(g.used_before_bytes),
-                       gb(g.used_after_bytes), gb(released),
+    out << fmt::format("{:>3}  {:<10} {:<10} {:<10} {}{}\n", g.index,
+                       format_memory(g.used_before_bytes), format_memory(g.used_after_bytes),
+                       format_memory(released),
                        g.released_after_s ? fmt::format("{:.1f} s", *g.released_after_s) : "-",
                        g.free_at_end ? "" : "   (memory remains)");
   }
@@ -164,22 +175,24 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
   for (const TreeTarget& t : p.targets) {
     J holders = J::array();
     for (const ProcId& h : t.holders) holders.push_back(h.pid);
-    targets.push_back({{"root_pid", t.root.pid},
+    J signal = J::array();
+    for (const ProcId& id : t.signal) signal.push_back(id.pid);
+    targets.push_back({{"server_id", t.server_id},
+                       {"root_pid", t.root.pid},
                        {"root_cmdline", t.root_cmdline},
                        {"label", t.label},
                        {"holder_pids", holders},
+                       {"signal_pids", signal},
+                       {"via_owner", t.stop.via_owner},
                        {"gpus", t.gpus},
                        {"bytes", t.bytes},
                        {"idle", t.idle},
+                       {"widened", t.widened},
                        {"user", t.user ? J(*t.user) : J()},
                        {"since_unix_s", t.since_unix_s ? J(*t.since_unix_s) : J()},
-                       {"owner", t.durable.owner_text},
+                       {"owner", t.stop.owner_text},
                        {"restart_policy", t.restart_policy ? J(*t.restart_policy) : J()},
-                       {"durable_fix", [&] {
-                          std::vector<std::string> c = t.durable.stop;
-                          c.insert(c.end(), t.durable.disable.begin(), t.durable.disable.end());
-                          return c;
-                        }()}});
+                       {"commands", t.stop.all()}});
   }
   J refusals = J::array();
   for (const std::vector<Refusal>* list : {&p.refusals, &r.refusals})
@@ -192,7 +205,7 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
                     {"used_after_bytes", g.used_after_bytes ? J(*g.used_after_bytes) : J()},
                     {"released_after_s", g.released_after_s ? J(*g.released_after_s) : J()},
                     {"free", g.free_at_end}});
-  return J{{"schema", "gpu-triage/free"}, {"schema_version", 1}, {"mode", o.yes ? "act" : "plan"},
+  return J{{"schema", "gpu-triage/free"}, {"schema_version", 2}, {"mode", o.yes ? "act" : "plan"},
            {"exit_code", code},           {"targets", targets},  {"refusals", refusals},
            {"skipped", p.skipped},        {"errors", p.errors},  {"actions", r.actions},
            {"failures", r.failures},      {"gpus", gpus},        {"remaining", r.remaining}};
@@ -219,6 +232,7 @@ int cmd_free(int argc, char** argv) {
     co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
     s.sample_window_s = sample.count() / 1000.0;
     abandoned = collect_nvml(*lib, co, s).abandoned_threads || abandoned;
+    s.servers = group_servers(s, &root);
     return s;
   };
   NodeSnapshot before = collect(c->sample);

@@ -17,6 +17,7 @@
 #include "render/table_report.h"
 #include "render/textfile.h"
 #include "sources/fs/disk_usage.h"
+#include "sources/procfs/servers.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/driver_version.h"
@@ -126,9 +127,11 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
       snap.nvml.error_message = s.error().message;
       snap.warnings.push_back("--smi-xml: " + s.error().message);
     }
+    snap.servers = group_servers(snap, nullptr);
   } else {
     NvmlCollectOutcome outcome = collect_gpus(o, root, snap);
     abandoned_threads = outcome.abandoned_threads;
+    snap.servers = group_servers(snap, &root);
     snap.hostname = read_hostname(root);
     snap.kernel_module_version = read_kernel_module_version(root);
     Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);

@@ -24,6 +24,45 @@ struct BadFile {
   std::vector<Problem> problems;
 };
 
+/// A file that was read but could not be fully checked (an unmodelled
+/// pickle, an object array, a dtype of unknown size): neither intact nor bad.
+struct UnverifiedFile {
+  std::string path;
+  std::optional<SampleKey> key;
+  std::string reason;
+};
+
+/// Consecutive indices [first, last] of one group: missing and resume sets
+/// are runs, so `--expect 4000000000` costs one run, not four billion keys.
+struct KeyRun {
+  std::string group;
+  int64_t first = 0, last = 0;
+  uint64_t count() const { return uint64_t(last) - uint64_t(first) + 1; }
+  SampleKey key(int64_t index) const { return SampleKey{group, index}; }
+  auto operator<=>(const KeyRun&) const = default;
+};
+
+/// The most samples `--expect`/`--range` may name, and the most indices that
+/// the JSON `missing`/`resume` lists and `--resume-list` write one by one;
+/// counts and runs are always complete.
+constexpr uint64_t kMaxSamples = 100'000'000;
+/// The JSON `missing` and `resume` arrays list at most this many indices.
+constexpr uint64_t kMaxListedIndices = 1'000'000;
+
+/// Total number of keys in `runs`.
+uint64_t run_keys(const std::vector<KeyRun>& runs);
+
+/// Calls `f(key)` for each key of `runs` in order, at most `limit` times.
+template <typename F>
+void for_each_key(const std::vector<KeyRun>& runs, uint64_t limit, F&& f) {
+  for (const KeyRun& r : runs)
+    for (int64_t i = r.first;; ++i) {
+      if (limit-- == 0) return;
+      f(r.key(i));
+      if (i == r.last) break;
+    }
+}
+
 struct Duplicate {
   SampleKey key;
   std::vector<std::string> paths;
@@ -50,11 +89,14 @@ struct DataReport {
   std::optional<std::pair<int64_t, int64_t>> range;  ///< [first, last+1) from --expect/--range
   uint64_t files = 0, ok = 0, samples = 0, bytes = 0, bytes_read = 0;
   std::vector<BadFile> bad;
-  std::vector<SampleKey> missing;
+  std::vector<UnverifiedFile> unverifiable;
+  std::vector<KeyRun> missing;  ///< sorted, disjoint, not adjacent
+  uint64_t missing_count = 0;
   std::vector<Duplicate> duplicates;
   std::vector<std::string> stale;
-  uint64_t outside_range = 0;       ///< samples whose index is outside --range
-  std::vector<SampleKey> resume;    ///< missing + bad, sorted, distinct
+  uint64_t outside_range = 0;  ///< samples whose index is outside --range
+  std::vector<KeyRun> resume;  ///< missing + bad, sorted, disjoint, not adjacent
+  uint64_t resume_count = 0;
   std::vector<std::string> errors;  ///< directories or files that could not be read
   DataProgress progress;
   std::optional<ManifestDiff> manifest;
@@ -72,8 +114,9 @@ struct AnalysisOptions {
 
 /// Classifies the scanned files (layout already chosen), finds missing and
 /// duplicate indices, the resume set and the progress figures; sets the exit
-/// code (0 intact, 1 resumable problems, 2 unreadable files or directories,
-/// 3 nothing to check).
+/// code (0 intact, 1 resumable problems or unverifiable files, 2 unreadable
+/// files or directories, 3 nothing to check). Time and memory grow with the
+/// number of files, never with the width of the range.
 DataReport analyze(const DirScan& scan, const AnalysisOptions& opts);
 
 /// Re-derives the exit code after the manifest comparison or moves.

@@ -11,10 +11,18 @@
 
 namespace gt {
 
+namespace {
+
+// How many of `len` bytes at `offset` lie within a source of `size` bytes.
+size_t available(uint64_t offset, size_t len, uint64_t size) {
+  return offset >= size ? 0 : static_cast<size_t>(std::min<uint64_t>(len, size - offset));
+}
+
+}  // namespace
+
 Result<size_t> MemorySource::read_at(uint64_t offset, uint8_t* out, size_t len) const {
-  if (offset >= bytes_.size()) return size_t{0};
-  size_t n = std::min<uint64_t>(len, bytes_.size() - offset);
-  std::memcpy(out, bytes_.data() + offset, n);
+  size_t n = available(offset, len, bytes_.size());
+  if (n > 0) std::memcpy(out, bytes_.data() + offset, n);
   return n;
 }
 
@@ -44,6 +52,7 @@ FileSource::~FileSource() { ::close(fd_); }
 
 Status FileSource::prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes) {
   head_.resize(size_ <= small_bytes ? size_ : std::min<uint64_t>(size_, head_bytes));
+  if (head_.empty()) return ok_status();
   Result<size_t> n = pread_all(0, head_.data(), head_.size());
   if (!n) return n.error();
   head_.resize(*n);
@@ -56,22 +65,20 @@ Status FileSource::prefetch(size_t small_bytes, size_t head_bytes, size_t tail_b
 }
 
 Result<size_t> FileSource::read_at(uint64_t offset, uint8_t* out, size_t len) const {
-  if (offset + len <= head_.size()) {
-    std::memcpy(out, head_.data() + offset, len);
-    return len;
-  }
-  if (head_.size() == size_ && offset <= size_) {  // whole file cached
-    size_t n = std::min<uint64_t>(len, size_ - offset);
+  // From here on [offset, offset + n) lies within the file: no sum below
+  // can overflow, whatever offset a damaged header gave.
+  size_t n = available(offset, len, size_);
+  if (n == 0) return size_t{0};
+  if (range_within(offset, n, head_.size())) {
     std::memcpy(out, head_.data() + offset, n);
     return n;
   }
   uint64_t tail_begin = size_ - tail_.size();
   if (!tail_.empty() && offset >= tail_begin) {
-    size_t n = std::min<uint64_t>(len, size_ - offset);
     std::memcpy(out, tail_.data() + (offset - tail_begin), n);
     return n;
   }
-  return pread_all(offset, out, len);
+  return pread_all(offset, out, n);
 }
 
 Result<size_t> FileSource::pread_all(uint64_t offset, uint8_t* out, size_t len) const {
@@ -89,19 +96,22 @@ Result<size_t> FileSource::pread_all(uint64_t offset, uint8_t* out, size_t len) 
 }
 
 Result<std::vector<uint8_t>> read_exact(const ByteSource& src, uint64_t offset, size_t len) {
+  Error eof{ErrorKind::kMalformed, "read " + std::to_string(len) + " bytes at " +
+                                       std::to_string(offset) + ": end of file"};
+  if (!range_within(offset, len, src.size())) return eof;
   std::vector<uint8_t> buf(len);
+  if (len == 0) return buf;
   Result<size_t> n = src.read_at(offset, buf.data(), len);
   if (!n) return n.error();
-  if (*n != len)
-    return Error{ErrorKind::kMalformed, "read " + std::to_string(len) + " bytes at " +
-                                            std::to_string(offset) + ": end of file"};
+  if (*n != len) return eof;
   return buf;
 }
 
 std::optional<std::vector<uint8_t>> read_or_note(const ByteSource& src, uint64_t offset, size_t len,
                                                  FileCheck& check) {
-  std::vector<uint8_t> buf(len);
-  Result<size_t> n = src.read_at(offset, buf.data(), len);
+  std::vector<uint8_t> buf(available(offset, len, src.size()));
+  if (buf.empty()) return buf;
+  Result<size_t> n = src.read_at(offset, buf.data(), buf.size());
   if (!n) {
     check.io_error = n.error().message;
     return std::nullopt;

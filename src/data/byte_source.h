@@ -21,7 +21,8 @@ class ByteSource {
   /// Size in bytes, fixed when the source was opened.
   virtual uint64_t size() const = 0;
   /// Reads up to `len` bytes at `offset` into `out`; returns how many were
-  /// read (short only at the end), or an I/O error.
+  /// read (short only at the end; 0 at or past it, for any offset and len,
+  /// and `out` is not touched when len is 0), or an I/O error.
   virtual Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const = 0;
 };
 
@@ -64,12 +65,32 @@ class FileSource : public ByteSource {
   std::vector<uint8_t> head_, tail_;  // [0, head_.size()) and [size_ - tail_.size(), size_)
 };
 
+/// Overflow-safe arithmetic for sizes and offsets taken from file headers.
+/// nullopt when the result does not fit in 64 bits.
+inline std::optional<uint64_t> checked_add(uint64_t a, uint64_t b) {
+  uint64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+inline std::optional<uint64_t> checked_mul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+/// True when [offset, offset+len) lies within [0, size), without overflow.
+inline bool range_within(uint64_t offset, uint64_t len, uint64_t size) {
+  return offset <= size && len <= size - offset;
+}
+
 /// Reads exactly [offset, offset+len) or fails; a short read is an error
-/// that names the range ("read 40 bytes at 1234: end of file").
+/// that names the range ("read 40 bytes at 1234: end of file"). Nothing is
+/// allocated for a range that does not lie within the source.
 Result<std::vector<uint8_t>> read_exact(const ByteSource& src, uint64_t offset, size_t len);
 
 /// Reads up to `len` bytes at `offset`; nullopt (and check.io_error set) on
-/// an I/O error, else the bytes, shorter than `len` at the end of the file.
+/// an I/O error, else the bytes, shorter than `len` at the end of the file
+/// (empty at or past it). Allocates at most what the source holds there.
 std::optional<std::vector<uint8_t>> read_or_note(const ByteSource& src, uint64_t offset, size_t len,
                                                  FileCheck& check);
 

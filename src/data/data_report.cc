@@ -94,38 +94,34 @@ const char* data_verdict(ExitCode code) {
   }
 }
 
-std::string format_key_runs(const std::vector<SampleKey>& keys, size_t max_items) {
+std::string format_key_runs(const std::vector<KeyRun>& runs, size_t max_items) {
   std::string out;
-  size_t items = 0;
-  for (size_t i = 0; i < keys.size();) {
-    size_t j = i;
-    while (j + 1 < keys.size() && keys[j + 1].group == keys[i].group &&
-           keys[j + 1].index == keys[j].index + 1)
-      ++j;
-    if (max_items && items == max_items) {
-      out += ", ... (" + std::to_string(keys.size() - i) + " more)";
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (max_items && i == max_items) {
+      out += ", ... (" + std::to_string(run_keys({runs.begin() + i, runs.end()})) + " more)";
       break;
     }
-    out += (out.empty() ? "" : ", ") + keys[i].text();
-    if (j > i) out += "-" + std::to_string(keys[j].index);
-    ++items;
-    i = j + 1;
+    const KeyRun& r = runs[i];
+    out += (out.empty() ? "" : ", ") + r.key(r.first).text();
+    if (r.last > r.first) out += "-" + std::to_string(r.last);
   }
   return out;
 }
 
 void render_data_text(const DataReport& r, std::ostream& out, size_t max_list) {
   out << data_verdict(r.exit_code) << " data: " << r.files << " files, " << r.ok << " intact, "
-      << r.bad.size() << " bad, " << r.missing.size() << " missing";
+      << r.bad.size() << " bad, ";
+  if (!r.unverifiable.empty()) out << r.unverifiable.size() << " unverifiable, ";
+  out << r.missing_count << " missing";
   if (!r.duplicates.empty()) out << ", " << r.duplicates.size() << " duplicated";
   out << ", " << r.stale.size() << " stale (" << layout_name(r.layout.kind) << " layout, "
       << (r.deep ? "deep" : "quick") << ", " << human_bytes(double(r.bytes)) << " in "
       << human_duration(r.elapsed_s) << ")\n";
   if (!r.resume.empty())
-    out << "  resume: " << r.resume.size() << " samples to redo: " << format_key_runs(r.resume, 20)
+    out << "  resume: " << r.resume_count << " samples to redo: " << format_key_runs(r.resume, 20)
         << "\n";
   if (r.samples > 0) render_progress(r, out);
-  if (!r.deep && r.bad.empty() && r.files > 0)
+  if (!r.deep && r.bad.empty() && r.unverifiable.empty() && r.files > 0)
     out << "  quick mode checks structure only; --deep also checks every CRC32\n";
   if (!r.bad.empty()) {
     out << "Bad files (" << r.bad.size() << "):\n";
@@ -140,8 +136,18 @@ void render_data_text(const DataReport& r, std::ostream& out, size_t max_list) {
       out << "  " << code << " " << b.path << ": " << b.message << "\n";
     }
   }
+  if (!r.unverifiable.empty()) {
+    out << "Unverifiable, neither intact nor bad (" << r.unverifiable.size() << "):\n";
+    for (size_t i = 0; i < r.unverifiable.size(); ++i) {
+      if (max_list && i == max_list) {
+        out << "  ... and " << r.unverifiable.size() - i << " more (--json lists all)\n";
+        break;
+      }
+      out << "  " << r.unverifiable[i].path << ": " << r.unverifiable[i].reason << "\n";
+    }
+  }
   if (!r.missing.empty())
-    out << "Missing (" << r.missing.size() << "): " << format_key_runs(r.missing, 40) << "\n";
+    out << "Missing (" << r.missing_count << "): " << format_key_runs(r.missing, 40) << "\n";
   for (const Duplicate& d : r.duplicates) {
     out << "Duplicate " << d.key.text() << ":";
     for (const std::string& p : d.paths) out << " " << p;
@@ -170,6 +176,28 @@ void write_array(std::ostream& out, const char* key, size_t n,
   out << (n ? "\n  ]" : "]") << (last ? "\n" : ",\n");
 }
 
+// Each key of the runs, at most kMaxListedIndices (the summary has the count).
+void write_keys(std::ostream& out, const char* key, const std::vector<KeyRun>& runs) {
+  out << "  \"" << key << "\": [";
+  bool first = true;
+  for_each_key(runs, kMaxListedIndices, [&](const SampleKey& k) {
+    out << (first ? "\n    " : ",\n    ");
+    if (k.group.empty())
+      out << k.index;
+    else
+      out << key_json(k).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    first = false;
+  });
+  out << (first ? "]" : "\n  ]") << ",\n";
+}
+
+void write_runs(std::ostream& out, const char* key, const std::vector<KeyRun>& runs) {
+  write_array(out, key, runs.size(), [&](size_t i) {
+    return J{{"first", key_json(runs[i].key(runs[i].first))},
+             {"last", key_json(runs[i].key(runs[i].last))}};
+  });
+}
+
 void write_field(std::ostream& out, const char* key, const J& value) {
   out << "  \"" << key
       << "\": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
@@ -190,12 +218,13 @@ void render_data_json(const DataReport& r, std::ostream& out) {
               J{{"files", r.files},
                 {"ok", r.ok},
                 {"bad", r.bad.size()},
-                {"missing", r.missing.size()},
+                {"unverifiable", r.unverifiable.size()},
+                {"missing", r.missing_count},
                 {"duplicates", r.duplicates.size()},
                 {"stale", r.stale.size()},
                 {"samples", r.samples},
                 {"outside_range", r.outside_range},
-                {"resume", r.resume.size()},
+                {"resume", r.resume_count},
                 {"bytes", r.bytes},
                 {"bytes_read", r.bytes_read},
                 {"elapsed_s", r.elapsed_s}});
@@ -210,12 +239,19 @@ void render_data_json(const DataReport& r, std::ostream& out) {
              {"message", b.message},
              {"problems", problems}};
   });
-  write_array(out, "missing", r.missing.size(), [&](size_t i) { return key_json(r.missing[i]); });
+  write_array(out, "unverifiable", r.unverifiable.size(), [&](size_t i) {
+    const UnverifiedFile& u = r.unverifiable[i];
+    return J{
+        {"path", u.path}, {"index", u.key ? key_json(*u.key) : J(nullptr)}, {"reason", u.reason}};
+  });
+  write_keys(out, "missing", r.missing);
+  write_runs(out, "missing_runs", r.missing);
   write_array(out, "duplicates", r.duplicates.size(), [&](size_t i) {
     return J{{"index", key_json(r.duplicates[i].key)}, {"paths", r.duplicates[i].paths}};
   });
   write_array(out, "stale", r.stale.size(), [&](size_t i) { return J(r.stale[i]); });
-  write_array(out, "resume", r.resume.size(), [&](size_t i) { return key_json(r.resume[i]); });
+  write_keys(out, "resume", r.resume);
+  write_runs(out, "resume_runs", r.resume);
   const DataProgress& p = r.progress;
   write_field(
       out, "progress",

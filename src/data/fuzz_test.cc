@@ -3,9 +3,13 @@
 // bytes of no format), never a crash, a hang or a huge allocation.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "data/data_test_util.h"
+#include "data/pickle_scan.h"
 
 namespace gt {
 namespace {
@@ -63,6 +67,33 @@ TEST(DataFuzzTest, RandomByteFlipsInRealFilesNeverCrash) {
     }
   }
   SUCCEED();
+}
+
+// Every reproducer kept in tests/fuzz/regressions/<target>/ (the libFuzzer
+// targets replay them too): never intact, never a crash, read from memory or
+// from a file, quick or deep. The pickle target's files are bare pickles.
+TEST(DataFuzzTest, RegressionReproducersAreNeverIntact) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(GT_SOURCE_DIR) / "tests/fuzz/regressions";
+  size_t files = 0;
+  for (const char* target : {"zip", "npz", "pickle", "npy", "safetensors", "gzip", "torch_legacy"}) {
+    ASSERT_TRUE(fs::is_directory(root / target)) << target;
+    for (const fs::directory_entry& e : fs::directory_iterator(root / target)) {
+      std::ifstream in(e.path(), std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      EXPECT_LE(bytes.size(), 200u << 10) << e.path();
+      ++files;
+      if (std::string(target) == "pickle") {
+        EXPECT_FALSE(scan_pickle(bytes).complete) << e.path();
+        continue;
+      }
+      for (bool deep : {false, true}) {
+        EXPECT_NE(first_code(check_bytes(bytes, deep, "data_0.ckpt")), "ok") << e.path();
+        EXPECT_NE(first_code(check_file_bytes(bytes, deep, "data_0.ckpt")), "ok") << e.path();
+      }
+    }
+  }
+  EXPECT_GE(files, 6u);
 }
 
 }  // namespace

@@ -42,14 +42,24 @@ std::optional<uint64_t> header_length(const std::vector<uint8_t>& h, uint64_t si
   uint64_t pos = 10;
   if (flags & 4) pos = h.size() >= 12 ? 12 + le16(&h[10]) : UINT64_MAX;
   for (uint8_t bit : {8, 16}) {  // FNAME, FCOMMENT: zero-terminated
-    if (!(flags & bit) || pos >= h.size()) continue;
+    if (!(flags & bit) || pos == UINT64_MAX) continue;
+    if (pos >= h.size()) {  // the field starts beyond what was read
+      pos = UINT64_MAX;
+      continue;
+    }
     const void* nul = std::memchr(&h[pos], 0, h.size() - pos);
     pos = nul ? static_cast<const uint8_t*>(nul) - h.data() + 1 : UINT64_MAX;
   }
-  if (flags & 2) pos += 2;
+  if ((flags & 2) && pos != UINT64_MAX) pos += 2;
+  // The whole file was read and the header (or the trailer after it) does
+  // not fit: cut short. Otherwise a header longer than the 64 KiB read.
+  if (size <= h.size() && (pos == UINT64_MAX || pos + 8 > size)) {
+    add(check, ProblemCode::kTruncated,
+        "truncated at byte " + std::to_string(size) + ": the gzip header and trailer do not fit");
+    return std::nullopt;
+  }
   if (pos == UINT64_MAX || pos + 8 > size) {
-    add(check,
-        pos + 8 > size && size <= h.size() ? ProblemCode::kTruncated : ProblemCode::kMalformed,
+    add(check, ProblemCode::kMalformed,
         "gzip header does not end within the first " + std::to_string(h.size()) + " bytes");
     return std::nullopt;
   }
@@ -68,7 +78,7 @@ class GzipConsumer : public StreamConsumer {
  private:
   void after_end(const uint8_t* p, size_t n) {
     size_t k = std::min(n, 8 - std::min<size_t>(8, trailer_len_));
-    std::memcpy(trailer_ + trailer_len_, p, k);
+    if (k > 0) std::memcpy(trailer_ + trailer_len_, p, k);
     trailer_len_ += k;
     extra_ += n - k;
     if (extra_ == n - k && n > k) extra_first_ = p[k];

@@ -16,13 +16,22 @@ namespace gt {
 
 struct NpyHeader {
   uint64_t data_offset = 0;            ///< where the array bytes start
-  std::optional<uint64_t> data_bytes;  ///< nullopt for object arrays (a pickle)
+  std::optional<uint64_t> data_bytes;  ///< nullopt for object arrays and structured dtypes
   std::string descr;                   ///< "<f2", "<i8", ...
   bool is_float = false;
 };
 
+/// Where the header that starts `head` says the array data begins (magic,
+/// version and length only); nullopt if `head` does not start a .npy header.
+std::optional<uint64_t> npy_header_end(std::string_view head);
+
 /// Parses the header at the start of `head` (which must hold at least the
-/// whole header). Returns nullopt with a problem appended to `check`.
+/// whole header) of a .npy of `total_bytes`. Returns nullopt with a problem
+/// appended to `check`, or with check.unverifiable set when `head` is too
+/// short. A header whose array size cannot be computed (object arrays,
+/// structured dtypes) is returned with data_bytes nullopt and
+/// check.unverifiable set. A returned data_offset + *data_bytes never
+/// overflows.
 std::optional<NpyHeader> parse_npy_header(std::string_view head, uint64_t total_bytes,
                                           FileCheck& check);
 

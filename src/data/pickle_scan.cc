@@ -5,11 +5,14 @@
 // first use and fetched (BINGET) afterwards, so the walker keeps a memo.
 // Newer torch may use protocol 4 framing (FRAME, MEMOIZE, SHORT_BINUNICODE,
 // STACK_GLOBAL), handled too. The legacy (pre-1.6) format stores a sixth
-// tuple item (view metadata), which is ignored. Anything we do not model
-// (text-mode opcodes, protocol 5 buffers) stops the walk as "unsupported",
-// which skips the size checks rather than flagging an intact file.
+// tuple item (view metadata), which is ignored. A byte that is no pickle
+// opcode at all stops the walk as invalid (Python: "invalid load key"); a
+// valid opcode we do not model (text-mode opcodes, protocol 5 buffers) stops
+// it as "unsupported": the sizes are unknown, so the callers report the file
+// as unverifiable, never as intact.
 #include "data/pickle_scan.h"
 
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -26,10 +29,24 @@ struct Value {
   std::string_view s;     // kStr: the string; kGlobal: the module
   std::string_view name;  // kGlobal: the name
   int64_t i = 0;
-  uint32_t first = 0, count = 0;  // kTuple: items_[first, first + count)
+  uint32_t first = 0, count = 0;  // kTuple: items_[first, first + count), or first == kNoItems
 };
 
 constexpr size_t kMaxStack = 1 << 20;
+// A pickler numbers its memo densely from 0 (pickle.py: len(self.memo)); an
+// index far beyond the memo's size is not modelled rather than allocated.
+constexpr size_t kMemoSlack = 1 << 12;
+// A tuple's items are kept only when it may be a storage's persistent id
+// ('storage', class, key, location, numel[, view]): memory stays a few
+// values per storage, whatever the pickle holds.
+constexpr uint32_t kNoItems = UINT32_MAX;
+
+// Every opcode of pickle protocols 0-5 (Lib/pickletools.py). Any other byte
+// is refused by Python's unpickler ("invalid load key").
+bool is_pickle_opcode(uint8_t op) {
+  static constexpr std::string_view kText = "(.012BCFGIJKLMNPQRSTUVXabcdeghijlopqrstu}])";
+  return (op >= 0x80 && op <= 0x98) || kText.find(char(op)) != std::string_view::npos;
+}
 
 class Walker {
  public:
@@ -68,16 +85,30 @@ class Walker {
     stack_.resize(m == stack_.size() ? 0 : m);
   }
   void push(const Value& v) { stack_.push_back(v); }
-  // Pops the top `n` stack values (or up to the topmost mark) into a tuple.
+  // Replaces stack_[begin, end) (and everything above new_size) by a tuple.
   void push_tuple_from(size_t begin, size_t end, size_t new_size) {
     Value v;
     v.kind = Value::kTuple;
-    v.first = static_cast<uint32_t>(items_.size());
     v.count = static_cast<uint32_t>(end - begin);
-    items_.insert(items_.end(), stack_.begin() + begin, stack_.begin() + end);
+    v.first = kNoItems;
+    if ((v.count == 5 || v.count == 6) && stack_[begin].kind == Value::kStr &&
+        stack_[begin].s == "storage") {
+      v.first = static_cast<uint32_t>(items_.size());
+      items_.insert(items_.end(), stack_.begin() + begin, stack_.begin() + end);
+    }
     stack_.resize(new_size);
     push(v);
   }
+  // Skips a length-prefixed argument of `width` bytes; false when cut.
+  bool skip_sized(size_t width) {
+    if (!need(width)) return false;
+    uint64_t n = take_le(width);
+    if (!need(n)) return false;
+    pos_ += n;
+    return true;
+  }
+  bool memo_put(uint64_t n);
+  bool stop_unsupported(size_t at, uint8_t op, const std::string& why);
   void persid(const Value& v);
   bool step(uint8_t op);  // false: stop walking (STOP, error or unsupported)
 
@@ -90,7 +121,7 @@ class Walker {
 };
 
 void Walker::persid(const Value& v) {
-  if (v.kind != Value::kTuple || v.count < 5) return;
+  if (v.kind != Value::kTuple || v.first == kNoItems) return;
   const Value* t = items_.data() + v.first;
   if (t[0].kind != Value::kStr || t[0].s != "storage" || t[1].kind != Value::kGlobal ||
       t[2].kind != Value::kStr || t[4].kind != Value::kInt || t[4].i < 0)
@@ -109,9 +140,26 @@ void Walker::persid(const Value& v) {
   out_.storages.push_back(std::move(r));
 }
 
+bool Walker::memo_put(uint64_t n) {
+  if (stack_.empty()) return true;
+  if (n > memo_.size() + kMemoSlack || n >= kMaxStack) return false;
+  if (memo_.size() <= n) memo_.resize(n + 1);
+  memo_[n] = stack_.back();
+  return true;
+}
+
+bool Walker::stop_unsupported(size_t at, uint8_t op, const std::string& why) {
+  char b[8];
+  std::snprintf(b, sizeof b, "0x%02x", op);
+  out_.unsupported = true;
+  out_.error = "pickle byte " + std::to_string(at) + ": opcode " + b + " " + why;
+  return false;
+}
+
 bool Walker::step(uint8_t op) {
-  auto fail = [&](const std::string& what) {
-    out_.error = "data.pkl byte " + std::to_string(pos_) + ": " + what;
+  auto fail = [&](const std::string& what) {  // the bytes end inside this opcode
+    out_.cut = true;
+    out_.error = "pickle byte " + std::to_string(pos_) + ": " + what;
     return false;
   };
   auto arg = [&](size_t n, uint64_t& v) {
@@ -138,6 +186,19 @@ bool Walker::step(uint8_t op) {
     case 'N':
     case 0x88:
     case 0x89:
+    case 0x8f:  // EMPTY_SET
+      push(v);
+      return true;
+    case 'd':   // DICT
+    case 'l':   // LIST
+    case 0x91:  // FROZENSET
+      drop_to_mark();
+      push(v);
+      return true;
+    case 0x82:  // EXT1, EXT2, EXT4: an extension code
+    case 0x83:
+    case 0x84:
+      if (!arg(op == 0x82 ? 1 : op == 0x83 ? 2 : 4, n)) return fail("cut inside EXT");
       push(v);
       return true;
     case ')':
@@ -148,11 +209,9 @@ bool Walker::step(uint8_t op) {
     case 0x94:
       if (op != 0x94 && !arg(op == 'q' ? 1 : 4, n)) return fail("cut inside BINPUT");
       if (op == 0x94) n = memo_.size();
-      if (!stack_.empty() && n < kMaxStack) {
-        if (memo_.size() <= n) memo_.resize(n + 1);
-        memo_[n] = stack_.back();
-      }
-      return true;
+      return memo_put(n) || stop_unsupported(pos_, op,
+                                             "memo index " + std::to_string(n) +
+                                                 " far beyond the memo's size not modelled");
     case 'h':
     case 'j':
       if (!arg(op == 'h' ? 1 : 4, n)) return fail("cut inside BINGET");
@@ -162,11 +221,14 @@ bool Walker::step(uint8_t op) {
     case 'T':
     case 'U':
     case 0x8c:
+    case 0x8d:  // BINUNICODE8
     case 'B':
-    case 'C': {
-      size_t w = (op == 'U' || op == 0x8c || op == 'C') ? 1 : 4;
+    case 'C':
+    case 0x8e:    // BINBYTES8
+    case 0x96: {  // BYTEARRAY8
+      size_t w = (op == 'U' || op == 0x8c || op == 'C') ? 1 : op >= 0x8d ? 8 : 4;
       if (!arg(w, n) || !need(n)) return fail("string runs past the end");
-      v.kind = (op == 'B' || op == 'C') ? Value::kOther : Value::kStr;
+      v.kind = (op == 'B' || op == 'C' || op == 0x8e || op == 0x96) ? Value::kOther : Value::kStr;
       if (v.kind == Value::kStr) v.s = p_.substr(pos_, n);
       if (v.kind == Value::kStr && out_.strings.size() < kMaxStack) out_.strings.emplace_back(v.s);
       pos_ += n;
@@ -210,6 +272,10 @@ bool Walker::step(uint8_t op) {
       }
       push(v);
       return true;
+    case 0x8b:  // LONG4: too wide for a numel
+      if (!skip_sized(4)) return fail("cut inside LONG4");
+      push(v);
+      return true;
     case 'G':
       if (!need(8)) return fail("cut inside BINFLOAT");
       pos_ += 8;
@@ -242,10 +308,19 @@ bool Walker::step(uint8_t op) {
       pop();
       push(v);
       return true;
+    case 0x92:  // NEWOBJ_EX: cls, args, kwargs
+      pop();
+      pop();
+      pop();
+      push(v);
+      return true;
     case 'b':
     case 'a':
     case '0':
       pop();
+      return true;
+    case 0x90:  // ADDITEMS
+      drop_to_mark();
       return true;
     case 's':
       pop();
@@ -260,22 +335,30 @@ bool Walker::step(uint8_t op) {
       if (!stack_.empty()) push(stack_.back());
       return true;
     default:
-      out_.unsupported = true;
-      out_.error = "data.pkl byte " + std::to_string(pos_ - 1) + ": opcode 0x" + [&] {
+      if (is_pickle_opcode(op)) return stop_unsupported(pos_ - 1, op, "not modelled");
+      out_.error = "pickle byte " + std::to_string(pos_ - 1) + ": 0x" + [&] {
         char b[4];
-        snprintf(b, sizeof b, "%02x", op);
+        std::snprintf(b, sizeof b, "%02x", op);
         return std::string(b);
-      }() + " not modelled";
+      }() + " is not a pickle opcode (Python: invalid load key)";
       return false;
   }
 }
 
 PickleScan Walker::run(size_t* end_offset) {
-  while (pos_ < p_.size() && stack_.size() < kMaxStack) {
+  while (pos_ < p_.size()) {
+    if (stack_.size() >= kMaxStack) {
+      stop_unsupported(pos_, uint8_t(p_[pos_]),
+                       "on a stack deeper than " + std::to_string(kMaxStack) + " not modelled");
+      break;
+    }
     uint8_t op = uint8_t(p_[pos_++]);
     if (!step(op)) break;
   }
-  if (!out_.complete && !out_.error) out_.error = "data.pkl ends without STOP";
+  if (!out_.complete && !out_.error) {
+    out_.cut = true;
+    out_.error = "pickle ends without STOP at byte " + std::to_string(pos_);
+  }
   if (end_offset) *end_offset = pos_;
   return std::move(out_);
 }

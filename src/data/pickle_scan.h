@@ -22,10 +22,17 @@ struct StorageRef {
 
 struct PickleScan {
   std::vector<StorageRef> storages;
-  bool complete = false;             ///< reached STOP; false = truncated or malformed pickle
+  bool complete = false;             ///< reached STOP; false: cut, invalid or unsupported (below)
   std::optional<std::string> error;  ///< what stopped the walk and where
   std::vector<std::string> strings;  ///< every string pushed, in order (legacy key lists)
-  bool unsupported = false;          ///< an opcode we do not model: sizes unknown, not an error
+  /// The bytes ended before STOP (inside an opcode's argument, or between
+  /// opcodes): a truncated pickle, or one longer than the bytes given.
+  bool cut = false;
+  /// A valid pickle opcode (or a size) the walker does not model: the
+  /// storages are unknown. Not a problem with the file, but nothing about its
+  /// sizes can be said. Neither cut nor unsupported (and not complete) means
+  /// the pickle is invalid: Python refuses it too ("invalid load key").
+  bool unsupported = false;
 };
 
 /// Walks `pickle` (data.pkl bytes, or one of the legacy format's pickles

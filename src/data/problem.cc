@@ -20,4 +20,8 @@ const char* problem_code_name(ProblemCode code) {
   return "malformed";
 }
 
+void note_unverifiable(FileCheck& check, std::string reason) {
+  if (!check.unverifiable) check.unverifiable = std::move(reason);
+}
+
 }  // namespace gt

@@ -26,14 +26,24 @@ struct Problem {
   std::string message;  ///< says exactly what and where ("truncated at byte N of M")
 };
 
-/// What verifying one file found. An empty list means intact.
+/// What verifying one file found. Intact means no problem, no I/O error and
+/// nothing left unverified (intact() below).
 struct FileCheck {
   std::string format;                   ///< "torch-zip", "npz", "gzip", "npy", ... (format_name())
   std::vector<Problem> problems;        ///< the first one is the most specific
   std::optional<std::string> io_error;  ///< set when the file could not be read at all
+  /// Set when a check could not be computed (an unmodelled pickle opcode, an
+  /// object array, a dtype of unknown size): says what and why. Such a file
+  /// is never called intact, nor bad when no problem was found.
+  std::optional<std::string> unverifiable;
   uint64_t bytes_read = 0;
   std::optional<uint64_t> size_bytes;  ///< from fstat of the opened file
   std::optional<int64_t> mtime_unix_s;
+
+  bool intact() const { return problems.empty() && !io_error && !unverifiable; }
 };
+
+/// Records why a file could not be fully verified (the first reason is kept).
+void note_unverifiable(FileCheck& check, std::string reason);
 
 }  // namespace gt

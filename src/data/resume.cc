@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 
 namespace gt {
 namespace {
@@ -47,43 +49,84 @@ std::string real_or_parent(std::string p) {
 
 }  // namespace
 
-Status write_file_atomically(const std::string& path, const std::string& text) {
-  size_t slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmpl = dir + "/." + base + ".tmpXXXXXX";
-  int fd = mkstemp(tmpl.data());
-  if (fd < 0) return sys_error("creating a temporary file in " + dir);
-  fchmod(fd, 0644);
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      Error e = sys_error("writing " + tmpl);
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      return e;
+namespace {
+
+// A temporary file beside `path`, renamed over it by commit(); removed if
+// not committed.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path) : path_(path) {
+    size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    tmp_ = dir + "/." + base + ".tmpXXXXXX";
+    fd_ = mkstemp(tmp_.data());
+    if (fd_ < 0) error_ = sys_error("creating a temporary file in " + dir);
+    created_ = fd_ >= 0;
+    if (created_) fchmod(fd_, 0644);
+  }
+  ~AtomicFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (created_ && !committed_) ::unlink(tmp_.c_str());
+  }
+  Status write(std::string_view text) {
+    if (error_) return *error_;
+    size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return *(error_ = sys_error("writing " + tmp_));
+      done += size_t(n);
     }
-    done += size_t(n);
+    return ok_status();
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    Error e = sys_error("flushing " + tmpl);
-    ::unlink(tmpl.c_str());
-    return e;
+  Status commit() {
+    if (error_) return *error_;
+    int fd = fd_;
+    fd_ = -1;
+    if (::fsync(fd) != 0 || ::close(fd) != 0) return sys_error("flushing " + tmp_);
+    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+      return sys_error("renaming " + tmp_ + " to " + path_);
+    committed_ = true;
+    return ok_status();
   }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    Error e = sys_error("renaming " + tmpl + " to " + path);
-    ::unlink(tmpl.c_str());
-    return e;
-  }
-  return ok_status();
+
+ private:
+  std::string path_, tmp_;
+  int fd_ = -1;
+  bool created_ = false, committed_ = false;
+  std::optional<Error> error_;
+};
+
+}  // namespace
+
+Status write_file_atomically(const std::string& path, const std::string& text) {
+  AtomicFile f(path);
+  if (Status s = f.write(text); !s) return s;
+  return f.commit();
 }
 
-Status write_resume_list(const std::string& path, const std::vector<SampleKey>& keys) {
-  std::string text;
-  for (const SampleKey& k : keys) text += k.text() + "\n";
-  return write_file_atomically(path, text);
+Status write_resume_list(const std::string& path, const std::vector<KeyRun>& runs) {
+  uint64_t n = run_keys(runs);
+  if (n > kMaxSamples)
+    return Error{ErrorKind::kUnsupported, "--resume-list " + path + ": " + std::to_string(n) +
+                                              " samples to redo is over the limit of " +
+                                              std::to_string(kMaxSamples) +
+                                              "; not written (narrow it with --range)"};
+  AtomicFile f(path);
+  std::string buf;
+  Status status = ok_status();
+  for_each_key(runs, n, [&](const SampleKey& k) {
+    if (!status) return;
+    (buf += k.text()) += '\n';
+    if (buf.size() >= (1 << 20)) {
+      status = f.write(buf);
+      buf.clear();
+    }
+  });
+  if (!status) return status;
+  if (Status s = f.write(buf); !s) return s;
+  return f.commit();
 }
 
 Result<std::string> move_out(const std::string& path, const std::string& rel,

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/analysis.h"
 #include "data/layouts.h"
 #include "util/result.h"
 
@@ -13,8 +14,11 @@ namespace gt {
 
 /// Writes one key per line ("123", or "<worker>/<k>" for EAGLE) to `path`
 /// atomically: a temporary file in the same directory, fsync, then rename.
-/// A reader sees the old list or the whole new one, never a part.
-Status write_resume_list(const std::string& path, const std::vector<SampleKey>& keys);
+/// A reader sees the old list or the whole new one, never a part. The keys
+/// are written as they are generated from the runs (memory does not grow
+/// with their number); more than kMaxSamples of them is an error, checked
+/// before anything is written.
+Status write_resume_list(const std::string& path, const std::vector<KeyRun>& runs);
 
 /// Writes `text` to `path` atomically (same method).
 Status write_file_atomically(const std::string& path, const std::string& text);

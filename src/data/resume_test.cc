@@ -22,14 +22,27 @@ std::string slurp(const std::string& p) {
 TEST(DataResumeTest, ResumeListIsWrittenAtomicallyOnePerLine) {
   TempTree t;
   std::string path = t.path("/resume.txt");
-  ASSERT_TRUE(write_resume_list(path, {{"", 3}, {"", 17}, {"2", 5}}));
-  EXPECT_EQ(slurp(path), "3\n17\n2/5\n");
+  ASSERT_TRUE(write_resume_list(path, {{"", 3, 3}, {"", 17, 19}, {"2", 5, 5}}));
+  EXPECT_EQ(slurp(path), "3\n17\n18\n19\n2/5\n");
   ASSERT_TRUE(write_resume_list(path, {}));
   EXPECT_EQ(slurp(path), "");
   size_t entries = 0;
   for (auto& e : std::filesystem::directory_iterator(t.path("/"))) (void)e, ++entries;
   EXPECT_EQ(entries, 1u);  // no temporary file left behind
   EXPECT_FALSE(write_resume_list(t.path("/no/such/dir/r.txt"), {}));
+}
+
+TEST(DataResumeTest, ResumeListOverTheLimitIsRefusedBeforeWriting) {
+  TempTree t;
+  std::string path = t.path("/resume.txt");
+  Status s = write_resume_list(path, {{"", 0, 4294967294}});
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message.find("4294967295 samples to redo is over the limit of 100000000"),
+            std::string::npos)
+      << s.error().message;
+  EXPECT_FALSE(std::filesystem::exists(path));
+  ASSERT_TRUE(write_resume_list(path, {{"", 5, 9}, {"", 1000000, 1000000}}));
+  EXPECT_EQ(slurp(path), "5\n6\n7\n8\n9\n1000000\n");
 }
 
 TEST(DataResumeTest, MoveOutNeverOverwrites) {

@@ -72,7 +72,11 @@ std::optional<Tensor> parse_tensor(const std::string& name, const nlohmann::json
     add(check, ProblemCode::kMalformed, "tensor " + name + ": shape overflows");
     return std::nullopt;
   }
-  if (bits) t.want_bytes = (n * *bits + 7) / 8;
+  if (bits)
+    t.want_bytes = (n * *bits + 7) / 8;  // n * 8 fits: checked above
+  else
+    note_unverifiable(check, "tensor " + name + ": dtype " + dtype +
+                                 " of unknown size: its length is not checked");
   return t;
 }
 
@@ -93,7 +97,11 @@ void check_tiling(std::vector<Tensor>& ts, uint64_t header_end, uint64_t size, F
                      " bytes, dtype x shape says " + std::to_string(*t.want_bytes));
     expect = t.end;
   }
-  uint64_t want = header_end + expect;
+  std::optional<uint64_t> end = checked_add(header_end, expect);
+  if (!end)
+    return add(check, ProblemCode::kMalformed,
+               "tensor offsets end at " + std::to_string(expect) + ", past 64 bits");
+  uint64_t want = *end;
   if (size < want)
     add(check, ProblemCode::kTruncated,
         "truncated at byte " + std::to_string(size) + " of " + std::to_string(want));

@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "data/data_test_util.h"
 #include "data/format.h"
+#include "data/pickle_scan.h"
 #include "data/stream.h"
 
 namespace gt {
@@ -196,6 +200,289 @@ TEST(DataVerifyTest, FormatDetectionByMagicNotName) {
   FileCheck c = check_bytes(real_fixture("numpy/ids_i64.npy"), false, "data_3.ckpt");
   EXPECT_EQ(c.format, "npy");
   EXPECT_EQ(first_code(c), "ok");
+}
+
+TEST(DataPickleScanTest, InvalidOpcodesAreErrorsUnmodelledOnesUnsupported) {
+  using namespace std::string_view_literals;
+  PickleScan bad = scan_pickle("\x80\x02}\xff."sv);
+  EXPECT_FALSE(bad.complete || bad.unsupported || bad.cut);
+  EXPECT_EQ(*bad.error, "pickle byte 3: 0xff is not a pickle opcode (Python: invalid load key)");
+  PickleScan text = scan_pickle("\x80\x02I1\n."sv);  // INT, text mode: valid, not modelled
+  EXPECT_TRUE(text.unsupported);
+  EXPECT_FALSE(text.complete || text.cut);
+  PickleScan cut = scan_pickle("\x80\x02X\x10\0\0\0ab"sv);
+  EXPECT_TRUE(cut.cut);
+  EXPECT_FALSE(scan_pickle("\x80\x02N"sv).unsupported);
+  EXPECT_TRUE(scan_pickle("\x80\x02N"sv).cut);
+  // A memo index far beyond the memo: not a 56 MB allocation from 8 bytes.
+  std::string_view sparse = "\x80\x02Nr\xff\xff\x0f\x00."sv;
+  EXPECT_TRUE(scan_pickle(sparse).unsupported);
+  save_regression("pickle", "pickle-long-binput-sparse-index.bin", std::string(sparse));
+  // Protocol 2-5 opcodes that are now modelled: the walk reaches STOP.
+  for (std::string_view ok :
+       {"\x80\x04(\x8f(\x90\x91(d(l\x8b\x01\0\0\0\x05\x85."sv,
+        "\x80\x04\x8d\x01\0\0\0\0\0\0\0a\x8e\0\0\0\0\0\0\0\0\x96\0\0\0\0\0\0\0\0."sv,
+        "\x80\x02\x82\x01\x83\x01\0\x84\x01\0\0\0NN\x92."sv}) {
+    PickleScan s = scan_pickle(ok);
+    EXPECT_TRUE(s.complete) << s.error.value_or("");
+  }
+}
+
+// Found by a sanitizer build and a mutation fuzzer: each was a crash, a read
+// outside a buffer, or a silent "intact". The reproducers are kept in
+// tests/fuzz/regressions/<target>/ (GT_WRITE_REGRESSIONS=1 rewrites them).
+
+const char* kSpeculators0 = "torch/speculators/data_0.pt";
+const char* kLegacy0 = "torch/legacy/0/data_0.ckpt";
+
+bool has(const FileCheck& c, const std::string& text) {
+  return first_message(c).find(text) != std::string::npos;
+}
+
+// A torch zip over 64 KiB: FileSource then serves it from a prefetched head
+// and tail, and reads the rest with pread.
+std::string big_torch_zip() {
+  return zip_with_record(real_fixture(kSpeculators0), "data_0/padding", std::string(70000, 'x'));
+}
+
+TEST(DataByteSourceTest, ReadsAtAnyOffsetStayInsideTheSource) {
+  std::string bytes(100000, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = char(i * 13 + (i >> 8));
+  TempTree t;
+  for (size_t size : {size_t{0}, size_t{1000}, bytes.size()}) {
+    std::string content = bytes.substr(0, size);
+    t.write("/f", content);
+    Result<std::unique_ptr<FileSource>> file = FileSource::open(t.path("/f"));
+    ASSERT_TRUE(file);
+    ASSERT_TRUE((*file)->prefetch(64 << 10, 4 << 10, 64 << 10));
+    MemorySource memory(content);
+    for (const ByteSource* src :
+         {static_cast<const ByteSource*>(file->get()), static_cast<const ByteSource*>(&memory)}) {
+      uint8_t buf[64];
+      for (uint64_t off : {UINT64_MAX, UINT64_MAX - 55, UINT64_MAX - 10, uint64_t{1} << 63,
+                           uint64_t(size), uint64_t(size) + 1})
+        EXPECT_EQ(*src->read_at(off, buf, 56), 0u) << "size " << size << " offset " << off;
+      EXPECT_EQ(*src->read_at(0, nullptr, 0), 0u);  // memcpy is never given a null pointer
+      if (size < 10) continue;
+      for (uint64_t off : {uint64_t{0}, uint64_t{50000}, uint64_t(size) - 10}) {
+        if (off > size - 10) continue;
+        Result<size_t> n = src->read_at(off, buf, 56);
+        ASSERT_TRUE(n);
+        EXPECT_EQ(*n, std::min<uint64_t>(56, size - off));
+        EXPECT_EQ(std::string(reinterpret_cast<char*>(buf), *n), content.substr(off, *n));
+      }
+    }
+  }
+}
+
+TEST(DataByteSourceTest, LengthsBeyondTheSourceAreNeverAllocated) {
+  MemorySource m(std::string(100, 'x'));
+  FileCheck c;
+  std::optional<std::vector<uint8_t>> r = read_or_note(m, 10, SIZE_MAX, c);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->size(), 90u);
+  EXPECT_TRUE(read_or_note(m, UINT64_MAX, SIZE_MAX, c)->empty());
+  EXPECT_TRUE(read_or_note(m, 100, 0, c)->empty());
+  EXPECT_FALSE(read_exact(m, 10, SIZE_MAX));
+  EXPECT_FALSE(read_exact(m, UINT64_MAX, 8));
+  EXPECT_TRUE(read_exact(m, 100, 0));
+  EXPECT_EQ(read_exact(m, 96, 8).error().message, "read 8 bytes at 96: end of file");
+  EXPECT_EQ(checked_add(UINT64_MAX, 1), std::nullopt);
+  EXPECT_EQ(checked_mul(uint64_t{1} << 61, 8), std::nullopt);
+  EXPECT_EQ(checked_mul(uint64_t{1} << 60, 8), uint64_t{1} << 63);
+  EXPECT_FALSE(range_within(UINT64_MAX, 56, 1000));
+  EXPECT_TRUE(range_within(944, 56, 1000));
+}
+
+TEST(DataHardeningTest, BigTorchZipBuiltForTheTestsIsIntact) {
+  std::string big = big_torch_zip();
+  ASSERT_GT(big.size(), 64u << 10);
+  for (bool deep : {false, true}) {
+    FileCheck c = check_file_bytes(big, deep, "data_0.pt");
+    EXPECT_EQ(first_code(c), "ok") << first_message(c);
+    EXPECT_EQ(c.format, "torch-zip");
+  }
+}
+
+TEST(DataHardeningTest, CompressedSizeOfAllOnesInABigZipIsMalformedNotACrash) {
+  for (uint32_t csize : {0xFFFFFFFEu, 0xFFFFFFFFu}) {
+    std::string bad = big_torch_zip();
+    put_le(bad, bad.rfind("PK\x01\x02") + 20, csize, 4);  // the padding record's central entry
+    save_regression("zip", csize & 1 ? "zip-csize-ffffffff.bin" : "zip-csize-fffffffe.bin", bad);
+    for (bool deep : {false, true}) {
+      FileCheck c = check_file_bytes(bad, deep, "data_0.pt");  // was SIGSEGV
+      EXPECT_EQ(first_code(c), "malformed") << first_message(c);
+      EXPECT_TRUE(has(c, "run past the central directory")) << first_message(c);
+      EXPECT_EQ(first_code(check_bytes(bad, deep, "data_0.pt")), "malformed");
+    }
+  }
+}
+
+TEST(DataHardeningTest, Zip64LocatorOffsetsOutsideTheFileAreMalformed) {
+  for (const std::string& zip : {real_fixture(kSpeculators0), big_torch_zip()}) {
+    const size_t loc = zip.size() - 22 - 20;
+    ASSERT_EQ(zip.substr(loc, 4), std::string("PK\x06\x07", 4));
+    for (uint64_t off : {UINT64_MAX, UINT64_MAX - 55, uint64_t(zip.size()), uint64_t(loc) - 55}) {
+      std::string bad = zip;
+      put_le(bad, loc + 8, off, 8);
+      if (off == UINT64_MAX && zip.size() < 10000)
+        save_regression("zip", "zip-zip64-locator-offset-all-ones.bin", bad);
+      for (bool deep : {false, true}) {
+        FileCheck c = check_file_bytes(bad, deep, "data_0.pt");  // was a heap overflow (ASan)
+        EXPECT_EQ(first_code(c), "malformed") << off << ": " << first_message(c);
+        EXPECT_TRUE(has(c, "zip64 locator points at byte " + std::to_string(off)));
+        EXPECT_EQ(first_code(check_bytes(bad, deep, "data_0.pt")), "malformed");
+      }
+    }
+  }
+}
+
+TEST(DataHardeningTest, InvalidOpcodeInTorchDataPklIsMalformed) {
+  std::string bytes = real_fixture(kSpeculators0);
+  size_t at = bytes.find("data_0/data.pkl");
+  at = bytes.find(std::string("\x80\x02", 2), at);  // the pickle's PROTO
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_EQ(bytes[at + 2], '}');  // EMPTY_DICT, replaced by a byte that is no opcode
+  bytes[at + 2] = '\xff';
+  save_regression("zip", "torch-zip-datapkl-invalid-opcode.bin", bytes);
+  FileCheck c = check_bytes(bytes, false, "data_0.pt");  // was intact in quick mode
+  EXPECT_EQ(first_code(c), "malformed");
+  EXPECT_TRUE(has(c, "invalid load key")) << first_message(c);
+}
+
+TEST(DataHardeningTest, LegacyPickleWithAnInsertedByteIsMalformedNotIntact) {
+  const std::string good = real_fixture(kLegacy0);
+  ASSERT_EQ(good.substr(137, 3), "\x80\x02}");  // pickle 4 of 5: PROTO 2, EMPTY_DICT
+  std::string bad = good;
+  bad.insert(139, 1, '\xff');  // Python: "invalid load key, '\xff'"
+  save_regression("torch_legacy", "legacy-pickle4-inserted-0xff.bin", bad);
+  save_regression("pickle", "pickle-invalid-opcode-0xff.bin", bad.substr(137, 354));
+  for (bool deep : {false, true}) {
+    FileCheck c = check_bytes(bad, deep);  // was intact: the scan stopped, no check ran
+    EXPECT_EQ(first_code(c), "malformed");
+    EXPECT_TRUE(has(c, "pickle 4 of 5")) << first_message(c);
+    EXPECT_TRUE(has(c, "invalid load key")) << first_message(c);
+  }
+  // A valid opcode we do not model (text INT, then POP: Python loads this
+  // file): the storage sizes are unknown, so unverifiable, never intact.
+  std::string text = good;
+  text.insert(139, "I1\n0");
+  save_regression("torch_legacy", "legacy-pickle4-text-int-unmodelled.bin", text);
+  for (bool deep : {false, true}) {
+    FileCheck c = check_bytes(text, deep);
+    EXPECT_EQ(first_code(c), "unverifiable");
+    EXPECT_TRUE(has(c, "not modelled")) << first_message(c);
+  }
+}
+
+TEST(DataHardeningTest, NpyHeadersThatNumPyWouldRefuseOrWeCannotSizeAreNeverIntact) {
+  const std::string npy = real_fixture("numpy/ids_i64.npy");
+  EXPECT_EQ(first_code(check_bytes(
+                npy_with_dict(npy, "{'descr': '<i8', 'fortran_order': False, 'shape': (12,), }"),
+                false, "a.npy")),
+            "ok");
+  struct Case {
+    const char* file;
+    const char* dict;
+    const char* code;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"npy-dict-not-closed.bin", "{'descr': '<i8', 'fortran_order': False, 'shape': (12,), ",
+       "malformed", "not a Python dict literal"},
+      {"npy-dict-closed-by-paren.bin", "{'descr': '<i8', 'fortran_order': False, 'shape': (12,), )",
+       "malformed", "not a Python dict literal"},
+      {"npy-dict-extra-key.bin", "{'descr': '<i8', 'fortran_order': False, 'shape': (12,), 'x': 1}",
+       "malformed", "not one NumPy writes"},
+      {"npy-fortran-order-not-bool.bin", "{'descr': '<i8', 'fortran_order': 7, 'shape': (12,), }",
+       "malformed", "not a bool"},
+      {"npy-shape-not-a-tuple.bin", "{'descr': '<i8', 'fortran_order': False, 'shape': (12), }",
+       "malformed", "not a tuple"},
+      {"npy-shape-times-itemsize-overflows.bin",
+       "{'descr': '<i8', 'fortran_order': False, 'shape': (2305843009213693952,), }", "malformed",
+       "overflow 64 bits"},
+      {"npy-shape-product-overflows.bin",
+       "{'descr': '<i8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", "malformed",
+       "overflows 64 bits"},
+      {"npy-descr-without-itemsize.bin",
+       "{'descr': '<f', 'fortran_order': False, 'shape': (12,), }", "malformed",
+       "not a NumPy dtype"},
+      {"npy-descr-unknown-kind.bin", "{'descr': '<x8', 'fortran_order': False, 'shape': (12,), }",
+       "malformed", "not a NumPy dtype"},
+      {"npy-object-array.bin", "{'descr': '|O', 'fortran_order': False, 'shape': (12,), }",
+       "unverifiable", "object array"},
+      {"npy-structured-dtype.bin",
+       "{'descr': [('a', '<i4'), ('b', '<i4')], 'fortran_order': False, 'shape': (12,), }",
+       "unverifiable", "structured dtype"},
+  };
+  for (const Case& k : cases) {
+    std::string bytes = npy_with_dict(npy, k.dict);
+    save_regression("npy", k.file, bytes);
+    for (bool deep : {false, true}) {
+      FileCheck c = check_bytes(bytes, deep, "a.npy");
+      EXPECT_EQ(first_code(c), k.code) << k.dict << ": " << first_message(c);
+      EXPECT_TRUE(has(c, k.message)) << k.dict << ": " << first_message(c);
+    }
+  }
+}
+
+TEST(DataHardeningTest, NpzMemberHeadersAreCheckedStoredOrDeflated) {
+  std::string stored = real_fixture("numpy/sample_stored.npz");
+  size_t at = stored.find("'<f4'");
+  ASSERT_NE(at, std::string::npos);
+  stored[at + 2] = 'x';  // '<x4': no NumPy dtype (the CRC no longer matches: quick mode)
+  save_regression("npz", "npz-stored-member-descr-x4.bin", stored);
+  FileCheck c = check_bytes(stored, false, "s.npz");  // was intact
+  EXPECT_EQ(first_code(c), "malformed");
+  EXPECT_TRUE(has(c, "member hidden.npy: descr '<x4'")) << first_message(c);
+  // The same damage inside a deflated member (made with Python's zipfile):
+  // quick mode inflates the header.
+  std::ifstream in(
+      std::string(GT_SOURCE_DIR) + "/tests/fuzz/regressions/npz/npz-deflated-member-descr-x4.bin",
+      std::ios::binary);
+  std::string deflated((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(deflated.empty());
+  for (bool deep : {false, true}) {
+    FileCheck d = check_bytes(deflated, deep, "d.npz");
+    EXPECT_EQ(first_code(d), "malformed") << first_message(d);
+    EXPECT_TRUE(has(d, "member hidden.npy: descr '<x4'")) << first_message(d);
+  }
+}
+
+TEST(DataHardeningTest, SafetensorsUnknownDtypeAndOverflowingOffsets) {
+  auto make = [](const std::string& header, size_t data_bytes) {
+    std::string h = header;
+    h.append((8 - h.size() % 8) % 8, ' ');
+    return le_bytes(h.size(), 8) + h + std::string(data_bytes, '\x01');
+  };
+  std::string unknown = make(
+      "{\"ids\":{\"dtype\":\"I64\",\"shape\":[4],\"data_offsets\":[0,32]},"
+      "\"h\":{\"dtype\":\"X16\",\"shape\":[10],\"data_offsets\":[32,52]}}",
+      52);
+  save_regression("safetensors", "safetensors-dtype-unknown.bin", unknown);
+  FileCheck c = check_bytes(unknown, false, "m.safetensors");  // was intact
+  EXPECT_EQ(first_code(c), "unverifiable");
+  EXPECT_TRUE(has(c, "tensor h: dtype X16")) << first_message(c);
+  std::string wraps = make(
+      "{\"ids\":{\"dtype\":\"I64\",\"shape\":[4],\"data_offsets\":[0,32]},"
+      "\"h\":{\"dtype\":\"X16\",\"shape\":[10],\"data_offsets\":[32,18446744073709551615]}}",
+      52);
+  save_regression("safetensors", "safetensors-offset-end-all-ones.bin", wraps);
+  FileCheck w = check_bytes(wraps, false, "m.safetensors");
+  EXPECT_EQ(first_code(w), "malformed") << first_message(w);
+  EXPECT_TRUE(has(w, "past 64 bits")) << first_message(w);
+}
+
+TEST(DataHardeningTest, GzipHeaderCrcFlagAfterAnUnterminatedNameIsTruncated) {
+  // FNAME without its NUL, then FHCRC: the header length wrapped to 1 and
+  // the file was inflated from its second byte.
+  std::string gz = std::string("\x1f\x8b\x08\x0a\0\0\0\0\0\x03", 10) + std::string(40, 'n');
+  save_regression("gzip", "gzip-fname-unterminated-fhcrc.bin", gz);
+  for (bool deep : {false, true}) {
+    FileCheck c = check_bytes(gz, deep, "data_0.ckpt.gz");
+    EXPECT_EQ(first_code(c), "truncated") << first_message(c);
+    EXPECT_TRUE(has(c, "the gzip header and trailer do not fit")) << first_message(c);
+  }
 }
 
 }  // namespace

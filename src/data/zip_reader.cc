@@ -143,8 +143,10 @@ std::optional<ZipDirectory> read_zip_directory(const ByteSource& src, FileCheck&
     if (!loc) return std::nullopt;
     if (loc->size() == 20 && le32(loc->data()) == kZip64LocatorSig) {
       uint64_t z64_off = le64(loc->data() + 8);
+      // The record must end before the locator (overflow-safe: the offset
+      // is any 64-bit value in a damaged file).
       std::optional<std::vector<uint8_t>> rec =
-          z64_off + 56 <= eocd_off - 20
+          range_within(z64_off, 56, eocd_off - 20)
               ? read_or_note(src, z64_off, 56, check)
               : std::optional<std::vector<uint8_t>>(std::vector<uint8_t>{});
       if (!rec) return std::nullopt;

@@ -22,7 +22,11 @@
 //
 // Quick mode reads the tail, the central directory and each local header,
 // and checks that local header + name + extra + data + descriptor tile the
-// file back to back up to the central directory.
+// file back to back up to the central directory; every size from a header is
+// checked against the file before anything is read or allocated. It then
+// reads data.pkl (torch) or each member's .npy header (npz; the first KiB
+// inflated when deflated). What cannot be checked (an unmodelled pickle
+// opcode, a dtype of unknown size) leaves the file unverifiable.
 #include "data/zip_verifier.h"
 
 #include <zlib.h>
@@ -54,8 +58,11 @@ void add(FileCheck& c, ProblemCode code, std::string msg) {
   c.problems.push_back({code, std::move(msg)});
 }
 
-// Reads one local header and fills the record's data range; false on a problem.
-bool read_local(const ByteSource& src, const ZipEntry& e, Record& r, FileCheck& check) {
+// Reads one local header and fills the record's data range, which must end
+// before the central directory at `cd_offset`; false on a problem. Sizes
+// come from a possibly damaged directory: every sum is checked before use.
+bool read_local(const ByteSource& src, const ZipEntry& e, uint64_t cd_offset, Record& r,
+                FileCheck& check) {
   std::optional<std::vector<uint8_t>> h =
       read_or_note(src, e.local_header_offset, 30 + e.name.size(), check);
   if (!h) return false;
@@ -67,7 +74,14 @@ bool read_local(const ByteSource& src, const ZipEntry& e, Record& r, FileCheck& 
     return false;
   }
   uint64_t name_len = le16(h->data() + 26), extra_len = le16(h->data() + 28);
-  r.data_begin = e.local_header_offset + 30 + name_len + extra_len;
+  r.data_begin = e.local_header_offset + 30 + name_len + extra_len;  // < cd_offset + 2^17
+  if (!range_within(r.data_begin, e.compressed_bytes, cd_offset)) {
+    add(check, ProblemCode::kMalformed,
+        name_of(e) + ": " + std::to_string(e.compressed_bytes) + " bytes of data at byte " +
+            std::to_string(r.data_begin) + " run past the central directory at byte " +
+            std::to_string(cd_offset));
+    return false;
+  }
   r.data_end = r.data_begin + e.compressed_bytes;
   r.next = r.data_end;
   if (e.flags & 8) {
@@ -120,13 +134,19 @@ void check_torch(const ByteSource& src, const std::string& prefix, std::vector<R
                      " is not 64-byte aligned as torch.save writes it");
   }
   Record* pkl = by_name[prefix + "/data.pkl"];
-  if (pkl->entry.compressed_bytes > kMaxPickleBytes) return;  // too big to read in quick mode
+  if (pkl->entry.compressed_bytes > kMaxPickleBytes)
+    return note_unverifiable(check, "data.pkl of " + std::to_string(pkl->entry.compressed_bytes) +
+                                        " bytes is over the " +
+                                        std::to_string(kMaxPickleBytes >> 20) +
+                                        " MiB limit: storage sizes not checked");
   std::optional<std::vector<uint8_t>> bytes =
       read_or_note(src, pkl->data_begin, pkl->entry.compressed_bytes, check);
   if (!bytes) return;
   PickleScan scan =
       scan_pickle(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
-  if (!scan.complete && !scan.unsupported) return add(check, ProblemCode::kMalformed, *scan.error);
+  if (scan.unsupported)
+    return note_unverifiable(check, "data.pkl " + *scan.error + ": storage sizes not checked");
+  if (!scan.complete) return add(check, ProblemCode::kMalformed, "data.pkl " + *scan.error);
   for (const StorageRef& s : scan.storages) {
     std::string name = prefix + "/data/" + s.key;
     auto it = by_name.find(name);
@@ -134,8 +154,17 @@ void check_torch(const ByteSource& src, const std::string& prefix, std::vector<R
       return add(check, ProblemCode::kMalformed,
                  "data.pkl refers to storage " + s.key + " but there is no record " + name);
     it->second->float_storage = s.is_float;
-    if (!s.itemsize_bytes) continue;
-    uint64_t want = s.numel * *s.itemsize_bytes;
+    if (!s.itemsize_bytes) {
+      note_unverifiable(check, "storage " + s.key + ": dtype " + s.dtype +
+                                   " of unknown item size: its size is not checked");
+      continue;
+    }
+    std::optional<uint64_t> bytes_want = checked_mul(s.numel, *s.itemsize_bytes);
+    if (!bytes_want)
+      return add(check, ProblemCode::kMalformed,
+                 "data.pkl: storage " + s.key + " of " + std::to_string(s.numel) + " x " + s.dtype +
+                     " overflows 64 bits");
+    uint64_t want = *bytes_want;
     if (it->second->entry.uncompressed_bytes != want)
       return add(check, ProblemCode::kSizeMismatch,
                  name_of(it->second->entry) + ": " +
@@ -145,27 +174,67 @@ void check_torch(const ByteSource& src, const std::string& prefix, std::vector<R
   }
 }
 
-// npz: each stored member's .npy header must agree with the member's size.
+// The first `want` bytes of a member's uncompressed data (fewer if it is
+// shorter): read as they are when stored, inflated from at most 2*want+1 KiB
+// compressed bytes when deflated. nullopt on an I/O error (noted) or deflate
+// data that cannot start (a problem added).
+std::optional<std::string> member_head(const ByteSource& src, const Record& r, uint64_t want,
+                                       FileCheck& check) {
+  const ZipEntry& e = r.entry;
+  uint64_t in = std::min(e.compressed_bytes, e.method == 0 ? want : 2 * want + 1024);
+  std::optional<std::vector<uint8_t>> raw = read_or_note(src, r.data_begin, in, check);
+  if (!raw) return std::nullopt;
+  if (e.method == 0) return std::string(raw->begin(), raw->end());
+  std::string out(want, '\0');
+  z_stream z{};
+  if (inflateInit2(&z, -15) != Z_OK) return std::string();
+  z.next_in = raw->data();
+  z.avail_in = static_cast<uInt>(raw->size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(want);
+  int rc = inflate(&z, Z_NO_FLUSH);
+  out.resize(want - z.avail_out);
+  std::string msg = z.msg ? z.msg : "inflate error";
+  inflateEnd(&z);
+  if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+    add(check, ProblemCode::kChecksum, name_of(e) + ": deflate data damaged (" + msg + ")");
+    return std::nullopt;
+  }
+  return out;
+}
+
+// npz: each member's .npy header (inflated when deflated) must parse and
+// agree with the member's size.
 void check_npz(const ByteSource& src, const std::vector<Record>& recs, FileCheck& check) {
+  constexpr uint64_t kFirstRead = 4096, kMaxHeader = (1 << 20) + 12;
   for (const Record& r : recs) {
     const ZipEntry& e = r.entry;
-    if (e.method != 0) continue;  // deflated: sizes are checked when inflating (deep)
-    std::optional<std::vector<uint8_t>> head =
-        read_or_note(src, r.data_begin, std::min<uint64_t>(e.compressed_bytes, 4096), check);
+    if (e.method != 0 && e.method != 8) {
+      note_unverifiable(check, "member " + e.name + ": compression method " +
+                                   std::to_string(e.method) + " not supported");
+      continue;
+    }
+    std::optional<std::string> head = member_head(src, r, kFirstRead, check);
     if (!head) return;
+    std::optional<uint64_t> end = npy_header_end(*head);
+    if (end && *end > head->size() && *end <= kMaxHeader && head->size() == kFirstRead &&
+        !(head = member_head(src, r, *end, check)))
+      return;
     FileCheck member;
-    std::optional<NpyHeader> h = parse_npy_header(
-        std::string_view(reinterpret_cast<const char*>(head->data()), head->size()),
-        e.uncompressed_bytes, member);
-    if (!h) {
+    std::optional<NpyHeader> h = parse_npy_header(*head, e.uncompressed_bytes, member);
+    if (member.unverifiable)
+      note_unverifiable(check, "member " + e.name + ": " + *member.unverifiable);
+    if (!member.problems.empty()) {
       for (Problem& p : member.problems) p.message = "member " + e.name + ": " + p.message;
       check.problems.insert(check.problems.end(), member.problems.begin(), member.problems.end());
       return;
     }
-    if (h->data_bytes && h->data_offset + *h->data_bytes != e.uncompressed_bytes)
+    if (!h || !h->data_bytes) continue;               // unverifiable, noted
+    uint64_t want = h->data_offset + *h->data_bytes;  // cannot overflow (parse_npy_header)
+    if (want != e.uncompressed_bytes)
       return add(check, ProblemCode::kSizeMismatch,
                  "member " + e.name + ": " + std::to_string(e.uncompressed_bytes) +
-                     " bytes, its header says " + std::to_string(h->data_offset + *h->data_bytes));
+                     " bytes, its header says " + std::to_string(want));
   }
 }
 
@@ -310,7 +379,7 @@ void verify_zip(const ByteSource& src, bool deep, FileCheck& check,
       return;
     }
     Record r{e};
-    if (!read_local(src, e, r, check)) return;
+    if (!read_local(src, e, dir->cd_offset, r, check)) return;
     recs.push_back(r);
   }
   std::sort(recs.begin(), recs.end(), [](const Record& a, const Record& b) {

@@ -13,6 +13,15 @@
 namespace gt {
 namespace {
 
+/// j[key] when j is an object holding a string there, else `fallback`: a
+/// remote report is whatever the host sent, and value() throws on a mismatch.
+std::string string_field(const nlohmann::ordered_json& j, const char* key,
+                         const std::string& fallback) {
+  if (!j.is_object()) return fallback;
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
 int rank(const std::string& verdict) {
   if (verdict == "CRITICAL") return 3;
   if (verdict == "UNKNOWN") return 2;
@@ -25,8 +34,8 @@ std::set<std::string> problem_ids(const nlohmann::ordered_json& report) {
   std::set<std::string> ids;
   if (!report.is_object() || !report.contains("findings")) return ids;
   for (const auto& f : report["findings"]) {
-    std::string sev = f.value("severity", "");
-    if (sev == "warning" || sev == "critical") ids.insert(f.value("id", "?"));
+    std::string sev = string_field(f, "severity", "");
+    if (sev == "warning" || sev == "critical") ids.insert(string_field(f, "id", "?"));
   }
   return ids;
 }
@@ -43,12 +52,13 @@ std::string quoted(const std::string& s) {
 std::string report_fields(const nlohmann::ordered_json& j) {
   int crit = 0, warn = 0;
   for (const auto& f : j.value("findings", nlohmann::ordered_json::array())) {
-    std::string sev = f.value("severity", "");
+    std::string sev = string_field(f, "severity", "");
     crit += sev == "critical";
     warn += sev == "warning";
   }
   const auto& count = j.contains("gpu_count") ? j["gpu_count"] : nlohmann::ordered_json();
-  std::string s = "gpus=" + (count.is_number() ? std::to_string(count.get<int64_t>()) : "?") + "/" +
+  // An integer only: get<int64_t>() of 1e300 would be a float cast out of range.
+  std::string s = "gpus=" + (count.is_number_integer() ? count.dump() : "?") + "/" +
                   std::to_string(j.value("pci_devices", nlohmann::ordered_json::array()).size()) +
                   " critical=" + std::to_string(crit) + " warning=" + std::to_string(warn);
   if (j.contains("driver_version") && j["driver_version"].is_string())
@@ -81,7 +91,7 @@ HostReport host_report_from_json(const std::string& host, const std::string& via
   HostReport r;
   r.host = host;
   r.via = via;
-  r.verdict = report.value("verdict", "UNKNOWN");
+  r.verdict = string_field(report, "verdict", "UNKNOWN");
   if (r.verdict == "INFO") r.verdict = "OK";
   r.report = std::move(report);
   return r;

@@ -131,5 +131,65 @@ TEST(Fleet, LinesSummaryJsonAndExitCode) {
   EXPECT_TRUE(j[2]["report"].is_null());
 }
 
+// What a broken or hostile host may send back: numbers too big for their
+// type, a report whose fields have the wrong types, JSON nested a million
+// deep. Each gives an UNKNOWN or a partial line, never a throw or a crash.
+class CannedRunner : public CommandRunner {
+ public:
+  explicit CannedRunner(std::string out) : out_(std::move(out)) {}
+  CommandResult run(const std::vector<std::string>&, std::chrono::milliseconds) const override {
+    CommandResult r;
+    r.exit_code = 0;
+    r.out = out_;
+    return r;
+  }
+
+ private:
+  std::string out_;
+};
+
+TEST(FleetHostile, HugeNumbersInDfAndTheExitCodeAreUnknown) {
+  Gathered n = parse_gathered(
+      "@@gt-gather 1\n@@gt-native\n{}\n@@gt-native-rc 99999999999999999999\n@@gt-end\n");
+  EXPECT_FALSE(n.native_rc);
+  auto d = parse_df({"/", "/data"},
+                    "Filesystem 1024-blocks Used Available Capacity Mounted on\n"
+                    "/dev/sda1 99999999999999999999999 1 2 90% /\n"
+                    "/dev/sdb 18446744073709551615 0 18446744073709551615 0% /data\n",
+                    "");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_TRUE(d[0].error);         // digits that fit no uint64: that line is unreadable
+  EXPECT_FALSE(d[1].total_bytes);  // fits, but not once in bytes
+  EXPECT_FALSE(d[1].available_bytes);
+}
+
+TEST(FleetHostile, ReportFieldsOfTheWrongTypeAreIgnored) {
+  auto j = nlohmann::ordered_json::parse(
+      R"({"verdict": 7, "gpu_count": 1e300, "findings": [3, {"severity": ["critical"]},
+          {"severity": "critical", "id": 5}], "pci_devices": "x"})");
+  HostReport r = host_report_from_json("n1", "gpu-triage", j);
+  EXPECT_EQ(r.verdict, "UNKNOWN");
+  std::string line = host_line(r);
+  EXPECT_NE(line.find("gpus=?/"), std::string::npos) << line;
+  EXPECT_NE(line.find("critical=1"), std::string::npos) << line;
+  EXPECT_NE(line.find("ids=?"), std::string::npos) << line;
+}
+
+TEST(FleetHostile, DeeplyNestedNativeJsonIsUnknownNotAStackOverflow) {
+  // Valid JSON: an object (so it would be kept) holding arrays 200,000 deep,
+  // which printing the fleet JSON would recurse through.
+  const std::string deep =
+      "{\"verdict\": \"OK\", \"x\": " + std::string(200000, '[') + std::string(200000, ']') + "}";
+  CannedRunner runner("@@gt-gather 1\n@@gt-native\n" + deep + "\n@@gt-native-rc 0\n@@gt-end\n");
+  RemoteOptions o;
+  HostReport r = check_host("n1", o, runner);
+  EXPECT_EQ(r.verdict, "UNKNOWN");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error->find("nested deeper than 64"), std::string::npos) << *r.error;
+  std::ostringstream text;
+  render_fleet_text({r}, text);
+  EXPECT_FALSE(fleet_to_json({r}, false).dump().empty());
+}
+
 }  // namespace
 }  // namespace gt

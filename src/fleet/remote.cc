@@ -22,6 +22,7 @@
 #include <array>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -30,8 +31,12 @@
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/process_info.h"
+#include "sources/procfs/servers.h"
 #include "sources/smi_xml/smi_text.h"
 #include "sources/sysfs/pci_devices.h"
+#include "util/json_depth.h"
+#include "util/numeric.h"
+#include "util/read_capped.h"
 
 namespace gt {
 namespace {
@@ -242,17 +247,27 @@ void fill_processes(const FsRoot& root, NodeSnapshot& snap) {
 }
 
 /// Size and free of a `df -P` line (blocks or inodes): the first run of
-/// three numbers after the filesystem name (total, used, free).
+/// three numbers after the filesystem name (total, used, free). Numbers too
+/// big for a uint64 (a hostile host) make the line unreadable, not a throw.
 std::optional<std::array<uint64_t, 2>> df_numbers(const std::string& line) {
   std::vector<std::string> w = split_words(line, " \t");
   auto num = [](const std::string& t) {
     return !t.empty() &&
            std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
   };
-  for (size_t i = 1; i + 2 < w.size(); ++i)
-    if (num(w[i]) && num(w[i + 1]) && num(w[i + 2]))
-      return std::array<uint64_t, 2>{std::stoull(w[i]), std::stoull(w[i + 2])};
+  for (size_t i = 1; i + 2 < w.size(); ++i) {
+    if (!num(w[i]) || !num(w[i + 1]) || !num(w[i + 2])) continue;
+    std::optional<uint64_t> total = parse_int<uint64_t>(w[i]), free = parse_int<uint64_t>(w[i + 2]);
+    if (!total || !free) return std::nullopt;
+    return std::array<uint64_t, 2>{*total, *free};
+  }
   return std::nullopt;
+}
+
+/// 1024-byte blocks as bytes; null when that overflows.
+std::optional<uint64_t> kib_to_bytes(uint64_t kib) {
+  if (kib > std::numeric_limits<uint64_t>::max() / 1024) return std::nullopt;
+  return kib * 1024;
 }
 
 }  // namespace
@@ -265,8 +280,9 @@ Result<std::vector<std::string>> collect_hosts(const std::vector<std::string>& h
     for (const std::string& h : split_words(arg, ","))
       if (Status s = add_host(h, out, seen); !s) return s.error();
   if (!hosts_file) return out;
-  std::ifstream in(*hosts_file);
-  if (!in) return Error{ErrorKind::kNotFound, "cannot read hosts file " + *hosts_file};
+  Result<std::string> text = read_file_capped(*hosts_file, kMaxHostsFileBytes, "hosts files");
+  if (!text) return text.error().with_context("hosts file");
+  std::istringstream in(text.value());
   size_t before = out.size();
   std::string line;
   while (std::getline(in, line)) {
@@ -319,7 +335,10 @@ Gathered parse_gathered(std::string_view out) {
     if (in_native) {
       if (line.starts_with("@@gt-native-rc ")) {
         in_native = false;
-        g.native_rc = std::atoi(line.c_str() + 15);
+        std::string rc = line.substr(15);
+        rc.erase(std::find_if(rc.begin(), rc.end(), [](char c) { return c < '0' || c > '9'; }),
+                 rc.end());
+        g.native_rc = parse_int<int>(rc);  // digits that do not fit an int: unknown
       } else {
         g.native_json += line + "\n";
       }
@@ -358,8 +377,8 @@ std::vector<DiskUsage> parse_df(const std::vector<std::string>& paths, std::stri
     }
     std::string mount = split_words(k[n + 1], " \t").back();
     if (!mounts.insert(mount).second) continue;  // same filesystem as an earlier path
-    d.total_bytes = (*blocks)[0] * 1024;
-    d.available_bytes = (*blocks)[1] * 1024;
+    d.total_bytes = kib_to_bytes((*blocks)[0]);
+    d.available_bytes = kib_to_bytes((*blocks)[1]);
     if (auto in = n + 1 < i.size() ? df_numbers(i[n + 1]) : std::nullopt; in && (*in)[0] > 0) {
       d.inodes_total = (*in)[0];
       d.inodes_available = (*in)[1];
@@ -391,6 +410,7 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
   if (Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root); pci)
     snap.pci_devices = std::move(*pci);
   fill_processes(root, snap);
+  snap.servers = group_servers(snap, &root);
   if (auto k = g.outs.find("kernel-log"); k != g.outs.end())
     snap.kernel_log = kernel_log_of(k->second);
   if (auto df = g.outs.find("df"); df != g.outs.end()) {
@@ -418,12 +438,15 @@ HostReport check_host(const std::string& host, const RemoteOptions& o,
   }
   Gathered g = parse_gathered(r.out);
   if (g.native) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::parse(g.native_json, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      return host_unknown(host, "gpu-triage",
-                          "gpu-triage --json there gave no JSON (exit " +
-                              std::to_string(g.native_rc.value_or(-1)) + "): " + last_line(r.err));
-    return host_report_from_json(host, "gpu-triage", std::move(j));
+    std::string why;
+    std::optional<nlohmann::ordered_json> j =
+        try_parse_json<nlohmann::ordered_json>(g.native_json, why);
+    if (!j || !j->is_object())
+      return host_unknown(
+          host, "gpu-triage",
+          "gpu-triage --json there gave no JSON (exit " + std::to_string(g.native_rc.value_or(-1)) +
+              (why.empty() ? "" : ", " + why.substr(0, 200)) + "): " + last_line(r.err));
+    return host_report_from_json(host, "gpu-triage", std::move(*j));
   }
   if (!g.complete)
     return host_unknown(host, "nvidia-smi", "the gather script stopped early: " + last_line(r.err));

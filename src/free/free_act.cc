@@ -18,7 +18,7 @@
 #include <cstring>
 #include <thread>
 
-#include "free/process_tree.h"
+#include "sources/procfs/process_tree.h"
 
 namespace gt {
 namespace {
@@ -57,10 +57,7 @@ const GpuState* find_gpu(const NodeSnapshot& s, uint32_t index) {
 
 std::string reset_recipe(const GpuState& g) {
   std::string i = std::to_string(g.index);
-  double gb = g.memory_used_bytes.value_or(0) / 1e9;
-  char amount[32];
-  snprintf(amount, sizeof amount, "%.1f GB", gb);
-  return "GPU " + i + " still has " + amount +
+  return "GPU " + i + " still has " + format_memory(g.memory_used_bytes) +
          " allocated with no process holding it (a zombie context, or a holder in another "
          "PID namespace). To reset it, first make sure nothing uses it: stop "
          "nvidia-persistenced, the DCGM host engine and, on NVSwitch systems, Fabric Manager "
@@ -75,15 +72,15 @@ std::string reset_recipe(const GpuState& g) {
 /// Stops a target through its owner; false when the owner has no such way.
 bool stop_via_owner(const TreeTarget& t, const FreeOptions& o, const CommandRunner& runner,
                     FreeResult& r) {
-  if (!t.owner) return false;
+  if (!t.owner_kind || !t.owner_name) return false;
   std::vector<std::string> argv;
   const std::string grace_s = std::to_string(std::max<int64_t>(1, o.grace.count() / 1000));
-  if (t.owner->kind == "systemd-unit")
-    argv = {"systemctl", "stop", t.owner->name};
-  else if (t.owner->kind == "docker")
-    argv = {"docker", "stop", "-t", grace_s, t.owner->name};
-  else if (t.owner->kind == "podman")
-    argv = {"podman", "stop", "-t", grace_s, t.owner->name};
+  if (*t.owner_kind == "systemd-unit")
+    argv = {"systemctl", "stop", *t.owner_name};
+  else if (*t.owner_kind == "docker")
+    argv = {"docker", "stop", "-t", grace_s, *t.owner_name};
+  else if (*t.owner_kind == "podman")
+    argv = {"podman", "stop", "-t", grace_s, *t.owner_name};
   else
     return false;
   std::string cmd;
@@ -101,32 +98,39 @@ bool stop_via_owner(const TreeTarget& t, const FreeOptions& o, const CommandRunn
   return true;
 }
 
-/// SIGTERM to each tree root; returns the handles of roots and holders.
+bool in(const std::vector<ProcId>& v, uint32_t pid) {
+  return std::any_of(v.begin(), v.end(), [&](const ProcId& x) { return x.pid == pid; });
+}
+
+/// SIGTERM to what each target names (its launcher, or exactly the --pid
+/// PIDs), or its owner's stop; returns handles of everything that must exit.
 std::vector<Handle> terminate(const FreePlan& plan, const FreeOptions& o,
                               const CommandRunner& runner, FreeResult& r) {
   std::vector<Handle> handles;
   for (const TreeTarget& t : plan.targets) {
-    std::vector<ProcId> ids = t.holders;
-    if (std::none_of(ids.begin(), ids.end(), [&](const ProcId& h) { return h.pid == t.root.pid; }))
-      ids.insert(ids.begin(), t.root);
+    std::vector<ProcId> ids = t.signal;
+    for (const ProcId& h : t.holders)
+      if (!in(ids, h.pid)) ids.push_back(h);
+    std::vector<Handle> mine;
     for (const ProcId& id : ids) {
       Result<int> fd = open_verified_pidfd(id);
       if (fd)
-        handles.push_back({*fd, id});
-      else if (id.pid == t.root.pid)
-        r.refusals.push_back({id.pid, "PID " + std::to_string(id.pid) + " (" + t.root_cmdline + ")",
-                              fd.error().message});
+        mine.push_back({*fd, id});
+      else if (in(t.signal, id.pid))
+        r.refusals.push_back(
+            {id.pid, "PID " + std::to_string(id.pid) + " (" + t.noun + ")", fd.error().message});
     }
-    if (o.via_owner && stop_via_owner(t, o, runner, r)) continue;
-    auto root = std::find_if(handles.begin(), handles.end(),
-                             [&](const Handle& h) { return h.id.pid == t.root.pid; });
-    if (root == handles.end()) continue;
-    if (pidfd_signal(root->fd, SIGTERM) == 0)
-      r.actions.push_back("sent SIGTERM to PID " + std::to_string(t.root.pid) + " (" + t.label +
-                          ": " + t.root_cmdline + ")");
-    else if (errno != ESRCH)
-      r.failures.push_back("SIGTERM to PID " + std::to_string(t.root.pid) + ": " +
-                           std::strerror(errno));
+    handles.insert(handles.end(), mine.begin(), mine.end());
+    if (t.stop.via_owner && stop_via_owner(t, o, runner, r)) continue;
+    for (const Handle& h : mine) {
+      if (!in(t.signal, h.id.pid)) continue;
+      if (pidfd_signal(h.fd, SIGTERM) == 0)
+        r.actions.push_back("sent SIGTERM to PID " + std::to_string(h.id.pid) + " (" + t.noun +
+                            (h.id.pid == t.root.pid ? ": " + t.root_cmdline : std::string()) + ")");
+      else if (errno != ESRCH)
+        r.failures.push_back("SIGTERM to PID " + std::to_string(h.id.pid) + ": " +
+                             std::strerror(errno));
+    }
   }
   return handles;
 }
@@ -206,7 +210,7 @@ FreeResult act_free(const FreePlan& plan, const NodeSnapshot& before, const Free
     bool all = true;
     for (const TreeTarget& target : plan.targets) {
       bool refused = std::any_of(r.refusals.begin(), r.refusals.end(),
-                                 [&](const Refusal& x) { return x.pid == target.root.pid; });
+                                 [&](const Refusal& x) { return in(target.signal, x.pid); });
       if (refused) continue;  // not signalled: nothing to wait for
       for (uint32_t index : target.gpus) {
         const GpuState* g = find_gpu(now, index);

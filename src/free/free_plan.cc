@@ -1,16 +1,25 @@
-// Building the free plan. Safety first: a process is only ever a target if
-// it holds memory on a selected GPU or is the root of a tree whose members
-// do; PID 1, gpu-triage itself and its ancestors, kernel threads, processes
-// not visible in this PID namespace, and (unless we are root) other users'
-// processes are refused, each with its reason.
+// Building the free plan from servers (model/server.h). Safety first: a
+// server is only stopped whole, and only when everything its stop reaches
+// lies inside the selection (or --whole-server widens it); --pid signals
+// exactly the chosen PIDs and refuses when one of them would take other
+// holders with it. PID 1, gpu-triage itself and its ancestors, kernel
+// threads, processes not visible in this PID namespace, and (unless we are
+// root) other users' processes are refused, each with its reason.
 #include "free/free_plan.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
 #include <map>
 #include <sstream>
 
-#include "free/process_tree.h"
+#include "holders/identity.h"
+#include "model/limits.h"
+#include "sources/procfs/process_tree.h"
+#include "sources/procfs/servers.h"
+#include "util/index_list.h"
+#include "util/numeric.h"
 
 namespace gt {
 namespace {
@@ -19,53 +28,200 @@ bool selected(const FreeOptions& o, uint32_t index) {
   return !o.gpus || std::find(o.gpus->begin(), o.gpus->end(), index) != o.gpus->end();
 }
 
-bool wanted_pid(const FreeOptions& o, uint32_t pid) {
-  return o.pids.empty() || std::find(o.pids.begin(), o.pids.end(), pid) != o.pids.end();
+bool listed(const std::vector<uint32_t>& v, uint32_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-std::string describe(const GpuProcess& p) {
-  return "PID " + std::to_string(p.pid) + " (" + p.cmdline.value_or(p.name.value_or("?")) + ")";
+const GpuState* gpu_at(const NodeSnapshot& s, uint32_t index) {
+  for (const GpuState& g : s.gpus)
+    if (g.index == index) return &g;
+  return nullptr;
 }
 
 bool idle(const GpuState& g) { return g.utilization_gpu_pct && g.utilization_gpu_pct->max == 0; }
 
-/// Adds holder `p` on GPU `g` to the target of its tree root, creating it.
-void add_holder(const FsRoot& root, const Self& self, const GpuState& g, const GpuProcess& p,
-                std::optional<ProcInfo> info, std::vector<TreeTarget>& targets) {
-  uint32_t top = tree_root(root, p.pid, self.tree);
-  auto it = std::find_if(targets.begin(), targets.end(),
-                         [&](const TreeTarget& t) { return t.root.pid == top; });
-  if (it == targets.end()) {
-    TreeTarget t;
-    std::optional<ProcInfo> r = top == p.pid ? info : read_proc(root, top);
-    t.root = {top, r ? r->start_ticks : 0};
-    t.root_cmdline = r ? r->cmdline : p.cmdline.value_or("");
-    t.user = p.user;
-    t.since_unix_s = p.start_time_unix_s;
-    t.label = holder_label(p);
-    t.owner = p.owner;
-    t.durable = stop_commands(p);
-    if (p.owner && p.owner->kind == "systemd-unit")
-      t.restart_policy = unit_restart_policy(root, p.owner->name);
-    targets.push_back(t);
-    it = targets.end() - 1;
-  }
-  if (std::none_of(it->holders.begin(), it->holders.end(),
-                   [&](const ProcId& h) { return h.pid == p.pid; }))
-    it->holders.push_back({p.pid, info ? info->start_ticks : 0});
-  if (std::find(it->gpus.begin(), it->gpus.end(), g.index) == it->gpus.end())
-    it->gpus.push_back(g.index);
-  it->bytes += p.used_memory_bytes.value_or(0);
-  it->idle = it->idle && idle(g);
+const GpuProcess* process_at(const NodeSnapshot& s, uint32_t pid) {
+  for (const GpuState& g : s.gpus)
+    if (g.processes)
+      for (const GpuProcess& p : *g.processes)
+        if (p.pid == pid) return &p;
+  return nullptr;
 }
 
-/// Checks one holder (and later its root) against the safety rules.
-std::optional<std::string> check(const FsRoot& root, const Self& self, const GpuProcess& p,
-                                 std::optional<ProcInfo>& info) {
-  if (!p.visible) return "not visible in this PID namespace (run gpu-triage on the host)";
-  info = read_proc(root, p.pid);
-  if (!info) return "it exited or cannot be read";
-  return refusal_reason(*info, self.tree, self.pid, self.euid);
+std::string describe(const ServerMember& m) {
+  return "PID " + std::to_string(m.pid) + " (" + m.cmdline.value_or(m.name.value_or("?")) + ")";
+}
+
+/// Whether `pid` is `ancestor` or below it (parents read under root).
+bool under(const FsRoot& root, uint32_t pid, uint32_t ancestor) {
+  for (int depth = 0; depth < 64 && pid > 1; ++depth) {
+    if (pid == ancestor) return true;
+    std::optional<ProcInfo> p = read_proc(root, pid);
+    if (!p) return false;
+    pid = p->ppid;
+  }
+  return false;
+}
+
+/// The members a stop would take: with --pid, those at or below a chosen
+/// PID; otherwise the whole server.
+std::vector<const ServerMember*> affected(const Server& sv, const FsRoot& root,
+                                          const FreeOptions& o) {
+  std::vector<const ServerMember*> out;
+  for (const ServerMember& m : sv.members) {
+    bool hit = o.pids.empty();
+    for (uint32_t p : o.pids) hit = hit || under(root, m.pid, p);
+    if (hit) out.push_back(&m);
+  }
+  return out;
+}
+
+/// The stop of a server through its owner takes every server of that owner.
+std::vector<const Server*> same_owner(const std::vector<Server>& all, const Server& sv) {
+  std::vector<const Server*> out;
+  for (const Server& x : all)
+    if (x.owner_kind == sv.owner_kind && x.owner_name == sv.owner_name) out.push_back(&x);
+  return out;
+}
+
+/// GPUs and PIDs a stop reaches beyond the selection, in words; empty when none.
+std::string beyond_selection(const std::vector<const ServerMember*>& reach, const FreeOptions& o,
+                             const std::vector<uint32_t>& chosen_pids) {
+  std::vector<uint32_t> gpus, pids;
+  for (const ServerMember* m : reach) {
+    bool outside = false;
+    for (const auto& [index, bytes] : m->memory)
+      if (!selected(o, index)) {
+        gpus.push_back(index);
+        outside = true;
+      }
+    if (!o.pids.empty() && !listed(chosen_pids, m->pid)) outside = true;
+    if (outside) pids.push_back(m->pid);
+  }
+  if (pids.empty()) return "";
+  std::sort(pids.begin(), pids.end());
+  std::string text = "stopping it would also stop PID";
+  text += pids.size() == 1 ? " " : "s ";
+  for (size_t i = 0; i < pids.size(); ++i) text += (i ? ", " : "") + std::to_string(pids[i]);
+  if (!gpus.empty())
+    text += " on GPU" + std::string(gpus.size() == 1 ? " " : "s ") + format_index_list(gpus);
+  return text + ", outside the selection; widen it with --whole-server (or select those too)";
+}
+
+TreeTarget target_of(const Server& sv, const std::vector<const ServerMember*>& reach,
+                     const FsRoot& root, const FreeOptions& o, bool exact_pids) {
+  TreeTarget t;
+  t.server_id = sv.id;
+  t.label = sv.kind;
+  t.noun = server_noun(sv.kind, sv.recognised);
+  t.user = sv.user;
+  t.since_unix_s = sv.start_time_unix_s;
+  t.owner_kind = sv.owner_kind;
+  t.owner_name = sv.owner_name;
+  t.restart_policy = sv.restart_policy;
+  t.stop = server_stop(sv, o.via_owner, o.force_signal);
+  uint32_t top = sv.root_pid.value_or(sv.members.front().pid);
+  std::optional<ProcInfo> r = read_proc(root, top);
+  t.root = {top, r ? r->start_ticks : 0};
+  t.root_cmdline = sv.root_cmdline.value_or(sv.members.front().cmdline.value_or(""));
+  for (const ServerMember* m : reach) {
+    std::optional<ProcInfo> info = read_proc(root, m->pid);
+    t.holders.push_back({m->pid, info ? info->start_ticks : 0});
+    for (const auto& [index, bytes] : m->memory) {
+      if (!listed(t.gpus, index)) t.gpus.push_back(index);
+      t.bytes += bytes.value_or(0);
+    }
+  }
+  std::sort(t.gpus.begin(), t.gpus.end());
+  if (!exact_pids) {
+    t.signal = {t.root};
+  } else {
+    for (uint32_t p : o.pids)
+      if (under(root, p, top) || std::any_of(reach.begin(), reach.end(),
+                                             [&](const ServerMember* m) { return m->pid == p; })) {
+        std::optional<ProcInfo> info = read_proc(root, p);
+        t.signal.push_back({p, info ? info->start_ticks : 0});
+      }
+    // Exactly the chosen PIDs: the commands say so too.
+    if (!t.stop.via_owner) {
+      std::string list;
+      for (const ProcId& id : t.signal) list += (list.empty() ? "" : " ") + std::to_string(id.pid);
+      t.stop.stop = {"kill " + list + "   # SIGTERM to exactly the chosen PIDs"};
+    }
+  }
+  return t;
+}
+
+/// The safety rules for each process a signal goes to.
+std::optional<Refusal> unsafe(const FsRoot& root, const Self& self, const NodeSnapshot& snap,
+                              const ProcId& id, const std::string& what) {
+  if (const GpuProcess* p = process_at(snap, id.pid); p && !p->visible)
+    return Refusal{id.pid, what, "not visible in this PID namespace (run gpu-triage on the host)"};
+  std::optional<ProcInfo> info = read_proc(root, id.pid);
+  if (!info) return Refusal{id.pid, what, "it exited or cannot be read"};
+  if (std::optional<std::string> why = refusal_reason(*info, self.tree, self.pid, self.euid))
+    return Refusal{id.pid, what, *why};
+  return std::nullopt;
+}
+
+/// Plans one server; appends a target, a refusal or a skip.
+void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const Server& sv,
+                 const FsRoot& root, const FreeOptions& o, const Self& self, FreePlan& plan) {
+  std::vector<const ServerMember*> reach = affected(sv, root, o);
+  if (reach.empty()) return;
+  bool touches = false;
+  for (const ServerMember* m : reach)
+    for (const auto& [index, bytes] : m->memory) touches = touches || selected(o, index);
+  if (!touches && o.pids.empty()) return;
+  const std::string what = fmt::format(
+      "{} ({} process{}, root PID {})", server_noun(sv.kind, sv.recognised), sv.members.size(),
+      sv.members.size() == 1 ? "" : "es", sv.root_pid.value_or(sv.members.front().pid));
+  if (snap.source == "nvml")
+    for (const ServerMember* m : reach)
+      if (const GpuProcess* p = process_at(snap, m->pid); p && !p->visible) {
+        plan.refusals.push_back(
+            {m->pid, describe(*m), "not visible in this PID namespace (run gpu-triage on the host)"});
+        return;
+      }
+  ServerStop stop = server_stop(sv, o.via_owner, o.force_signal);
+  // Through the owner, every server of that owner stops.
+  std::vector<const ServerMember*> whole = reach;
+  if (stop.via_owner || o.pids.empty()) {
+    whole.clear();
+    for (const Server* x : stop.via_owner ? same_owner(all, sv) : std::vector<const Server*>{&sv})
+      for (const ServerMember& m : x->members) whole.push_back(&m);
+  }
+  if (o.idle_only)
+    for (const ServerMember* m : whole)
+      for (const auto& [index, bytes] : m->memory)
+        if (const GpuState* g = gpu_at(snap, index); g && !idle(*g)) {
+          plan.skipped.push_back(what + ": GPU " + std::to_string(index) +
+                                 " is busy (--idle-only)");
+          return;
+        }
+  std::string beyond = beyond_selection(whole, o, o.pids);
+  if (!beyond.empty() && !o.whole_server) {
+    plan.refusals.push_back({sv.root_pid.value_or(sv.members.front().pid), what, beyond});
+    return;
+  }
+  if (stop.manual_only) {
+    plan.refusals.push_back({sv.root_pid.value_or(sv.members.front().pid), what,
+                             *stop.manual_only + ": " + stop.stop.front()});
+    return;
+  }
+  const bool widen = !beyond.empty();  // and --whole-server asked for it
+  TreeTarget t =
+      target_of(sv, stop.via_owner || widen ? whole : reach, root, o, !o.pids.empty() && !widen);
+  t.widened = widen;
+  if (!t.stop.via_owner)
+    for (const ProcId& id : t.signal)
+      if (std::optional<Refusal> r = unsafe(root, self, snap, id, what)) {
+        plan.refusals.push_back(*r);
+        return;
+      }
+  for (uint32_t g : t.gpus)
+    if (!listed(plan.gpus, g)) plan.gpus.push_back(g);
+  plan.targets.push_back(std::move(t));
 }
 
 }  // namespace
@@ -77,93 +233,58 @@ FreePlan make_free_plan(const NodeSnapshot& snap, const FsRoot& root, const Free
     if (selected(o, g.index)) plan.gpus.push_back(g.index);
   if (o.gpus)
     for (uint32_t want : *o.gpus)
-      if (std::find(plan.gpus.begin(), plan.gpus.end(), want) == plan.gpus.end())
+      if (!listed(plan.gpus, want))
         plan.errors.push_back("no GPU " + std::to_string(want) + " on this node");
-  std::set<uint32_t> seen_pids;
-  for (const GpuState& g : snap.gpus) {
-    if (!selected(o, g.index) || !g.processes) continue;
-    if (o.idle_only && !idle(g)) {
-      plan.skipped.push_back("GPU " + std::to_string(g.index) + " is busy (--idle-only)");
-      continue;
-    }
-    for (const GpuProcess& p : *g.processes) {
-      seen_pids.insert(p.pid);
-      if (!wanted_pid(o, p.pid)) {
-        plan.skipped.push_back(describe(p) + " on GPU " + std::to_string(g.index) +
-                               " (not in --pid)");
-        continue;
-      }
-      std::optional<ProcInfo> info;
-      if (std::optional<std::string> why = check(root, self, p, info)) {
-        plan.refusals.push_back({p.pid, describe(p), *why});
-        continue;
-      }
-      add_holder(root, self, g, p, info, plan.targets);
-    }
+  std::vector<Server> servers =
+      snap.servers ? *snap.servers : group_servers(snap, &root).value_or(std::vector<Server>{});
+  std::vector<uint32_t> seen;
+  for (const Server& sv : servers) {
+    for (const ServerMember& m : sv.members) seen.push_back(m.pid);
+    if (sv.root_pid) seen.push_back(*sv.root_pid);
+    plan_server(snap, servers, sv, root, o, self, plan);
   }
   for (uint32_t pid : o.pids)
-    if (!seen_pids.count(pid))
+    if (!listed(seen, pid) && std::none_of(servers.begin(), servers.end(), [&](const Server& sv) {
+          return std::any_of(sv.members.begin(), sv.members.end(),
+                             [&](const ServerMember& m) { return under(root, m.pid, pid); });
+        }))
       plan.refusals.push_back(
-          {pid, "PID " + std::to_string(pid), "it does not hold memory on the selected GPUs"});
-  // The root of a tree is checked like a holder: a launcher of another user,
-  // say, makes the whole tree a refusal.
-  for (auto it = plan.targets.begin(); it != plan.targets.end();) {
-    std::optional<ProcInfo> r = read_proc(root, it->root.pid);
-    std::optional<std::string> why =
-        r ? refusal_reason(*r, self.tree, self.pid, self.euid) : std::string("it exited");
-    if (!why) {
-      ++it;
-      continue;
-    }
-    plan.refusals.push_back({it->root.pid,
-                             "PID " + std::to_string(it->root.pid) + " (" + it->root_cmdline + ")",
-                             *why});
-    it = plan.targets.erase(it);
-  }
+          {pid, "PID " + std::to_string(pid), "it holds no GPU memory and launched no holder"});
+  std::sort(plan.gpus.begin(), plan.gpus.end());
   return plan;
-}
-
-std::optional<std::string> unit_restart_policy(const FsRoot& root, const std::string& unit) {
-  for (const char* dir : {"/etc/systemd/system/", "/run/systemd/system/", "/lib/systemd/system/",
-                          "/usr/lib/systemd/system/"}) {
-    Result<std::string> text = root.read(std::string(dir) + unit);
-    if (!text) continue;
-    std::istringstream lines(*text);
-    std::string line, found = "Restart=no";
-    while (std::getline(lines, line))
-      if (line.rfind("Restart=", 0) == 0) found = line;
-    return found;
-  }
-  return std::nullopt;
 }
 
 Result<std::optional<std::vector<uint32_t>>> parse_gpu_list(const std::string& text) {
   if (text == "all") return std::optional<std::vector<uint32_t>>();
-  std::vector<uint32_t> out;
-  std::istringstream parts(text);
-  std::string part;
-  auto bad = [&] {
-    return Error{ErrorKind::kMalformed,
-                 "invalid --gpus '" + text + "': use 'all' or indices like 0,2,4-7"};
+  auto bad = [&](const std::string& why) {
+    std::string quoted = text.size() > 64 ? text.substr(0, 64) + "..." : text;
+    return Error{ErrorKind::kMalformed, "invalid --gpus '" + quoted + "': " + why};
   };
-  auto num = [](std::string_view s, uint32_t& v) {
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return ec == std::errc() && end == s.data() + s.size() && !s.empty();
-  };
-  while (std::getline(parts, part, ',')) {
+  const std::string range = "0-" + std::to_string(kMaxGpus - 1);
+  const std::string usage = "use 'all' or indices " + range + " like 0,2,4-7";
+  // Each index is checked against kMaxGpus before any loop, and the result
+  // is a set of at most kMaxGpus: "4294967294-4294967295" or a list of a
+  // million ranges cannot loop forever or allocate without bound.
+  std::vector<bool> chosen(kMaxGpus, false);
+  std::string_view rest = text;
+  while (true) {
+    size_t comma = rest.find(',');
+    std::string_view part = rest.substr(0, comma);
     size_t dash = part.find('-');
-    uint32_t a = 0, b = 0;
-    if (dash == std::string::npos) {
-      if (!num(part, a)) return bad();
-      out.push_back(a);
-    } else {
-      if (!num(std::string_view(part).substr(0, dash), a) ||
-          !num(std::string_view(part).substr(dash + 1), b) || b < a || b - a > 1024)
-        return bad();
-      for (uint32_t i = a; i <= b; ++i) out.push_back(i);
-    }
+    std::optional<uint32_t> a = parse_int<uint32_t>(part.substr(0, dash));
+    std::optional<uint32_t> b =
+        dash == std::string_view::npos ? a : parse_int<uint32_t>(part.substr(dash + 1));
+    if (!a || !b || *b < *a) return bad(usage);
+    if (*b >= kMaxGpus)
+      return bad("GPU index " + std::to_string(*b) + " is out of range (indices are " + range +
+                 ")");
+    for (uint32_t i = *a; i <= *b; ++i) chosen[i] = true;  // *b < kMaxGpus: ends
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
   }
-  if (out.empty()) return bad();
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < kMaxGpus; ++i)
+    if (chosen[i]) out.push_back(i);
   return std::optional<std::vector<uint32_t>>(out);
 }
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/holders.h"
+#include "holders/stop.h"
 #include "model/snapshot.h"
 #include "util/fs_root.h"
 
@@ -20,11 +20,13 @@ namespace gt {
 
 struct FreeOptions {
   std::optional<std::vector<uint32_t>> gpus;  ///< --gpus LIST; nullopt = all
-  std::vector<uint32_t> pids;                 ///< --pid: only these holders
+  std::vector<uint32_t> pids;                 ///< --pid: signal exactly these
   bool idle_only = false;                     ///< leave busy GPUs alone
   std::chrono::milliseconds grace{30000};     ///< SIGTERM -> SIGKILL
   bool yes = false;                           ///< act; without it only plan
   bool via_owner = false;                     ///< stop the unit / container instead
+  bool whole_server = false;  ///< widen the selection to whole servers (--whole-server)
+  bool force_signal = false;  ///< signal even where the owner restarts it (--signal)
   bool json = false;
 };
 
@@ -35,20 +37,24 @@ struct ProcId {
   uint64_t start_ticks = 0;
 };
 
-/// One process tree to stop.
+/// One server (or, with --pid, some of its processes) to stop.
 struct TreeTarget {
-  ProcId root;  ///< the launcher (or the holder itself)
+  std::string server_id;  ///< Server::id
+  ProcId root;            ///< the launcher (or the holder itself)
   std::string root_cmdline;
+  std::vector<ProcId> signal;  ///< what SIGTERM goes to: the root, or exactly the --pid PIDs
   std::optional<std::string> user;
   std::optional<int64_t> since_unix_s;  ///< the root's start time
-  std::vector<ProcId> holders;          ///< the processes NVML lists
-  std::vector<uint32_t> gpus;           ///< GPUs its holders hold memory on
-  uint64_t bytes = 0;                   ///< memory its holders hold on the selected GPUs
+  std::vector<ProcId> holders;          ///< the GPU processes that stop with it
+  std::vector<uint32_t> gpus;           ///< GPUs those processes hold memory on
+  uint64_t bytes = 0;                   ///< memory they hold (known sizes)
   bool idle = true;                     ///< every one of its GPUs at 0% over the window
   std::string label;                    ///< "SGLang", else the process name
-  std::optional<ProcessOwner> owner;
-  StopCommands durable;                       ///< stop + disable commands for the owner
-  std::optional<std::string> restart_policy;  ///< "Restart=always" from the unit file
+  std::string noun;                     ///< "SGLang server", "process python3"
+  std::optional<std::string> owner_kind, owner_name;
+  ServerStop stop;                            ///< the commands: the report's plan shows the same
+  std::optional<std::string> restart_policy;  ///< "Restart=always", "Docker restart policy always"
+  bool widened = false;                       ///< taken whole by --whole-server
 };
 
 struct Refusal {
@@ -58,10 +64,10 @@ struct Refusal {
 };
 
 struct FreePlan {
-  std::vector<uint32_t> gpus;  ///< the selected GPUs that exist
+  std::vector<uint32_t> gpus;  ///< the selected GPUs that exist (plus any --whole-server adds)
   std::vector<TreeTarget> targets;
   std::vector<Refusal> refusals;
-  std::vector<std::string> skipped;  ///< left alone by choice (--idle-only, --pid)
+  std::vector<std::string> skipped;  ///< left alone by choice (--idle-only)
   std::vector<std::string> errors;   ///< bad selection (no such GPU)
 };
 
@@ -72,16 +78,20 @@ struct Self {
   std::set<uint32_t> tree;  ///< own PID and ancestors
 };
 
-/// Builds the plan. `root` is where /proc is read (the live "/" to act).
+/// Builds the plan from the snapshot's servers (grouped here when the
+/// snapshot has none). `root` is where /proc is read (the live "/" to act).
+/// The selection is closed over what would be stopped: a server that also
+/// holds GPUs outside --gpus, or whose stop would take processes beyond
+/// --pid, is refused with every GPU and PID it would also stop, unless
+/// --whole-server widens the selection. Where the owner restarts what a
+/// signal stops, the owner is stopped (or, for Kubernetes, the plan is
+/// refused with the commands to run) unless --signal forces a signal.
 FreePlan make_free_plan(const NodeSnapshot& snap, const FsRoot& root, const FreeOptions& options,
                         const Self& self);
 
-/// "Restart=always" (the Restart= line) of a systemd unit's file under root,
-/// searched in /etc/systemd/system, /run/systemd/system, /lib/systemd/system
-/// and /usr/lib/systemd/system; nullopt when not found.
-std::optional<std::string> unit_restart_policy(const FsRoot& root, const std::string& unit);
-
-/// Parses "0,2,5-7" or "all" (nullopt = all). Error on anything else.
+/// Parses "0,2,5-7" or "all" (nullopt = all): the chosen indices, sorted and
+/// unique. Error on anything else, and on an index of kMaxGpus (1024) or
+/// more, checked before anything is looped over or allocated.
 Result<std::optional<std::vector<uint32_t>>> parse_gpu_list(const std::string& text);
 
 /// Whether a GPU counts as free: no process listed and under 2% of its

@@ -7,30 +7,13 @@
 
 #include "free/free_act.h"
 #include "free/free_plan.h"
-#include "free/process_tree.h"
+#include "sources/procfs/process_tree.h"
 #include "util/test_util.h"
 
 namespace gt {
 namespace {
 
 /// Writes /proc/PID/{stat,comm,cmdline,status,cgroup} for a fake process.
-void fake_proc(const TempTree& t, uint32_t pid, uint32_t ppid, const std::string& comm,
-               const std::string& cmdline, uint32_t uid, const std::string& cgroup,
-               unsigned flags = 0x400100) {
-  const std::string d = "/proc/" + std::to_string(pid);
-  t.write(d + "/stat", std::to_string(pid) + " (" + comm + ") S " + std::to_string(ppid) +
-                           " 1 1 0 -1 " + std::to_string(flags) + " 0 0 0 0 0 0 0 0 20 0 1 0 " +
-                           std::to_string(1000 + pid) +
-                           " 1000 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
-  t.write(d + "/comm", comm + "\n");
-  std::string argv = cmdline;
-  for (char& c : argv)
-    if (c == ' ') c = '\0';
-  t.write(d + "/cmdline", argv + std::string(1, '\0'));
-  t.write(d + "/status", "Name:\t" + comm + "\nUid:\t" + std::to_string(uid) + "\t" +
-                             std::to_string(uid) + "\t0\t0\n");
-  t.write(d + "/cgroup", "0::" + cgroup + "\n");
-}
 
 TEST(FreeTree, RootIsTheLauncherInTheSameCgroupBelowTheShell) {
   TempTree t;
@@ -106,27 +89,77 @@ TEST(FreePlan, GroupsWorkersUnderTheirLauncherAndRefusesWhatItMust) {
             "/system.slice/sglang.service");
   t.write("/etc/systemd/system/sglang.service", "[Service]\nExecStart=x\nRestart=always\n");
   NodeSnapshot s;
-  s.gpus = {gpu_with(0, {holder(3187)}), gpu_with(1, {holder(3188)}),
-            gpu_with(2, {holder(9999, false)}), gpu_with(3, {holder(3187)}, 90)};
+  GpuProcess unseen = holder(9999, false);
+  unseen.owner.reset();  // /proc is where the owner comes from
+  s.gpus = {gpu_with(0, {holder(3187)}), gpu_with(1, {holder(3188)}), gpu_with(2, {unseen}),
+            gpu_with(3, {})};
   FreeOptions o;
   o.gpus = std::vector<uint32_t>{0, 1, 2, 3, 9};
-  o.idle_only = true;
   FreePlan plan = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
   ASSERT_EQ(plan.targets.size(), 1u);
   EXPECT_EQ(plan.targets[0].root.pid, 3141u);
   EXPECT_EQ(plan.targets[0].holders.size(), 2u);
   EXPECT_EQ(plan.targets[0].gpus, (std::vector<uint32_t>{0, 1}));
   EXPECT_EQ(plan.targets[0].restart_policy, "Restart=always");
-  EXPECT_EQ(plan.targets[0].durable.disable,
-            std::vector<std::string>{"sudo systemctl disable sglang.service"});
+  // The unit restarts what a signal stops: the owner is the way.
+  EXPECT_TRUE(plan.targets[0].stop.via_owner);
+  EXPECT_EQ(plan.targets[0].stop.all(),
+            (std::vector<std::string>{"sudo systemctl stop sglang.service",
+                                      "sudo systemctl disable sglang.service"}));
   ASSERT_EQ(plan.refusals.size(), 1u);  // the invisible PID
   EXPECT_EQ(plan.refusals[0].pid, 9999u);
-  EXPECT_EQ(plan.skipped.size(), 1u);  // busy GPU 3 under --idle-only
   EXPECT_EQ(plan.errors, std::vector<std::string>{"no GPU 9 on this node"});
-  // Not root: the svc-llm launcher is refused, with the reason.
+  // --signal: SIGTERM to the launcher; not root: the svc-llm launcher is refused.
+  o.force_signal = true;
   FreePlan user = make_free_plan(s, t.root(), o, Self{42, 1000, {42}});
   EXPECT_TRUE(user.targets.empty());
   EXPECT_GE(user.refusals.size(), 2u);
+}
+
+TEST(FreePlan, NeverReachesOutsideTheSelection) {
+  TempTree t;
+  fake_proc(t, 3141, 1, "python3", "python3 -m sglang.launch_server --tp 4", 0,
+            "/user.slice/session-1.scope");
+  std::vector<GpuState> gpus;
+  for (uint32_t i = 0; i < 4; ++i) {
+    fake_proc(t, 3187 + i, 3141, "sglang::schedul", "sglang::scheduler_TP" + std::to_string(i), 0,
+              "/user.slice/session-1.scope");
+    gpus.push_back(gpu_with(i, {holder(3187 + i)}));
+  }
+  for (auto& g : gpus)
+    for (auto& p : *g.processes) p.owner.reset();
+  NodeSnapshot s;
+  s.gpus = gpus;
+  FreeOptions o;
+  o.gpus = std::vector<uint32_t>{0, 1};
+  FreePlan part = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
+  EXPECT_TRUE(part.targets.empty());
+  ASSERT_EQ(part.refusals.size(), 1u);
+  EXPECT_NE(part.refusals[0].reason.find("PIDs 3189, 3190 on GPUs 2-3"), std::string::npos)
+      << part.refusals[0].reason;
+  o.whole_server = true;
+  FreePlan whole = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
+  ASSERT_EQ(whole.targets.size(), 1u);
+  EXPECT_TRUE(whole.targets[0].widened);
+  EXPECT_EQ(whole.gpus, (std::vector<uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(whole.targets[0].signal.size(), 1u);
+  EXPECT_EQ(whole.targets[0].signal[0].pid, 3141u);
+  // --pid of the launcher would take its four workers: refused.
+  FreeOptions byp;
+  byp.pids = {3141};
+  FreePlan launcher = make_free_plan(s, t.root(), byp, Self{42, 0, {42}});
+  EXPECT_TRUE(launcher.targets.empty());
+  ASSERT_EQ(launcher.refusals.size(), 1u);
+  EXPECT_NE(launcher.refusals[0].reason.find("3187, 3188, 3189, 3190"), std::string::npos);
+  // --pid of one worker signals exactly that worker.
+  byp.pids = {3188};
+  FreePlan one = make_free_plan(s, t.root(), byp, Self{42, 0, {42}});
+  ASSERT_EQ(one.targets.size(), 1u);
+  ASSERT_EQ(one.targets[0].signal.size(), 1u);
+  EXPECT_EQ(one.targets[0].signal[0].pid, 3188u);
+  EXPECT_EQ(one.targets[0].gpus, std::vector<uint32_t>{1});
+  EXPECT_EQ(one.targets[0].stop.stop,
+            std::vector<std::string>{"kill 3188   # SIGTERM to exactly the chosen PIDs"});
 }
 
 TEST(FreePlan, GpuListsAndFreeness) {
@@ -140,6 +173,26 @@ TEST(FreePlan, GpuListsAndFreeness) {
   EXPECT_TRUE(gpu_is_free(g));
   g.processes.reset();  // unknown process list: not known to be free
   EXPECT_FALSE(gpu_is_free(g));
+}
+
+TEST(FreePlan, GpuListsAreBoundedBeforeAnyLoop) {
+  // "4294967294-4294967295" used to loop forever (uint32_t i <= b wraps).
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const char* bad : {"4294967294-4294967295", "0-4294967295", "1024", "1020-1024",
+                          "4294967296", "99999999999999999999", "0-1,4294967295"}) {
+    Result<std::optional<std::vector<uint32_t>>> r = parse_gpu_list(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("0-1023"), std::string::npos) << r.error().message;
+  }
+  EXPECT_EQ(**parse_gpu_list("1023"), std::vector<uint32_t>{1023});
+  EXPECT_EQ(**parse_gpu_list("5,0-2,1"), (std::vector<uint32_t>{0, 1, 2, 5}));
+  std::string many;
+  for (int i = 0; i < 20000; ++i) many += "0-1023,";
+  many += "7";
+  Result<std::optional<std::vector<uint32_t>>> all = parse_gpu_list(many);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ((*all)->size(), 1024u);  // a set, not 20 million entries
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
 }
 
 TEST(FreeAct, AReusedPidIsNeverSignalled) {

@@ -14,7 +14,8 @@ const char* severity_name(Severity s);
 
 /// Who a finding is about.
 struct Subject {
-  std::string kind;  ///< "node", "gpu", "process", "path", "kernel-log"
+  std::string kind;  ///< "node", "gpu", "server", "process", "path", "kernel-log"
+  std::optional<std::string> server_id;  ///< Server::id in the snapshot's servers
   std::optional<uint32_t> gpu_index;
   std::optional<std::string> gpu_uuid;
   std::optional<std::string> pci_bus_id;

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/server.h"
+
 namespace gt {
 
 /// min/mean/max over the sample window, plus how many samples were taken.
@@ -206,7 +208,7 @@ struct DiskUsage {
 
 struct NodeSnapshot {
   std::string schema = "gpu-triage/snapshot";
-  int schema_version = 1;
+  int schema_version = 2;  ///< 2: servers[]
   /// Where the GPU facts came from: "nvml" (this node, live) or
   /// "nvidia-smi-capture" (a saved `nvidia-smi -q -x`: /proc, /sys, the
   /// kernel log and disks of that node were not read).
@@ -223,6 +225,9 @@ struct NodeSnapshot {
   std::optional<uint32_t> gpu_count;                 ///< NVML's count
 
   std::vector<GpuState> gpus;
+  /// The GPU processes grouped into servers (model/server.h); null when no
+  /// GPU's process list could be read.
+  std::optional<std::vector<Server>> servers;
   std::vector<PciDevice> pci_devices;   ///< every NVIDIA GPU on the bus
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
   std::vector<DiskUsage> disks;         ///< one per --path (and /), deduplicated by fs

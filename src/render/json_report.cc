@@ -189,6 +189,7 @@ J disks_json(const std::vector<DiskUsage>& disks) {
 
 J subject_json(const Subject& s) {
   return J{{"kind", s.kind},
+           {"server_id", opt(s.server_id)},
            {"gpu_index", opt(s.gpu_index)},
            {"gpu_uuid", opt(s.gpu_uuid)},
            {"pci_bus_id", opt(s.pci_bus_id)},
@@ -207,6 +208,51 @@ J nvml_json(const NvmlStatus& n) {
            {"error", opt(n.error_message)},
            {"load_error", opt(n.load_error)},
            {"missing_symbols", n.missing_symbols}};
+}
+
+J servers_json(const std::optional<std::vector<Server>>& servers) {
+  if (!servers) return nullptr;
+  J arr = J::array();
+  for (const Server& s : *servers) {
+    J members = J::array();
+    for (const ServerMember& m : s.members) {
+      J mem = J::array();
+      for (const auto& [index, bytes] : m.memory)
+        mem.push_back({{"gpu_index", index}, {"memory_bytes", opt(bytes)}});
+      members.push_back({{"pid", m.pid},
+                         {"type", m.type},
+                         {"name", opt(m.name)},
+                         {"cmdline", opt(m.cmdline)},
+                         {"memory", mem}});
+    }
+    J gpus = J::array();
+    for (const ServerGpu& g : s.gpus)
+      gpus.push_back({{"index", g.index}, {"memory_bytes", opt(g.memory_bytes)}});
+    arr.push_back({{"id", s.id},
+                   {"kind", s.kind},
+                   {"recognised", s.recognised},
+                   {"root_pid", opt(s.root_pid)},
+                   {"root_cmdline", opt(s.root_cmdline)},
+                   {"gpus", gpus},
+                   {"members", members},
+                   {"model", opt(s.model)},
+                   {"port", opt(s.port)},
+                   {"tensor_parallel", opt(s.tensor_parallel)},
+                   {"data_parallel", opt(s.data_parallel)},
+                   {"pipeline_parallel", opt(s.pipeline_parallel)},
+                   {"user", opt(s.user)},
+                   {"start_time", iso_time(s.start_time_unix_s)},
+                   {"start_time_unix_s", opt(s.start_time_unix_s)},
+                   {"started_after_boot_s", opt(s.started_after_boot_s)},
+                   {"auto_started", s.auto_started},
+                   {"owner_kind", opt(s.owner_kind)},
+                   {"owner_name", opt(s.owner_name)},
+                   {"restart_policy", opt(s.restart_policy)},
+                   {"restarts_when_signalled", s.restarts_when_signalled},
+                   {"graphics_only", s.graphics_only},
+                   {"grouping_note", opt(s.grouping_note)}});
+  }
+  return arr;
 }
 
 }  // namespace
@@ -228,6 +274,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   J gpus = J::array();
   for (const GpuState& g : snap.gpus) gpus.push_back(gpu_json(g));
   j["gpus"] = gpus;
+  j["servers"] = servers_json(snap.servers);
   J pci = J::array();
   for (const PciDevice& d : snap.pci_devices) pci.push_back(pci_json(d));
   j["pci_devices"] = pci;
@@ -240,7 +287,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
 nlohmann::ordered_json report_to_json(const Report& r) {
   J j;
   j["schema"] = "gpu-triage/report";
-  j["schema_version"] = 1;
+  j["schema_version"] = 2;  // 2: servers[], subject.server_id
   j["verdict"] = verdict_word(r);
   j["exit_code"] = r.exit_code;
   J findings = J::array();

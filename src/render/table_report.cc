@@ -7,6 +7,10 @@
 #include <set>
 #include <sstream>
 
+#include "holders/identity.h"
+#include "holders/stop.h"
+#include "util/index_list.h"
+
 namespace gt {
 
 std::string format_bytes(uint64_t bytes) {
@@ -186,6 +190,63 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
   }
 }
 
+std::string wrap(const std::string& text, size_t width);
+
+/// One line per server: what it is, where, how much, who owns it, since when.
+std::string server_line(const Server& sv) {
+  std::string line = server_noun(sv.kind, sv.recognised);
+  if (sv.tensor_parallel) line += fmt::format(" TP={}", *sv.tensor_parallel);
+  if (sv.data_parallel) line += fmt::format(" DP={}", *sv.data_parallel);
+  if (sv.pipeline_parallel) line += fmt::format(" PP={}", *sv.pipeline_parallel);
+  std::vector<uint32_t> idx;
+  std::vector<std::string> mem;
+  for (const ServerGpu& g : sv.gpus) {
+    idx.push_back(g.index);
+    mem.push_back(format_memory(g.memory_bytes));
+  }
+  bool same =
+      std::all_of(mem.begin(), mem.end(), [&](const std::string& m) { return m == mem[0]; });
+  line += fmt::format(", GPU{} {}: {}", idx.size() == 1 ? "" : "s", format_index_list(idx),
+                      same ? mem[0] + (idx.size() > 1 ? " each" : "") : "see processes");
+  std::vector<std::string> pids;
+  for (const ServerMember& m : sv.members) pids.push_back(std::to_string(m.pid));
+  line += fmt::format("; {} process{}", sv.members.size(), sv.members.size() == 1 ? "" : "es");
+  if (sv.root_pid && (sv.members.size() > 1 || sv.members.front().pid != *sv.root_pid))
+    line += fmt::format(" under launcher PID {}", *sv.root_pid);
+  if (sv.owner_kind && sv.owner_name) {
+    const std::string& k = *sv.owner_kind;
+    const bool container = k == "docker" || k == "podman" || k == "containerd" || k == "cri-o";
+    line += "; " + (k == "systemd-unit" ? "unit " + *sv.owner_name
+                    : container         ? k + " " + sv.owner_name->substr(0, 12)
+                                        : k + " " + *sv.owner_name);
+    if (sv.restart_policy) line += " (" + *sv.restart_policy + ")";
+  }
+  if (sv.started_after_boot_s)
+    line += fmt::format("; started {} s after boot{}", *sv.started_after_boot_s,
+                        sv.auto_started ? " (auto-start)" : "");
+  if (sv.model) line += "; model " + *sv.model;
+  if (sv.port) line += fmt::format("; port {}", *sv.port);
+  if (sv.graphics_only) line += "; graphics only";
+  if (sv.grouping_note) line += "; not grouped: " + *sv.grouping_note;
+  return line;
+}
+
+void servers_section(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
+                     std::ostream& out) {
+  if (!snap.servers || snap.servers->empty()) return;
+  out << "\n" << paint("servers", kBold) << "\n";
+  for (const Server& sv : *snap.servers)
+    out << (opt.wide ? "  " + server_line(sv) + "\n" : wrap(server_line(sv), opt.width));
+  bool sampled = false;
+  for (const GpuState& g : snap.gpus)
+    sampled = sampled || (g.utilization_gpu_pct && g.utilization_gpu_pct->samples > 1);
+  if (!sampled)
+    out << wrap(
+        "utilization was not sampled over a window (--sample 0 or unsupported): "
+        "no server is judged idle",
+        opt.width);
+}
+
 /// Word-wraps `text` to `width` columns: first line indented by 2, the rest by 4.
 std::string wrap(const std::string& text, size_t width) {
   std::string out = "  ", word;
@@ -339,6 +400,7 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
     out << "\n";
     pci_summary(snap, out);
   }
+  servers_section(snap, opt, paint, out);
   notes(snap, opt, paint, out);
   findings_section(r, opt, paint, out);
   plan_section(r, opt, paint, out);

@@ -95,6 +95,33 @@ inline NodeSnapshot make_test_snapshot() {
   PciDevice d2 = d;
   d2.bus_id = "0000:2a:00.0";
   s.pci_devices.push_back(d2);
+  Server sv;
+  sv.id = "pid-3141";
+  sv.kind = "SGLang";
+  sv.recognised = true;
+  sv.root_pid = 3141;
+  sv.root_cmdline = "/usr/bin/python3 -m sglang.launch_server --model-path /models/m --tp 1";
+  sv.members.push_back({3187, "compute", p.name, p.cmdline, {{0, p.used_memory_bytes}}});
+  sv.gpus.push_back({0, p.used_memory_bytes});
+  sv.model = "/models/m";
+  sv.port = 30000;
+  sv.tensor_parallel = 1;
+  sv.user = "svc-llm";
+  sv.start_time_unix_s = 1764399000;
+  sv.started_after_boot_s = 41;
+  sv.auto_started = true;
+  sv.owner_kind = "systemd-unit";
+  sv.owner_name = "sglang.service";
+  sv.restart_policy = "Restart=always";
+  sv.restarts_when_signalled = true;
+  Server unseen;
+  unseen.id = "pid-88123";
+  unseen.kind = "PID 88123";
+  unseen.members.push_back({88123, "compute", std::nullopt, std::nullopt,
+                            {{0, hidden.used_memory_bytes}}});
+  unseen.gpus.push_back({0, hidden.used_memory_bytes});
+  unseen.grouping_note = "PID 88123 is not visible in this PID namespace";
+  s.servers = std::vector<Server>{sv, unseen};
   return s;
 }
 
@@ -121,10 +148,13 @@ inline Report make_test_report() {
   Finding held;
   held.id = "memory.held_idle";
   held.severity = Severity::kWarning;
-  held.subject.kind = "gpu";
+  held.subject.kind = "server";
+  held.subject.server_id = "pid-3141";
   held.subject.gpu_index = 0;
-  held.subject.pid = 3187;
-  held.title = "GPU 0 (0000:18:00.0): 75.8 GB held by SGLang (PID 3187) at 0% utilization";
+  held.subject.pid = 3141;
+  held.title =
+      "SGLang server (systemd unit sglang.service, started 41 s after boot, model /models/m, "
+      "port 30000), TP=1 over GPU 0, 70.1 GiB, 0% utilization for the whole 1.0 s window";
   held.commands = {"sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"};
   r.findings = {lost, held};
   r.verdict = Severity::kCritical;
@@ -134,9 +164,7 @@ inline Report make_test_report() {
   s1.commands = lost.commands;
   s1.finding_ids = {"gpu.lost"};
   PlanStep s2;
-  s2.text =
-      "Stop the idle SGLang server (systemd unit sglang.service): it holds 75.8 GB on each "
-      "of GPUs 0 at 0% utilization, and disable it so it does not start again at boot.";
+  s2.text = "Stop the idle " + held.title + ". " + held.action;
   s2.commands = held.commands;
   s2.finding_ids = {"memory.held_idle"};
   r.plan = {s1, s2};

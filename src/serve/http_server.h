@@ -1,24 +1,27 @@
 // The HTTP side of `gpu-triage serve` (cpp-httplib, Debian's
-// libcpp-httplib-dev): GET /metrics (Prometheus text), GET /healthz (the
-// JSON report), GET / (a page naming both).
+// libcpp-httplib-dev 0.11): GET /metrics (Prometheus text), GET /healthz
+// (the JSON report), GET / (a page naming both).
 //
-// Requests run on a fixed pool of threads; a scrape only reads the cache,
-// so a client that sends its headers slowly holds one thread and no lock,
-// and every other client is served by the rest of the pool.
+// cpp-httplib parses requests and writes responses; the connections are
+// ours. Accepted sockets wait in a ConnectionGate (one epoll thread, no
+// thread per connection) until their headers have all arrived, within a
+// deadline and a size limit; only then does one of a fixed pool of request
+// threads read and answer the request, through a stream with its own read
+// and write deadlines. A slow client therefore holds a socket slot, never a
+// thread, and the slots are bounded too (docs/design.md, "Serving metrics").
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 
 #include "serve/report_cache.h"
 #include "util/result.h"
 
-namespace httplib {
-class Server;
-}
-
 namespace gt {
+
+class GatedServer;
 
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
@@ -27,14 +30,29 @@ struct HttpServerOptions {
   /// bounds it by its X-Prometheus-Scrape-Timeout-Seconds header minus 0.5 s.
   std::chrono::milliseconds scrape_timeout{10000};
   int threads = 16;                    ///< request threads
-  std::chrono::seconds io_timeout{5};  ///< per read/write on a connection
+  std::chrono::seconds io_timeout{5};  ///< reading a body, writing a response; keep-alive idle
+  /// The request line and headers must all arrive within this of the
+  /// connection being accepted (or the previous response); then it is closed.
+  std::chrono::milliseconds header_timeout{5000};
+  size_t max_header_bytes = 8192;  ///< request line and headers; more is 431
+  size_t max_waiting = 256;        ///< connections waiting for headers; more closes the oldest
+  size_t max_ready = 256;          ///< complete requests queued for a thread; more is 503
+  int keep_alive_max_count = 100;  ///< requests on one connection
+  // So at most max_waiting + max_ready + threads sockets (528) are open:
+  // well under a service's usual soft limit of 1024 descriptors, which the
+  // collection needs too (it opens /proc and /sys files).
 };
 
 /// "host:port", "[v6]:port" or ":port" (all addresses). Port 0-65535.
 Result<std::pair<std::string, int>> parse_listen_address(const std::string& text);
 
+/// The largest X-Prometheus-Scrape-Timeout-Seconds taken into account.
+constexpr double kMaxScrapeTimeoutHeaderS = 3600;
+
 /// How long a scrape may wait: `configured`, or less when Prometheus's
 /// scrape timeout header (seconds, e.g. "10") asks for less. Never below 0.
+/// A header that is not a finite number of seconds in (0, 3600] ("1e300",
+/// "inf", "nan", "-1", "10x") is ignored.
 std::chrono::milliseconds scrape_wait(std::chrono::milliseconds configured,
                                       const std::string& prometheus_timeout_header);
 
@@ -55,7 +73,7 @@ class HttpServer {
 
   ReportCache& cache_;
   HttpServerOptions options_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<GatedServer> server_;
 };
 
 }  // namespace gt

@@ -5,6 +5,11 @@
 #include <string>
 
 namespace gt {
+namespace {
+
+constexpr double kMaxDurationMs = 24.0 * 3600 * 1000;  // every duration option: at most 1 day
+
+}  // namespace
 
 Result<std::chrono::milliseconds> parse_duration(std::string_view text) {
   auto bad = [&](const char* why) {
@@ -28,7 +33,7 @@ Result<std::chrono::milliseconds> parse_duration(std::string_view text) {
   else
     return bad("unknown unit");
   double ms = value * scale_ms;
-  if (!std::isfinite(ms) || ms > 24.0 * 3600 * 1000) return bad("too large");
+  if (!std::isfinite(ms) || ms > kMaxDurationMs) return bad("too large (at most 1 day)");
   return std::chrono::milliseconds(static_cast<int64_t>(std::llround(ms)));
 }
 

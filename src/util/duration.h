@@ -9,8 +9,8 @@
 namespace gt {
 
 /// Parses "<number>[ms|s|m]" (a bare number means seconds) into
-/// milliseconds. Malformed or negative input is a kMalformed error that
-/// quotes the text.
+/// milliseconds. Malformed or negative input, and anything above 1 day
+/// (or not finite: "1e999"), is a kMalformed error that quotes the text.
 Result<std::chrono::milliseconds> parse_duration(std::string_view text);
 
 }  // namespace gt

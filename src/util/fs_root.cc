@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/read_capped.h"
+
 namespace gt {
 namespace {
 
@@ -46,6 +48,11 @@ Result<std::string> FsRoot::read(const std::string& abs_path) const {
       return errno_error(err, "cannot read", p);
     }
     if (n == 0) break;
+    if (out.size() + static_cast<size_t>(n) > kMaxProcFileBytes) {
+      ::close(fd);
+      return Error{ErrorKind::kMalformed,
+                   p + " is larger than 64 MiB, the limit for one /proc or /sys file"};
+    }
     out.append(buf, static_cast<size_t>(n));
   }
   ::close(fd);

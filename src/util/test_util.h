@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -43,5 +44,25 @@ class TempTree {
  private:
   std::string dir_;
 };
+
+/// Writes /proc/PID/{stat,comm,cmdline,status,cgroup} under `t` for a
+/// process started 1000+pid ticks after boot (flags: /proc stat field 9).
+inline void fake_proc(const TempTree& t, uint32_t pid, uint32_t ppid, const std::string& comm,
+                      const std::string& cmdline, uint32_t uid, const std::string& cgroup,
+                      unsigned flags = 0x400100) {
+  const std::string d = "/proc/" + std::to_string(pid);
+  t.write(d + "/stat", std::to_string(pid) + " (" + comm + ") S " + std::to_string(ppid) +
+                           " 1 1 0 -1 " + std::to_string(flags) + " 0 0 0 0 0 0 0 0 20 0 1 0 " +
+                           std::to_string(1000 + pid) +
+                           " 1000 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+  t.write(d + "/comm", comm + "\n");
+  std::string argv = cmdline;
+  for (char& c : argv)
+    if (c == ' ') c = '\0';
+  t.write(d + "/cmdline", argv + std::string(1, '\0'));
+  t.write(d + "/status", "Name:\t" + comm + "\nUid:\t" + std::to_string(uid) + "\t" +
+                             std::to_string(uid) + "\t0\t0\n");
+  t.write(d + "/cgroup", "0::" + cgroup + "\n");
+}
 
 }  // namespace gt

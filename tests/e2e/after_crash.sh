@@ -22,9 +22,18 @@ json_check 'len(d["pci_devices"]) == 8 and all(p["driver"] == "nvidia" for p in 
 
 json_check 'd["verdict"] == "WARNING" and d["exit_code"] == 1'
 json_check 'sorted(set(f["id"] for f in d["findings"])) == ["driver.version_split", "gpu.all_present", "memory.held_idle"]' "exactly the expected findings"
-json_check 'sum(f["id"] == "memory.held_idle" for f in d["findings"]) == 8'
+# One server, one finding: naming the unit, TP 8 and GPUs 0-7.
+json_check 'sum(f["id"] == "memory.held_idle" for f in d["findings"]) == 1' "one finding for one server"
+json_check 'all("sglang.service" in f["title"] and "TP=8" in f["title"] and "GPUs 0-7" in f["title"] and "started 12 s after boot" in f["title"] for f in d["findings"] if f["id"] == "memory.held_idle")' "the finding names the unit, TP 8, GPUs 0-7 and the auto-start"
+json_check 'len(d["servers"]) == 1' "one server"
+json_check 'd["servers"][0]["kind"] == "SGLang" and len(d["servers"][0]["members"]) == 8 and d["servers"][0]["root_pid"] == 3141' "SGLang with 8 members under launcher 3141"
+json_check '[g["index"] for g in d["servers"][0]["gpus"]] == list(range(8))'
+json_check 'd["servers"][0]["tensor_parallel"] == 8 and d["servers"][0]["port"] == 30000 and d["servers"][0]["model"] == "/models/Qwen3-235B-A22B-FP8"'
+json_check 'd["servers"][0]["owner_name"] == "sglang.service" and d["servers"][0]["restart_policy"] == "Restart=always" and d["servers"][0]["restarts_when_signalled"]'
+json_check 'd["servers"][0]["auto_started"] and d["servers"][0]["started_after_boot_s"] == 12'
+json_check 'all(m["memory"][0]["memory_bytes"] == g["processes"][0]["used_memory_bytes"] for m, g in zip(d["servers"][0]["members"], d["gpus"]))' "each member with its own memory"
 json_check 'd["plan"][0]["text"].startswith("All 8 GPUs present and answering")'
-json_check 'any("sglang.service" in p["text"] and p["commands"] == ["sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"] for p in d["plan"])' "plan stops and disables the unit"
+json_check 'sum("sglang.service" in p["text"] and p["commands"] == ["sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"] for p in d["plan"]) == 1' "one plan step stops and disables the unit"
 json_check '"output survived" in d["plan"][-1]["text"]' "last step: check the data"
 
 run after-crash
@@ -33,12 +42,16 @@ head -1 "$TMP/out" | grep -q "^WARNING" || fail "verdict first: $(head -1 "$TMP/
 expect_out_contains "NVML library 565.57.01 differs from kernel module 590.48.01"
 expect_out_contains "unit sglang.service"
 expect_out_contains "sglang::scheduler_TP7"
-expect_out_contains "Stop the idle SGLang server (systemd unit sglang.service)"
+expect_out_contains "Stop the idle SGLang server (systemd unit sglang.service, started 12 s after"
 expect_out_contains "$ sudo systemctl disable sglang.service"
 
 run after-crash --oneline --sample 0
 expect_rc 1
-[[ "$(cat "$TMP/out")" == "WARNING gpus=8/8 critical=0 warning=9 driver=590.48.01 ids=driver.version_split,memory.held_idle" ]] || fail "oneline: $(cat "$TMP/out")"
+# --sample 0: utilization is not sampled over a window, so no idleness is claimed.
+[[ "$(cat "$TMP/out")" == "WARNING gpus=8/8 critical=0 warning=1 driver=590.48.01 ids=driver.version_split" ]] || fail "oneline: $(cat "$TMP/out")"
+run after-crash --oneline --sample 400ms
+expect_rc 1
+[[ "$(cat "$TMP/out")" == "WARNING gpus=8/8 critical=0 warning=2 driver=590.48.01 ids=driver.version_split,memory.held_idle" ]] || fail "oneline: $(cat "$TMP/out")"
 
 run after-crash --oneline --sample 0 --exit-codes npd
 expect_rc 1

@@ -10,7 +10,7 @@ blob = bytes(rng.getrandbits(8) for _ in range(3 << 20))
 with zipfile.ZipFile(os.path.join(d, "data_0.bin"), "w", zipfile.ZIP_STORED) as z:
     z.writestr("a/x", blob); z.writestr("a/y", blob[::-1])
 with zipfile.ZipFile(os.path.join(d, "data_1.npz"), "w", zipfile.ZIP_DEFLATED) as z:
-    z.writestr("h.npy", b"\x93NUMPY\x01\x00v\x00{'descr': '|u1', 'fortran_order': False, 'shape': (%d,), }" % len(blob) + b" " * 44 + b"\n" + blob)
+    z.writestr("h.npy", b"\x93NUMPY\x01\x00v\x00{'descr': '|u1', 'fortran_order': False, 'shape': (%d,), }" % len(blob) + b" " * 54 + b"\n" + blob)
 with open(os.path.join(d, "data_2.ckpt.gz"), "wb") as f:
     f.write(gzip.compress(blob))
 PY

@@ -31,3 +31,34 @@ check_rc 1 "$TMP/odd" --json
 json_check 'd["bad"][0]["problem"] == "empty" and "\ufffd" in d["bad"][0]["path"]'
 check_rc 1 "$TMP/odd" -0
 [[ "$(tr '\0' '\n' < "$TMP/out")" == "$TMP/odd/$(printf 'data_\xff.ckpt')" ]] || fail "-0 raw name"
+# --expect is a range, never a list of indices: past the stated limit it is
+# refused at once, and within it a huge range costs one run, not memory
+# (it used to enumerate every index: gigabytes for --expect 4294967295).
+bounded() {  # the tool under 400 MB of address space and 5 s
+  set +e
+  (ulimit -v 400000; exec timeout 5 "$TOOL" data "$@") >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  set -e
+}
+bounded "$TMP/empty" --expect 4294967295
+expect_rc 64
+grep -q "^gpu-triage data: --expect 4294967295 names 4294967295 samples, over the limit of 100000000$" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+bounded "$TMP/empty" --range 7:4294967302 --json
+expect_rc 64
+bounded "$TMP/empty" --expect 100000000 --json
+expect_rc 1
+json_check 'd["summary"]["missing"] == 100000000 and len(d["missing"]) == 1000000 and d["missing"][-1] == 999999 and d["missing_runs"] == [{"first": 0, "last": 99999999}]'
+bounded "$TMP/empty" --expect 100000000
+expect_rc 1
+expect_out_contains "WARNING data: 0 files, 0 intact, 0 bad, 100000000 missing"
+expect_out_contains "resume: 100000000 samples to redo: 0-99999999"
+# Peak RSS under 100 MB at the limit; the refusal is immediate.
+/usr/bin/time -f %M -o "$TMP/rss" "$TOOL" data "$TMP/empty" --expect 100000000 --json >/dev/null || true
+rss_kb=$(tail -1 "$TMP/rss")
+((rss_kb < 100000)) || fail "peak RSS $rss_kb KB at --expect 100000000"
+t0=$(date +%s%N)
+bounded "$TMP/empty" --expect 4294967295 --resume-list "$TMP/resume.txt"
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_rc 64
+((ms < 1000)) || fail "--expect 4294967295 took $ms ms"
+[[ ! -e "$TMP/resume.txt" ]] || fail "a resume list was written"

@@ -74,10 +74,10 @@ expect_out_contains "slow1: OK"
 grep -q '^hang1: UNKNOWN error="no answer within 3 s, ssh killed' "$TMP/out" || fail "hung host: $(grep hang1 "$TMP/out")"
 expect_out_contains 'refused1: UNKNOWN error="ssh: connect to host refused1 port 22: Connection refused"'
 expect_out_contains 'nosuch1: UNKNOWN error="ssh: Could not resolve hostname nosuch1: Name or service not known"'
-grep -q "^native1: WARNING gpus=2/0 .*driver=590.44.01" "$TMP/out" || fail "native: $(grep native1 "$TMP/out")"
+grep -q "^native1: OK gpus=2/0 .*driver=590.44.01" "$TMP/out" || fail "native: $(grep native1 "$TMP/out")"
 grep -q "^gather1: [A-Z]* gpus=4/" "$TMP/out" || fail "gathered: $(grep gather1 "$TMP/out")"
 grep -qE '[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]+ ms' "$TMP/out" && fail "no times in the output"
-expect_out_contains "summary: 11 hosts: 3 ok, 3 warning, 2 critical, 3 unknown"
+expect_out_contains "summary: 11 hosts: 4 ok, 2 warning, 2 critical, 3 unknown"
 expect_out_contains "summary: most common findings:"
 grep -q -- "-o BatchMode=yes -o ConnectTimeout=1 -T -- ok1 sh -c" "$FAKE_SSH_DIR/calls.log" || fail "ssh argv: $(head -1 "$FAKE_SSH_DIR/calls.log")"
 grep -q -- "-p 2222" "$FAKE_SSH_DIR/calls.log" || fail "--ssh-command options kept"
@@ -89,7 +89,7 @@ json_check '[h["via"] for h in d] == ["nvidia-smi", "nvidia-smi", "gpu-triage", 
 json_check 'd[0]["report"]["gpus"][0]["name"] == "NVIDIA GeForce RTX 4090" and d[0]["exit_code"] == 0'
 json_check 'd[1]["report"]["gpu_count"] == 4 and d[1]["report"]["gpus"][1]["ecc"]["errors"]["corrected"]["aggregate"] == 34' "gathered values"
 json_check 'd[1]["report"]["kernel_log"]["sources"][0]["name"].endswith("(over ssh)")'
-json_check 'd[2]["report"]["gpu_count"] == 2 and d[2]["verdict"] == "WARNING"' "merged native report"
+json_check 'd[2]["report"]["gpu_count"] == 2 and d[2]["verdict"] == "OK"' "merged native report (one utilization reading: no idleness claimed)"
 json_check 'd[3]["verdict"] == "UNKNOWN" and d[3]["report"] is None and "ssh killed" in d[3]["error"]'
 
 fleet --host ok1,ok2 --exit-codes npd

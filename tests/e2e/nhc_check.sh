@@ -22,7 +22,7 @@ nhc healthy-h100x8
 nhc after-crash   # WARNING passes without -w
 [[ "$(cat "$TMP/out")" == "rc=0 msg=" ]] || fail "warning without -w: $(cat "$TMP/out")"
 nhc after-crash -w
-expect_out_contains "rc=1 msg=die 1 check_gpu_triage: WARNING gpus=8/8 critical=0 warning=9"
+expect_out_contains "rc=1 msg=die 1 check_gpu_triage: WARNING gpus=8/8 critical=0 warning=2"
 nhc one-gpu-lost
 grep -q "^rc=1 msg=die 1 check_gpu_triage: CRITICAL " "$TMP/out" || fail "lost GPU: $(cat "$TMP/out")"
 nhc healthy-h100x8 --expect-gpus 9

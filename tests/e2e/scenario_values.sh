@@ -30,7 +30,7 @@ json_check 'all(g["utilization"]["gpu_pct"] is None for g in d["gpus"][:4])' "MI
 json_check 'd["gpus"][0]["processes"][1]["gpu_instance_id"] == 2 and d["gpus"][0]["processes"][1]["compute_instance_id"] == 0'
 json_check 'd["gpus"][4]["processes"] == [] and d["gpus"][4]["processes"] is not None'
 
-run old-driver-r470 --json --sample 0
+run old-driver-r470 --json --sample 400ms
 expect_rc 1
 json_check 'd["driver_version"] == "470.256.02" and d["cuda_driver_version"] == "11.4"'
 json_check 'all(g["memory"]["reserved_bytes"] is None and g["memory"]["total_bytes"] == 32768 * 2**20 for g in d["gpus"])' "v1 memory call"
@@ -39,8 +39,12 @@ json_check 'd["gpus"][0]["processes"][0]["pid"] == 41001 and d["gpus"][0]["proce
 json_check 'd["gpus"][0]["clocks_event_reasons"]["active"] is not None' "throttle-name fallback"
 json_check '"nvmlDeviceGetComputeRunningProcesses_v3" in d["nvml"]["missing_symbols"]'
 
-run r535-records --json --sample 0
+run r535-records --json --sample 400ms
 expect_rc 1
+# Several processes share each GPU: each with its own memory, every one named.
+json_check 'sorted((s["members"][0]["pid"], s["gpus"][0]["memory_bytes"]) for s in d["servers"]) == sorted([(20101, 30000 * 2**20), (20102, 12000 * 2**20), (20103, 4567 * 2**20), (20201, 25000 * 2**20), (20202, 8192 * 2**20), (20203, 1234 * 2**20)])' "six servers, each its own memory"
+json_check 'sorted(c.split()[1] for p in d["plan"] for c in p["commands"] if c.startswith("kill")) == ["20101", "20102", "20103", "20201", "20202", "20203"]' "the plan names every holder"
+json_check 'not any("GB" in f["title"] for f in d["findings"])' "binary units in findings"
 json_check 'd["gpus"][0]["process_record_bytes"] == 32'
 json_check '[(p["pid"], p["used_memory_bytes"]) for p in d["gpus"][0]["processes"]] == [(20101, 30000 * 2**20), (20102, 12000 * 2**20), (20103, 4567 * 2**20)]' "32-byte records read intact"
 json_check 'all(not g["errors"] for g in d["gpus"])'

@@ -20,3 +20,37 @@ check_usage --timeout 0
 grep -q "^gpu-triage [0-9]" "$TMP/v" || fail "--version"
 "$TOOL" --help >"$TMP/h"
 grep -q -- "--sample" "$TMP/h" || fail "--help"
+
+# Numbers at and past their limits end at once with 64 and a clear message,
+# in bounded memory: the GPU range used to loop forever (uint32_t i <= b).
+check_usage_bounded() {
+  set +e
+  (
+    ulimit -v 400000
+    timeout 5 "$TOOL" "$@"
+  ) >"$TMP/out" 2>&1
+  RC=$?
+  set -e
+  expect_rc 64
+}
+check_usage_bounded free --gpus 4294967294-4294967295
+expect_out_contains "GPU index 4294967295 is out of range (indices are 0-1023)"
+check_usage_bounded free --gpus 0-4294967295
+expect_out_contains "out of range (indices are 0-1023)"
+check_usage_bounded free --gpus 1024
+check_usage_bounded free --gpus 99999999999999999999
+check_usage_bounded free --gpus "$(printf '0-1023,%.0s' {1..2000})x"
+check_usage_bounded free --grace 86401s
+expect_out_contains "too large (at most 1 day)"
+check_usage_bounded --expect-gpus 4294967296
+check_usage_bounded --expect-gpus 1025
+check_usage_bounded --expect-gpus 1e30
+check_usage_bounded --timeout 1e309
+check_usage_bounded --timeout 99999999999999999999999s
+expect_out_contains "too large (at most 1 day)"
+check_usage_bounded --sample nan
+check_usage_bounded --fanout 4294967296
+check_usage_bounded serve --scrape-timeout inf
+check_usage_bounded serve --listen 127.0.0.1:99999999999999999999
+"$TOOL" free --help >"$TMP/h"
+grep -q -- "indices 0-1023" "$TMP/h" || fail "free --help states the GPU index limit"

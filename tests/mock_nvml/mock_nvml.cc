@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "sources/nvml/nvml_types.h"
+#include "util/json_depth.h"
 
 #if defined(MOCK_NVML_VARIANT_CURRENT)
 #define MOCK_HAS_V3_PROCESSES 1
@@ -613,7 +614,8 @@ std::unique_ptr<Scenario> LoadScenario() {
     return nullptr;
   }
   try {
-    json root = json::parse(text.str());
+    // Nesting is bounded: printing a type error recurses through the value.
+    json root = gt::parse_json_depth_limited<json>(text.str());
     return ParseScenario(root, path);
   } catch (const json::parse_error& e) {
     fprintf(stderr, "mock-nvml: %s: malformed JSON: %s\n", path, e.what());

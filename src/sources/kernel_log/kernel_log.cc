@@ -39,6 +39,10 @@
 // "GPU at PCI:..: GPU-uuid" preamble, GSP RPC tables, rate-limit notices,
 // module load lines) is context, not an event, and is not counted as
 // unparsed; only lines that look like an Xid/SXid but do not parse are.
+// Timestamps are range-checked field by field before any arithmetic (year
+// 1970-9999, a day that exists, hh < 24, uptime under 1e10 s, btime within
+// years 1970-9999): a line dated year -2147483648, day 0 or "[ inf]" has no
+// timestamp, never an overflowed one.
 #include "sources/kernel_log/kernel_log.h"
 
 #include <fcntl.h>
@@ -54,14 +58,19 @@
 #include <ctime>
 #include <map>
 
+#include "util/numeric.h"
+
 namespace gt {
 namespace {
 
 using std::string_view;
 constexpr size_t kNpos = string_view::npos;
-constexpr size_t kReadCap = 256u << 20;  // bytes of one log file we parse
-constexpr int kMaxJoins = 32;            // continuation lines per event
-constexpr int kMaxPendingLines = 4;      // lines of a split fallen-off message
+constexpr size_t kReadCap = 256u << 20;          // bytes of one log file we parse
+constexpr int kMaxJoins = 32;                    // continuation lines per event
+constexpr int kMaxPendingLines = 4;              // lines of a split fallen-off message
+constexpr int kMinYear = 1970, kMaxYear = 9999;  // dates we believe
+constexpr int64_t kMaxUnixS = 253402300799;      // 9999-12-31T23:59:59Z
+constexpr double kMaxUptimeS = 1e10;             // ~317 years since boot
 
 bool contains(string_view s, string_view what) { return s.find(what) != kNpos; }
 
@@ -146,6 +155,26 @@ int month_index(string_view m) {
   return -1;
 }
 
+bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+// A date that exists in years kMinYear..kMaxYear; mon is 0-based. With no
+// year (RFC 3164), February may have 29 days.
+bool valid_date(std::optional<int> year, int mon, int day) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (year && (*year < kMinYear || *year > kMaxYear)) return false;
+  if (mon < 0 || mon > 11 || day < 1) return false;
+  int days = kDays[mon] + (mon == 1 && (!year || is_leap(*year)) ? 1 : 0);
+  return day <= days;
+}
+
+bool valid_time(const std::tm& tm) {
+  return tm.tm_hour >= 0 && tm.tm_hour < 24 && tm.tm_min >= 0 && tm.tm_min < 60 && tm.tm_sec >= 0 &&
+         tm.tm_sec <= 60;  // 60: a leap second
+}
+
+// Seconds since boot when plausible (finite, 0..kMaxUptimeS).
+std::optional<double> plausible_uptime(double s) { return checked_double(s, 0, kMaxUptimeS); }
+
 // Reads exactly n digits at s[i..]; advances i.
 std::optional<int> digits(string_view s, size_t& i, size_t n) {
   if (i + n > s.size()) return std::nullopt;
@@ -155,6 +184,7 @@ std::optional<int> digits(string_view s, size_t& i, size_t n) {
 }
 
 std::optional<int64_t> to_unix(std::tm tm, std::optional<int> utc_offset_s) {
+  if (!valid_date(tm.tm_year + 1900, tm.tm_mon, tm.tm_mday) || !valid_time(tm)) return std::nullopt;
   if (utc_offset_s) {
     tm.tm_isdst = 0;
     time_t t = ::timegm(&tm);
@@ -232,8 +262,8 @@ bool parse_rfc3164(string_view& p, Stamp& st) {
   if (p[i] == ' ') ++i;
   size_t ds = i;
   while (i < p.size() && is_digit(p[i])) ++i;
-  auto day = to_num<int>(p.substr(ds, i - ds));
-  if (!day || i >= p.size() || p[i++] != ' ') return false;
+  auto day = i - ds <= 2 ? to_num<int>(p.substr(ds, i - ds)) : std::nullopt;
+  if (!day || !valid_date(std::nullopt, mon, *day) || i >= p.size() || p[i++] != ' ') return false;
   std::tm tm{};
   if (!parse_hms(p, i, tm)) return false;
   tm.tm_mon = mon, tm.tm_mday = *day;
@@ -244,17 +274,30 @@ bool parse_rfc3164(string_view& p, Stamp& st) {
   return true;
 }
 
-// ctime form "Sun Feb 23 16:24:18 2025" (dmesg -T), local time.
+// The next run of non-blanks in s from i (skipping blanks first); advances i.
+string_view next_word(string_view s, size_t& i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  size_t start = i;
+  while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+  return s.substr(start, i - start);
+}
+
+// ctime form "Sun Feb 23 16:24:18 2025" (dmesg -T), local time. Every field
+// is checked (a day of 1-2 digits that exists, a 4-digit year in range)
+// before it reaches a std::tm, so no field can overflow.
 std::optional<int64_t> parse_ctime(string_view s) {
-  char wday[4], mon[4];
-  int day, h, m, sec, year;
-  std::string z(s);
-  if (std::sscanf(z.c_str(), "%3s %3s %d %d:%d:%d %d", wday, mon, &day, &h, &m, &sec, &year) != 7)
+  size_t i = 0;
+  string_view wday = next_word(s, i), mon = next_word(s, i), day = next_word(s, i);
+  string_view hms = next_word(s, i), year = next_word(s, i);
+  if (wday.size() != 3 || !next_word(s, i).empty() || day.size() > 2 || year.size() != 4)
     return std::nullopt;
   std::tm tm{};
   tm.tm_mon = month_index(mon);
-  if (tm.tm_mon < 0) return std::nullopt;
-  tm.tm_year = year - 1900, tm.tm_mday = day, tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sec;
+  std::optional<int> d = to_num<int>(day), y = to_num<int>(year);
+  size_t j = 0;
+  if (!d || !y || !valid_date(*y, tm.tm_mon, *d) || !parse_hms(hms, j, tm) || j != hms.size())
+    return std::nullopt;
+  tm.tm_year = *y - 1900, tm.tm_mday = *d;
   return to_unix(tm, std::nullopt);
 }
 
@@ -267,8 +310,8 @@ void parse_bracket(string_view& p, Stamp& st) {
   double v = 0;
   auto [e, ec] = std::from_chars(inner.data(), inner.data() + inner.size(), v);
   if (ec == std::errc() && e == inner.data() + inner.size()) {
-    st.mono = v;
-    if (!st.text) st.text = std::string(inner);
+    st.mono = plausible_uptime(v);  // "[ inf]", "[ -5]", "[ 1e300]": no stamp
+    if (st.mono && !st.text) st.text = std::string(inner);
   } else if (auto t = parse_ctime(inner); t && !st.unix_s) {
     st.unix_s = t;
     st.text = std::string(inner);
@@ -318,7 +361,7 @@ std::optional<KmsgHeader> parse_kmsg_header(string_view line) {
 Stamp parse_stamp(string_view p) {
   Stamp st;
   if (auto k = parse_kmsg_header(p)) {
-    st.mono = static_cast<double>(k->usec) / 1e6;
+    st.mono = plausible_uptime(static_cast<double>(k->usec) / 1e6);
     char buf[32];
     std::snprintf(buf, sizeof buf, "%llu.%06llu",
                   static_cast<unsigned long long>(k->usec / 1000000),
@@ -712,14 +755,17 @@ std::optional<int64_t> read_btime(const FsRoot& root) {
   size_t at = text.find("\nbtime ");
   if (at == std::string::npos) return std::nullopt;
   size_t start = at + 7, end = text.find('\n', start);
-  return to_num<int64_t>(trim(string_view(text).substr(start, end - start)));
+  std::optional<int64_t> btime =
+      to_num<int64_t>(trim(string_view(text).substr(start, end - start)));
+  if (!btime || *btime < 0 || *btime > kMaxUnixS) return std::nullopt;  // no sum can overflow
+  return btime;
 }
 
 // Monotonic seconds of the first record in kmsg text.
 std::optional<double> first_kmsg_mono(string_view text) {
   auto k = parse_kmsg_header(text.substr(0, text.find('\n')));
   if (!k) return std::nullopt;
-  return static_cast<double>(k->usec) / 1e6;
+  return plausible_uptime(static_cast<double>(k->usec) / 1e6);
 }
 
 Source make_source(std::string name, std::string boot) {

@@ -16,19 +16,19 @@
 namespace gt {
 namespace {
 
-const std::string kFixtures = GT_SOURCE_DIR "/../shared/fixtures/real/kernel-log/";
+const std::string kFixtures = GT_SOURCE_DIR "/tests/fixtures/real/kernel-log/";
 
 std::string read_fixture(const std::string& name) {
   std::ifstream in(kFixtures + name, std::ios::binary);
+  if (!in) ADD_FAILURE() << "fixture missing from tests/fixtures/real: " << name;
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-#define SKIP_WITHOUT_FIXTURES()                                         \
-  if (!std::filesystem::is_directory(kFixtures))                        \
-  GTEST_SKIP() << "real kernel-log fixtures not found at " << kFixtures \
-               << " (the repo's sibling folder shared/ is not checked out)"
+// The fixtures live in the repository: a missing one is a failure, never a skip.
+#define REQUIRE_FIXTURES() \
+  ASSERT_TRUE(std::filesystem::is_directory(kFixtures)) << "kernel-log fixtures missing: " << kFixtures
 
 ParsedKernelLog parse_fixture(const std::string& name) {
   return parse_kernel_log_text(read_fixture(name), "file");
@@ -122,7 +122,7 @@ const std::map<std::string, std::vector<Want>>& fixture_expectations() {
 }
 
 TEST(KernelLogFixtures, EveryFixtureFileHasExpectations) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kFixtures)) {
     std::string name = entry.path().filename().string();
@@ -134,7 +134,7 @@ TEST(KernelLogFixtures, EveryFixtureFileHasExpectations) {
 }
 
 TEST(KernelLogFixtures, EachFixtureYieldsExactlyTheExpectedEvents) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   for (const auto& [name, want] : fixture_expectations()) {
     SCOPED_TRACE(name);
     ParsedKernelLog got = parse_fixture(name);
@@ -144,7 +144,7 @@ TEST(KernelLogFixtures, EachFixtureYieldsExactlyTheExpectedEvents) {
 }
 
 TEST(KernelLogFixtures, Xid119DmesgTKeepsDetailAndWallTime) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got = parse_fixture("gpud-xe9680-xid119-gsp-rpc-timeout-dmesg-T.log");
   ASSERT_EQ(got.events.size(), 5u);
   const KernelLogEvent& e = got.events[0];
@@ -159,7 +159,7 @@ TEST(KernelLogFixtures, Xid119DmesgTKeepsDetailAndWallTime) {
 }
 
 TEST(KernelLogFixtures, DmesgDecodeIsoStampIsUtc) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got = parse_fixture("gpud-xid13-43-sm-exception-dmesg-decode.log");
   ASSERT_FALSE(got.events.empty());
   const KernelLogEvent& e = got.events[0];
@@ -170,7 +170,7 @@ TEST(KernelLogFixtures, DmesgDecodeIsoStampIsUtc) {
 }
 
 TEST(KernelLogFixtures, DbeRowRemapContainedDetails) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got = parse_fixture("gpud-xid48-63-94-dbe-rowremap-contained.log");
   ASSERT_EQ(got.events.size(), 11u);
   EXPECT_EQ(got.events[0].detail.rfind("An uncorrectable double bit error (DBE)", 0), 0u);
@@ -182,7 +182,7 @@ TEST(KernelLogFixtures, DbeRowRemapContainedDetails) {
 }
 
 TEST(KernelLogFixtures, NvLink5ExtendedFormKeepsUnitAndLink) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got = parse_fixture("issue-gpud1160-1174-nvlink5-xid144-149.log");
   ASSERT_EQ(got.events.size(), 5u);
   EXPECT_EQ(got.events[0].detail,
@@ -193,7 +193,7 @@ TEST(KernelLogFixtures, NvLink5ExtendedFormKeepsUnitAndLink) {
 }
 
 TEST(KernelLogFixtures, Xid109CtimeDetail) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got = parse_fixture("issue-gpud46-xid13-109-dmesg-ctime.log");
   ASSERT_EQ(got.events.size(), 4u);
   EXPECT_EQ(got.events[3].detail, "Ch 00000008, errorString CTX SWITCH TIMEOUT, Info 0x58005");
@@ -201,7 +201,7 @@ TEST(KernelLogFixtures, Xid109CtimeDetail) {
 }
 
 TEST(KernelLogFixtures, MultilineFallenOffBusWithoutXid) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got =
       parse_fixture("issue-nvsentinel155-fallen-off-bus-multiline-no-xid-570.158.01.log");
   ASSERT_EQ(got.events.size(), 1u);
@@ -215,7 +215,7 @@ TEST(KernelLogFixtures, MultilineFallenOffBusWithoutXid) {
 }
 
 TEST(KernelLogFixtures, SxidGroupLinesJoinTheirEvent) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got = parse_fixture("issue-nvtrust124-h100-nvswitch-sxid22013.log");
   ASSERT_EQ(got.events.size(), 2u);
   EXPECT_EQ(got.events[0].detail, "Non-fatal, Link 00 Minion Link DLREQ interrupt");
@@ -227,7 +227,7 @@ TEST(KernelLogFixtures, SxidGroupLinesJoinTheirEvent) {
 }
 
 TEST(KernelLogFixtures, Xid45CausedByPreviousXid) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got =
       parse_fixture("issue-ogkm1150-xid45-caused-by-xid149-145-journal-590.48.01.log");
   ASSERT_EQ(got.events.size(), 7u);
@@ -238,7 +238,7 @@ TEST(KernelLogFixtures, Xid45CausedByPreviousXid) {
 }
 
 TEST(KernelLogFixtures, Xid79AndItsFallenOffLineAreOneEvent) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got = parse_fixture("issue-ogkm1151-rtx5080-xid79-journal-595.71.05.log");
   ASSERT_EQ(got.events.size(), 1u);
   const KernelLogEvent& e = got.events[0];
@@ -249,7 +249,7 @@ TEST(KernelLogFixtures, Xid79AndItsFallenOffLineAreOneEvent) {
 }
 
 TEST(KernelLogFixtures, LegacySyslogFallenOffAndUnknownXid3) {
-  SKIP_WITHOUT_FIXTURES();
+  REQUIRE_FIXTURES();
   ParsedKernelLog got = parse_fixture("pastebin-xJaypMZt-legacy-fallen-off-bus-xid3-syslog.log");
   ASSERT_EQ(got.events.size(), 2u);
   EXPECT_EQ(got.events[0].monotonic_s, 269.516977);

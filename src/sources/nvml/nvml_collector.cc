@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include "model/limits.h"
+
 namespace gt {
 namespace {
 
@@ -483,7 +485,10 @@ NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib, const NvmlColl
   if (!snap.nvml.initialized || !snap.gpu_count) return outcome;
 
   // Phase 2: one thread per GPU, all sharing the deadline.
-  const unsigned n = *snap.gpu_count;
+  if (*snap.gpu_count > kMaxGpus)
+    snap.warnings.push_back("nvmlDeviceGetCount said " + std::to_string(*snap.gpu_count) +
+                            " GPUs; only the first " + std::to_string(kMaxGpus) + " were queried");
+  const unsigned n = std::min(*snap.gpu_count, kMaxGpus);
   sh->slots.resize(n);
   sh->pending = static_cast<int>(n);
   lock.unlock();

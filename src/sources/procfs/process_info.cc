@@ -146,10 +146,12 @@ void fill_from_stat(const FsRoot& root, const std::string& text, GpuProcess& p) 
   p.ppid = stat->ppid;
   long ticks_per_s = ::sysconf(_SC_CLK_TCK);
   std::optional<int64_t> btime = boot_time_unix_s(root);
-  if (btime && ticks_per_s > 0) {
-    p.start_time_unix_s =
-        *btime + static_cast<int64_t>(stat->start_time_ticks / static_cast<uint64_t>(ticks_per_s));
-  }
+  if (!btime || ticks_per_s <= 0) return;
+  // Both below year 9999 in seconds, so the sum cannot overflow.
+  constexpr int64_t kMaxUnixS = 253402300799;
+  const uint64_t since_boot_s = stat->start_time_ticks / static_cast<uint64_t>(ticks_per_s);
+  if (*btime <= kMaxUnixS && since_boot_s <= static_cast<uint64_t>(kMaxUnixS))
+    p.start_time_unix_s = *btime + static_cast<int64_t>(since_boot_s);
 }
 
 void fill_from_status(const std::string& text, GpuProcess& p) {
@@ -220,5 +222,7 @@ void fill_process_details(const FsRoot& root, GpuProcess& p) {
     p.visibility_note = "process " + n + " exited while being read";
   }
 }
+
+std::optional<int64_t> read_boot_time_unix_s(const FsRoot& root) { return boot_time_unix_s(root); }
 
 }  // namespace gt

@@ -36,4 +36,7 @@ struct ProcStat {
 /// (the comm runs to the last ')'). Returns nullopt when malformed.
 std::optional<ProcStat> parse_proc_stat(std::string_view text);
 
+/// Boot time in Unix seconds ("btime" in <root>/proc/stat); nullopt if unknown.
+std::optional<int64_t> read_boot_time_unix_s(const FsRoot& root);
+
 }  // namespace gt

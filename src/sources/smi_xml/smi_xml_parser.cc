@@ -17,18 +17,34 @@
 //   uncorrectable_parity + uncorrectable_secded) from Turing on.
 // - Windows WDDM and vGPU guests report process memory as N/A; a vGPU guest
 //   prints its temperature as "0 C", which means "not available".
+// - A damaged or hostile file can say "1e30 MiB", "inf W", "nan C": every
+//   number is checked against a plausible bound (below) before it is
+//   converted, and one outside is unknown with an error, never 0.
 #include "sources/smi_xml/smi_xml_parser.h"
 
 #include <array>
 #include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <pugixml.hpp>
 #include <regex>
+
+#include "util/numeric.h"
 
 namespace gt {
 namespace {
 
 constexpr uint64_t kMiB = 1024ull * 1024ull;
+
+// Plausibility bounds of what nvidia-smi prints; a value outside is unknown.
+constexpr double kMaxMemoryMiB = 16.0 * 1024 * 1024;  // 16 TiB; GPUs have well under 1 TiB
+constexpr double kMaxCount = 9007199254740992.0;      // 2^53: counters exact in a double
+constexpr double kMaxU32 = std::numeric_limits<uint32_t>::max();
+constexpr double kMinTemperatureC = -100, kMaxTemperatureC = 300;
+constexpr double kMaxPowerW = 100000;  // 100 kW; a GPU module draws under 2 kW
+constexpr double kMaxPercent = 100;
+constexpr double kMaxFanPercent = 1000;  // nvml.h: fan speed "may exceed 100%"
+constexpr double kMaxPcieGen = 32, kMaxPcieWidth = 64;
 
 std::string trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r\n");
@@ -85,8 +101,9 @@ class GpuReader {
     return std::nullopt;
   }
 
-  /// The leading number of the text ("25.58 W" -> 25.58).
-  std::optional<double> number(const char* path) {
+  /// The leading number of the text ("25.58 W" -> 25.58) when it is finite
+  /// and within [lo, hi]; else null, with an error.
+  std::optional<double> number(const char* path, double lo, double hi) {
     std::optional<std::string> t = text(path);
     if (!t) return std::nullopt;
     const char* b = t->c_str();
@@ -96,19 +113,24 @@ class GpuReader {
       g_.errors.push_back(std::string(path) + ": not a number: " + *t);
       return std::nullopt;
     }
-    return v;
+    std::optional<double> in_range = checked_double(v, lo, hi);
+    if (!in_range) g_.errors.push_back(std::string(path) + ": out of range: " + t->substr(0, 64));
+    return in_range;
   }
 
-  std::optional<uint64_t> count(const char* path) {
-    std::optional<double> v = number(path);
-    if (!v || *v < 0) return std::nullopt;
-    return static_cast<uint64_t>(*v);
+  std::optional<uint64_t> count(const char* path, double hi = kMaxCount) {
+    std::optional<double> v = number(path, 0, hi);
+    return v ? checked_cast<uint64_t>(*v) : std::nullopt;
+  }
+
+  std::optional<uint32_t> u32(const char* path, double hi = kMaxU32) {
+    std::optional<double> v = number(path, 0, hi);
+    return v ? checked_cast<uint32_t>(*v) : std::nullopt;
   }
 
   std::optional<uint64_t> mib(const char* path) {
-    std::optional<double> v = number(path);
-    if (!v || *v < 0) return std::nullopt;
-    return static_cast<uint64_t>(*v) * kMiB;
+    std::optional<uint64_t> v = count(path, kMaxMemoryMiB);
+    return v ? std::optional<uint64_t>(*v * kMiB) : std::nullopt;
   }
 
   /// "Enabled"/"Yes"/"Active" -> true, "Disabled"/"No"/"Not Active" -> false.
@@ -120,10 +142,11 @@ class GpuReader {
     return std::nullopt;
   }
 
-  /// The first path that gives a number.
-  std::optional<double> first_number(std::initializer_list<const char*> paths) {
+  /// The first path that gives a number within [lo, hi].
+  std::optional<double> first_number(std::initializer_list<const char*> paths, double lo,
+                                     double hi) {
     for (const char* p : paths)
-      if (std::optional<double> v = number(p)) return v;
+      if (std::optional<double> v = number(p, lo, hi)) return v;
     return std::nullopt;
   }
 
@@ -133,11 +156,6 @@ class GpuReader {
   pugi::xml_node n_;
   GpuState& g_;
 };
-
-std::optional<uint32_t> u32(std::optional<double> v) {
-  if (!v || *v < 0) return std::nullopt;
-  return static_cast<uint32_t>(*v);
-}
 
 SampleStats one_sample(double v) { return SampleStats{v, v, v, 1}; }
 
@@ -162,28 +180,30 @@ void read_memory_and_utilization(GpuReader& r, GpuState& g) {
   g.memory_reserved_bytes = r.mib("fb_memory_usage/reserved");
   g.memory_used_bytes = r.mib("fb_memory_usage/used");
   g.memory_free_bytes = r.mib("fb_memory_usage/free");
-  if (std::optional<double> u = r.number("utilization/gpu_util"))
+  if (std::optional<double> u = r.number("utilization/gpu_util", 0, kMaxPercent))
     g.utilization_gpu_pct = one_sample(*u);
-  if (std::optional<double> u = r.number("utilization/memory_util"))
+  if (std::optional<double> u = r.number("utilization/memory_util", 0, kMaxPercent))
     g.utilization_memory_pct = one_sample(*u);
 }
 
 void read_thermals_and_power(GpuReader& r, GpuState& g) {
-  std::optional<double> t = r.number("temperature/gpu_temp");
+  std::optional<double> t = r.number("temperature/gpu_temp", kMinTemperatureC, kMaxTemperatureC);
   bool vgpu = r.text("gpu_virtualization_mode/virtualization_mode") == "VGPU";
-  if (t && !(vgpu && *t == 0)) g.temperature_c = static_cast<int32_t>(*t);
+  if (t && !(vgpu && *t == 0)) g.temperature_c = checked_cast<int32_t>(*t);
   // NVML's power usage is the 1 s average on Ampere+, nvidia-smi's "average".
-  g.power_draw_w = r.first_number({"power_readings/power_draw", "gpu_power_readings/power_draw",
-                                   "gpu_power_readings/average_power_draw",
-                                   "gpu_power_readings/instant_power_draw"});
+  g.power_draw_w = r.first_number(
+      {"power_readings/power_draw", "gpu_power_readings/power_draw",
+       "gpu_power_readings/average_power_draw", "gpu_power_readings/instant_power_draw"},
+      0, kMaxPowerW);
   g.power_limit_w =
       r.first_number({"power_readings/enforced_power_limit",
-                      "gpu_power_readings/current_power_limit", "power_readings/power_limit"});
+                      "gpu_power_readings/current_power_limit", "power_readings/power_limit"},
+                     0, kMaxPowerW);
   if (std::optional<std::string> p = r.text("performance_state"); p && p->starts_with("P")) {
-    int v = std::atoi(p->c_str() + 1);
-    if (v >= 0 && v < 16) g.pstate = static_cast<uint32_t>(v);
+    std::optional<uint32_t> v = parse_int<uint32_t>(std::string_view(*p).substr(1));
+    if (v && *v < 16) g.pstate = *v;
   }
-  g.fan_speed_pct = u32(r.number("fan_speed"));
+  g.fan_speed_pct = r.u32("fan_speed", kMaxFanPercent);
 }
 
 void read_modes(GpuReader& r, GpuState& g) {
@@ -223,25 +243,24 @@ std::pair<std::optional<uint64_t>, std::optional<uint64_t>> ecc_counts(GpuReader
 void read_ecc_and_rows(GpuReader& r, GpuState& g) {
   std::tie(g.ecc.volatile_corrected, g.ecc.volatile_uncorrected) = ecc_counts(r, "volatile");
   std::tie(g.ecc.aggregate_corrected, g.ecc.aggregate_uncorrected) = ecc_counts(r, "aggregate");
-  g.retired_pages.single_bit =
-      u32(r.number("retired_pages/multiple_single_bit_retirement/retired_count"));
-  g.retired_pages.double_bit = u32(r.number("retired_pages/double_bit_retirement/retired_count"));
+  g.retired_pages.single_bit = r.u32("retired_pages/multiple_single_bit_retirement/retired_count");
+  g.retired_pages.double_bit = r.u32("retired_pages/double_bit_retirement/retired_count");
   g.retired_pages.pending = r.flag("retired_pages/pending_retirement");
   if (!g.retired_pages.pending) g.retired_pages.pending = r.flag("retired_pages/pending_blacklist");
-  g.remapped_rows.correctable = u32(r.number("remapped_rows/remapped_row_corr"));
-  g.remapped_rows.uncorrectable = u32(r.number("remapped_rows/remapped_row_unc"));
+  g.remapped_rows.correctable = r.u32("remapped_rows/remapped_row_corr");
+  g.remapped_rows.uncorrectable = r.u32("remapped_rows/remapped_row_unc");
   g.remapped_rows.pending = r.flag("remapped_rows/remapped_row_pending");
   g.remapped_rows.failure = r.flag("remapped_rows/remapped_row_failure");
 }
 
 void read_pcie(GpuReader& r, GpuState& g) {
   const std::string l = "pci/pci_gpu_link_info/";
-  g.pcie.current_gen = u32(r.number((l + "pcie_gen/current_link_gen").c_str()));
-  g.pcie.max_gen = u32(r.number((l + "pcie_gen/max_link_gen").c_str()));
-  g.pcie.device_max_gen = u32(r.number((l + "pcie_gen/max_device_link_gen").c_str()));
-  g.pcie.current_width = u32(r.number((l + "link_widths/current_link_width").c_str()));
-  g.pcie.max_width = u32(r.number((l + "link_widths/max_link_width").c_str()));
-  g.pcie.replay_counter = u32(r.number("pci/replay_counter"));
+  g.pcie.current_gen = r.u32((l + "pcie_gen/current_link_gen").c_str(), kMaxPcieGen);
+  g.pcie.max_gen = r.u32((l + "pcie_gen/max_link_gen").c_str(), kMaxPcieGen);
+  g.pcie.device_max_gen = r.u32((l + "pcie_gen/max_device_link_gen").c_str(), kMaxPcieGen);
+  g.pcie.current_width = r.u32((l + "link_widths/current_link_width").c_str(), kMaxPcieWidth);
+  g.pcie.max_width = r.u32((l + "link_widths/max_link_width").c_str(), kMaxPcieWidth);
+  g.pcie.replay_counter = r.u32("pci/replay_counter");
 }
 
 /// nvml.h's clocks event reason bits by nvidia-smi's element suffix.
@@ -300,14 +319,14 @@ void read_processes(GpuReader& r, GpuState& g) {
   std::vector<GpuProcess> out;
   for (pugi::xml_node pi : procs.children("process_info")) {
     GpuReader pr(pi, g);
-    std::optional<uint64_t> pid = pr.count("pid");
+    std::optional<uint32_t> pid = pr.u32("pid");
     if (!pid) continue;
     GpuProcess p;
-    p.pid = static_cast<uint32_t>(*pid);
+    p.pid = *pid;
     p.type = process_type(pr.text("type").value_or("compute"));
     p.used_memory_bytes = pr.mib("used_memory");
-    p.gpu_instance_id = u32(pr.number("gpu_instance_id"));
-    p.compute_instance_id = u32(pr.number("compute_instance_id"));
+    p.gpu_instance_id = pr.u32("gpu_instance_id");
+    p.compute_instance_id = pr.u32("compute_instance_id");
     // nvidia-smi's process_name is the command line (or the executable's
     // path); /proc of the node is not read, so nothing else is known.
     p.cmdline = pr.text("process_name");
@@ -341,11 +360,11 @@ std::optional<std::string> top_text(pugi::xml_node root, const char* name) {
 }
 
 std::optional<int> dtd_version(std::string_view text) {
-  static const std::regex kDtd(R"(nvsmi_device_v(\d+)\.dtd)");
+  static const std::regex kDtd(R"(nvsmi_device_v(\d{1,6})\.dtd)");
   std::string head(text.substr(0, 512));
   std::smatch m;
   if (!std::regex_search(head, m, kDtd)) return std::nullopt;
-  return std::stoi(m[1].str());
+  return parse_int<int>(m[1].str());
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ namespace {
 constexpr uint64_t kMiB = 1048576;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(GT_SOURCE_DIR) + "/../shared/fixtures/real/nvidia-smi-xml/" + name);
+  std::ifstream in(std::string(GT_SOURCE_DIR) + "/tests/fixtures/real/nvidia-smi-xml/" + name);
+  if (!in) ADD_FAILURE() << "fixture missing from tests/fixtures/real: " << name;
   std::stringstream s;
   s << in.rdbuf();
   return s.str();

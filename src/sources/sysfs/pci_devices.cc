@@ -60,7 +60,8 @@ std::optional<double> read_link_speed(const FsRoot& root, const std::string& pat
   double gts = 0;
   const char* end = text->data() + text->size();
   auto [ptr, ec] = std::from_chars(text->data(), end, gts);
-  if (ec != std::errc() || !(gts > 0)) return std::nullopt;
+  // from_chars reads "inf" and "1e308" too: a link is well under 1000 GT/s.
+  if (ec != std::errc() || !(gts > 0) || !(gts < 1000)) return std::nullopt;
   if (std::string_view(ptr, end - ptr).find("GT/s") == std::string_view::npos) {
     return std::nullopt;
   }

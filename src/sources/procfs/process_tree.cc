@@ -5,7 +5,7 @@
 // its ancestors while they share its cgroup (the same unit, container or
 // session scope) and stop below anything that is the operator's or the
 // runtime's: a shell, tmux/screen, sshd, sudo, an init or a container shim.
-#include "free/process_tree.h"
+#include "sources/procfs/process_tree.h"
 
 #include <unistd.h>
 

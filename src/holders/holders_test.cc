@@ -1,0 +1,118 @@
+#include <gtest/gtest.h>
+
+#include "holders/identity.h"
+#include "holders/stop.h"
+
+namespace gt {
+namespace {
+
+std::string kind(const std::string& cmd) { return recognise_server_kind(cmd).value_or("-"); }
+
+TEST(ServerIdentity, RecognisesServersAndLaunchers) {
+  EXPECT_EQ(kind("sglang::scheduler_TP3"), "SGLang");
+  EXPECT_EQ(kind("/usr/bin/python3 -m vllm.entrypoints.openai.api_server --model x"), "vLLM");
+  EXPECT_EQ(kind("VLLM::Worker_TP0"), "vLLM");
+  EXPECT_EQ(kind("text-generation-launcher --model-id x"), "TGI");
+  EXPECT_EQ(kind("/opt/tritonserver/bin/tritonserver --model-repository=/m"), "Triton");
+  EXPECT_EQ(kind("trtllm-serve /engines/llama"), "TensorRT-LLM");
+  EXPECT_EQ(kind("/usr/local/bin/ollama runner --model /root/.ollama/x"), "Ollama");
+  EXPECT_EQ(kind("./llama-server -m model.gguf -ngl 99"), "llama.cpp server");
+  EXPECT_EQ(kind("/usr/bin/python3 -m torch.distributed.run --nproc_per_node 8 train.py"),
+            "torchrun");
+  EXPECT_EQ(kind("deepspeed train.py --deepspeed ds.json"), "DeepSpeed");
+  EXPECT_EQ(kind("python3 train.py"), "-");
+}
+
+TEST(ServerIdentity, ModelPortAndParallelSizesFromTheCommandLine) {
+  auto argv = split_cmdline(
+      "python3 -m sglang.launch_server --model-path /models/Llama-3.1-70B --tp 8 --port 30000");
+  EXPECT_EQ(model_of(argv), "/models/Llama-3.1-70B");
+  EXPECT_EQ(port_of(argv), 30000u);
+  EXPECT_EQ(parallel_of(argv).tensor, 8u);
+  EXPECT_EQ(parallel_of(argv).data, std::nullopt);
+
+  argv = split_cmdline(
+      "/usr/bin/python3 /usr/local/bin/vllm serve meta-llama/Llama-3-8B "
+      "--tensor-parallel-size=4 --pipeline-parallel-size 2");
+  EXPECT_EQ(model_of(argv), "meta-llama/Llama-3-8B");
+  EXPECT_EQ(parallel_of(argv).tensor, 4u);
+  EXPECT_EQ(parallel_of(argv).pipeline, 2u);
+  EXPECT_EQ(port_of(argv), std::nullopt);
+
+  // "-m module" is not a model; a path or a .gguf is.
+  EXPECT_EQ(model_of(split_cmdline("python -m vllm.entrypoints.openai.api_server")), std::nullopt);
+  EXPECT_EQ(model_of(split_cmdline("./llama-server -m /m/q4.gguf")), "/m/q4.gguf");
+  // Nonsense values are unknown, never 0.
+  EXPECT_EQ(port_of(split_cmdline("x --port 99999")), std::nullopt);
+  EXPECT_EQ(parallel_of(split_cmdline("x --tp 0")).tensor, std::nullopt);
+  EXPECT_EQ(parallel_of(split_cmdline("x --tp")).tensor, std::nullopt);
+  EXPECT_EQ(port_of(split_cmdline("x --port --host 0.0.0.0")), std::nullopt);
+}
+
+Server server(std::vector<uint32_t> pids, std::optional<uint32_t> root) {
+  Server s;
+  s.id = "pid-" + std::to_string(root.value_or(pids.front()));
+  s.kind = "SGLang";
+  s.recognised = true;
+  s.root_pid = root;
+  for (uint32_t p : pids) s.members.push_back({p, "compute", "x", "x", {{0, 1ull << 30}}});
+  return s;
+}
+
+TEST(ServerStop, SignalsTheLauncherNamingEveryWorker) {
+  Server s = server({3187, 3188, 3189}, 3141);
+  ServerStop st = server_stop(s, false, false);
+  EXPECT_FALSE(st.via_owner);
+  EXPECT_EQ(st.stop, std::vector<std::string>{
+                         "kill 3141   # SIGTERM to the launcher of PIDs 3187 3188 3189"});
+  EXPECT_TRUE(st.disable.empty());
+  EXPECT_EQ(st.owner_text, "no owner found (not in a unit, container or job)");
+  // No tree known (a capture): every holder is named.
+  Server loose = server({7, 9}, std::nullopt);
+  EXPECT_EQ(server_stop(loose, false, false).stop,
+            std::vector<std::string>{"kill 7 9   # SIGTERM"});
+}
+
+TEST(ServerStop, AnOwnerThatRestartsIsStoppedThroughTheOwner) {
+  Server s = server({3187, 3188}, 3141);
+  s.owner_kind = "systemd-unit";
+  s.owner_name = "sglang.service";
+  s.restart_policy = "Restart=always";
+  s.restarts_when_signalled = true;
+  ServerStop st = server_stop(s, false, false);
+  EXPECT_TRUE(st.via_owner);
+  EXPECT_EQ(st.all(), (std::vector<std::string>{"sudo systemctl stop sglang.service",
+                                                "sudo systemctl disable sglang.service"}));
+  // Forced: a signal, and the durable fix still listed.
+  ServerStop forced = server_stop(s, false, true);
+  EXPECT_FALSE(forced.via_owner);
+  EXPECT_EQ(forced.disable, std::vector<std::string>{"sudo systemctl disable sglang.service"});
+  // Kubernetes cannot be stopped by gpu-triage: manual only.
+  s.owner_kind = "kubernetes-pod";
+  s.owner_name = "0f1e";
+  EXPECT_TRUE(server_stop(s, false, false).manual_only.has_value());
+}
+
+TEST(ServerStop, OwnerCommandsPerKind) {
+  Server s = server({42}, 42);
+  s.owner_kind = "docker";
+  s.owner_name = std::string(64, 'a');
+  ServerStop c = server_stop(s, true, false);
+  EXPECT_EQ(c.stop[0], "docker stop aaaaaaaaaaaa");
+  EXPECT_EQ(c.disable[0], "docker update --restart=no aaaaaaaaaaaa");
+  s.owner_kind = "slurm-job";
+  s.owner_name = "123";
+  EXPECT_EQ(server_stop(s, true, false).stop[0], "scancel 123");
+  // A user session is not an owner to stop.
+  s.owner_kind = "user-session";
+  EXPECT_EQ(server_stop(s, true, false).stop[0], "kill 42   # SIGTERM");
+}
+
+TEST(Memory, OneBinaryUnitEverywhere) {
+  EXPECT_EQ(format_memory(75801000000ull), "70.6 GiB");
+  EXPECT_EQ(format_memory(uint64_t(512) << 20), "512 MiB");
+  EXPECT_EQ(format_memory(std::optional<uint64_t>()), "unknown");
+}
+
+}  // namespace
+}  // namespace gt

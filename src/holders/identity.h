@@ -1,0 +1,43 @@
+// What a server is, from its command lines: its kind (SGLang, vLLM, ...),
+// the model it serves, its port and its parallel sizes. Pure functions over
+// text, shared by the /proc grouping and the capture path.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gt {
+
+/// "SGLang", "vLLM", "TGI", "Triton", "TensorRT-LLM", "Ollama",
+/// "llama.cpp server", "torchrun", "DeepSpeed", "Ray"; nullopt when the
+/// text (a process name and command line, any case) names none of them.
+std::optional<std::string> recognise_server_kind(std::string_view name_and_cmdline);
+
+/// A command line split into words (by spaces, as /proc's NULs are joined).
+std::vector<std::string> split_cmdline(std::string_view cmdline);
+
+/// The value of the first of `flags` present as "--flag V" or "--flag=V".
+std::optional<std::string> flag_value(const std::vector<std::string>& argv,
+                                      std::initializer_list<std::string_view> flags);
+
+/// The model a server serves: --model-path, --model, --model-id, -m, or the
+/// positional argument of "vllm serve M" / "trtllm-serve M".
+std::optional<std::string> model_of(const std::vector<std::string>& argv);
+
+/// --port N (1-65535).
+std::optional<uint32_t> port_of(const std::vector<std::string>& argv);
+
+/// Tensor, data and pipeline parallel sizes (--tp, --tp-size,
+/// --tensor-parallel-size, -tp; --dp...; --pp...; torchrun's
+/// --nproc-per-node for tensor parallel when nothing else says). 1-4096.
+struct ParallelSizes {
+  std::optional<uint32_t> tensor, data, pipeline;
+};
+ParallelSizes parallel_of(const std::vector<std::string>& argv);
+
+/// "SGLang server", "torchrun job", "process python3": how a sentence names it.
+std::string server_noun(const std::string& kind, bool recognised);
+
+}  // namespace gt

@@ -1,0 +1,110 @@
+#include "holders/stop.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gt {
+namespace {
+
+std::string pid_list(const Server& s) {
+  std::string out;
+  for (const ServerMember& m : s.members) out += (out.empty() ? "" : " ") + std::to_string(m.pid);
+  return out;
+}
+
+/// Commands that stop the owner now and keep it from starting again.
+void owner_commands(const Server& s, ServerStop& out) {
+  const std::string& kind = *s.owner_kind;
+  const std::string name = s.owner_name.value_or("?");
+  const std::string id = name.substr(0, 12);
+  if (kind == "systemd-unit") {
+    out.owner_text = "systemd unit " + name;
+    out.stop = {"sudo systemctl stop " + name};
+    out.disable = {"sudo systemctl disable " + name};
+  } else if (kind == "docker" || kind == "podman") {
+    out.owner_text = kind + " container " + id;
+    out.stop = {kind + " stop " + id};
+    out.disable = {kind + " update --restart=no " + id};
+  } else if (kind == "containerd" || kind == "cri-o") {
+    out.owner_text = kind + " container " + id;
+    out.stop = {"sudo crictl stop " + id};
+  } else if (kind == "kubernetes-pod") {
+    out.owner_text = "Kubernetes pod " + name;
+    out.stop = {
+        "kubectl get pods -A -o wide --field-selector spec.nodeName=$(hostname)   # the pod "
+        "with UID " +
+            name,
+        "kubectl scale deployment/<name> -n <namespace> --replicas=0   # or delete what "
+        "controls the pod"};
+  } else if (kind == "slurm-job") {
+    out.owner_text = "Slurm job " + name;
+    out.stop = {"scancel " + name};
+  } else {
+    out.owner_text = kind + " " + name;
+  }
+}
+
+void signal_commands(const Server& s, ServerStop& out) {
+  if (s.root_pid && s.members.size() > 1) {
+    out.stop = {
+        fmt::format("kill {}   # SIGTERM to the launcher of PIDs {}", *s.root_pid, pid_list(s))};
+  } else if (s.root_pid && (s.members.empty() || s.members.front().pid != *s.root_pid)) {
+    out.stop = {
+        fmt::format("kill {}   # SIGTERM to the launcher of PID {}", *s.root_pid, pid_list(s))};
+  } else {
+    out.stop = {"kill " + pid_list(s) + "   # SIGTERM"};
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> ServerStop::all() const {
+  std::vector<std::string> c = stop;
+  c.insert(c.end(), disable.begin(), disable.end());
+  return c;
+}
+
+bool owner_stoppable(const std::string& kind) {
+  return kind == "systemd-unit" || kind == "docker" || kind == "podman";
+}
+
+ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
+  ServerStop out;
+  ServerStop owner;
+  const bool has_owner =
+      s.owner_kind && *s.owner_kind != "user-session" && *s.owner_kind != "cgroup";
+  if (has_owner) owner_commands(s, owner);
+  out.owner_text =
+      has_owner ? owner.owner_text : "no owner found (not in a unit, container or job)";
+  const bool owner_path =
+      has_owner && !owner.stop.empty() && !force_signal && (via_owner || s.restarts_when_signalled);
+  if (owner_path) {
+    out.via_owner = true;
+    out.stop = owner.stop;
+    out.disable = owner.disable;
+    if (!owner_stoppable(*s.owner_kind))
+      out.manual_only = owner.owner_text + " must be stopped through " +
+                        (*s.owner_kind == "kubernetes-pod" ? std::string("Kubernetes")
+                                                           : std::string("its runtime")) +
+                        (s.restart_policy ? " (" + *s.restart_policy + ")" : std::string()) +
+                        "; a signal would only make it come back";
+    return out;
+  }
+  signal_commands(s, out);
+  // Started at boot or by a policy: the durable fix keeps it from returning.
+  if (has_owner && (s.auto_started || s.restarts_when_signalled)) out.disable = owner.disable;
+  return out;
+}
+
+std::string format_memory(uint64_t bytes) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  if (bytes >= (1ull << 30)) return fmt::format("{:.1f} GiB", bytes / (kMiB * 1024.0));
+  return fmt::format("{:.0f} MiB", bytes / kMiB);
+}
+
+std::string format_memory(const std::optional<uint64_t>& bytes) {
+  return bytes ? format_memory(*bytes) : "unknown";
+}
+
+}  // namespace gt

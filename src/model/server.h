@@ -1,0 +1,69 @@
+// Servers: the processes that hold GPU memory, grouped the way an operator
+// thinks of them ("the SGLang server that sglang.service started at boot,
+// TP=8 over GPUs 0-7"). One Server per launcher tree (the processes below
+// one launcher in one cgroup), or per process when the tree cannot be read.
+// Filled by sources/procfs/servers (or from a capture, per process); read
+// by the checks, the plan, the renderers and `gpu-triage free` alike.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+struct ProcessOwner;
+
+/// One process of a server that NVML lists on at least one GPU.
+struct ServerMember {
+  uint32_t pid = 0;
+  std::string type;  ///< "compute", "graphics" or "compute+graphics"
+  std::optional<std::string> name;
+  std::optional<std::string> cmdline;
+  /// Its own memory on each GPU it appears on (index, bytes; null bytes
+  /// where NVML could not say), in GPU order.
+  std::vector<std::pair<uint32_t, std::optional<uint64_t>>> memory;
+};
+
+/// Memory a server holds on one GPU: the sum of its members' own memory.
+struct ServerGpu {
+  uint32_t index = 0;
+  std::optional<uint64_t> memory_bytes;  ///< null when no member's size is known
+};
+
+struct Server {
+  std::string id;           ///< stable within a report: "pid-3187" (root) or "pid-N"
+  std::string kind;         ///< "SGLang", "vLLM", ..., "torchrun", else the launcher's name
+  bool recognised = false;  ///< kind came from a known server / launcher pattern
+  std::optional<uint32_t> root_pid;  ///< the launcher (top of the tree); null: not read
+  std::optional<std::string> root_cmdline;
+  std::vector<ServerMember> members;  ///< the processes NVML lists, by PID
+  std::vector<ServerGpu> gpus;        ///< GPUs its members hold memory on, by index
+  std::optional<std::string> model;   ///< --model-path / --model / positional
+  std::optional<uint32_t> port;       ///< --port, or a listening TCP socket
+  std::optional<uint32_t> tensor_parallel;
+  std::optional<uint32_t> data_parallel;
+  std::optional<uint32_t> pipeline_parallel;
+  std::optional<std::string> user;
+  std::optional<int64_t> start_time_unix_s;  ///< the root's (else the oldest member's)
+  std::optional<int64_t> started_after_boot_s;
+  /// Started within kAutoStartWindowS of boot by a unit, container or
+  /// restart policy: the signature of an auto-start, not a person.
+  bool auto_started = false;
+  std::optional<std::string> owner_kind;  ///< ProcessOwner::kind ("systemd-unit", ...)
+  std::optional<std::string> owner_name;  ///< unit name, container id, pod uid, job id
+  /// What the owner does when the processes are stopped by a signal:
+  /// "Restart=always" (systemd), "restart policy always" (Docker),
+  /// "Kubernetes pod" (its controller recreates it); null: not known.
+  std::optional<std::string> restart_policy;
+  bool restarts_when_signalled = false;  ///< the policy above brings it back
+  bool graphics_only = false;            ///< display server, compositor, browser...
+  /// Why grouping stopped short (a /proc entry unreadable, a capture), if it did.
+  std::optional<std::string> grouping_note;
+};
+
+/// Seconds after boot within which a start by an owner counts as automatic.
+inline constexpr int64_t kAutoStartWindowS = 300;
+
+}  // namespace gt

@@ -1,0 +1,287 @@
+// Grouping GPU processes into servers. A server such as SGLang or vLLM runs
+// a launcher that forks one worker per GPU; NVML lists only the workers. The
+// launcher is found by climbing parents within the worker's cgroup
+// (process_tree.h); every worker under it is one server. What the server
+// is, serves and listens on comes from the launcher's and workers' command
+// lines (holders/identity.h) and their sockets.
+#include "sources/procfs/servers.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "holders/identity.h"
+#include "sources/procfs/process_info.h"
+#include "sources/procfs/process_tree.h"
+
+namespace gt {
+namespace {
+
+/// One PID as NVML listed it, over every GPU it appears on.
+struct Holder {
+  const GpuProcess* first = nullptr;
+  bool compute = false, graphics = false;
+  std::vector<std::pair<uint32_t, std::optional<uint64_t>>> memory;
+};
+
+std::vector<std::pair<uint32_t, Holder>> collect_holders(const NodeSnapshot& snap) {
+  std::vector<std::pair<uint32_t, Holder>> out;
+  std::map<uint32_t, size_t> at;
+  for (const GpuState& g : snap.gpus) {
+    if (!g.processes) continue;
+    for (const GpuProcess& p : *g.processes) {
+      auto [it, fresh] = at.emplace(p.pid, out.size());
+      if (fresh) out.push_back({p.pid, Holder{&p}});
+      Holder& h = out[it->second].second;
+      h.compute = h.compute || p.type.find("compute") != std::string::npos;
+      h.graphics = h.graphics || p.type.find("graphics") != std::string::npos;
+      h.memory.push_back({g.index, p.used_memory_bytes});
+    }
+  }
+  return out;
+}
+
+std::string type_of(const Holder& h) {
+  if (h.compute && h.graphics) return "compute+graphics";
+  return h.graphics ? "graphics" : "compute";
+}
+
+std::optional<int64_t> start_of(const ProcInfo& p, std::optional<int64_t> btime) {
+  long hz = ::sysconf(_SC_CLK_TCK);
+  if (!btime || hz <= 0 || p.start_ticks / uint64_t(hz) > uint64_t(1) << 40) return std::nullopt;
+  return *btime + static_cast<int64_t>(p.start_ticks / uint64_t(hz));
+}
+
+bool service_owner(const std::string& kind) {
+  return kind == "systemd-unit" || kind == "docker" || kind == "podman" || kind == "containerd" ||
+         kind == "cri-o" || kind == "kubernetes-pod" || kind == "slurm-job";
+}
+
+/// Kind, model, port and parallel sizes from the launcher's command line,
+/// then the members'.
+void identify(Server& s, const std::optional<ProcInfo>& root_info) {
+  std::string text = root_info ? root_info->comm + " " + root_info->cmdline : "";
+  for (const ServerMember& m : s.members)
+    text += " " + m.name.value_or("") + " " + m.cmdline.value_or("");
+  if (std::optional<std::string> k = recognise_server_kind(text)) {
+    s.kind = *k;
+    s.recognised = true;
+  } else if (root_info && !root_info->comm.empty()) {
+    s.kind = root_info->comm;
+  } else {
+    s.kind = s.members.front().name.value_or("PID " + std::to_string(s.members.front().pid));
+  }
+  std::vector<std::vector<std::string>> argvs;
+  if (root_info) argvs.push_back(split_cmdline(root_info->cmdline));
+  for (const ServerMember& m : s.members)
+    if (m.cmdline) argvs.push_back(split_cmdline(*m.cmdline));
+  for (const auto& argv : argvs) {
+    if (!s.model) s.model = model_of(argv);
+    if (!s.port) s.port = port_of(argv);
+    ParallelSizes p = parallel_of(argv);
+    if (!s.tensor_parallel) s.tensor_parallel = p.tensor;
+    if (!s.data_parallel) s.data_parallel = p.data;
+    if (!s.pipeline_parallel) s.pipeline_parallel = p.pipeline;
+  }
+}
+
+void sum_gpus(Server& s) {
+  std::map<uint32_t, std::optional<uint64_t>> by_gpu;
+  for (const ServerMember& m : s.members)
+    for (const auto& [index, bytes] : m.memory) {
+      auto [it, fresh] = by_gpu.emplace(index, bytes);
+      if (!fresh && bytes) it->second = it->second.value_or(0) + *bytes;
+    }
+  for (const auto& [index, bytes] : by_gpu) s.gpus.push_back({index, bytes});
+}
+
+void set_owner(Server& s, const GpuProcess& first, const FsRoot* root) {
+  if (!first.owner) return;
+  s.owner_kind = first.owner->kind;
+  s.owner_name = first.owner->name;
+  if (root)
+    if (std::optional<RestartPolicy> r =
+            owner_restart_policy(*root, first.owner->kind, first.owner->name)) {
+      s.restart_policy = r->text;
+      s.restarts_when_signalled = r->restarts;
+    }
+}
+
+void set_times(Server& s, const std::optional<ProcInfo>& root_info, std::optional<int64_t> btime,
+               const std::vector<const GpuProcess*>& firsts) {
+  if (root_info) s.start_time_unix_s = start_of(*root_info, btime);
+  if (!s.start_time_unix_s)
+    for (const GpuProcess* p : firsts)
+      if (p->start_time_unix_s &&
+          (!s.start_time_unix_s || *p->start_time_unix_s < *s.start_time_unix_s))
+        s.start_time_unix_s = p->start_time_unix_s;
+  if (s.start_time_unix_s && btime && *s.start_time_unix_s >= *btime)
+    s.started_after_boot_s = *s.start_time_unix_s - *btime;
+  s.auto_started = s.started_after_boot_s && *s.started_after_boot_s <= kAutoStartWindowS &&
+                   s.owner_kind && (service_owner(*s.owner_kind) || s.restarts_when_signalled);
+}
+
+}  // namespace
+
+std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const FsRoot* root) {
+  if (std::none_of(snap.gpus.begin(), snap.gpus.end(),
+                   [](const GpuState& g) { return g.processes.has_value(); }))
+    return std::nullopt;
+  std::vector<std::pair<uint32_t, Holder>> holders = collect_holders(snap);
+  const std::optional<int64_t> btime = root ? read_boot_time_unix_s(*root) : std::nullopt;
+  const std::set<uint32_t> protect =
+      root && root->root() == "/" ? self_and_ancestors(*root) : std::set<uint32_t>{};
+  // Key: the tree root when /proc could be read, else the PID alone.
+  std::map<std::string, std::vector<size_t>> groups;
+  std::vector<std::string> order;
+  std::map<std::string, std::optional<std::string>> notes;
+  std::map<std::string, std::optional<uint32_t>> roots;
+  for (size_t i = 0; i < holders.size(); ++i) {
+    const auto& [pid, h] = holders[i];
+    std::string key;
+    if (!root) {
+      key = "pid-" + std::to_string(pid);
+      notes[key] = "from a capture: that node's process tree was not read";
+    } else if (!h.first->visible || !read_proc(*root, pid)) {
+      key = "pid-" + std::to_string(pid);
+      notes[key] = h.first->visibility_note.value_or("PID " + std::to_string(pid) +
+                                                     " cannot be read in /proc");
+    } else {
+      uint32_t top = tree_root(*root, pid, protect);
+      key = "pid-" + std::to_string(top);
+      roots[key] = top;
+    }
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(i);
+  }
+  std::vector<Server> out;
+  for (const std::string& key : order) {
+    Server s;
+    s.id = key;
+    s.root_pid = roots.count(key) ? roots[key] : std::nullopt;
+    s.grouping_note = notes.count(key) ? notes[key] : std::nullopt;
+    std::vector<const GpuProcess*> firsts;
+    for (size_t i : groups[key]) {
+      const auto& [pid, h] = holders[i];
+      firsts.push_back(h.first);
+      s.members.push_back({pid, type_of(h), h.first->name, h.first->cmdline, h.memory});
+      if (!s.user) s.user = h.first->user;
+    }
+    std::sort(s.members.begin(), s.members.end(),
+              [](const ServerMember& a, const ServerMember& b) { return a.pid < b.pid; });
+    std::optional<ProcInfo> root_info =
+        s.root_pid && root ? read_proc(*root, *s.root_pid) : std::nullopt;
+    if (root_info) s.root_cmdline = root_info->cmdline;
+    identify(s, root_info);
+    if (!s.port && root && s.root_pid) {
+      std::vector<uint32_t> ports = listening_ports(*root, *s.root_pid);
+      for (size_t i = 0; ports.empty() && i < s.members.size(); ++i)
+        ports = listening_ports(*root, s.members[i].pid);
+      if (!ports.empty()) s.port = ports.front();
+    }
+    sum_gpus(s);
+    set_owner(s, *firsts.front(), root);
+    set_times(s, root_info, btime, firsts);
+    s.graphics_only = std::all_of(s.members.begin(), s.members.end(),
+                                  [](const ServerMember& m) { return m.type == "graphics"; });
+    out.push_back(std::move(s));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Server& a, const Server& b) {
+    return a.gpus.front().index < b.gpus.front().index;
+  });
+  return out;
+}
+
+std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, const std::string& kind,
+                                                  const std::string& name) {
+  if (kind == "kubernetes-pod")
+    return RestartPolicy{"Kubernetes pod: the kubelet or the pod's controller restarts it", true};
+  if (kind == "docker") {
+    Result<std::string> cfg = root.read("/var/lib/docker/containers/" + name + "/hostconfig.json");
+    if (!cfg) return std::nullopt;
+    size_t at = cfg->find("\"RestartPolicy\"");
+    size_t n = at == std::string::npos ? at : cfg->find("\"Name\":\"", at);
+    if (n == std::string::npos) return std::nullopt;
+    n += 8;
+    std::string policy = cfg->substr(n, cfg->find('"', n) - n);
+    if (policy.empty()) policy = "no";
+    return RestartPolicy{"Docker restart policy " + policy, policy != "no"};
+  }
+  if (kind != "systemd-unit") return std::nullopt;
+  std::vector<std::string> names = {name};
+  size_t at = name.find('@'), dot = name.rfind('.');
+  if (at != std::string::npos && dot != std::string::npos && dot > at)
+    names.push_back(name.substr(0, at + 1) + name.substr(dot));  // "a@.service"
+  std::optional<std::string> found;
+  for (const char* dir : {"/etc/systemd/system/", "/run/systemd/system/", "/lib/systemd/system/",
+                          "/usr/lib/systemd/system/"}) {
+    for (const std::string& unit : names) {
+      Result<std::string> text = root.read(std::string(dir) + unit);
+      if (!text) continue;
+      std::istringstream lines(*text);
+      std::string line;
+      if (!found) found = "Restart=no";
+      while (std::getline(lines, line))
+        if (line.rfind("Restart=", 0) == 0) found = line;
+      break;
+    }
+    if (found) break;
+  }
+  // Drop-ins override the unit file (later files win, in name order).
+  for (const char* dir : {"/etc/systemd/system/", "/run/systemd/system/"}) {
+    Result<std::vector<std::string>> confs = root.list(std::string(dir) + name + ".d");
+    if (!confs) continue;
+    for (const std::string& c : *confs) {
+      if (!c.ends_with(".conf")) continue;
+      Result<std::string> text = root.read(std::string(dir) + name + ".d/" + c);
+      if (!text) continue;
+      std::istringstream lines(*text);
+      std::string line;
+      while (std::getline(lines, line))
+        if (line.rfind("Restart=", 0) == 0) found = line;
+    }
+  }
+  if (!found) return std::nullopt;
+  return RestartPolicy{*found, *found != "Restart=no" && *found != "Restart="};
+}
+
+std::vector<uint32_t> listening_ports(const FsRoot& root, uint32_t pid) {
+  const std::string dir = "/proc/" + std::to_string(pid);
+  std::set<std::string> inodes;
+  Result<std::vector<std::string>> fds = root.list(dir + "/fd");
+  if (!fds) return {};
+  for (size_t i = 0; i < fds->size() && i < 65536; ++i) {
+    std::optional<std::string> link = root.read_link(dir + "/fd/" + (*fds)[i]);
+    if (link && link->starts_with("socket:[") && link->ends_with("]"))
+      inodes.insert(link->substr(8, link->size() - 9));
+  }
+  std::set<uint32_t> ports;
+  for (const char* table : {"/net/tcp", "/net/tcp6"}) {
+    Result<std::string> text = root.read(dir + table);
+    if (!text) continue;
+    std::istringstream lines(*text);
+    std::string line;
+    std::getline(lines, line);  // header
+    while (std::getline(lines, line)) {
+      std::istringstream f(line);
+      std::string sl, local, remote, state, skip, inode;
+      f >> sl >> local >> remote >> state;
+      for (int k = 0; k < 5; ++k) f >> skip;  // tx:rx tr:when retrnsmt uid timeout
+      f >> inode;
+      if (state != "0A" || !inodes.count(inode)) continue;
+      size_t colon = local.rfind(':');
+      uint32_t port = 0;
+      if (colon == std::string::npos) continue;
+      auto [end, ec] =
+          std::from_chars(local.data() + colon + 1, local.data() + local.size(), port, 16);
+      if (ec == std::errc() && port > 0 && port <= 65535) ports.insert(port);
+    }
+  }
+  return {ports.begin(), ports.end()};
+}
+
+}  // namespace gt

@@ -1,0 +1,131 @@
+#include "sources/procfs/servers.h"
+
+#include <gtest/gtest.h>
+
+#include "util/test_util.h"
+
+namespace gt {
+namespace {
+
+GpuProcess proc(uint32_t pid, uint64_t mib, const std::string& type = "compute") {
+  GpuProcess p;
+  p.pid = pid;
+  p.type = type;
+  p.used_memory_bytes = mib << 20;
+  p.visible = true;
+  return p;
+}
+
+GpuState gpu(uint32_t index, std::vector<GpuProcess> procs) {
+  GpuState g;
+  g.index = index;
+  g.memory_total_bytes = uint64_t(81559) << 20;
+  g.processes = std::move(procs);
+  return g;
+}
+
+TEST(Servers, WorkersUnderOneLauncherAreOneServerWithTheirOwnMemory) {
+  TempTree t;
+  t.write("/proc/stat", "cpu 1 2 3\nbtime 1767225600\n");
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  fake_proc(t, 3141, 1, "python3",
+            "python3 -m sglang.launch_server --model-path /models/m --tp 2 --port 30000", 997,
+            "/system.slice/sglang.service");
+  fake_proc(t, 3187, 3141, "sglang::schedul", "sglang::scheduler_TP0", 997,
+            "/system.slice/sglang.service");
+  fake_proc(t, 3188, 3141, "sglang::schedul", "sglang::scheduler_TP1", 997,
+            "/system.slice/sglang.service");
+  fake_proc(t, 5000, 1, "python3", "python3 train.py", 1000, "/user.slice/session-2.scope");
+  t.write("/etc/systemd/system/sglang.service", "[Service]\nRestart=on-failure\n");
+  t.write("/etc/systemd/system/sglang.service.d/override.conf", "[Service]\nRestart=always\n");
+  NodeSnapshot s;
+  GpuProcess a = proc(3187, 70000), b = proc(3188, 70000), c = proc(5000, 1000);
+  for (GpuProcess* p : {&a, &b})
+    p->owner = ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, ""};
+  s.gpus = {gpu(0, {a, c}), gpu(1, {b})};
+  const FsRoot root = t.root();
+  std::optional<std::vector<Server>> v = group_servers(s, &root);
+  ASSERT_TRUE(v);
+  ASSERT_EQ(v->size(), 2u);
+  const Server& sg = (*v)[0];
+  EXPECT_EQ(sg.kind, "SGLang");
+  EXPECT_EQ(sg.root_pid, 3141u);
+  ASSERT_EQ(sg.members.size(), 2u);
+  EXPECT_EQ(sg.model, "/models/m");
+  EXPECT_EQ(sg.port, 30000u);
+  EXPECT_EQ(sg.tensor_parallel, 2u);
+  ASSERT_EQ(sg.gpus.size(), 2u);
+  EXPECT_EQ(sg.gpus[0].memory_bytes, uint64_t(70000) << 20);  // its own, not the GPU's
+  EXPECT_EQ(sg.restart_policy, "Restart=always");             // the drop-in wins
+  EXPECT_TRUE(sg.restarts_when_signalled);
+  // Started 1000+3141 ticks after boot: within the auto-start window.
+  EXPECT_EQ(sg.started_after_boot_s, (1000 + 3141) / 100);
+  EXPECT_TRUE(sg.auto_started);
+  const Server& train = (*v)[1];
+  EXPECT_EQ(train.kind, "python3");
+  EXPECT_FALSE(train.recognised);
+  EXPECT_EQ(train.gpus[0].memory_bytes, uint64_t(1000) << 20);
+}
+
+TEST(Servers, UnreadableProcessesAndCapturesDegradeToOneServerEach) {
+  NodeSnapshot s;
+  GpuProcess gone = proc(777, 10);
+  gone.visible = false;
+  s.gpus = {gpu(0, {gone, proc(778, 20, "graphics")})};
+  TempTree t;
+  const FsRoot root = t.root();
+  std::optional<std::vector<Server>> v = group_servers(s, &root);
+  ASSERT_TRUE(v);
+  ASSERT_EQ(v->size(), 2u);
+  EXPECT_TRUE((*v)[0].grouping_note.has_value());
+  EXPECT_FALSE((*v)[0].root_pid.has_value());
+  EXPECT_TRUE((*v)[1].graphics_only);
+  std::optional<std::vector<Server>> cap = group_servers(s, nullptr);
+  ASSERT_TRUE(cap);
+  EXPECT_NE((*cap)[0].grouping_note->find("capture"), std::string::npos);
+  // No process list at all: unknown, not an empty list.
+  NodeSnapshot none;
+  none.gpus = {GpuState{}};
+  EXPECT_FALSE(group_servers(none, nullptr).has_value());
+}
+
+TEST(Servers, ACycleInTheTreeEnds) {
+  TempTree t;
+  fake_proc(t, 10, 11, "python3", "python3 a.py", 0, "/x.scope");
+  fake_proc(t, 11, 10, "python3", "python3 b.py", 0, "/x.scope");
+  NodeSnapshot s;
+  s.gpus = {gpu(0, {proc(10, 5)})};
+  const FsRoot root = t.root();
+  std::optional<std::vector<Server>> v = group_servers(s, &root);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->size(), 1u);
+}
+
+TEST(Servers, ListeningPortsFromSocketInodes) {
+  TempTree t;
+  t.symlink("socket:[4242]", "/proc/9/fd/3");
+  t.symlink("/dev/null", "/proc/9/fd/0");
+  t.write("/proc/9/net/tcp",
+          "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  "
+          "timeout inode\n"
+          "   0: 00000000:7530 00000000:0000 0A 00000000:00000000 00:00000000 00000000   997 "
+          "       0 4242 1 0000000000000000 100 0 0 10 0\n"
+          "   1: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000   997 "
+          "       0 9999 1 0000000000000000 100 0 0 10 0\n");
+  EXPECT_EQ(listening_ports(t.root(), 9), std::vector<uint32_t>{30000});
+}
+
+TEST(Servers, DockerRestartPolicy) {
+  TempTree t;
+  const std::string id(64, 'c');
+  t.write("/var/lib/docker/containers/" + id + "/hostconfig.json",
+          R"({"Binds":null,"RestartPolicy":{"Name":"unless-stopped","MaximumRetryCount":0}})");
+  std::optional<RestartPolicy> p = owner_restart_policy(t.root(), "docker", id);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->text, "Docker restart policy unless-stopped");
+  EXPECT_TRUE(p->restarts);
+  EXPECT_FALSE(owner_restart_policy(t.root(), "docker", "nope"));
+}
+
+}  // namespace
+}  // namespace gt
