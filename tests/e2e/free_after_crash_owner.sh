@@ -1,7 +1,7 @@
 # The after-crash story with real stand-in processes: an SGLang launcher and
 # 8 schedulers (one per GPU, 75.8 GB each at 0%) in the cgroup of a systemd
 # unit with Restart=always. The plan names the unit and its durable fix and
-# changes nothing; --yes --via-owner stops the unit (through a stand-in
+# changes nothing; --yes stops the unit (the owner restarts what a signal stops) (through a stand-in
 # systemctl that does what systemd would) and reports the memory released.
 # Needs a writable cgroup v2 hierarchy to put the processes in a unit's
 # cgroup; skipped (with a message) where there is none.
@@ -67,16 +67,22 @@ JSON
 run "$TMP/scenario.json" free --gpus all --root / --sample 200ms
 expect_rc 1
 expect_out_contains "SGLang server, root PID $launcher"
-expect_out_contains "holds 606.4 GB on GPUs 0-7 through 8 process(es)"
+expect_out_contains "holds 564.8 GiB on GPUs 0-7 through 8 process(es)"
 expect_out_contains "systemd unit $UNIT (Restart=always)"
 expect_out_contains "\$ sudo systemctl stop $UNIT"
 expect_out_contains "\$ sudo systemctl disable $UNIT"
-expect_out_contains "use --via-owner"
+expect_out_contains "would do: stop it through its owner (sudo systemctl stop $UNIT)"
 kill -0 $launcher || fail "the plan changed something"
 [[ ! -e "$TMP/systemctl.log" ]] || fail "the plan ran systemctl"
 
-# 2. --yes --via-owner: the unit is stopped, all 8 GPUs are freed.
-PATH="$TMP/bin:$PATH" run "$TMP/scenario.json" free --gpus all --root / --sample 0 --yes --via-owner --grace 5s --json
+# 1b. The same GPUs with --signal: the plan signals the launcher and says it was forced.
+run "$TMP/scenario.json" free --gpus all --root / --sample 0 --signal
+expect_out_contains "SIGTERM to PID $launcher"
+expect_out_contains "forced by --signal although its owner restarts it (Restart=always)"
+
+# 2. --yes: Restart=always restarts what a signal stops, so the default is
+# the owner: the unit is stopped, all 8 GPUs are freed.
+PATH="$TMP/bin:$PATH" run "$TMP/scenario.json" free --gpus all --root / --sample 0 --yes --grace 5s --json
 expect_rc 0
 json_check '"ran systemctl stop '"$UNIT"'" in d["actions"]'
 json_check 'len(d["gpus"]) == 8 and all(g["free"] and g["used_before_bytes"] == 72290 * 2**20 and g["used_after_bytes"] == 0 for g in d["gpus"])' "8 GPUs freed, 75.8 GB released each"

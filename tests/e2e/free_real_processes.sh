@@ -73,7 +73,7 @@ sleep 600 &
 bystander=$!
 free --pid $bystander --yes --json
 expect_rc 2
-json_check 'any(r["pid"] == '"$bystander"' and "does not hold memory" in r["reason"] for r in d["refusals"])'
+json_check 'any(r["pid"] == '"$bystander"' and "holds no GPU memory" in r["reason"] for r in d["refusals"])'
 alive $bystander || fail "bystander signalled"
 kill $bystander
 

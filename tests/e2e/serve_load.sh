@@ -217,6 +217,7 @@ def rapid(n):
         rapid_stats["failed"] += failed
 
 during = []
+connect_s = []
 during_failures = []
 abuse_over = threading.Event()
 def scrape_during():
@@ -224,6 +225,8 @@ def scrape_during():
         t0 = time.monotonic()
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.connect()
+            connect_s.append(time.monotonic() - t0)
             conn.request("GET", "/metrics")
             resp = conn.getresponse()
             body = resp.read()
@@ -261,6 +264,7 @@ body = resp.read()
 after_s = time.monotonic() - t0
 rss_abuse = rss_kib()
 during.sort()
+print("slowest connect during the abuse: %.1f ms" % (max(connect_s or [0]) * 1e3))
 print("abuse %.1f s: %d slow-header clients (%d cut, last at %.1f s), %d garbage (%d not closed),"
       " %d rapid connections (%d failed); %d scrapes during it: p50 %.1f ms, max %.1f ms,"
       " %d failed; /metrics after: %.1f ms; RSS %d KiB baseline -> %d KiB"

@@ -557,6 +557,119 @@ def r535_records(path):
         "r535", "535.54.03", "535.54.03", "12.535.54.03", 12020, devs)
 
 
+def desktop_gpu(path):
+    """A workstation GPU: display server, compositor, editor and browser as
+    graphics processes and one small idle python. Nothing is an idle server."""
+    root = os.path.join(path, "root")
+    base_root(root, ["alice:x:1001:1001:Alice:/home/alice:/bin/bash"],
+              hostname="ws-alice")
+    nvidia_module(root, "570.124.04")
+    gpu_pci_tree(root, ["01"], "0x2684", ("0x10de", "0x16f4"))
+    init_proc(root)
+    sess = "/user.slice/user-1001.slice/session-2.scope"
+    procs = [
+        (1820, "Xorg", ["/usr/lib/xorg/Xorg", "vt2", "-displayfd", "3"], 0,
+         "/system.slice/gdm.service", "graphics", 1100),
+        (2210, "gnome-shell", ["/usr/bin/gnome-shell"], 1001, sess, "graphics", 650),
+        (3405, "code", ["/usr/share/code/code", "--type=gpu-process"], 1001, sess,
+         "graphics", 420),
+        (3550, "firefox-esr", ["/usr/lib/firefox-esr/firefox-esr"], 1001, sess,
+         "graphics", 880),
+        (4100, "python3", ["/usr/bin/python3", "notebook_cell.py"], 1001, sess,
+         "compute", 310),
+    ]
+    d = device("desktop-gpu", 0, "01", "NVIDIA GeForce RTX 4090", "0x268410DE",
+               "0x16F410DE", 24564, 312, 450, 28, 41, 4, 1324521000011)
+    d["persistence_mode"] = False
+    d["utilization"] = {"gpu": [0, 0, 0, 0, 0], "memory": [0]}
+    d["processes"] = []
+    for pid, comm, argv, uid, cg, kind, mib in procs:
+        proc(root, pid, comm, argv, 1, uid, 30.0 + pid / 100, cg)
+        d["processes"].append({"pid": pid, "used_mib": mib, "type": kind})
+    return scenario_json(
+        "1x RTX 4090 workstation: Xorg, gnome-shell, VS Code and Firefox as "
+        "graphics processes, one small python (310 MiB); all idle",
+        "current", "570.124.04", "570.124.04", "12.570.124.04", 12080, [d])
+
+
+VLLM_UNIT = """[Service]
+ExecStart=/usr/local/bin/vllm serve {model} --tensor-parallel-size 4 --port {port}
+Restart=on-failure
+"""
+
+
+def two_vllm_tp4(path):
+    """Two vLLM servers, TP=4 each: one on GPUs 0-3, one on GPUs 4-7, each
+    in its own unit."""
+    root = os.path.join(path, "root")
+    base_root(root, ["svc-vllm:x:996:996:vLLM:/var/lib/vllm:/usr/sbin/nologin"])
+    nvidia_module(root, "570.124.04")
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
+    init_proc(root)
+    devs = h100x8("two-vllm-tp4")
+    for half, (unit, model, port) in enumerate(
+            [("vllm-llama.service", "meta-llama/Llama-3.1-70B-Instruct", 8000),
+             ("vllm-qwen.service", "Qwen/Qwen2.5-72B-Instruct", 8001)]):
+        cg = "/system.slice/" + unit
+        launcher = 5100 + 100 * half
+        proc(root, launcher, "vllm",
+             ["/usr/bin/python3", "/usr/local/bin/vllm", "serve", model,
+              "--tensor-parallel-size", "4", "--port", str(port)],
+             1, 996, 25.0 + half, cg, threads=48)
+        write(root, "etc/systemd/system/" + unit,
+              VLLM_UNIT.format(model=model, port=port))
+        for r in range(4):
+            pid = launcher + 1 + r
+            proc(root, pid, "VLLM::Worker_TP", [f"VLLM::Worker_TP{r}"],
+                 launcher, 996, 40.0 + half + 0.1 * r, cg, threads=90)
+            d = devs[4 * half + r]
+            d["utilization"] = {"gpu": [0, 0, 0, 0], "memory": [0]}
+            d["processes"] = [{"pid": pid, "used_mib": 71234, "type": "compute"}]
+    return scenario_json(
+        "8x H100: two vLLM servers (TP=4 each, one unit each) on GPUs 0-3 "
+        "and 4-7, both idle", "current", "570.124.04", "570.124.04",
+        "12.570.124.04", 12080, devs)
+
+
+TGI_CONTAINER = "4f2a9c1e7b3d" + "8e6f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f"
+
+
+def docker_restart(path):
+    """A TGI container with restart policy always on GPUs 0-1: a signal
+    would be undone by Docker, so the owner must be stopped."""
+    root = os.path.join(path, "root")
+    base_root(root)
+    nvidia_module(root, "570.124.04")
+    gpu_pci_tree(root, H100_BUSES[:2], "0x2330", ("0x10de", "0x16c1"))
+    init_proc(root)
+    cg = f"/system.slice/docker-{TGI_CONTAINER}.scope"
+    proc(root, 6000, "containerd-shim", ["/usr/bin/containerd-shim-runc-v2",
+                                          "-namespace", "moby", "-id", TGI_CONTAINER],
+         1, 0, 20.0, "/system.slice/containerd.service")
+    proc(root, 6050, "tini", ["/tini", "--", "text-generation-launcher"], 6000, 0,
+         20.5, cg)
+    proc(root, 6100, "text-generation", ["text-generation-launcher", "--model-id",
+                                         "mistralai/Mistral-7B-Instruct-v0.3",
+                                         "--num-shard", "2", "--port", "80"],
+         6050, 0, 21.0, cg)
+    write(root, f"var/lib/docker/containers/{TGI_CONTAINER}/hostconfig.json",
+          '{"Binds":["/data:/data"],"NetworkMode":"bridge","RestartPolicy":'
+          '{"Name":"always","MaximumRetryCount":0},"Runtime":"nvidia"}')
+    devs = [h100("docker-restart", i) for i in range(2)]
+    for r, d in enumerate(devs):
+        pid = 6101 + r
+        proc(root, pid, "text-generation", ["/opt/conda/bin/python3",
+                                            "/opt/conda/bin/text-generation-server",
+                                            "serve", "mistralai/Mistral-7B-Instruct-v0.3",
+                                            "--sharded", "--rank", str(r)],
+             6100, 0, 35.0, cg)
+        d["utilization"] = {"gpu": [0, 0, 0], "memory": [0]}
+        d["processes"] = [{"pid": pid, "used_mib": 68000, "type": "compute"}]
+    return scenario_json(
+        "2x H100: a TGI container (restart policy always) holds GPUs 0-1 idle",
+        "current", "570.124.04", "570.124.04", "12.570.124.04", 12080, devs)
+
+
 MALFORMED = """{
   "description": "truncated scenario file: the mock must fail init with UNKNOWN",
   "library_variant": "current",
@@ -579,6 +692,9 @@ SCENARIOS = {
     "mig-enabled": mig_enabled,
     "old-driver-r470": old_driver_r470,
     "r535-records": r535_records,
+    "desktop-gpu": desktop_gpu,
+    "two-vllm-tp4": two_vllm_tp4,
+    "docker-restart": docker_restart,
 }
 
 

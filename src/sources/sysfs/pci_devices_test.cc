@@ -118,6 +118,18 @@ TEST(PciDevices, UnknownLinkSpeedAndZeroWidthAreNull) {
   EXPECT_EQ(d[0].max_link_gen, 5u);
 }
 
+TEST(PciDevices, InfiniteOrHugeLinkSpeedIsNull) {
+  TempTree t;
+  DeviceFiles f;
+  f.cur_speed = "inf GT/s PCIe";
+  f.max_speed = "1e308 GT/s PCIe";
+  add_device(t, "0000:19:00.0", f);
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_FALSE(d[0].current_link_speed_gts.has_value());
+  EXPECT_FALSE(d[0].max_link_speed_gts.has_value());
+}
+
 TEST(PciDevices, DowngradedLinkInOldKernelFormat) {
   TempTree t;
   DeviceFiles f;
