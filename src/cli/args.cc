@@ -30,12 +30,33 @@ ParsedArgs parse_args(int argc, char** argv) {
   CLI::App app{
       "gpu-triage: are the GPUs alive, and what is holding them?\n"
       "Reads every GPU through NVML (never hangs), the PCI bus and /proc."};
+  app.footer(
+      "The table:\n"
+      "  GPU          NVML index          STATUS   ok, lost, unresponsive, inaccessible\n"
+      "  BUS ID       PCI address         NAME     model (when the GPUs differ, or --wide)\n"
+      "  MEMORY USED  used/total in GiB (binary units, as nvidia-smi's MiB; reserved memory "
+      "apart)\n"
+      "  MEM          used share          UTIL a/m GPU utilization, average/maximum over the "
+      "window\n"
+      "  TEMP         GPU temperature     POWER    draw/limit in watts\n"
+      "  PS           performance state   PCIE     link gen x width, now/max\n"
+      "  PM           persistence mode\n"
+      "  processes: GPU, PID, USER, GPU MEM (the process's own memory), OWNER (unit, "
+      "container, pod, job), command\n"
+      "  servers: the processes grouped by launcher (kind, TP/DP/PP, GPUs and memory each, "
+      "owner and restart policy, start after boot, model, port)\n"
+      "Memory in human output is in MiB/GiB (1 GiB = 1024 MiB); JSON and metrics are in "
+      "bytes.\n"
+      "Exit codes (nagios): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; 64 bad usage.");
   Options o;
   std::string sample = "1s", timeout = "5s";
   bool version = false, no_color = false, color = false;
   CLI::Option* json = app.add_flag("--json", o.json, "Print the report as JSON (docs/json.md)");
   app.add_flag("--wide", o.wide, "Show everything: full names, UUIDs, command lines");
-  app.add_option("--sample", sample, "Utilization sample window (default 1s; 0 for one sample)");
+  app.add_option("--sample", sample,
+                 "Utilization sample window (default 1s, a sample every 200 ms); a server is "
+                 "called idle only when every sample of at least two read 0, so --sample 0 "
+                 "(one sample) claims no idleness");
   app.add_option("--timeout", timeout,
                  "Deadline for all NVML queries (default 5s); a GPU that does not answer "
                  "is reported as unresponsive. Durations: 500ms, 2s, 1.5m; at most 1 day");

@@ -17,11 +17,11 @@
 #include "render/table_report.h"
 #include "render/textfile.h"
 #include "sources/fs/disk_usage.h"
-#include "sources/procfs/servers.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/process_info.h"
+#include "sources/procfs/servers.h"
 #include "sources/sysfs/pci_devices.h"
 
 namespace gt {

@@ -179,8 +179,8 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
   if (snap.source == "nvml")
     for (const ServerMember* m : reach)
       if (const GpuProcess* p = process_at(snap, m->pid); p && !p->visible) {
-        plan.refusals.push_back(
-            {m->pid, describe(*m), "not visible in this PID namespace (run gpu-triage on the host)"});
+        plan.refusals.push_back({m->pid, describe(*m),
+                                 "not visible in this PID namespace (run gpu-triage on the host)"});
         return;
       }
   ServerStop stop = server_stop(sv, o.via_owner, o.force_signal);

@@ -117,8 +117,8 @@ inline NodeSnapshot make_test_snapshot() {
   Server unseen;
   unseen.id = "pid-88123";
   unseen.kind = "PID 88123";
-  unseen.members.push_back({88123, "compute", std::nullopt, std::nullopt,
-                            {{0, hidden.used_memory_bytes}}});
+  unseen.members.push_back(
+      {88123, "compute", std::nullopt, std::nullopt, {{0, hidden.used_memory_bytes}}});
   unseen.gpus.push_back({0, hidden.used_memory_bytes});
   unseen.grouping_note = "PID 88123 is not visible in this PID namespace";
   s.servers = std::vector<Server>{sv, unseen};

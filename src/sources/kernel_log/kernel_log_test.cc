@@ -27,8 +27,9 @@ std::string read_fixture(const std::string& name) {
 }
 
 // The fixtures live in the repository: a missing one is a failure, never a skip.
-#define REQUIRE_FIXTURES() \
-  ASSERT_TRUE(std::filesystem::is_directory(kFixtures)) << "kernel-log fixtures missing: " << kFixtures
+#define REQUIRE_FIXTURES()                              \
+  ASSERT_TRUE(std::filesystem::is_directory(kFixtures)) \
+      << "kernel-log fixtures missing: " << kFixtures
 
 ParsedKernelLog parse_fixture(const std::string& name) {
   return parse_kernel_log_text(read_fixture(name), "file");
