@@ -11,19 +11,22 @@
 namespace gt {
 namespace {
 
+/// Steps come in the order of what blocks getting the node back to work:
+/// a broken driver, then broken or missing hardware, then what holds the
+/// GPUs, then the job's disk space, then hygiene (version split, links,
+/// clocks, persistence, the kernel log's own readability).
 int rank(const Finding& f) {
   const std::string& id = f.id;
   if (id.starts_with("nvml.")) return 0;
   if (f.severity == Severity::kCritical && id.starts_with("gpu.")) return 1;
   if (f.severity == Severity::kCritical) return 2;
-  if (id == "gpu.all_present") return 3;
-  if (id.starts_with("driver.")) return 4;
-  if (id.starts_with("memory.")) return 5;
-  if (id.starts_with("ecc.") || id.starts_with("gpu.")) return 6;
-  if (id.starts_with("disk.")) return 7;
+  if (id.starts_with("ecc.") || id.starts_with("gpu.") || id == "pcie.link_downgraded") return 3;
+  if (id.starts_with("memory.")) return 4;
+  if (id.starts_with("disk.")) return 5;
+  if (id.starts_with("driver.")) return 6;
   if (id.starts_with("pcie.") || id.starts_with("clocks.") || id.starts_with("persistence."))
-    return 8;
-  return 9;
+    return 7;
+  return 8;
 }
 
 void add_unique(std::vector<std::string>& into, const std::vector<std::string>& from) {
@@ -67,6 +70,8 @@ std::vector<PlanStep> make_plan(const Report& r) {
   std::vector<std::string> ids;
   std::map<std::string, std::vector<const Finding*>> by_id;
   for (const Finding& f : r.findings) {
+    // A positive statement is never a step; notes are not either.
+    if (f.severity == Severity::kOk) continue;
     if (f.severity == Severity::kInfo && f.id != "kernel_log.unreadable") continue;
     if (!by_id.count(f.id)) ids.push_back(f.id);
     by_id[f.id].push_back(&f);
@@ -75,10 +80,8 @@ std::vector<PlanStep> make_plan(const Report& r) {
     return rank(*by_id[a].front()) < rank(*by_id[b].front());
   });
   std::vector<PlanStep> plan;
-  bool gpus_unusable = false;
   for (const std::string& id : ids) {
     const std::vector<const Finding*>& fs = by_id[id];
-    if (rank(*fs.front()) <= 1) gpus_unusable = true;
     if (id == "memory.held_idle") {
       holder_steps(fs, plan);
       continue;
@@ -90,18 +93,9 @@ std::vector<PlanStep> make_plan(const Report& r) {
                     : first.title + " and " + std::to_string(fs.size() - 1) + " more like it";
     step.text += subjects(fs);
     if (!first.action.empty()) step.text += ". " + first.action;
-    if (first.id == "gpu.all_present") step.text += ": no hardware action needed.";
     for (const Finding* f : fs) add_unique(step.commands, f->commands);
     step.finding_ids = {id};
     plan.push_back(step);
-  }
-  if (r.snapshot.nvml.initialized && !gpus_unusable && !r.snapshot.gpus.empty()) {
-    PlanStep last;
-    last.text =
-        "Before resuming the interrupted job, check that its output survived: files "
-        "written just before a crash are often empty, truncated or zero-filled, and "
-        "pipelines that resume by file existence will skip them.";
-    plan.push_back(last);
   }
   return plan;
 }

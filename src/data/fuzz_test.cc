@@ -76,7 +76,8 @@ TEST(DataFuzzTest, RegressionReproducersAreNeverIntact) {
   namespace fs = std::filesystem;
   const fs::path root = fs::path(GT_SOURCE_DIR) / "tests/fuzz/regressions";
   size_t files = 0;
-  for (const char* target : {"zip", "npz", "pickle", "npy", "safetensors", "gzip", "torch_legacy"}) {
+  for (const char* target :
+       {"zip", "npz", "pickle", "npy", "safetensors", "gzip", "torch_legacy"}) {
     ASSERT_TRUE(fs::is_directory(root / target)) << target;
     for (const fs::directory_entry& e : fs::directory_iterator(root / target)) {
       std::ifstream in(e.path(), std::ios::binary);

@@ -32,9 +32,10 @@ json_check 'd["servers"][0]["tensor_parallel"] == 8 and d["servers"][0]["port"] 
 json_check 'd["servers"][0]["owner_name"] == "sglang.service" and d["servers"][0]["restart_policy"] == "Restart=always" and d["servers"][0]["restarts_when_signalled"]'
 json_check 'd["servers"][0]["auto_started"] and d["servers"][0]["started_after_boot_s"] == 12'
 json_check 'all(m["memory"][0]["memory_bytes"] == g["processes"][0]["used_memory_bytes"] for m, g in zip(d["servers"][0]["members"], d["gpus"]))' "each member with its own memory"
-json_check 'd["plan"][0]["text"].startswith("All 8 GPUs present and answering")'
+json_check 'any(f["id"] == "gpu.all_present" and f["severity"] == "ok" for f in d["findings"])' "all present: a finding, not a step"
+json_check 'd["plan"][0]["commands"] == ["sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"]' "first: stop the server that blocks the job"
+json_check '[p["finding_ids"] for p in d["plan"]] == [["memory.held_idle"], ["driver.version_split"]]' "then the version split"
 json_check 'sum("sglang.service" in p["text"] and p["commands"] == ["sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"] for p in d["plan"]) == 1' "one plan step stops and disables the unit"
-json_check '"output survived" in d["plan"][-1]["text"]' "last step: check the data"
 
 run after-crash
 expect_rc 1

@@ -19,6 +19,17 @@ fail() {
   exit 1
 }
 
+# limit_memory KB: in a subshell, bounds the address space (ulimit -v). A
+# sanitizer build (make check-asan sets GT_SANITIZED) reserves terabytes of
+# shadow address space, so there the bound is ASan's own resident limit.
+limit_memory() {
+  if [[ -n "${GT_SANITIZED:-}" ]]; then
+    export ASAN_OPTIONS="${ASAN_OPTIONS:-}:hard_rss_limit_mb=$(($1 / 1024 + 200))"
+  else
+    ulimit -v "$1"
+  fi
+}
+
 # run SCENARIO ARGS...: runs the tool against a scenario; stdout in $TMP/out,
 # stderr in $TMP/err, exit code in $RC, wall time in ms in $WALL_MS.
 run() {

@@ -36,7 +36,7 @@ check_rc 1 "$TMP/odd" -0
 # (it used to enumerate every index: gigabytes for --expect 4294967295).
 bounded() {  # the tool under 400 MB of address space and 5 s
   set +e
-  (ulimit -v 400000; exec timeout 5 "$TOOL" data "$@") >"$TMP/out" 2>"$TMP/err"
+  (limit_memory 400000; exec timeout 5 "$TOOL" data "$@") >"$TMP/out" 2>"$TMP/err"
   RC=$?
   set -e
 }

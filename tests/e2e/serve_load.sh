@@ -9,9 +9,9 @@
 # lines, headers that never end, absurd Content-Length and scrape-timeout
 # values) and 10,000 rapid connections (half closed at once, half right
 # after sending a request). Scrapes made meanwhile, ten a second, must all
-# succeed within a second; afterwards /metrics must answer within a second
-# and RSS must stay under 1.5x the baseline + 10 MB. Loopback only; every
-# loop is bounded and stops by itself.
+# succeed (median under 100 ms, none over 3 s); afterwards /metrics must
+# answer within a second and RSS must stay under 1.5x the baseline + 10 MB.
+# Loopback only; every loop is bounded and stops by itself.
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/lib/serve.sh"
 
@@ -293,8 +293,12 @@ if rapid_stats["done"] < 10000:
 if not during or during_failures:
     sys.exit("scrapes during the abuse: %d ok, %d failed (first: %s)"
              % (len(during), len(during_failures), during_failures[:1]))
-if during[-1] > 1.0:
-    sys.exit("a scrape took %.2f s during the abuse" % during[-1])
+# During the storm the CPUs are shared with 10 client threads (and whatever
+# else runs): the median must stay fast, and none may come near Prometheus's
+# default 10 s scrape timeout.
+if during[len(during) // 2] > 0.1 or during[-1] > 3.0:
+    sys.exit("scrapes during the abuse: p50 %.2f s, max %.2f s"
+             % (during[len(during) // 2], during[-1]))
 if rss_abuse > 1.5 * baseline + 10240:
     sys.exit("RSS grew from %d KiB to %d KiB under abuse" % (baseline, rss_abuse))
 PY

@@ -55,6 +55,6 @@ query 'gpu_triage_driver_info'
 json_check 'd["data"]["result"][0]["metric"]["driver_version"] == "590.48.01"' "driver info"
 query 'gpu_triage_build_info'
 json_check 'd["data"]["result"][0]["metric"]["version"] == "0.1.0"' "build info"
-# A join as a dashboard would write it: findings per GPU model.
-query 'count by (modelName) (gpu_triage_finding * on(UUID) group_left(modelName) gpu_triage_gpu_info)'
+# A join as a dashboard would write it: GPUs per model, by UUID.
+query 'count by (modelName) (gpu_triage_gpu_memory_used_bytes * on(UUID) group_left(modelName) gpu_triage_gpu_info)'
 json_check 'd["data"]["result"][0]["metric"]["modelName"].startswith("NVIDIA RTX PRO 6000") and d["data"]["result"][0]["value"][1] == "8"' "join on UUID"

@@ -26,7 +26,7 @@ grep -q -- "--sample" "$TMP/h" || fail "--help"
 check_usage_bounded() {
   set +e
   (
-    ulimit -v 400000
+    limit_memory 400000
     timeout 5 "$TOOL" "$@"
   ) >"$TMP/out" 2>&1
   RC=$?

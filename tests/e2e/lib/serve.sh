@@ -33,7 +33,9 @@ start_serve() {
   SERVE_PGID=$!
   local i
   for ((i = 0; i < 100; i++)); do
-    SERVE_PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/serve.err")
+    # The background shell may not have created serve.err yet: not an error.
+    SERVE_PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/serve.err" \
+      2>/dev/null || true)
     [[ -n "$SERVE_PORT" ]] && break
     kill -0 "$SERVE_PGID" 2>/dev/null || fail "serve exited: $(cat "$TMP/serve.err")"
     sleep 0.1
