@@ -47,13 +47,22 @@ bool stream_source(const ByteSource& src, std::vector<uint8_t>& buffer,
 }
 
 ZeroBlockScanner::ZeroBlockScanner(std::vector<Range> ranges)
-    : ranges_(std::move(ranges)), hits_(ranges_.size()) {}
+    : ranges_(std::move(ranges)), hits_(ranges_.size()) {
+  for (size_t i = 1; i < ranges_.size() && in_order_; ++i)
+    in_order_ = ranges_[i - 1].end <= ranges_[i].begin;
+}
 
 void ZeroBlockScanner::feed(uint64_t offset, const uint8_t* p, size_t n) {
   constexpr uint64_t kBlock = 4096;
   const uint64_t chunk_end = offset + n;
-  for (size_t i = 0; i < ranges_.size(); ++i) {
+  // Ranges in file order (every verifier's): skip the finished ones and stop
+  // at the first past this chunk, so the work per chunk does not grow with
+  // the number of ranges.
+  if (in_order_)
+    while (first_ < ranges_.size() && ranges_[first_].end <= offset) ++first_;
+  for (size_t i = in_order_ ? first_ : 0; i < ranges_.size(); ++i) {
     const Range& r = ranges_[i];
+    if (in_order_ && r.begin >= chunk_end) break;
     uint64_t lo = std::max(r.begin, offset), hi = std::min(r.end, chunk_end);
     if (lo >= hi) continue;
     // Whole aligned blocks inside both the range and this chunk.

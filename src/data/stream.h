@@ -60,6 +60,8 @@ class ZeroBlockScanner : public StreamConsumer {
   };
   std::vector<Range> ranges_;
   std::vector<Hit> hits_;
+  bool in_order_ = true;  // ranges sorted and disjoint: feed() walks from first_
+  size_t first_ = 0;
 };
 
 /// "0x1234ABCD".

@@ -260,6 +260,7 @@ class ZipCrcConsumer : public StreamConsumer {
     uint32_t crc = 0;
     uint64_t out_bytes = 0;
     bool inflating = false, inflate_done = false;
+    bool closed = false;  // the record's data has all been fed; zlib state freed
     std::optional<std::string> inflate_error;
     z_stream z{};
   };
@@ -268,11 +269,13 @@ class ZipCrcConsumer : public StreamConsumer {
   std::vector<Record> recs_;
   bool torch_;
   std::vector<State> state_;
+  size_t first_ = 0;  // the first record whose data has not all been fed
   std::unique_ptr<ZeroBlockScanner> zeros_;
   uint8_t out_[64 * 1024];
 };
 
 void ZipCrcConsumer::inflate_part(State& s, const uint8_t* p, size_t n) {
+  if (s.closed) return;
   if (!s.inflating) {
     if (inflateInit2(&s.z, -15) != Z_OK) {
       s.inflate_error = "zlib init failed";
@@ -303,14 +306,24 @@ void ZipCrcConsumer::inflate_part(State& s, const uint8_t* p, size_t n) {
 void ZipCrcConsumer::feed(uint64_t offset, const uint8_t* p, size_t n) {
   zeros_->feed(offset, p, n);
   const uint64_t end = offset + n;
-  for (size_t i = 0; i < recs_.size(); ++i) {
+  // Records are sorted and tile the file: skip those already done, stop at
+  // the first that starts after this chunk (work per chunk, not per record).
+  while (first_ < recs_.size() && recs_[first_].data_end <= offset) ++first_;
+  for (size_t i = first_; i < recs_.size() && recs_[i].data_begin < end; ++i) {
     const Record& r = recs_[i];
     uint64_t lo = std::max(r.data_begin, offset), hi = std::min(r.data_end, end);
     if (lo >= hi) continue;
-    if (r.entry.method == 8)
-      inflate_part(state_[i], p + (lo - offset), hi - lo);
-    else
-      state_[i].crc = crc32_update(state_[i].crc, p + (lo - offset), hi - lo);
+    State& s = state_[i];
+    if (r.entry.method != 8) {
+      s.crc = crc32_update(s.crc, p + (lo - offset), hi - lo);
+      continue;
+    }
+    inflate_part(s, p + (lo - offset), hi - lo);
+    if (hi == r.data_end && s.inflating) {  // one zlib state alive at a time
+      inflateEnd(&s.z);
+      s.inflating = false;
+      s.closed = true;
+    }
   }
 }
 

@@ -38,7 +38,12 @@ const GpuState* gpu_at(const NodeSnapshot& s, uint32_t index) {
   return nullptr;
 }
 
-bool idle(const GpuState& g) { return g.utilization_gpu_pct && g.utilization_gpu_pct->max == 0; }
+/// Idle: every sample of the window read 0, with at least two samples;
+/// nullopt when utilization was not sampled over a window (or is unknown).
+std::optional<bool> idle(const GpuState& g) {
+  if (!g.utilization_gpu_pct || g.utilization_gpu_pct->samples < 2) return std::nullopt;
+  return g.utilization_gpu_pct->max == 0;
+}
 
 const GpuProcess* process_at(const NodeSnapshot& s, uint32_t pid) {
   for (const GpuState& g : s.gpus)
@@ -108,8 +113,9 @@ std::string beyond_selection(const std::vector<const ServerMember*>& reach, cons
   return text + ", outside the selection; widen it with --whole-server (or select those too)";
 }
 
-TreeTarget target_of(const Server& sv, const std::vector<const ServerMember*>& reach,
-                     const FsRoot& root, const FreeOptions& o, bool exact_pids) {
+TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
+                     const std::vector<const ServerMember*>& reach, const FsRoot& root,
+                     const FreeOptions& o, bool exact_pids) {
   TreeTarget t;
   t.server_id = sv.id;
   t.label = sv.kind;
@@ -133,6 +139,15 @@ TreeTarget target_of(const Server& sv, const std::vector<const ServerMember*>& r
     }
   }
   std::sort(t.gpus.begin(), t.gpus.end());
+  for (uint32_t index : t.gpus) {
+    const GpuState* g = gpu_at(snap, index);
+    std::optional<bool> i = g ? idle(*g) : std::nullopt;
+    if (!i) {
+      t.idle = std::nullopt;
+      break;
+    }
+    t.idle = t.idle.value_or(true) && *i;
+  }
   if (!exact_pids) {
     t.signal = {t.root};
   } else {
@@ -194,9 +209,11 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
   if (o.idle_only)
     for (const ServerMember* m : whole)
       for (const auto& [index, bytes] : m->memory)
-        if (const GpuState* g = gpu_at(snap, index); g && !idle(*g)) {
+        if (const GpuState* g = gpu_at(snap, index); g && idle(*g) != true) {
           plan.skipped.push_back(what + ": GPU " + std::to_string(index) +
-                                 " is busy (--idle-only)");
+                                 (idle(*g) ? " is busy (--idle-only)"
+                                           : " was not sampled over a window, so it is not "
+                                             "known to be idle (--idle-only; use --sample 1s)"));
           return;
         }
   std::string beyond = beyond_selection(whole, o, o.pids);
@@ -210,8 +227,8 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
     return;
   }
   const bool widen = !beyond.empty();  // and --whole-server asked for it
-  TreeTarget t =
-      target_of(sv, stop.via_owner || widen ? whole : reach, root, o, !o.pids.empty() && !widen);
+  TreeTarget t = target_of(snap, sv, stop.via_owner || widen ? whole : reach, root, o,
+                           !o.pids.empty() && !widen);
   t.widened = widen;
   if (!t.stop.via_owner)
     for (const ProcId& id : t.signal)

@@ -48,9 +48,11 @@ struct TreeTarget {
   std::vector<ProcId> holders;          ///< the GPU processes that stop with it
   std::vector<uint32_t> gpus;           ///< GPUs those processes hold memory on
   uint64_t bytes = 0;                   ///< memory they hold (known sizes)
-  bool idle = true;                     ///< every one of its GPUs at 0% over the window
-  std::string label;                    ///< "SGLang", else the process name
-  std::string noun;                     ///< "SGLang server", "process python3"
+  /// Every one of its GPUs at 0% in every sample of the window; null when
+  /// utilization was not sampled over a window (--sample 0) or is unknown.
+  std::optional<bool> idle;
+  std::string label;  ///< "SGLang", else the process name
+  std::string noun;   ///< "SGLang server", "process python3"
   std::optional<std::string> owner_kind, owner_name;
   ServerStop stop;                            ///< the commands: the report's plan shows the same
   std::optional<std::string> restart_policy;  ///< "Restart=always", "Docker restart policy always"

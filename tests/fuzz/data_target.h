@@ -4,6 +4,9 @@
 // "malformed" or "truncated" verdict is a pass, a crash or a hang is not.
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,6 +24,18 @@ inline void verify_both_modes(const uint8_t* data, size_t size, const char* name
     FileCheck check = verify_source(src, name, VerifyOptions{deep}, buffer);
     (void)check;
   }
+  // The same bytes as a file: FileSource prefetches a head and a tail and
+  // serves later reads from them, a path memory sources never take.
+  int fd = memfd_create("gt-fuzz", MFD_CLOEXEC);
+  if (fd < 0) return;
+  if (size == 0 || write(fd, data, size) == static_cast<ssize_t>(size)) {
+    const std::string path = "/proc/self/fd/" + std::to_string(fd);
+    for (bool deep : {false, true}) {
+      FileCheck check = verify_path(path, VerifyOptions{deep}, buffer);
+      (void)check;
+    }
+  }
+  close(fd);
 }
 
 }  // namespace gt

@@ -1271,21 +1271,33 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetSupportedClocksThrottleReasons(nvmlDevice_
                 [](const Device& d) { return d.clock_reasons_supported; });
 }
 
+// void* as the tool declares it (one pointer type for every record size:
+// calling through another function type is what UBSan's -fsanitize=function flags).
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t h, unsigned int* n,
-                                                              nvmlProcessInfo_v1_t* p) {
-  return ListProcesses("nvmlDeviceGetComputeRunningProcesses", h, n, p, false);
+                                                              void* p) {
+  return ListProcesses("nvmlDeviceGetComputeRunningProcesses", h, n,
+                       static_cast<nvmlProcessInfo_v1_t*>(p), false);
 }
+// void* as the tool declares it (one pointer type for every record size:
+// calling through another function type is what UBSan's -fsanitize=function flags).
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t h, unsigned int* n,
-                                                                 nvmlProcessInfo_v2_t* p) {
-  return ListProcesses("nvmlDeviceGetComputeRunningProcesses_v2", h, n, p, false);
+                                                                 void* p) {
+  return ListProcesses("nvmlDeviceGetComputeRunningProcesses_v2", h, n,
+                       static_cast<nvmlProcessInfo_v2_t*>(p), false);
 }
+// void* as the tool declares it (one pointer type for every record size:
+// calling through another function type is what UBSan's -fsanitize=function flags).
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t h, unsigned int* n,
-                                                               nvmlProcessInfo_v1_t* p) {
-  return ListProcesses("nvmlDeviceGetGraphicsRunningProcesses", h, n, p, true);
+                                                               void* p) {
+  return ListProcesses("nvmlDeviceGetGraphicsRunningProcesses", h, n,
+                       static_cast<nvmlProcessInfo_v1_t*>(p), true);
 }
+// void* as the tool declares it (one pointer type for every record size:
+// calling through another function type is what UBSan's -fsanitize=function flags).
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v2(nvmlDevice_t h, unsigned int* n,
-                                                                  nvmlProcessInfo_v2_t* p) {
-  return ListProcesses("nvmlDeviceGetGraphicsRunningProcesses_v2", h, n, p, true);
+                                                                  void* p) {
+  return ListProcesses("nvmlDeviceGetGraphicsRunningProcesses_v2", h, n,
+                       static_cast<nvmlProcessInfo_v2_t*>(p), true);
 }
 #ifdef MOCK_HAS_V3_PROCESSES
 // The record type depends on the variant: 24 bytes, or 32 for early R535.

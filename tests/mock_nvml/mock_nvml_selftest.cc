@@ -197,11 +197,11 @@ void TestProcessesAndInjection(const Lib& lib) {
   CHECK_EQ(p2[1].gpuInstanceId, 1u);
   nvmlProcessInfo_v1_t p1[4];
   n = 4;
-  CHECK_EQ(lib.Call("nvmlDeviceGetComputeRunningProcesses", d, &n, p1), NVML_SUCCESS);
+  CHECK_EQ(lib.Call("nvmlDeviceGetComputeRunningProcesses", d, &n, (void*)p1), NVML_SUCCESS);
   CHECK_EQ(p1[1].pid, 222u);
   CHECK_EQ(p1[1].usedGpuMemory, 200 * kMiB);
   n = 4;
-  CHECK_EQ(lib.Call("nvmlDeviceGetGraphicsRunningProcesses_v2", d, &n, p2), NVML_SUCCESS);
+  CHECK_EQ(lib.Call("nvmlDeviceGetGraphicsRunningProcesses_v2", d, &n, (void*)p2), NVML_SUCCESS);
   CHECK_EQ(n, 2u);
   CHECK_EQ(p2[1].pid, 333u);
   nvmlMemory_t m = {};
@@ -255,9 +255,8 @@ void TestLiveness(const Lib& lib) {
   unsigned n = 0;
   CHECK_EQ(lib.Call("nvmlDeviceGetMemoryInfo", d, &m), NVML_SUCCESS);
   CHECK_EQ(m.used, 100 * kMiB);
-  CHECK_EQ(
-      lib.Call("nvmlDeviceGetComputeRunningProcesses_v2", d, &n, (nvmlProcessInfo_v2_t*)nullptr),
-      NVML_ERROR_INSUFFICIENT_SIZE);
+  CHECK_EQ(lib.Call("nvmlDeviceGetComputeRunningProcesses_v2", d, &n, (void*)nullptr),
+           NVML_ERROR_INSUFFICIENT_SIZE);
   CHECK_EQ(n, 1u);
   kill(child, SIGKILL);
   // Not reaped yet: a zombie still answers kill(0) but must count as gone.
@@ -270,9 +269,8 @@ void TestLiveness(const Lib& lib) {
   CHECK(released);
   waitpid(child, nullptr, 0);
   n = 0;
-  CHECK_EQ(
-      lib.Call("nvmlDeviceGetComputeRunningProcesses_v2", d, &n, (nvmlProcessInfo_v2_t*)nullptr),
-      NVML_SUCCESS);
+  CHECK_EQ(lib.Call("nvmlDeviceGetComputeRunningProcesses_v2", d, &n, (void*)nullptr),
+           NVML_SUCCESS);
   CHECK_EQ(n, 0u);
   CHECK_EQ(lib.Call("nvmlDeviceGetMemoryInfo", d, &m), NVML_SUCCESS);
   CHECK_EQ(m.used, 0ull);
@@ -316,7 +314,7 @@ void TestR535(const Lib& lib) {
   // v2 still writes 24 bytes.
   nvmlProcessInfo_v2_t v2[4];
   n = 4;
-  CHECK_EQ(lib.Call("nvmlDeviceGetComputeRunningProcesses_v2", d, &n, v2), NVML_SUCCESS);
+  CHECK_EQ(lib.Call("nvmlDeviceGetComputeRunningProcesses_v2", d, &n, (void*)v2), NVML_SUCCESS);
   CHECK_EQ(v2[1].pid, recs[1].pid);
 }
 
