@@ -19,8 +19,8 @@ install(FILES packaging/systemd/gpu-triage-serve.service DESTINATION lib/systemd
 install(FILES packaging/default/gpu-triage-serve DESTINATION /etc/default)
 install(DIRECTORY contrib/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gpu-triage/contrib
         USE_SOURCE_PERMISSIONS)
-install(FILES README.md docs/fleet-integration.md docs/checks.md docs/json.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES README.md docs/fleet-integration.md docs/fleet.md docs/free.md docs/data.md
+        docs/checks.md docs/json.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME gpu-triage)

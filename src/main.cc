@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   // `gpu-triage SUBCOMMAND ...` dispatches through the command table.
   if (argc > 1 && argv[1][0] != '-') {
     if (const gt::Command* cmd = gt::find_command(argv[1])) return cmd->run(argc - 1, argv + 1);
+    return gt::unknown_command(argv[1]);
   }
   gt::ParsedArgs parsed = gt::parse_args(argc, argv);
   if (!parsed.options) return static_cast<int>(parsed.exit_code);

@@ -17,8 +17,18 @@ void check_gpu_health(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_memory_holders(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out);
 void check_ecc(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_pcie_and_clocks(const NodeSnapshot& s, std::vector<Finding>& out);
-void check_kernel_log(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_kernel_log(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out);
 void check_disks(const NodeSnapshot& s, std::vector<Finding>& out);
+
+/// Completes the identity (bus id, name, UUID) of the one GPU NVML could not
+/// name, when the PCI bus or the kernel log say it unambiguously; sets its
+/// identity_derived_from. The one check step that writes to the snapshot.
+void complete_gpu_identities(NodeSnapshot& s);
+/// Joins findings about the same GPU dying (lost, unresponsive, missing from
+/// NVML, Xid 79, fallen off the bus) by bus id into one finding each.
+void join_gpu_events(std::vector<Finding>& findings);
+/// Every finding's commands without sudo (running as root).
+void drop_sudo(std::vector<Finding>& findings);
 
 /// A finding about one GPU, with its id's default severity.
 Finding gpu_finding(const char* id, const GpuState& g);

@@ -2,7 +2,8 @@
 // /). The crash in our story began with a storage cluster out of space, and
 // a resumed job that fills the disk again loses more. Warning below 10% free,
 // critical below 3%, for bytes and inodes alike (a per-sample file layout
-// can run out of inodes long before bytes).
+// can run out of inodes long before bytes). A --path on the filesystem of an
+// earlier path is judged with it, once: the finding names both.
 #include <fmt/format.h>
 
 #include "checks/checks.h"
@@ -13,8 +14,8 @@ namespace {
 constexpr double kWarnShare = 0.10;
 constexpr double kCritShare = 0.03;
 
-void grade(const DiskUsage& d, const char* id, uint64_t avail, uint64_t total, const char* unit,
-           std::vector<Finding>& out) {
+void grade(const DiskUsage& d, const std::string& also, const char* id, uint64_t avail,
+           uint64_t total, const char* unit, std::vector<Finding>& out) {
   if (total == 0) return;
   const double share = static_cast<double>(avail) / total;
   if (share >= kWarnShare) return;
@@ -23,7 +24,8 @@ void grade(const DiskUsage& d, const char* id, uint64_t avail, uint64_t total, c
   f.subject.kind = "path";
   f.subject.path = d.path;
   bool bytes = std::string(unit) == "bytes";
-  f.title = fmt::format("{}: {:.1f}% {} free on the filesystem holding it", d.path, share * 100,
+  f.title = fmt::format("{}{}: {:.1f}% {} free on the filesystem holding it", d.path,
+                        also.empty() ? "" : " (and " + also + ")", share * 100,
                         bytes ? "space" : "inodes");
   f.evidence = bytes ? fmt::format("{:.1f} GB free of {:.1f} GB", avail / 1e9, total / 1e9)
                      : fmt::format("{} inodes free of {}", avail, total);
@@ -33,6 +35,14 @@ void grade(const DiskUsage& d, const char* id, uint64_t avail, uint64_t total, c
   f.commands = {"df -h " + d.path, "df -i " + d.path,
                 "sudo du -xh --max-depth=2 " + d.path + " | sort -h | tail -20"};
   out.push_back(f);
+}
+
+/// The later paths on the filesystem of `d`: "/data, /scratch".
+std::string same_filesystem(const NodeSnapshot& s, const DiskUsage& d) {
+  std::string also;
+  for (const DiskUsage& o : s.disks)
+    if (o.same_filesystem_as == d.path) also += (also.empty() ? "" : ", ") + o.path;
+  return also;
 }
 
 }  // namespace
@@ -49,10 +59,12 @@ void check_disks(const NodeSnapshot& s, std::vector<Finding>& out) {
       out.push_back(f);
       continue;
     }
+    if (d.same_filesystem_as) continue;  // judged with that path
+    const std::string also = same_filesystem(s, d);
     if (d.available_bytes && d.total_bytes)
-      grade(d, "disk.low_space", *d.available_bytes, *d.total_bytes, "bytes", out);
+      grade(d, also, "disk.low_space", *d.available_bytes, *d.total_bytes, "bytes", out);
     if (d.inodes_available && d.inodes_total)
-      grade(d, "disk.low_inodes", *d.inodes_available, *d.inodes_total, "inodes", out);
+      grade(d, also, "disk.low_inodes", *d.inodes_available, *d.inodes_total, "inodes", out);
   }
 }
 

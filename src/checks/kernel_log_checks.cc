@@ -105,33 +105,125 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   return f;
 }
 
-void unreadable(const KernelLog& log, std::vector<Finding>& out) {
-  bool current_read = false;
-  std::string errors;
+/// Why a source could not be read, from the words the reader kept.
+enum class Cause {
+  kPermission,
+  kNoPersistentJournal,
+  kNoPreviousBoot,
+  kNoJournalctl,
+  kTimedOut,
+  kMissing,
+  kOther
+};
+
+bool has(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+Cause cause_of(const KernelLog::Source& src) {
+  const std::string& e = *src.error;
+  if (has(e, "timed out")) return Cause::kTimedOut;
+  if (has(e, "No journal files were found") || has(e, "no persistent journal"))
+    return Cause::kNoPersistentJournal;
+  if (has(e, "cannot run journalctl"))
+    return has(e, "No such file") ? Cause::kNoJournalctl : Cause::kOther;
+  if (has(e, "No such boot ID") || has(e, "is not available")) return Cause::kNoPreviousBoot;
+  if (has(e, "ermission denied") || has(e, "insufficient permissions") ||
+      has(e, "Operation not permitted"))
+    return Cause::kPermission;
+  if (e == "not found" || has(e, "No such file")) return Cause::kMissing;
+  return Cause::kOther;
+}
+
+std::string cause_words(Cause c, const KernelLog::Source& src, bool root) {
+  switch (c) {
+    case Cause::kPermission:
+      return root ? "permission denied although running as root (a container without "
+                    "CAP_SYSLOG?)"
+                  : "permission denied (not root)";
+    case Cause::kNoPersistentJournal:
+      return "no persistent journal: the previous boot's messages were not kept";
+    case Cause::kNoPreviousBoot:
+      return "the journal holds no earlier boot (the first boot it kept, or it is not persistent)";
+    case Cause::kNoJournalctl:
+      return "journalctl is not installed";
+    case Cause::kTimedOut:
+      return *src.error + " (a large or slow journal)";
+    case Cause::kMissing:
+      return src.name == "/dev/kmsg" ? "/dev/kmsg does not exist here (a container?)"
+                                     : "no such file";
+    case Cause::kOther:
+      break;
+  }
+  return *src.error;
+}
+
+/// What to do about one cause; commands go in `cmds`.
+std::string cause_action(Cause c, bool root, std::vector<std::string>& cmds) {
+  switch (c) {
+    case Cause::kPermission:
+      if (root) return "Give the container CAP_SYSLOG or run gpu-triage on the host.";
+      cmds.push_back("sudo gpu-triage");
+      return "Run as root (or with CAP_SYSLOG) to read /dev/kmsg.";
+    case Cause::kNoPersistentJournal:
+      cmds.push_back("sudo mkdir -p /var/log/journal && sudo systemctl restart systemd-journald");
+      return "The previous boot's messages are gone; keep the next ones with a persistent "
+             "journal (/var/log/journal, Storage=persistent in journald.conf).";
+    case Cause::kNoJournalctl:
+      return "Pass the previous boot's log with --kernel-log FILE (a saved dmesg, "
+             "/var/log/kern.log.1).";
+    case Cause::kTimedOut:
+      cmds.push_back("sudo journalctl -k -b -1 | grep -E 'NVRM|Xid'");
+      return "Read the previous boot's kernel log by hand.";
+    case Cause::kNoPreviousBoot:
+      cmds.push_back(
+          "ls -d /var/log/journal || (sudo mkdir -p /var/log/journal && sudo "
+          "systemctl restart systemd-journald)");
+      return "If /var/log/journal does not exist the previous boot's messages were not kept: "
+             "create it so the next ones are.";
+    case Cause::kMissing:
+    case Cause::kOther:
+      break;
+  }
+  return "Run gpu-triage on the host, or pass a saved log with --kernel-log FILE.";
+}
+
+void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
+  bool current_read = false, previous_read = false;
+  std::string errors, action;
+  std::vector<std::string> cmds;
   for (const KernelLog::Source& src : log.sources) {
     if (src.read && (src.boot == "current" || src.boot == "file")) current_read = true;
-    if (src.error) errors += (errors.empty() ? "" : "; ") + src.name + ": " + *src.error;
+    if (src.read && src.boot == "previous") previous_read = true;
+  }
+  for (const KernelLog::Source& src : log.sources) {
+    if (!src.error) continue;
+    const Cause c = cause_of(src);
+    // A boot read from another source is covered.
+    if (src.boot == "previous" && previous_read) continue;
+    errors += (errors.empty() ? "" : "; ") + src.name + ": " + cause_words(c, src, root);
+    std::string a = cause_action(c, root, cmds);
+    if (!a.empty() && action.find(a) == std::string::npos)
+      action += (action.empty() ? "" : " ") + a;
   }
   if (errors.empty()) return;
   Finding f = node_finding("kernel_log.unreadable");
   f.subject.kind = "kernel-log";
   f.severity = current_read ? Severity::kInfo : Severity::kWarning;
-  f.title = current_read ? "Part of the kernel log could not be read"
+  f.title = current_read ? "The previous boot's kernel log could not be read"
                          : "Could not read the kernel log: Xid errors are unknown";
   f.evidence = errors;
-  f.action =
-      "Run as root (or with CAP_SYSLOG) to read /dev/kmsg; keep a persistent journal "
-      "(Storage=persistent in journald.conf) to see the previous boot, or pass a saved "
-      "log with --kernel-log FILE.";
-  f.commands = {"sudo gpu-triage", "sudo journalctl -k -b -1 | grep -E 'NVRM|Xid'"};
+  f.action = action;
+  for (const std::string& c : cmds)
+    if (std::find(f.commands.begin(), f.commands.end(), c) == f.commands.end())
+      f.commands.push_back(c);
   out.push_back(f);
 }
 
 }  // namespace
 
-void check_kernel_log(const NodeSnapshot& s, std::vector<Finding>& out) {
+void check_kernel_log(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out) {
   if (!s.kernel_log) return;
-  unreadable(*s.kernel_log, out);
+  // On a machine with no NVIDIA GPU there is nothing to look for.
+  if (!no_nvidia_gpu(s)) unreadable(*s.kernel_log, o.running_as_root, out);
   std::map<Key, Group> groups;
   for (const KernelLogEvent& e : s.kernel_log->events) {
     Group& grp = groups[Key{e.kind, e.code.value_or(-1), e.pci_bus_id.value_or(""), e.boot}];

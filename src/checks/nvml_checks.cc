@@ -5,6 +5,11 @@
 // Driver/library version mismatch"). A library from an older install left
 // under a newer module (the after-crash container) may still initialise, but
 // tools and CUDA in that environment then run against the wrong user space.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
 #include "checks/checks.h"
 #include "checks/registry.h"
 
@@ -20,6 +25,104 @@ Finding node_finding(const char* id) {
 }
 
 namespace {
+
+/// The module names in unload order: those loaded, else the usual set.
+std::vector<std::string> unload_names(const NodeSnapshot& s) {
+  std::vector<std::string> names;
+  for (const KernelModule& m : s.nvidia_modules) names.push_back(m.name);
+  if (names.empty())
+    names = {"nvidia_peermem", "nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia"};
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const std::string& x : v) out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+std::string unload_order_text(const NodeSnapshot& s) { return joined(unload_names(s), ", "); }
+
+const KernelModule* module_named(const NodeSnapshot& s, const std::string& name) {
+  for (const KernelModule& m : s.nvidia_modules)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+/// The GPU processes NVML listed (none when NVML is down).
+std::vector<std::string> gpu_process_pids(const NodeSnapshot& s) {
+  std::vector<std::string> pids;
+  for (const GpuState& g : s.gpus)
+    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
+      std::string pid = std::to_string(p.pid);
+      if (std::find(pids.begin(), pids.end(), pid) == pids.end()) pids.push_back(pid);
+    }
+  return pids;
+}
+
+/// What holds the running module, from the snapshot: daemons, modules
+/// stacked on it, a display server on nvidia_drm, GPU processes.
+std::string holders_text(const NodeSnapshot& s) {
+  std::vector<std::string> parts;
+  for (const NvidiaService& d : s.nvidia_services)
+    parts.push_back(fmt::format("{} (PID {}{})", d.what, d.pid, d.unit ? ", " + *d.unit : ""));
+  for (const KernelModule& m : s.nvidia_modules)
+    if (m.name != "nvidia" && m.name != "nvidia_uvm" && m.name != "nvidia_modeset" &&
+        m.name != "nvidia_drm")
+      parts.push_back("module " + m.name);
+  if (const KernelModule* drm = module_named(s, "nvidia_drm"); drm && drm->refcnt.value_or(0) > 0)
+    parts.push_back(
+        fmt::format("nvidia_drm in use {} time(s) (a display server or console)", *drm->refcnt));
+  if (std::vector<std::string> pids = gpu_process_pids(s); !pids.empty())
+    parts.push_back("GPU processes " + joined(pids, ", "));
+  if (const KernelModule* nv = module_named(s, "nvidia"); nv && nv->refcnt)
+    parts.push_back(fmt::format("nvidia's reference count is {}", *nv->refcnt));
+  if (parts.empty())
+    return s.nvidia_modules.empty() ? "what holds the modules is unknown (/sys/module not read)"
+                                    : "nothing known holds the modules";
+  return "held by: " + joined(parts, "; ");
+}
+
+/// Reboot first (the simple path), then the reload without one: stop the
+/// daemons, leave the graphical target if nvidia_drm is in use, check no
+/// process keeps /dev/nvidia* open, unload in order, load, restart daemons.
+std::vector<std::string> reload_commands(const NodeSnapshot& s) {
+  std::vector<std::string> c = {"cat /proc/driver/nvidia/version",
+                                "sudo reboot   # the simple path; or, without a reboot:"};
+  std::vector<std::string> units;
+  for (const NvidiaService& d : s.nvidia_services) {
+    std::string unit =
+        d.unit.value_or(d.what == "DCGM"             ? "nvidia-dcgm.service"
+                        : d.what == "Fabric Manager" ? "nvidia-fabricmanager.service"
+                                                     : "nvidia-persistenced.service");
+    if (std::find(units.begin(), units.end(), unit) == units.end()) units.push_back(unit);
+  }
+  if (!units.empty()) c.push_back("sudo systemctl stop " + joined(units, " "));
+  if (const KernelModule* drm = module_named(s, "nvidia_drm"); drm && drm->refcnt.value_or(0) > 0)
+    c.push_back("sudo systemctl isolate multi-user.target");
+  c.push_back("sudo fuser -v /dev/nvidia*   # stop every process it lists");
+  std::vector<std::string> names = unload_names(s);
+  c.push_back("sudo rmmod " + joined(names, " "));
+  std::reverse(names.begin(), names.end());
+  c.push_back("sudo modprobe -a " + joined(names, " "));
+  if (!units.empty()) c.push_back("sudo systemctl start " + joined(units, " "));
+  return c;
+}
+
+/// "590.48.01" > "565.57.01", numerically part by part.
+bool newer(const std::string& a, const std::string& b) {
+  std::vector<long> pa, pb;
+  for (auto [str, out] : {std::pair{&a, &pa}, std::pair{&b, &pb}}) {
+    size_t i = 0;
+    while (i < str->size()) {
+      size_t dot = str->find('.', i);
+      if (dot == std::string::npos) dot = str->size();
+      out->push_back(std::strtol(str->substr(i, dot - i).c_str(), nullptr, 10));
+      i = dot + 1;
+    }
+  }
+  return pa > pb;
+}
 
 Finding init_failure(const NodeSnapshot& s) {
   const NvmlStatus& n = s.nvml;
@@ -46,15 +149,15 @@ Finding init_failure(const NodeSnapshot& s) {
   } else if (init == "NVML_ERROR_LIB_RM_VERSION_MISMATCH") {
     f = node_finding("nvml.version_mismatch");
     f.title = "Driver/library version mismatch: NVML refuses to start";
-    f.evidence = "kernel module " + module + ", NVML library " + library;
+    f.evidence = "kernel module " + module + ", NVML library " + library + "; " + holders_text(s);
     f.action =
-        "Reboot, or unload and reload the nvidia modules so the running module matches "
-        "the installed library; then pin the driver packages so an unattended upgrade "
+        "Reboot: the simple path, it loads the installed module. Without a reboot, stop what "
+        "holds the running module, unload the modules in order (" +
+        unload_order_text(s) +
+        ") and load the installed one; then pin the driver packages so an unattended upgrade "
         "cannot split them again.";
-    f.commands = {"cat /proc/driver/nvidia/version",
-                  "sudo systemctl isolate multi-user.target && sudo rmmod nvidia_uvm "
-                  "nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia   # or: sudo reboot",
-                  "sudo apt-mark hold 'nvidia-*' 'libnvidia-*'"};
+    f.commands = reload_commands(s);
+    f.commands.push_back("sudo apt-mark hold 'nvidia-*' 'libnvidia-*'");
   } else if (init == "NVML_ERROR_DRIVER_NOT_LOADED") {
     f = node_finding("nvml.driver_not_loaded");
     f.title = "The NVIDIA kernel driver is not loaded";
@@ -87,8 +190,9 @@ Finding init_failure(const NodeSnapshot& s) {
 
 void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.nvml.initialized) {
-    // No NVIDIA GPU and no driver: nothing to judge, not a failure.
-    if (!s.nvml.loaded && s.pci_devices.empty()) return;
+    // No NVIDIA GPU and no driver: nothing to judge, not a failure
+    // (--expect-gpus makes it gpu.count_mismatch).
+    if (nothing_to_judge(s)) return;
     out.push_back(init_failure(s));
     return;
   }
@@ -99,14 +203,25 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
     f.title = "NVML library " + *lib + " differs from kernel module " + *mod;
     f.evidence = "library file " + s.nvml.library_file.value_or("?") + "; /sys/module/nvidia/" +
                  "version " + *mod + "; NVML reports driver " + s.driver_version.value_or("?");
-    f.action =
-        "NVML still works, but tools and CUDA here use user-space libraries from another "
-        "driver release. Install the user-space package matching the module (in a "
-        "container: recreate it so the NVIDIA container toolkit mounts the host's "
-        "libraries), and pin the driver packages.";
-    f.commands = {
-        "ls -l " + s.nvml.library_file.value_or("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
-        "cat /proc/driver/nvidia/version"};
+    if (newer(*lib, *mod)) {
+      // An upgrade without a reboot: the installed driver is the newer one.
+      f.evidence += "; " + holders_text(s);
+      f.action = "NVML still works, but the installed driver (" + *lib +
+                 ") is newer than the running module: the next CUDA program may refuse to start. "
+                 "Reboot: the simple path. Without a reboot, stop what holds the running module, "
+                 "unload the modules in order (" +
+                 unload_order_text(s) + ") and load the installed one.";
+      f.commands = reload_commands(s);
+    } else {
+      f.action =
+          "NVML still works, but tools and CUDA here use user-space libraries from another "
+          "driver release. Install the user-space package matching the module (in a "
+          "container: recreate it so the NVIDIA container toolkit mounts the host's "
+          "libraries), and pin the driver packages.";
+      f.commands = {
+          "ls -l " + s.nvml.library_file.value_or("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
+          "cat /proc/driver/nvidia/version"};
+    }
     out.push_back(f);
   }
 }

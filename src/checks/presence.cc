@@ -41,7 +41,29 @@ Finding gpu_finding(const char* id, const GpuState& g) {
   return f;
 }
 
+namespace {
+
+/// --expect-gpus on a machine with no NVIDIA GPU at all (a VM whose
+/// passed-through GPUs vanished): the count is wrong, whatever else is.
+void expected_but_none(const NodeSnapshot& s, uint32_t expected, std::vector<Finding>& out) {
+  Finding f = node_finding("gpu.count_mismatch");
+  f.title = "No NVIDIA GPU on this machine, expected " + std::to_string(expected);
+  f.evidence = "no NVIDIA GPU on the PCI bus, no nvidia module, no NVML library (" +
+               s.nvml.library_path.value_or("libnvidia-ml.so.1") + "); --expect-gpus " +
+               std::to_string(expected);
+  f.action =
+      "The GPUs are gone from the PCI bus itself. On a VM, check the passthrough (the "
+      "hypervisor still assigns the devices, the VM was started with them); on bare metal, "
+      "check power, risers and seating, then reboot.";
+  f.commands = {"lspci -nn | grep -i nvidia", "sudo dmesg -T | grep -i -E 'pci|nvidia' | tail -40"};
+  out.push_back(f);
+}
+
+}  // namespace
+
 void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out) {
+  if (no_nvidia_gpu(s) && o.expect_gpus.value_or(0) > 0)
+    return expected_but_none(s, *o.expect_gpus, out);
   if (!s.nvml.initialized) return;
   const size_t before = out.size();
   const uint32_t nvml = s.gpu_count.value_or(0);
@@ -70,6 +92,10 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
       f.title =
           "GPU " + d.bus_id + " is on the PCI bus but NVML does not list it (fallen off the bus?)";
       f.evidence = "bound to nvidia in sysfs; NVML lists " + std::to_string(nvml) + " GPU(s)";
+      if (d.model || d.uuid)
+        f.evidence +=
+            "; the driver names it " + d.model.value_or("?") + (d.uuid ? " " + *d.uuid : "");
+      f.subject.gpu_uuid = d.uuid;
       f.action = "Drain the node and reboot; if the GPU is still missing, reseat or RMA it.";
       f.commands = {"sudo dmesg -T | grep -E 'fallen off|Xid' | tail", "sudo reboot"};
       out.push_back(f);
@@ -107,6 +133,7 @@ void check_gpu_health(const NodeSnapshot& s, std::vector<Finding>& out) {
       Finding f = gpu_finding("gpu.lost", g);
       f.title = gpu_label(g) + " is lost: it fell off the bus or stopped responding";
       f.evidence = g.status_detail.value_or("NVML_ERROR_GPU_IS_LOST");
+      if (g.identity_derived_from) f.evidence += "; " + *g.identity_derived_from;
       f.action =
           "Stop the jobs on this node and reboot it (a GPU reset rarely recovers a lost "
           "GPU); if it recurs, check power and seating, then RMA.";
@@ -117,6 +144,7 @@ void check_gpu_health(const NodeSnapshot& s, std::vector<Finding>& out) {
       f.title =
           gpu_label(g) + " did not answer: stuck in " + g.stuck_in_call.value_or("an NVML call");
       f.evidence = g.status_detail.value_or("");
+      if (g.identity_derived_from) f.evidence += "; " + *g.identity_derived_from;
       f.action =
           "The GPU or its driver is wedged; any program touching it will hang too. Read "
           "the kernel log, then reboot the node.";

@@ -70,6 +70,7 @@ const CheckSpec* find_check(std::string_view id) {
 }
 
 void judge(Report& report, const CheckOptions& options) {
+  complete_gpu_identities(report.snapshot);
   const NodeSnapshot& s = report.snapshot;
   std::vector<Finding>& f = report.findings;
   // Each family appends its findings; order here is only a tie-breaker.
@@ -79,15 +80,18 @@ void judge(Report& report, const CheckOptions& options) {
   check_memory_holders(s, options, f);
   check_ecc(s, f);
   check_pcie_and_clocks(s, f);
-  check_kernel_log(s, f);
+  check_kernel_log(s, options, f);
   check_disks(s, f);
+  join_gpu_events(f);
+  if (options.running_as_root) drop_sudo(f);
   std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);
   });
   report.verdict = Severity::kOk;
   for (const Finding& x : f) report.verdict = std::max(report.verdict, x.severity);
-  // Nothing to judge: no NVIDIA GPU anywhere and no driver.
-  report.could_not_check = !s.nvml.loaded && s.pci_devices.empty();
+  // Nothing to judge: no NVIDIA GPU anywhere and no driver. Expecting GPUs
+  // makes it a finding (gpu.count_mismatch) instead.
+  report.could_not_check = nothing_to_judge(s) && options.expect_gpus.value_or(0) == 0;
   report.plan = make_plan(report);
 }
 

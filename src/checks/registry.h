@@ -30,10 +30,22 @@ const CheckSpec* find_check(std::string_view id);
 struct CheckOptions {
   std::optional<uint32_t> expect_gpus;  ///< --expect-gpus N
   double idle_memory_share = 0.10;      ///< "memory held while idle" above this share
+  /// gpu-triage runs as root (the caller checks geteuid()): commands are
+  /// written without "sudo".
+  bool running_as_root = false;
 };
 
 /// Runs every check over `report.snapshot` and fills findings (worst
-/// first), the verdict and the plan.
+/// first), the verdict and the plan. First completes the identity of a GPU
+/// NVML could not name (complete_gpu_identities), the one change it makes
+/// to the snapshot; then joins findings about the same dying GPU.
 void judge(Report& report, const CheckOptions& options);
+
+/// No NVIDIA GPU on this machine at all: nothing on the PCI bus, no nvidia
+/// module, no NVML library. A live collection only (a capture never is).
+bool no_nvidia_gpu(const NodeSnapshot& s);
+
+/// Nothing to judge: no NVIDIA GPU here, or a capture that could not be read.
+bool nothing_to_judge(const NodeSnapshot& s);
 
 }  // namespace gt

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "fleet/remote.h"
 #include "model/limits.h"
 #include "util/duration.h"
@@ -24,12 +25,27 @@ Status apply_duration(const std::string& text, const char* flag, std::chrono::mi
   return ok_status();
 }
 
+ParsedArgs usage(const std::string& prog, const std::string& message) {
+  usage_error(prog, message);
+  return {std::nullopt, ExitCode::kUsage};
+}
+
+/// The end of --help: the exit codes of both conventions.
+constexpr const char* kExitCodesHelp =
+    "Exit codes (--exit-codes nagios, the default): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN\n"
+    "  (nothing could be checked); with --exit-codes npd (Node Problem Detector): 0 ok,\n"
+    "  1 problem, 2 unknown. Either way: 64 bad usage; 74 the --textfile could not be\n"
+    "  written (the report is still printed; the error is on stderr).";
+
 }  // namespace
 
-ParsedArgs parse_args(int argc, char** argv) {
+ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
+                      const std::vector<std::string>& more_names) {
   CLI::App app{
       "gpu-triage: are the GPUs alive, and what is holding them?\n"
-      "Reads every GPU through NVML (never hangs), the PCI bus and /proc."};
+      "Reads every GPU through NVML (never hangs), the PCI bus and /proc.",
+      prog};
+  app.allow_extras();
   app.footer(
       "The table:\n"
       "  GPU          NVML index          STATUS   ok, lost, unresponsive, inaccessible\n"
@@ -46,8 +62,8 @@ ParsedArgs parse_args(int argc, char** argv) {
       "  servers: the processes grouped by launcher (kind, TP/DP/PP, GPUs and memory each, "
       "owner and restart policy, start after boot, model, port)\n"
       "Memory in human output is in MiB/GiB (1 GiB = 1024 MiB); JSON and metrics are in "
-      "bytes.\n"
-      "Exit codes (nagios): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; 64 bad usage.");
+      "bytes.\n\n" +
+      commands_help() + "\n" + kExitCodesHelp);
   Options o;
   std::string sample = "1s", timeout = "5s";
   bool version = false, no_color = false, color = false;
@@ -66,14 +82,16 @@ ParsedArgs parse_args(int argc, char** argv) {
                  "Directory standing for / when reading /proc and /sys (env GPU_TRIAGE_ROOT)");
   std::string exit_codes = "nagios";
   app.add_flag("--oneline", o.oneline,
-               "One line: the verdict word, then stable key=value fields (pdsh/clush friendly)")
+               "One line: the verdict word, then stable key=value fields (pdsh/clush "
+               "friendly): gpus=ANSWERING/ON_PCI_BUS ('?': NVML could not list them; '-': "
+               "the bus was not read, a capture), critical=, warning=, driver=, ids=")
       ->excludes(json);
   app.add_option("--exit-codes", exit_codes,
                  "Exit code convention: nagios (0 ok, 1 warning, 2 critical, 3 unknown; "
                  "default) or npd (0 ok, 1 problem, 2 unknown)")
       ->check(CLI::IsMember({"nagios", "npd"}));
   app.add_option("--expect-gpus", o.expect_gpus, "Number of GPUs this node should have")
-      ->check(CLI::Range(0u, kMaxGpus));
+      ->check(whole_number(0, kMaxGpus));
   app.add_option("--path", o.paths,
                  "Check free space and inodes of the filesystem holding DIR (repeatable; / "
                  "always)");
@@ -98,50 +116,34 @@ ParsedArgs parse_args(int argc, char** argv) {
   app.add_option("--ssh-command", o.ssh_command,
                  "ssh program and its options for --host (default ssh; e.g. \"ssh -J jump\")");
   app.add_option("--fanout", o.fanout, "Hosts checked at once (default 32)")
-      ->check(CLI::Range(1u, 1024u));
+      ->check(whole_number(1, 1024));
   app.add_option("--host-timeout", host_timeout,
                  "Deadline per host, connection included (default 30s); ssh is killed after it");
   app.add_flag("--color", color, "Colour even when not on a terminal");
   app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
   app.add_flag("-V,--version", version, "Print the version");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    if (rc == 0) print_commands();  // after --help
-    return {std::nullopt, rc == 0 ? ExitCode::kOk : ExitCode::kUsage};
-  }
+  if (std::optional<int> rc = parse_command_line(app, argc, argv, {prog, more_names}))
+    return {std::nullopt, *rc == 0 ? ExitCode::kOk : ExitCode::kUsage};
   if (version) {
     std::cout << "gpu-triage " << kVersion << "\n";
     return {std::nullopt, ExitCode::kOk};
   }
   for (Status s : {apply_duration(sample, "--sample", o.sample_window),
                    apply_duration(timeout, "--timeout", o.timeout)}) {
-    if (!s) {
-      std::cerr << "gpu-triage: " << s.error().message << "\n";
-      return {std::nullopt, ExitCode::kUsage};
-    }
+    if (!s) return usage(prog, s.error().message);
   }
-  if (Status s = apply_duration(host_timeout, "--host-timeout", o.host_timeout);
-      !s || o.host_timeout.count() <= 0) {
-    std::cerr << "gpu-triage: --host-timeout must be a duration above 0\n";
-    return {std::nullopt, ExitCode::kUsage};
-  }
-  if (Result<std::vector<std::string>> h = collect_hosts(host_args, hosts_file); !h) {
-    std::cerr << "gpu-triage: " << h.error().message << "\n";
-    return {std::nullopt, ExitCode::kUsage};
-  } else {
+  if (Status s = apply_duration(host_timeout, "--host-timeout", o.host_timeout); !s)
+    return usage(prog, s.error().message);
+  if (o.host_timeout.count() <= 0)
+    return usage(prog, "--host-timeout must be above 0, got '" + host_timeout + "'");
+  if (Result<std::vector<std::string>> h = collect_hosts(host_args, hosts_file); !h)
+    return usage(prog, h.error().message);
+  else
     o.hosts = std::move(*h);
-  }
-  if (!o.hosts.empty() && o.smi_xml) {
-    std::cerr << "gpu-triage: --smi-xml and --host exclude each other\n";
-    return {std::nullopt, ExitCode::kUsage};
-  }
-  if (o.timeout.count() <= 0 || o.sample_window >= o.timeout) {
-    std::cerr << "gpu-triage: --sample (" << sample << ") must be shorter than --timeout ("
-              << timeout << "), and --timeout must be above 0\n";
-    return {std::nullopt, ExitCode::kUsage};
-  }
+  if (!o.hosts.empty() && o.smi_xml) return usage(prog, "--smi-xml and --host exclude each other");
+  if (o.timeout.count() <= 0 || o.sample_window >= o.timeout)
+    return usage(prog, "--sample (" + sample + ") must be shorter than --timeout (" + timeout +
+                           "), and --timeout must be above 0");
   if (o.nvml_lib.empty()) o.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
   if (app.count("--root") == 0) o.root = env_or("GPU_TRIAGE_ROOT", "/");
   o.npd_exit_codes = exit_codes == "npd";

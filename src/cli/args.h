@@ -40,7 +40,10 @@ struct ParsedArgs {
 };
 
 /// Parses argv and the environment. Prints help, version or the usage
-/// error itself.
-ParsedArgs parse_args(int argc, char** argv);
+/// error itself, prefixed with `prog` ("gpu-triage serve" when serve passes
+/// on its collection options); `more_names` are options the caller took
+/// already, offered too when an unknown one is close to them.
+ParsedArgs parse_args(int argc, char** argv, const std::string& prog = "gpu-triage",
+                      const std::vector<std::string>& more_names = {});
 
 }  // namespace gt

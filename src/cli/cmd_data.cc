@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/usage.h"
 #include "data/analysis.h"
 #include "data/data_report.h"
 #include "data/layouts.h"
@@ -60,13 +61,21 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
       "gpu-triage data: is the job's output intact, and exactly which samples must be redone?\n"
       "Files are opened read-only; nothing in DIR changes unless --move-bad-to is given."};
   app.name("gpu-triage data");
+  app.allow_extras();  // parse_command_line names an unknown option, with a suggestion
+  app.footer(
+      "Exit codes: 0 every file intact, nothing missing; 1 resumable problems (bad, missing,\n"
+      "  duplicated, stale or unverifiable files, not enough space for the rest, manifest\n"
+      "  differences); 2 a DIR, subdirectory or file (or the --manifest) that could not be\n"
+      "  read, or a --write-manifest or --resume-list that could not be written; 3 nothing\n"
+      "  to check; 64 bad usage.");
   DataCli c;
   std::string range, layout = "auto", algo;
   int64_t expect = -1;
   app.add_option("DIR", c.dirs, "Output directories of the job")->required();
   auto* e =
       app.add_option("--expect", expect,
-                     "Samples 0..N-1 should exist (N at most " + std::to_string(kMaxSamples) + ")");
+                     "Samples 0..N-1 should exist (N at most " + std::to_string(kMaxSamples) + ")")
+          ->check(whole_number(0, INT64_MAX));
   app.add_option("--range", range,
                  "Samples A..B-1 should exist (A:B, B exclusive, B-A at most " +
                      std::to_string(kMaxSamples) + ")")
@@ -86,11 +95,10 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
                  "them; never deletes");
   auto* j = app.add_flag("--json", c.json, "JSON output (docs/json.md)");
   app.add_flag("-0", c.nul, "Print only the bad files' paths, NUL-separated")->excludes(j);
-  app.add_option("--threads", c.threads, "Parallel readers (default: cores, at most 16)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& err) {
-    code = app.exit(err) == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+  app.add_option("--threads", c.threads, "Parallel readers (default: cores, at most 16)")
+      ->check(whole_number(0, UINT32_MAX));
+  if (std::optional<int> rc = parse_command_line(app, argc, argv, {"gpu-triage data", {}})) {
+    code = *rc;
     return std::nullopt;
   }
   code = static_cast<int>(ExitCode::kUsage);

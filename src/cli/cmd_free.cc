@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "checks/plan.h"
+#include "cli/usage.h"
 #include "free/free_act.h"
 #include "free/free_plan.h"
 #include "model/exit_code.h"
@@ -23,6 +25,8 @@
 namespace gt {
 namespace {
 
+constexpr const char* kProg = "gpu-triage free";
+
 struct FreeCli {
   FreeOptions free;
   std::string nvml_lib;
@@ -35,7 +39,13 @@ struct FreeCli {
 std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   CLI::App app{
       "gpu-triage free: release GPUs held by leftover processes, safely.\n"
-      "Without --yes it only shows what it would do."};
+      "Without --yes it only shows what it would do.",
+      kProg};
+  app.allow_extras();
+  app.footer(
+      "Exit codes: 0 the selected GPUs are free at the end; 1 memory remains (without --yes:\n"
+      "  the GPUs are held); 2 a refusal or a failure (NVML unusable included); 64 bad usage,\n"
+      "  a GPU in --gpus that this node does not have included.");
   FreeCli c;
   std::string gpus = "all", grace = "30s", timeout = "5s", sample = "1s";
   std::vector<uint32_t> pids;
@@ -44,7 +54,8 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
                  "this node does not have is refused)");
   app.add_option("--pid", c.free.pids,
                  "Signal exactly these PIDs (repeatable); refused when one would take other "
-                 "GPU holders with it (its workers), unless --whole-server");
+                 "GPU holders with it (its workers), unless --whole-server")
+      ->check(whole_number(1, UINT32_MAX));
   app.add_flag("--whole-server", c.free.whole_server,
                "Widen the selection to every server it touches: all their GPUs and processes "
                "(without it, a server that also holds GPUs outside --gpus is refused)");
@@ -66,20 +77,22 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
                  "a captured tree can be planned, never acted on");
   app.add_option("--timeout", timeout, "Deadline for each NVML collection (default 5s)");
   app.add_option("--sample", sample, "Utilization window to judge idleness (default 1s)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    code = app.exit(e) == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+  if (std::optional<int> rc = parse_command_line(app, argc, argv, {kProg, {}})) {
+    code = *rc;
     return std::nullopt;
   }
+  auto duration = [](const std::string& text, const char* flag) {
+    Result<std::chrono::milliseconds> d = parse_duration(text);
+    return d ? d : Result<std::chrono::milliseconds>(d.error().with_context(flag));
+  };
   Result<std::optional<std::vector<uint32_t>>> list = parse_gpu_list(gpus);
-  Result<std::chrono::milliseconds> g = parse_duration(grace), t = parse_duration(timeout),
-                                    s = parse_duration(sample);
+  Result<std::chrono::milliseconds> g = duration(grace, "--grace"),
+                                    t = duration(timeout, "--timeout"),
+                                    s = duration(sample, "--sample");
   for (const Error* e : {list ? nullptr : &list.error(), g ? nullptr : &g.error(),
                          t ? nullptr : &t.error(), s ? nullptr : &s.error()}) {
     if (!e) continue;
-    std::cerr << "gpu-triage free: " << e->message << "\n";
-    code = static_cast<int>(ExitCode::kUsage);
+    code = usage_error(kProg, e->message);
     return std::nullopt;
   }
   c.free.gpus = *list;
@@ -87,13 +100,30 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   c.timeout = *t;
   c.sample = *s;
   if (c.sample >= c.timeout) {
-    std::cerr << "gpu-triage free: --sample must be shorter than --timeout\n";
-    code = static_cast<int>(ExitCode::kUsage);
+    code = usage_error(
+        kProg, "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")");
     return std::nullopt;
   }
   if (c.nvml_lib.empty()) c.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
   if (app.count("--root") == 0) c.root = env_or("GPU_TRIAGE_ROOT", "/");
   return c;
+}
+
+/// "--gpus 7-9: this node has no GPUs 8-9 (it has GPUs 0-7)" when the
+/// selection names GPUs the node does not have, else nullopt.
+std::optional<std::string> missing_gpus(const FreeOptions& o, const NodeSnapshot& s) {
+  if (!o.gpus) return std::nullopt;
+  std::vector<uint32_t> have, missing;
+  for (const GpuState& g : s.gpus) have.push_back(g.index);
+  for (uint32_t want : *o.gpus)
+    if (std::find(have.begin(), have.end(), want) == have.end()) missing.push_back(want);
+  if (missing.empty()) return std::nullopt;
+  std::sort(have.begin(), have.end());
+  std::string has = have.empty()       ? "it has no GPU"
+                    : have.size() == 1 ? "it has GPU " + format_index_list(have)
+                                       : "it has GPUs " + format_index_list(have);
+  return fmt::format("--gpus {}: this node has no GPU{} {} ({})", format_index_list(*o.gpus),
+                     missing.size() == 1 ? "" : "s", format_index_list(missing), has);
 }
 
 std::string when(std::optional<int64_t> unix_s) {
@@ -112,7 +142,9 @@ void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
     out << fmt::format("   holds {} on GPU{} {} through {} process(es) (PIDs {}); {}{}\n",
                        format_memory(t.bytes), t.gpus.size() == 1 ? "" : "s",
                        format_index_list(t.gpus), t.holders.size(), format_index_list(pids),
-                       t.idle ? "idle (0% utilization over the window)" : "BUSY",
+                       !t.idle   ? "utilization not sampled over a window"
+                       : *t.idle ? "idle (0% utilization over the window)"
+                                 : "BUSY",
                        t.widened ? "; taken whole (--whole-server)" : "");
     out << fmt::format("   user {}, running since {}, owner: {}{}\n", t.user.value_or("?"),
                        when(t.since_unix_s), t.stop.owner_text,
@@ -186,7 +218,7 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
                        {"via_owner", t.stop.via_owner},
                        {"gpus", t.gpus},
                        {"bytes", t.bytes},
-                       {"idle", t.idle},
+                       {"idle", t.idle ? J(*t.idle) : J()},
                        {"widened", t.widened},
                        {"user", t.user ? J(*t.user) : J()},
                        {"since_unix_s", t.since_unix_s ? J(*t.since_unix_s) : J()},
@@ -244,6 +276,16 @@ int cmd_free(int argc, char** argv) {
   Self self{static_cast<uint32_t>(::getpid()), static_cast<uint32_t>(::geteuid()),
             self_and_ancestors(FsRoot("/"))};
   FreePlan plan = make_free_plan(before, root, c->free, self);
+  if (self.euid == 0)  // as the report: a root shell has no use for sudo
+    for (TreeTarget& t : plan.targets)
+      for (std::vector<std::string>* cmds : {&t.stop.stop, &t.stop.disable})
+        for (std::string& cmd : *cmds) cmd = without_sudo(cmd);
+  if (std::optional<std::string> bad = missing_gpus(c->free, before)) {
+    code = usage_error(kProg, *bad);
+    std::fflush(nullptr);
+    if (abandoned) _exit(code);
+    return code;
+  }
   FreeResult result;
   if (c->free.yes && c->root != "/") {
     for (const TreeTarget& t : plan.targets)

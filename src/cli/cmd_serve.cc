@@ -15,6 +15,7 @@
 
 #include "cli/args.h"
 #include "cli/run_triage.h"
+#include "cli/usage.h"
 #include "model/exit_code.h"
 #include "render/json_report.h"
 #include "render/prometheus.h"
@@ -25,11 +26,14 @@
 namespace gt {
 namespace {
 
+constexpr const char* kProg = "gpu-triage serve";
+
 struct ServeArgs {
   std::string listen = "127.0.0.1:9835";
   std::string scrape_timeout = "10s";
   std::string max_age = "10s";
-  std::vector<std::string> rest;  ///< the collection options, for parse_args
+  std::vector<std::string> rest;   ///< the collection options, for parse_args
+  std::vector<std::string> names;  ///< serve's own options, for suggestions
 };
 
 /// One collection, rendered for every scrape that will read it.
@@ -59,8 +63,11 @@ std::optional<int> parse_serve_args(int argc, char** argv, ServeArgs& a) {
       "gpu-triage serve: Prometheus exporter. GET /metrics (text format 0.0.4), GET /healthz "
       "(the JSON report).\nAlso takes gpu-triage's collection options: --timeout, --sample, "
       "--expect-gpus, --path, --root, --nvml-lib, --kernel-log, --no-kernel-log.",
-      "gpu-triage serve"};
-  app.allow_extras();
+      kProg};
+  app.allow_extras();  // the collection options go on to parse_args
+  app.footer(
+      "Exit codes: 0 stopped by SIGINT or SIGTERM; 3 cannot listen on --listen (address in use,\n"
+      "  no permission) or the server failed; 64 bad usage.");
   app.add_option("--listen", a.listen, "ADDR:PORT to listen on (default 127.0.0.1:9835)");
   app.add_option("--scrape-timeout", a.scrape_timeout,
                  "Longest a scrape waits for a running collection before it gets the last "
@@ -70,10 +77,11 @@ std::optional<int> parse_serve_args(int argc, char** argv, ServeArgs& a) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    return gt::usage_error(kProg, e.what());
   }
   a.rest = app.remaining();
+  a.names = option_names(app);
   return std::nullopt;
 }
 
@@ -93,21 +101,18 @@ void handle_signals(HttpServer& server) {
   }).detach();
 }
 
-int usage_error(const std::string& message) {
-  std::cerr << "gpu-triage serve: " << message << "\n";
-  return static_cast<int>(ExitCode::kUsage);
-}
+int usage_error(const std::string& message) { return gt::usage_error(kProg, message); }
 
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
   ServeArgs a;
   if (std::optional<int> rc = parse_serve_args(argc, argv, a)) return *rc;
-  std::vector<std::string> words = {"gpu-triage serve"};
+  std::vector<std::string> words = {kProg};
   words.insert(words.end(), a.rest.begin(), a.rest.end());
   std::vector<char*> args;
   for (std::string& w : words) args.push_back(w.data());
-  ParsedArgs parsed = parse_args(static_cast<int>(args.size()), args.data());
+  ParsedArgs parsed = parse_args(static_cast<int>(args.size()), args.data(), kProg, a.names);
   if (!parsed.options) return static_cast<int>(parsed.exit_code);
   const Options o = *parsed.options;
   if (o.json || o.oneline || o.wide || o.textfile)

@@ -2,6 +2,9 @@
 // subcommand, or with options only, runs the main triage.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace gt {
 
 /// Runs a subcommand. argv[0] is the subcommand's name, so CLI11 parsing
@@ -17,7 +20,13 @@ struct Command {
 /// The table of subcommands (not including the default triage).
 const Command* find_command(const char* name);
 
-/// Prints "Subcommands:" with each name and description.
-void print_commands();
+/// The subcommands' names, in table order.
+std::vector<std::string> command_names();
+
+/// "Subcommands:" with each name and description, a line each, for --help.
+std::string commands_help();
+
+/// "gpu-triage: unknown command 'fre'; did you mean 'free'?" on stderr; 64.
+int unknown_command(const std::string& word);
 
 }  // namespace gt

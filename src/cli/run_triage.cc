@@ -68,7 +68,11 @@ void explain_nvml_failure(NodeSnapshot& snap) {
   if (n.initialized) return;
   const std::string module = snap.kernel_module_version.value_or("unknown");
   const std::string library = n.library_version.value_or("unknown");
-  if (!n.loaded) {
+  if (no_nvidia_gpu(snap)) {
+    n.error_message =
+        "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia module, no NVML library" +
+        (n.library_path == "libnvidia-ml.so.1" ? "" : " (" + n.library_path.value_or("?") + ")");
+  } else if (!n.loaded) {
     std::string bus = snap.pci_devices.empty() ? "no NVIDIA GPU on the PCI bus either"
                                                : std::to_string(snap.pci_devices.size()) +
                                                      " NVIDIA GPU(s) on the PCI bus";
@@ -134,6 +138,8 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
     snap.servers = group_servers(snap, &root);
     snap.hostname = read_hostname(root);
     snap.kernel_module_version = read_kernel_module_version(root);
+    snap.nvidia_modules = read_nvidia_modules(root);
+    snap.nvidia_services = read_nvidia_services(root);
     Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
     if (pci)
       snap.pci_devices = std::move(*pci);
@@ -150,6 +156,9 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
   explain_nvml_failure(snap);
   CheckOptions co;
   co.expect_gpus = o.expect_gpus;
+  // As root here, commands are written without sudo (the checks never ask
+  // the OS); a capture's commands are for its own node's operator.
+  co.running_as_root = !o.smi_xml && ::geteuid() == 0;
   judge(report, co);
   report.exit_code = exit_code_for(report, o.npd_exit_codes);
   return report;
@@ -160,6 +169,7 @@ int run_triage(const Options& o, bool& abandoned_threads) {
   const auto start = std::chrono::steady_clock::now();
   Report report = collect_report(o, abandoned_threads);
   const NodeSnapshot& snap = report.snapshot;
+  std::optional<std::string> textfile_error;  // printed last, after the report
   if (o.textfile) {
     PrometheusContext ctx;
     ctx.version = GT_VERSION;
@@ -167,15 +177,21 @@ int run_triage(const Options& o, bool& abandoned_threads) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     Status written = write_textfile_atomically(*o.textfile, render_prometheus(report, ctx));
     if (!written) {
-      std::cerr << "gpu-triage: --textfile: " << written.error().message << "\n";
-      report.exit_code = o.npd_exit_codes ? 2 : static_cast<int>(ExitCode::kUnknown);
+      // Not a verdict on the node: exit 74 (EX_IOERR), docs/fleet-integration.md.
+      std::string why = "--textfile: cannot write " + *o.textfile + "/" + kTextfileName + ": " +
+                        written.error().message;
+      report.snapshot.warnings.push_back(why);  // in the table's notes and JSON's warnings
+      report.exit_code = static_cast<int>(ExitCode::kIoError);
+      textfile_error = "gpu-triage: " + why;
     }
   }
   // Phase 3: render.
   if (o.json) {
     render_json(report, std::cout);
   } else if (o.oneline) {
-    if (o.npd_exit_codes)
+    if (textfile_error) {
+      // No line: its verdict word ("OK ...") would read as success.
+    } else if (o.npd_exit_codes)
       render_oneline_npd(report, std::cout);
     else
       render_oneline(report, std::cout);
@@ -189,6 +205,10 @@ int run_triage(const Options& o, bool& abandoned_threads) {
   }
   if (!snap.nvml.initialized && o.json)
     std::cerr << "gpu-triage: " << snap.nvml.error_message.value_or("NVML unusable") << "\n";
+  if (textfile_error) {
+    std::cout.flush();
+    std::cerr << *textfile_error << "\n";
+  }
   return report.exit_code;
 }
 

@@ -57,8 +57,16 @@ std::string report_fields(const nlohmann::ordered_json& j) {
     warn += sev == "warning";
   }
   const auto& count = j.contains("gpu_count") ? j["gpu_count"] : nlohmann::ordered_json();
-  // An integer only: get<int64_t>() of 1e300 would be a float cast out of range.
-  std::string s = "gpus=" + (count.is_number_integer() ? count.dump() : "?") + "/" +
+  // As --oneline: the GPUs answering (status "ok"), when the report lists
+  // them; an integer count only: get<int64_t>() of 1e300 would be a float
+  // cast out of range.
+  std::string answering = count.is_number_integer() ? count.dump() : "?";
+  if (count.is_number_integer() && j.contains("gpus") && j["gpus"].is_array()) {
+    size_t ok = 0;
+    for (const auto& g : j["gpus"]) ok += g.is_object() && string_field(g, "status", "") == "ok";
+    answering = std::to_string(ok);
+  }
+  std::string s = "gpus=" + answering + "/" +
                   std::to_string(j.value("pci_devices", nlohmann::ordered_json::array()).size()) +
                   " critical=" + std::to_string(crit) + " warning=" + std::to_string(warn);
   if (j.contains("driver_version") && j["driver_version"].is_string())

@@ -97,6 +97,23 @@ ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
   return out;
 }
 
+std::string without_sudo(const std::string& command) {
+  std::string out;
+  size_t i = 0;
+  while (i < command.size()) {
+    // "sudo " at the start of the line or of a command after && || | ; (
+    size_t before = out.find_last_not_of(' ');
+    bool starts =
+        before == std::string::npos || std::string("&|;(").find(out[before]) != std::string::npos;
+    if (starts && command.compare(i, 5, "sudo ") == 0 && command.compare(i + 5, 1, "-") != 0) {
+      i += 5;
+      continue;
+    }
+    out += command[i++];
+  }
+  return out;
+}
+
 std::string format_memory(uint64_t bytes) {
   constexpr double kMiB = 1024.0 * 1024.0;
   if (bytes >= (1ull << 30)) return fmt::format("{:.1f} GiB", bytes / (kMiB * 1024.0));

@@ -34,6 +34,10 @@ bool owner_stoppable(const std::string& owner_kind);
 /// stops. `force_signal`: the operator insists on signalling (--signal).
 ServerStop server_stop(const Server& s, bool via_owner, bool force_signal);
 
+/// `command` without "sudo " in front of it or of any command it chains
+/// (as root, advice is written without sudo: the report and free alike).
+std::string without_sudo(const std::string& command);
+
 /// "70.6 GiB" / "512 MiB": binary units, as nvidia-smi counts (MiB, GiB);
 /// one unit for memory in every human output.
 std::string format_memory(uint64_t bytes);

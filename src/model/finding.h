@@ -31,6 +31,9 @@ struct Finding {
   std::string evidence;               ///< the numbers behind it
   std::string action;                 ///< what to do, in words
   std::vector<std::string> commands;  ///< commands that do it, in order
+  /// Ids of findings about the same GPU folded into this one (a lost GPU's
+  /// Xid 79), their evidence appended to this one's.
+  std::vector<std::string> joined_ids;
 };
 
 }  // namespace gt

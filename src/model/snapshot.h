@@ -67,6 +67,11 @@ struct PciDevice {
   std::optional<uint32_t> current_link_gen;  ///< derived from the speed
   std::optional<uint32_t> max_link_gen;
   std::optional<uint32_t> numa_node;
+  /// From the driver's /proc/driver/nvidia/gpus/<bus>/information (present
+  /// while nvidia.ko has the device, even when NVML lost it): "Model:" and
+  /// "GPU UUID:"; null when absent or unreadable ("GPU-????...").
+  std::optional<std::string> model;
+  std::optional<std::string> uuid;
 };
 
 struct EccCounts {
@@ -151,6 +156,11 @@ struct GpuState {
 
   /// Per-field failures other than NOT_SUPPORTED: "nvmlDeviceGetX: error".
   std::vector<std::string> errors;
+
+  /// Set when the checks completed this GPU's identity (bus id, name, UUID)
+  /// that NVML could not say (a lost GPU): how, in words. Null when every
+  /// identity field came from NVML.
+  std::optional<std::string> identity_derived_from;
 };
 
 /// What the NVML library load and init said, for "explain itself" output.
@@ -200,10 +210,28 @@ struct KernelLog {
 struct DiskUsage {
   std::string path;                  ///< as given (--path), or "/"
   std::optional<std::string> error;  ///< why it could not be read
+  /// The earlier path (in the order given) on the same filesystem: the
+  /// numbers are that filesystem's, so they are judged once, there.
+  std::optional<std::string> same_filesystem_as;
   std::optional<uint64_t> total_bytes;
   std::optional<uint64_t> available_bytes;  ///< to unprivileged users (f_bavail)
   std::optional<uint64_t> inodes_total;     ///< null where the fs has no inode limit
   std::optional<uint64_t> inodes_available;
+};
+
+/// A loaded NVIDIA kernel module (/sys/module/nvidia*).
+struct KernelModule {
+  std::string name;                  ///< "nvidia", "nvidia_uvm", "nvidia_peermem"...
+  std::optional<uint32_t> refcnt;    ///< /sys/module/NAME/refcnt: users holding it
+  std::vector<std::string> holders;  ///< /sys/module/NAME/holders/: modules using it
+};
+
+/// A known NVIDIA daemon that keeps the GPUs (and so the modules) open.
+struct NvidiaService {
+  std::string what;  ///< "nvidia-persistenced", "Fabric Manager", "DCGM"
+  uint32_t pid = 0;
+  std::string comm;                 ///< /proc/PID/comm
+  std::optional<std::string> unit;  ///< its systemd unit, from /proc/PID/cgroup
 };
 
 struct NodeSnapshot {
@@ -230,8 +258,12 @@ struct NodeSnapshot {
   std::optional<std::vector<Server>> servers;
   std::vector<PciDevice> pci_devices;   ///< every NVIDIA GPU on the bus
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
-  std::vector<DiskUsage> disks;         ///< one per --path (and /), deduplicated by fs
-  std::vector<std::string> warnings;    ///< collection problems, in words
+  std::vector<DiskUsage> disks;         ///< one per --path (and /), in the order given
+  /// Loaded nvidia* kernel modules, unload order (nvidia_peermem first,
+  /// nvidia last); empty when none is loaded or /sys was not read.
+  std::vector<KernelModule> nvidia_modules;
+  std::vector<NvidiaService> nvidia_services;  ///< running NVIDIA daemons
+  std::vector<std::string> warnings;           ///< collection problems, in words
 };
 
 }  // namespace gt

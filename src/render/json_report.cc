@@ -131,6 +131,7 @@ J gpu_json(const GpuState& g) {
   j["processes_error"] = opt(g.processes_error);
   j["process_record_bytes"] = opt(g.process_record_bytes);
   j["errors"] = g.errors;
+  j["identity_derived_from"] = opt(g.identity_derived_from);
   return j;
 }
 
@@ -145,7 +146,9 @@ J pci_json(const PciDevice& d) {
          {{"current", opt(d.current_link_speed_gts)}, {"max", opt(d.max_link_speed_gts)}}},
         {"gen", {{"current", opt(d.current_link_gen)}, {"max", opt(d.max_link_gen)}}},
         {"width", {{"current", opt(d.current_link_width)}, {"max", opt(d.max_link_width)}}}}},
-      {"numa_node", opt(d.numa_node)}};
+      {"numa_node", opt(d.numa_node)},
+      {"model", opt(d.model)},
+      {"uuid", opt(d.uuid)}};
 }
 
 J kernel_log_json(const std::optional<KernelLog>& log) {
@@ -180,10 +183,25 @@ J disks_json(const std::vector<DiskUsage>& disks) {
   for (const DiskUsage& d : disks)
     arr.push_back({{"path", d.path},
                    {"error", opt(d.error)},
+                   {"same_filesystem_as", opt(d.same_filesystem_as)},
                    {"total_bytes", opt(d.total_bytes)},
                    {"available_bytes", opt(d.available_bytes)},
                    {"inodes_total", opt(d.inodes_total)},
                    {"inodes_available", opt(d.inodes_available)}});
+  return arr;
+}
+
+J modules_json(const std::vector<KernelModule>& mods) {
+  J arr = J::array();
+  for (const KernelModule& m : mods)
+    arr.push_back({{"name", m.name}, {"refcnt", opt(m.refcnt)}, {"holders", m.holders}});
+  return arr;
+}
+
+J services_json(const std::vector<NvidiaService>& services) {
+  J arr = J::array();
+  for (const NvidiaService& s : services)
+    arr.push_back({{"what", s.what}, {"pid", s.pid}, {"comm", s.comm}, {"unit", opt(s.unit)}});
   return arr;
 }
 
@@ -280,6 +298,8 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["pci_devices"] = pci;
   j["kernel_log"] = kernel_log_json(snap.kernel_log);
   j["disks"] = disks_json(snap.disks);
+  j["nvidia_modules"] = modules_json(snap.nvidia_modules);
+  j["nvidia_services"] = services_json(snap.nvidia_services);
   j["warnings"] = snap.warnings;
   return j;
 }
@@ -298,7 +318,8 @@ nlohmann::ordered_json report_to_json(const Report& r) {
                         {"title", f.title},
                         {"evidence", f.evidence},
                         {"action", f.action},
-                        {"commands", f.commands}});
+                        {"commands", f.commands},
+                        {"joined_ids", f.joined_ids}});
   j["findings"] = findings;
   J plan = J::array();
   int n = 0;

@@ -24,15 +24,17 @@ Finding finding(const std::string& id, Severity sev) {
   return f;
 }
 
+// gpus=1/2: GPU 1 is lost, so one of the two on the bus answers.
 TEST(OnelineNpd, WorstIdsFirstWithoutDriver) {
   EXPECT_EQ(npd_line(make_test_report()),
-            "CRITICAL gpus=2/2 critical=1 warning=1 ids=gpu.lost,memory.held_idle");
+            "CRITICAL gpus=1/2 critical=1 warning=1 ids=gpu.lost,memory.held_idle");
 }
 
 TEST(OnelineNpd, AfterCrashFitsWhole) {
   Report r = make_test_report();
   r.verdict = Severity::kWarning;
   r.snapshot.gpu_count = 8;
+  r.snapshot.gpus.assign(8, r.snapshot.gpus.front());
   r.snapshot.pci_devices.resize(8);
   r.findings = {finding("driver.version_split", Severity::kWarning)};
   for (int i = 0; i < 8; ++i) r.findings.push_back(finding("memory.held_idle", Severity::kWarning));
@@ -49,7 +51,35 @@ TEST(OnelineNpd, CutsIdsToFitAndCountsTheRest) {
   r.findings.push_back(finding("memory.held_idle", Severity::kWarning));
   std::string line = npd_line(r);
   EXPECT_LE(line.size(), 80u) << line;
-  EXPECT_EQ(line, "CRITICAL gpus=2/2 critical=5 warning=1 ids=ecc.remap_failure,+5");
+  EXPECT_EQ(line, "CRITICAL gpus=1/2 critical=5 warning=1 ids=ecc.remap_failure,+5");
+}
+
+// The gpus= field counts GPUs that answer: lost, hung and inaccessible ones
+// do not; "?" when NVML could not list them; "-" when the bus was not read
+// (a capture); 0/0 on a machine with no NVIDIA GPU at all.
+TEST(Oneline, GpusCountsAnsweringOverPciBus) {
+  Report r = make_test_report();
+  std::ostringstream out;
+  render_oneline(r, out);
+  EXPECT_EQ(out.str().rfind("CRITICAL gpus=1/2 ", 0), 0u) << out.str();
+  r.snapshot.gpus[1].status = GpuStatus::kOk;
+  out.str("");
+  render_oneline(r, out);
+  EXPECT_EQ(out.str().rfind("CRITICAL gpus=2/2 ", 0), 0u) << out.str();
+  r.snapshot.source = "nvidia-smi-capture";
+  out.str("");
+  render_oneline(r, out);
+  EXPECT_EQ(out.str().rfind("CRITICAL gpus=2/- ", 0), 0u) << out.str();
+  Report none;
+  none.could_not_check = true;
+  out.str("");
+  render_oneline(none, out);
+  EXPECT_EQ(out.str(), "UNKNOWN gpus=0/0 critical=0 warning=0\n");
+  none.could_not_check = false;
+  none.snapshot.pci_devices.resize(8);
+  out.str("");
+  render_oneline(none, out);
+  EXPECT_EQ(out.str().rfind("OK gpus=?/8 ", 0), 0u) << out.str();
 }
 
 TEST(OnelineNpd, NeverLongerThanTheLimit) {

@@ -8,10 +8,16 @@
 namespace gt {
 namespace {
 
-/// "8/8": NVML's count / GPUs on the PCI bus; a capture has no bus: "8/-".
-std::string gpu_counts(const NodeSnapshot& s) {
-  return (s.gpu_count ? std::to_string(*s.gpu_count) : "?") + "/" +
-         (s.source == "nvml" ? std::to_string(s.pci_devices.size()) : "-");
+/// "7/8": GPUs answering through NVML (listed and every call answered: a
+/// lost, hung or inaccessible GPU does not count) / NVIDIA GPUs on the PCI
+/// bus. "?" first: NVML could not list the GPUs; "-" second: the bus was not
+/// read (a capture is another node's). No GPU at all: "0/0".
+std::string gpu_counts(const Report& r) {
+  const NodeSnapshot& s = r.snapshot;
+  const size_t answering = std::count_if(
+      s.gpus.begin(), s.gpus.end(), [](const GpuState& g) { return g.status == GpuStatus::kOk; });
+  std::string a = s.gpu_count ? std::to_string(answering) : r.could_not_check ? "0" : "?";
+  return a + "/" + (s.source == "nvml" ? std::to_string(s.pci_devices.size()) : "-");
 }
 
 }  // namespace
@@ -25,7 +31,7 @@ void render_oneline(const Report& r, std::ostream& out) {
     if (f.severity == Severity::kWarning) ++warn;
     if (f.severity >= Severity::kWarning) ids.insert(f.id);
   }
-  out << verdict_word(r) << " gpus=" << gpu_counts(s) << " critical=" << crit
+  out << verdict_word(r) << " gpus=" << gpu_counts(r) << " critical=" << crit
       << " warning=" << warn;
   if (s.driver_version) out << " driver=" << *s.driver_version;
   if (!ids.empty()) {
@@ -40,7 +46,6 @@ void render_oneline(const Report& r, std::ostream& out) {
 }
 
 void render_oneline_npd(const Report& r, std::ostream& out, size_t max_bytes) {
-  const NodeSnapshot& s = r.snapshot;
   int crit = 0, warn = 0;
   std::vector<std::pair<Severity, std::string>> ids;  // worst first, then by id
   for (const Finding& f : r.findings) {
@@ -54,7 +59,7 @@ void render_oneline_npd(const Report& r, std::ostream& out, size_t max_bytes) {
   std::stable_sort(ids.begin(), ids.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
-  std::string line = verdict_word(r) + " gpus=" + gpu_counts(s) +
+  std::string line = verdict_word(r) + " gpus=" + gpu_counts(r) +
                      " critical=" + std::to_string(crit) + " warning=" + std::to_string(warn);
   for (size_t i = 0; i < ids.size(); ++i) {
     std::string next = (i == 0 ? " ids=" : ",") + ids[i].second;

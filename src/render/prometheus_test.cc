@@ -25,8 +25,11 @@ TEST(Prometheus, MatchesGolden) { expect_golden("metrics.prom", render_test_repo
 TEST(Prometheus, UnknownValuesAreLeftOutNeverZero) {
   const std::string text = render_test_report();
   // GPU 1 is lost: no name, UUID or memory; its series carry no UUID label
-  // and it has no memory or temperature series at all.
-  EXPECT_NE(text.find("gpu_triage_gpu_up{gpu=\"1\",Hostname=\"node-7\"} 0\n"), std::string::npos);
+  // (its bus id the checks completed from the PCI bus) and it has no memory
+  // or temperature series at all.
+  EXPECT_NE(text.find("gpu_triage_gpu_up{gpu=\"1\",pci_bus_id=\"00000000:2A:00.0\",Hostname=\"node-"
+                      "7\"} 0\n"),
+            std::string::npos);
   EXPECT_EQ(text.find("gpu_triage_gpu_memory_used_bytes{gpu=\"1\""), std::string::npos);
   EXPECT_EQ(text.find("gpu_triage_gpu_temperature_celsius{gpu=\"1\""), std::string::npos);
   // GPU 0 has no fan (null): no fan series, not a 0.
@@ -58,7 +61,7 @@ TEST(Prometheus, FindingsWithTheSameLabelsAreCounted) {
   r.findings.push_back(r.findings[0]);
   const std::string text = render_prometheus(r, {"test", std::nullopt});
   EXPECT_NE(text.find("gpu_triage_finding{id=\"gpu.lost\",severity=\"critical\",gpu=\"1\","
-                      "Hostname=\"node-7\"} 2\n"),
+                      "pci_bus_id=\"00000000:2A:00.0\",Hostname=\"node-7\"} 2\n"),
             std::string::npos);
 }
 

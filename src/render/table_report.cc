@@ -281,10 +281,55 @@ void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& pai
           who, p.pid, p.used_memory_bytes ? format_bytes(*p.used_memory_bytes) : "memory"));
     }
   }
+  for (const GpuState& g : snap.gpus)
+    if (g.identity_derived_from)
+      lines.push_back(fmt::format("GPU {} ({}): NVML could not say which GPU it is; {}", g.index,
+                                  gpu_status_name(g.status), *g.identity_derived_from));
   for (const std::string& w : snap.warnings) lines.push_back(w);
   if (lines.empty()) return;
   out << "\n" << paint("notes", kBold) << "\n";
   for (const std::string& l : lines) out << (opt.wide ? "  " + l + "\n" : wrap(l, opt.width));
+}
+
+std::string share(uint64_t part, uint64_t whole) {
+  return whole == 0 ? "" : fmt::format(" ({:.0f}%)", 100.0 * part / whole);
+}
+
+/// 16356564 -> "16.4M": inode counts at a glance.
+std::string count(uint64_t n) {
+  if (n >= 1000000) return fmt::format("{:.1f}M", n / 1e6);
+  if (n >= 10000) return fmt::format("{:.0f}k", n / 1e3);
+  return std::to_string(n);
+}
+
+/// One line per path given, fine or not: free space and inodes.
+std::string disk_line(const DiskUsage& d) {
+  if (d.error) return *d.error;
+  std::string line = d.available_bytes && d.total_bytes
+                         ? format_bytes(*d.available_bytes) + " of " +
+                               format_bytes(*d.total_bytes) + " free" +
+                               share(*d.available_bytes, *d.total_bytes)
+                         : "space unknown";
+  line += d.inodes_available && d.inodes_total
+              ? fmt::format(", {} of {} inodes free{}", count(*d.inodes_available),
+                            count(*d.inodes_total), share(*d.inodes_available, *d.inodes_total))
+              : ", no inode limit";
+  if (d.same_filesystem_as) line += "; filesystem of " + *d.same_filesystem_as;
+  return line;
+}
+
+void disks_section(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
+                   std::ostream& out) {
+  if (snap.disks.empty()) return;
+  size_t width = 0;
+  for (const DiskUsage& d : snap.disks) width = std::max(width, d.path.size());
+  out << "\n" << paint("disks", kBold) << "\n";
+  for (const DiskUsage& d : snap.disks) {
+    std::string line = fmt::format("  {:<{}}  {}", d.path, width, disk_line(d));
+    out << (opt.wide || line.size() <= static_cast<size_t>(opt.width)
+                ? line + "\n"
+                : wrap(d.path + "  " + disk_line(d), opt.width));
+  }
 }
 
 void pci_summary(const NodeSnapshot& snap, std::ostream& out) {
@@ -383,6 +428,15 @@ void plan_section(const Report& r, const TableOptions& opt, const Painter& paint
 void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
   const NodeSnapshot& snap = r.snapshot;
   Painter paint(opt.color);
+  if (r.could_not_check) {
+    // Nothing to check (no NVIDIA GPU at all): one line says so.
+    out << paint(verdict_word(r), kRed) << "  "
+        << snap.nvml.error_message.value_or("nothing to check") << "  (exit " << r.exit_code
+        << ")\n";
+    findings_section(r, opt, paint, out);
+    plan_section(r, opt, paint, out);
+    return;
+  }
   verdict_line(r, paint, out);
   if (!snap.nvml.initialized) {
     out << paint("gpu-triage: " + snap.nvml.error_message.value_or("NVML is not usable"), kRed)
@@ -401,6 +455,7 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
     pci_summary(snap, out);
   }
   servers_section(snap, opt, paint, out);
+  disks_section(snap, opt, paint, out);
   notes(snap, opt, paint, out);
   findings_section(r, opt, paint, out);
   plan_section(r, opt, paint, out);

@@ -67,6 +67,26 @@ TEST(TableReport, NvmlFailureIsOneClearLine) {
   EXPECT_EQ(second.rfind("gpu-triage: no NVIDIA driver", 0), 0u) << text;
 }
 
+// No NVIDIA GPU at all (issue 12): the whole report is one line.
+TEST(TableReport, NoGpuAtAllIsOneLine) {
+  Report r;
+  r.could_not_check = true;
+  r.exit_code = 3;
+  r.snapshot.nvml.error_message =
+      "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia module, no NVML library";
+  EXPECT_EQ(render(r),
+            "UNKNOWN  no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia module, no "
+            "NVML library  (exit 3)\n");
+}
+
+// Every path asked about has its line, fine or not (issue 12).
+TEST(TableReport, ALinePerPathEvenWhenFine) {
+  std::string text = render(make_test_report());
+  for (const char* path : {"\n  /   ", "\n  /data   ", "\n  /scratch  "})
+    EXPECT_NE(text.find(path), std::string::npos) << path << " in\n" << text;
+  EXPECT_NE(text.find("30.0M of 32.8M inodes free"), std::string::npos);
+}
+
 TEST(TableReport, FormatBytes) {
   EXPECT_EQ(format_bytes(75800000000ull), "70.6 GiB");
   EXPECT_EQ(format_bytes(512ull << 20), "512 MiB");

@@ -78,6 +78,11 @@ inline NodeSnapshot make_test_snapshot() {
   lost.index = 1;
   lost.status = GpuStatus::kLost;
   lost.status_detail = "nvmlDeviceGetName returned NVML_ERROR_GPU_IS_LOST";
+  // What the checks complete for a lost GPU (checks/identity.cc).
+  lost.pci_bus_id = "00000000:2A:00.0";
+  lost.identity_derived_from =
+      "bus id 0000:2a:00.0 from the PCI bus: the only GPU bound to nvidia that NVML does not "
+      "account for";
   s.gpus.push_back(lost);
 
   PciDevice d;
@@ -122,6 +127,20 @@ inline NodeSnapshot make_test_snapshot() {
   unseen.gpus.push_back({0, hidden.used_memory_bytes});
   unseen.grouping_note = "PID 88123 is not visible in this PID namespace";
   s.servers = std::vector<Server>{sv, unseen};
+  DiskUsage root;
+  root.path = "/";
+  root.total_bytes = 500ull << 30;
+  root.available_bytes = 120ull << 30;
+  root.inodes_total = 32768000;
+  root.inodes_available = 30000000;
+  DiskUsage data = root;
+  data.path = "/data";
+  data.same_filesystem_as = "/";
+  DiskUsage gone;
+  gone.path = "/scratch";
+  gone.error = "cannot read /scratch: No such file or directory";
+  s.disks = {root, data, gone};
+  s.nvidia_modules = {{"nvidia_uvm", 2, {}}, {"nvidia", 40, {"nvidia_uvm"}}};
   return s;
 }
 

@@ -33,9 +33,9 @@ json_check 'd["servers"][0]["owner_name"] == "sglang.service" and d["servers"][0
 json_check 'd["servers"][0]["auto_started"] and d["servers"][0]["started_after_boot_s"] == 12'
 json_check 'all(m["memory"][0]["memory_bytes"] == g["processes"][0]["used_memory_bytes"] for m, g in zip(d["servers"][0]["members"], d["gpus"]))' "each member with its own memory"
 json_check 'any(f["id"] == "gpu.all_present" and f["severity"] == "ok" for f in d["findings"])' "all present: a finding, not a step"
-json_check 'd["plan"][0]["commands"] == ["sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"]' "first: stop the server that blocks the job"
+json_check "d['plan'][0]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "first: stop the server that blocks the job"
 json_check '[p["finding_ids"] for p in d["plan"]] == [["memory.held_idle"], ["driver.version_split"]]' "then the version split"
-json_check 'sum("sglang.service" in p["text"] and p["commands"] == ["sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"] for p in d["plan"]) == 1' "one plan step stops and disables the unit"
+json_check "sum('sglang.service' in p['text'] and p['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service'] for p in d['plan']) == 1" "one plan step stops and disables the unit"
 
 run after-crash
 expect_rc 1
@@ -44,7 +44,7 @@ expect_out_contains "NVML library 565.57.01 differs from kernel module 590.48.01
 expect_out_contains "unit sglang.service"
 expect_out_contains "sglang::scheduler_TP7"
 expect_out_contains "Stop the idle SGLang server (systemd unit sglang.service, started 12 s after"
-expect_out_contains "$ sudo systemctl disable sglang.service"
+expect_out_contains "$ ${SUDO}systemctl disable sglang.service"
 
 run after-crash --oneline --sample 0
 expect_rc 1

@@ -14,6 +14,11 @@ PYTHON=python3
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/gt-e2e.XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 
+# The report writes commands without "sudo" when it runs as root (what a
+# root shell types); tests that name a command put "$SUDO" in front.
+SUDO="sudo "
+[[ "$(id -u)" != 0 ]] || SUDO=""
+
 fail() {
   echo "FAIL: $*" >&2
   exit 1

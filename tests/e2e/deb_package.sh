@@ -25,7 +25,8 @@ for f in ./usr/bin/gpu-triage ./usr/share/man/man1/gpu-triage.1.gz \
   ./usr/share/gpu-triage/contrib/nhc/gpu_triage.nhc \
   ./usr/share/gpu-triage/contrib/slurm/gpu-triage-slurm-check \
   ./usr/share/gpu-triage/contrib/slurm/slurm.conf.example \
-  ./usr/share/doc/gpu-triage/fleet-integration.md; do
+  ./usr/share/doc/gpu-triage/fleet-integration.md ./usr/share/doc/gpu-triage/data.md \
+  ./usr/share/doc/gpu-triage/free.md ./usr/share/doc/gpu-triage/fleet.md; do
   grep -qxF -- "$f" "$TMP/out" || fail "$f not in the package"
 done
 expect_out_lacks "mock_nvml"
@@ -48,6 +49,9 @@ MANWIDTH=80 man -l "$TMP/root/usr/share/man/man1/gpu-triage.1.gz" 2>/dev/null >"
   fail "man -l"
 expect_out_contains "gpu-triage - are the GPUs on this node alive"
 expect_out_contains "--textfile"
+expect_out_contains "gpu-triage data DIR..."  # each command's section
+expect_out_contains "--move-bad-to"
+expect_out_contains "Exit status of free"
 grep -q '^ExecStart=/usr/bin/gpu-triage serve \$GPU_TRIAGE_SERVE_ARGS$' \
   "$TMP/root/usr/lib/systemd/system/gpu-triage-serve.service" || fail "unit ExecStart"
 if [[ -r /usr/share/bash-completion/bash_completion ]]; then

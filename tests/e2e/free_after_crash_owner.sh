@@ -69,9 +69,9 @@ expect_rc 1
 expect_out_contains "SGLang server, root PID $launcher"
 expect_out_contains "holds 564.8 GiB on GPUs 0-7 through 8 process(es)"
 expect_out_contains "systemd unit $UNIT (Restart=always)"
-expect_out_contains "\$ sudo systemctl stop $UNIT"
-expect_out_contains "\$ sudo systemctl disable $UNIT"
-expect_out_contains "would do: stop it through its owner (sudo systemctl stop $UNIT)"
+expect_out_contains "\$ ${SUDO}systemctl stop $UNIT"
+expect_out_contains "\$ ${SUDO}systemctl disable $UNIT"
+expect_out_contains "would do: stop it through its owner (${SUDO}systemctl stop $UNIT)"
 kill -0 $launcher || fail "the plan changed something"
 [[ ! -e "$TMP/systemctl.log" ]] || fail "the plan ran systemctl"
 

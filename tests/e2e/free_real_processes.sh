@@ -82,7 +82,7 @@ run after-crash free --sample 0
 expect_rc 1
 expect_out_contains "root PID 3141"
 expect_out_contains "systemd unit sglang.service (Restart=always)"
-expect_out_contains "$ sudo systemctl disable sglang.service"
+expect_out_contains "$ ${SUDO}systemctl disable sglang.service"
 run after-crash free --sample 0 --yes
 expect_rc 2
 expect_out_contains "never acted on"

@@ -13,7 +13,7 @@ json_check 'len(d["servers"]) == 2 and all(s["kind"] == "vLLM" and s["tensor_par
 json_check '[[g["index"] for g in s["gpus"]] for s in d["servers"]] == [[0, 1, 2, 3], [4, 5, 6, 7]]'
 json_check '[s["port"] for s in d["servers"]] == [8000, 8001] and d["servers"][1]["model"] == "Qwen/Qwen2.5-72B-Instruct"'
 json_check '[f["subject"]["server_id"] for f in d["findings"] if f["id"] == "memory.held_idle"] == ["pid-5100", "pid-5200"]' "one finding per server"
-json_check '[p["commands"][0] for p in d["plan"] if "memory.held_idle" in p["finding_ids"]] == ["sudo systemctl stop vllm-llama.service", "sudo systemctl stop vllm-qwen.service"]'
+json_check "[p['commands'][0] for p in d['plan'] if 'memory.held_idle' in p['finding_ids']] == ['${SUDO}systemctl stop vllm-llama.service', '${SUDO}systemctl stop vllm-qwen.service']"
 
 run docker-restart --json --sample 400ms
 json_check 'len(d["servers"]) == 1 and d["servers"][0]["kind"] == "TGI" and d["servers"][0]["root_pid"] == 6100' "the launcher below tini is the root"

@@ -46,6 +46,6 @@ for log in "$GT_SOURCE_DIR"/tests/fixtures/real/kernel-log/*.log; do
   check_plan "$(basename "$log")"
 done
 run after-crash --json --sample 400ms
-json_check 'd["plan"][0]["commands"] == ["sudo systemctl stop sglang.service", "sudo systemctl disable sglang.service"]' "after-crash: stopping sglang.service comes first"
+json_check "d['plan'][0]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "after-crash: stopping sglang.service comes first"
 run healthy-h100x8 --json --sample 0
 json_check 'd["plan"] == []' "a healthy node has nothing to do"

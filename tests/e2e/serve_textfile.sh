@@ -27,10 +27,29 @@ expect_rc 0
 grep -q 'verdict="ok"} 1$' "$prom" || fail "second run's verdict"
 [[ $(stat -c %i "$prom") != "$ino1" ]] || fail "not replaced by rename"
 
-# An unwritable directory: the report still prints, the error is named, exit 3.
-run after-crash --oneline --sample 0 --textfile "$TMP/does-not-exist"
-expect_rc 3
-expect_out_contains "WARNING gpus=8/8"
-grep -q -- "--textfile: cannot create $TMP/does-not-exist/.gpu-triage.prom" "$TMP/err" || fail "error: $(cat "$TMP/err")"
-run after-crash --oneline --sample 0 --exit-codes npd --textfile "$TMP/does-not-exist"
-expect_rc 2
+# A directory that cannot be written: exit 74 (not a verdict: the node was
+# checked), the error last on stderr naming the file, and nothing that reads
+# as success: --oneline prints no line; the table and JSON still print the
+# report, with the error in its notes/warnings.
+run healthy-h100x8 --oneline --sample 0 --textfile "$TMP/does-not-exist"
+expect_rc 74
+[[ ! -s "$TMP/out" ]] || fail "--oneline printed '$(cat "$TMP/out")' although the textfile failed"
+[[ "$(tail -1 "$TMP/err")" == "gpu-triage: --textfile: cannot write $TMP/does-not-exist/gpu-triage.prom: cannot create $TMP/does-not-exist/.gpu-triage.prom."*": No such file or directory" ]] ||
+  fail "error: $(cat "$TMP/err")"
+run healthy-h100x8 --oneline --sample 0 --exit-codes npd --textfile "$TMP/does-not-exist"
+expect_rc 74
+[[ ! -s "$TMP/out" ]] || fail "--oneline (npd) printed '$(cat "$TMP/out")'"
+: >"$TMP/a-file"
+run after-crash --oneline --sample 0 --textfile "$TMP/a-file"
+expect_rc 74
+[[ ! -s "$TMP/out" ]] || fail "--oneline printed '$(cat "$TMP/out")'"
+grep -q -- "--textfile: cannot write $TMP/a-file/gpu-triage.prom: .*: Not a directory$" "$TMP/err" ||
+  fail "error: $(cat "$TMP/err")"
+run healthy-h100x8 --sample 0 --textfile "$TMP/does-not-exist"
+expect_rc 74
+expect_out_contains "(exit 74)"
+expect_out_contains "--textfile: cannot write"  # in the notes
+tail -1 "$TMP/err" | grep -q -- "^gpu-triage: --textfile: cannot write" || fail "error: $(cat "$TMP/err")"
+run healthy-h100x8 --sample 0 --json --textfile "$TMP/does-not-exist"
+expect_rc 74
+json_check 'd["exit_code"] == 74 and any("--textfile: cannot write" in w for w in d["warnings"])'

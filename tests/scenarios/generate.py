@@ -206,6 +206,32 @@ def gpu_pci_tree(root, buses, dev, sub, bound=True, links=None):
     intel_nic(root)
 
 
+def driver_information(root, buses, model, uuids):
+    """/proc/driver/nvidia/gpus/<bus>/information as nvidia.ko writes it for
+    each GPU it holds (it still answers for one NVML has lost)."""
+    for i, bus in enumerate(buses):
+        b = f"0000:{bus.lower()}:00.0"
+        write(root, f"proc/driver/nvidia/gpus/{b}/information",
+              f"Model: \t\t {model}\nIRQ:   \t\t {180 + i}\n"
+              f"GPU UUID: \t {uuids[i]}\nVideo BIOS: \t 96.00.99.00.01\n"
+              "Bus Type: \t PCIe\nDMA Size: \t 52 bits\n"
+              "DMA Mask: \t 0xfffffffffffff\n"
+              f"Bus Location: \t {b}\nDevice Minor: \t {i}\n"
+              "GPU Excluded:\t No\n")
+
+
+def loaded_modules(root, modules):
+    """/sys/module/<name>/{refcnt,holders/} for loaded modules:
+    modules = {name: (refcnt, [holder names])}."""
+    for name, (refcnt, holders) in modules.items():
+        write(root, f"sys/module/{name}/refcnt", f"{refcnt}\n")
+        write(root, f"sys/module/{name}/initstate", "live\n")
+        os.makedirs(os.path.join(root, f"sys/module/{name}/holders"),
+                    exist_ok=True)
+        for h in holders:
+            symlink(root, f"sys/module/{name}/holders/{h}", f"../../{h}")
+
+
 def stat_line(pid, comm, state, ppid, pgrp, starttime, threads, vsize_kb,
               rss_pages, utime, stime):
     f = [str(pid), f"({comm})", state, str(ppid), str(pgrp), str(pgrp), "0",
@@ -346,6 +372,16 @@ def no_driver(path):
             "library_variant": "none", "devices": []}
 
 
+def no_gpu(path):
+    root = os.path.join(path, "root")
+    base_root(root)
+    intel_nic(root)
+    return {"description": "no NVIDIA GPU on the PCI bus, no nvidia module, "
+                           "no libnvidia-ml: a CPU node, or a VM whose "
+                           "passed-through GPUs vanished",
+            "library_variant": "none", "devices": []}
+
+
 def driver_not_loaded(path):
     root = os.path.join(path, "root")
     base_root(root)
@@ -362,6 +398,23 @@ def version_mismatch(path):
     base_root(root)
     nvidia_module(root, "570.133.20")
     gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
+    # What holds the running module: the modules stacked on it and the
+    # daemons that keep /dev/nvidia* open.
+    loaded_modules(root, {
+        "nvidia": (30, ["nvidia_modeset", "nvidia_peermem", "nvidia_uvm"]),
+        "nvidia_modeset": (1, ["nvidia_drm"]),
+        "nvidia_drm": (0, []), "nvidia_uvm": (0, []), "nvidia_peermem": (0, []),
+    })
+    init_proc(root)
+    proc(root, 2210, "nvidia-persistenced",
+         ["/usr/bin/nvidia-persistenced", "--user", "nvpd"], 1, 0, 6.0,
+         "/system.slice/nvidia-persistenced.service")
+    proc(root, 2305, "nv-fabricmanager",
+         ["/usr/bin/nv-fabricmanager", "-c",
+          "/usr/share/nvidia/nvswitch/fabricmanager.cfg"], 1, 0, 7.0,
+         "/system.slice/nvidia-fabricmanager.service")
+    proc(root, 2400, "nv-hostengine", ["/usr/bin/nv-hostengine", "-n"], 1, 0,
+         8.0, "/system.slice/nvidia-dcgm.service")
     return scenario_json(
         "userspace libnvidia-ml 570.124.06 against kernel module 570.133.20",
         "current", "570.124.06", None, None, None, [],
@@ -393,6 +446,9 @@ def one_gpu_lost(path):
     out = h100_570(path, "one-gpu-lost",
                    "8x H100; GPU 3 (5D:00.0) fell off the bus: every call "
                    "returns GPU_IS_LOST", devs)
+    driver_information(os.path.join(path, "root"), H100_BUSES,
+                       "NVIDIA H100 80GB HBM3",
+                       [gpu_uuid("one-gpu-lost", i) for i in range(8)])
     # The driver's own words for it (format of xid-catalog.md / gpud).
     kmsg(os.path.join(path, "root"), [
         (3, 88211734012, "NVRM: GPU at PCI:0000:5d:00: GPU-"
@@ -683,6 +739,7 @@ SCENARIOS = {
     "healthy-h100x8": healthy_h100x8,
     "after-crash": after_crash,
     "no-driver": no_driver,
+    "no-gpu": no_gpu,
     "driver-not-loaded": driver_not_loaded,
     "version-mismatch": version_mismatch,
     "one-gpu-hung": one_gpu_hung,

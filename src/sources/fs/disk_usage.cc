@@ -8,14 +8,17 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
 
 namespace gt {
 
 std::vector<DiskUsage> read_disk_usage(const FsRoot& root, const std::vector<std::string>& paths) {
   std::vector<DiskUsage> out;
-  std::set<dev_t> seen;
+  std::map<dev_t, std::string> first_on;  // filesystem -> the first path given on it
+  std::set<std::string> given;
   for (const std::string& p : paths) {
+    if (!given.insert(p).second) continue;
     DiskUsage d;
     d.path = p;
     const std::string real = p.starts_with("/") ? root.path(p) : p;
@@ -26,7 +29,8 @@ std::vector<DiskUsage> read_disk_usage(const FsRoot& root, const std::vector<std
       out.push_back(d);
       continue;
     }
-    if (!seen.insert(st.st_dev).second) continue;
+    if (auto [at, fresh] = first_on.emplace(st.st_dev, p); !fresh)
+      d.same_filesystem_as = at->second;
     d.total_bytes = static_cast<uint64_t>(vfs.f_blocks) * vfs.f_frsize;
     d.available_bytes = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     if (vfs.f_files > 0) {

@@ -14,6 +14,11 @@
 // - current_link_width / max_link_width: "16"; 0 when the link is down, and
 //   older kernels print 255 for an unknown width.
 // - numa_node: "-1" when the platform gives no affinity.
+// While nvidia.ko holds a GPU it also writes /proc/driver/nvidia/gpus/<bus>/
+// information ("Model: \t\t NVIDIA H100 80GB HBM3", "GPU UUID: \t GPU-...",
+// "Bus Location: ...", "Device Minor: 3"): it still answers for a GPU NVML
+// has lost, so it names a lost GPU. A UUID the driver could not read is
+// printed with '?' in place of digits and is not taken.
 // NVML prints bus ids with an 8-digit domain ("00000000:19:00.0") and
 // upper-case hex; normalize_pci_bus_id maps both spellings to sysfs's.
 #include "sources/sysfs/pci_devices.h"
@@ -105,6 +110,30 @@ void fill_link_and_driver(const FsRoot& root, const std::string& dir, PciDevice&
   if (numa && *numa >= 0) d.numa_node = static_cast<uint32_t>(*numa);
 }
 
+// The value of "Key:" in a "Key: value" text, whitespace trimmed.
+std::optional<std::string> field(std::string_view text, std::string_view key) {
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    if (!line.starts_with(key) || line.size() <= key.size() || line[key.size()] != ':') continue;
+    line.remove_prefix(key.size() + 1);
+    size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
+    if (b == std::string_view::npos) return std::nullopt;
+    return std::string(line.substr(b, e - b + 1));
+  }
+  return std::nullopt;
+}
+
+// Model and UUID from the driver's per-GPU information file, when present.
+void fill_driver_information(const FsRoot& root, const std::string& bus_id, PciDevice& d) {
+  Result<std::string> info = root.read("/proc/driver/nvidia/gpus/" + bus_id + "/information");
+  if (!info) return;
+  d.model = field(*info, "Model");
+  std::optional<std::string> uuid = field(*info, "GPU UUID");
+  if (uuid && uuid->starts_with("GPU-") && uuid->find('?') == std::string::npos) d.uuid = uuid;
+}
+
 // The device at `bus_id` if it is an NVIDIA display-class function.
 std::optional<PciDevice> read_device(const FsRoot& root, const std::string& bus_id) {
   const std::string dir = std::string(kDevicesDir) + "/" + bus_id;
@@ -118,6 +147,7 @@ std::optional<PciDevice> read_device(const FsRoot& root, const std::string& bus_
   d.device_id = read_hex(root, dir + "/device");
   d.class_code = class_code;
   fill_link_and_driver(root, dir, d);
+  fill_driver_information(root, bus_id, d);
   return d;
 }
 

@@ -17,9 +17,10 @@ namespace gt {
 /// 0x0380 (display, other). Fills device_id, class_code, driver (basename of
 /// the `driver` symlink target; nullopt when absent), link speeds in GT/s
 /// ("Unknown" -> nullopt), widths (0 or garbage -> nullopt), gen derived from
-/// speed, numa_node (-1 -> nullopt). Sorted by bus id. Returns an empty
-/// vector when the directory does not exist (no PCI sysfs, e.g. some
-/// containers); an Error (with the path) only when it cannot be listed.
+/// speed, numa_node (-1 -> nullopt), model and uuid from
+/// <root>/proc/driver/nvidia/gpus/<bus>/information when present. Sorted by bus id. Returns an
+/// empty vector when the directory does not exist (no PCI sysfs, e.g. some containers); an Error
+/// (with the path) only when it cannot be listed.
 Result<std::vector<PciDevice>> read_nvidia_pci_devices(const FsRoot& root);
 
 }  // namespace gt

@@ -210,6 +210,32 @@ TEST(PciDevices, UnlistableDirIsAnError) {
   EXPECT_NE(r.error().message.find("/sys/bus/pci/devices"), std::string::npos);
 }
 
+// The driver's per-GPU file names a GPU NVML has lost; a UUID it could not
+// read ('?' digits) is not taken.
+TEST(PciDevices, ModelAndUuidFromTheDriversInformationFile) {
+  TempTree t;
+  add_device(t, "0000:5d:00.0", DeviceFiles{});
+  add_device(t, "0000:9b:00.0", DeviceFiles{});
+  add_device(t, "0000:bb:00.0", DeviceFiles{});
+  t.write("/proc/driver/nvidia/gpus/0000:5d:00.0/information",
+          "Model: \t\t NVIDIA H100 80GB HBM3\nIRQ:   \t\t 185\n"
+          "GPU UUID: \t GPU-8679c8b4-8e89-5019-9711-20dcb82a3f98\n"
+          "Video BIOS: \t 96.00.99.00.01\nBus Type: \t PCIe\n"
+          "Bus Location: \t 0000:5d:00.0\nDevice Minor: \t 3\nGPU Excluded:\t No\n");
+  t.write("/proc/driver/nvidia/gpus/0000:9b:00.0/information",
+          "Model: \t\t NVIDIA H100 80GB HBM3\n"
+          "GPU UUID: \t GPU-" +
+              std::string(8, '?') + "-" + std::string(4, '?') + "\n");
+  std::vector<PciDevice> d = read_all(t);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].model, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(d[0].uuid, "GPU-8679c8b4-8e89-5019-9711-20dcb82a3f98");
+  EXPECT_EQ(d[1].model, "NVIDIA H100 80GB HBM3");
+  EXPECT_FALSE(d[1].uuid);
+  EXPECT_FALSE(d[2].model);  // no information file: nothing
+  EXPECT_FALSE(d[2].uuid);
+}
+
 TEST(NormalizePciBusId, NvmlForm) {
   EXPECT_EQ(normalize_pci_bus_id("00000000:19:00.0"), "0000:19:00.0");
   EXPECT_EQ(normalize_pci_bus_id("00000000:DB:00.0"), "0000:db:00.0");

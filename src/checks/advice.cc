@@ -1,0 +1,23 @@
+// Advice fits who runs it: as root, commands are written without "sudo"
+// (a root shell has no use for it, and a container often has no sudo).
+#include <algorithm>
+
+#include "checks/checks.h"
+#include "holders/stop.h"
+
+namespace gt {
+
+void drop_sudo(std::vector<Finding>& findings) {
+  for (Finding& f : findings)
+    for (std::string& c : f.commands) c = without_sudo(c);
+}
+
+bool no_nvidia_gpu(const NodeSnapshot& s) {
+  return s.source == "nvml" && !s.nvml.loaded && s.pci_devices.empty() && !s.kernel_module_version;
+}
+
+bool nothing_to_judge(const NodeSnapshot& s) {
+  return no_nvidia_gpu(s) || (s.source != "nvml" && !s.nvml.loaded);
+}
+
+}  // namespace gt

@@ -1,0 +1,68 @@
+#include "cli/usage.h"
+
+#include <iostream>
+
+#include "cli/suggest.h"
+#include "model/exit_code.h"
+#include "util/numeric.h"
+
+namespace gt {
+namespace {
+
+/// "unknown option '--jsn'; did you mean '--json'?" for the first word
+/// CLI11 left over.
+std::string unexpected(const std::string& word, const CLI::App& app, const CommandLine& cl) {
+  if (word.size() > 1 && word[0] == '-') {
+    std::vector<std::string> names = option_names(app);
+    names.insert(names.end(), cl.more_names.begin(), cl.more_names.end());
+    return "unknown option '" + word + "'" + did_you_mean(word, names);
+  }
+  return "unexpected argument '" + word + "'";
+}
+
+}  // namespace
+
+int usage_error(const std::string& prog, const std::string& message) {
+  std::cerr << prog << ": " << message << "\nRun '" << prog << " --help' for more information.\n";
+  return static_cast<int>(ExitCode::kUsage);
+}
+
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options()) {
+    for (const std::string& l : o->get_lnames()) names.push_back("--" + l);
+    for (const std::string& s : o->get_snames()) names.push_back("-" + s);
+  }
+  return names;
+}
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const CommandLine& cl) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    return usage_error(cl.prog, e.what());
+  }
+  std::vector<std::string> rest = app.remaining();
+  if (rest.empty()) return std::nullopt;
+  return usage_error(cl.prog, unexpected(rest.front(), app, cl));
+}
+
+CLI::Validator whole_number(uint64_t lo, uint64_t hi) {
+  const bool bounded = hi <= 1000000;  // else the bound is no news (a type's maximum)
+  const std::string from_to =
+      bounded ? " from " + std::to_string(lo) + " to " + std::to_string(hi) : "";
+  return CLI::Validator(
+      [lo, hi, from_to](std::string& text) -> std::string {
+        const std::string shown = text.size() > 64 ? text.substr(0, 64) + "..." : text;
+        bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits) return "'" + shown + "' is not a whole number" + from_to;
+        std::optional<uint64_t> v = parse_int<uint64_t>(text);
+        if (!v || *v > hi) return shown + " is too large (at most " + std::to_string(hi) + ")";
+        if (*v < lo) return shown + " is too small (at least " + std::to_string(lo) + ")";
+        return "";
+      },
+      bounded ? std::to_string(lo) + "-" + std::to_string(hi) : "");
+}
+
+}  // namespace gt

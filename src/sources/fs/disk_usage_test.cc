@@ -1,0 +1,30 @@
+#include "sources/fs/disk_usage.h"
+
+#include <gtest/gtest.h>
+
+#include "util/test_util.h"
+
+namespace gt {
+namespace {
+
+// `--path /data` on the filesystem of `/` keeps its own entry (issue 12):
+// the operator asked about it, so it is answered, numbers and all.
+TEST(DiskUsage, EveryPathKeepsItsEntryOnASharedFilesystem) {
+  TempTree t;
+  t.write("/data/x", "1");
+  std::vector<DiskUsage> d = read_disk_usage(t.root(), {"/", "/data", "/data", "/missing"});
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].path, "/");
+  EXPECT_FALSE(d[0].same_filesystem_as);
+  EXPECT_TRUE(d[0].total_bytes && d[0].available_bytes);
+  EXPECT_EQ(d[1].path, "/data");
+  EXPECT_EQ(d[1].same_filesystem_as, "/");
+  EXPECT_EQ(d[1].total_bytes, d[0].total_bytes);
+  EXPECT_TRUE(d[1].available_bytes);
+  EXPECT_EQ(d[2].path, "/missing");
+  ASSERT_TRUE(d[2].error);
+  EXPECT_NE(d[2].error->find("No such file"), std::string::npos) << *d[2].error;
+}
+
+}  // namespace
+}  // namespace gt
