@@ -95,6 +95,17 @@ std::vector<PlanStep> make_plan(const Report& r) {
     if (!first.action.empty()) step.text += ". " + first.action;
     for (const Finding* f : fs) add_unique(step.commands, f->commands);
     step.finding_ids = {id};
+    // One cause, one step: a finding whose commands an earlier step already
+    // gives (a missing GPU and the count mismatch it causes: one reboot)
+    // joins that step.
+    auto same = std::find_if(plan.begin(), plan.end(), [&](const PlanStep& p) {
+      return !step.commands.empty() && p.commands == step.commands;
+    });
+    if (same != plan.end()) {
+      same->text += " Also: " + first.title + ".";
+      same->finding_ids.push_back(id);
+      continue;
+    }
     plan.push_back(step);
   }
   return plan;

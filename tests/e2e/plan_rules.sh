@@ -29,6 +29,8 @@ for p in d["plan"]:
     assert g >= last, (name, "out of order", texts)
     last = g
     assert "output survived" not in p["text"], (name, "generic data step")
+cmds = [tuple(p["commands"]) for p in d["plan"] if p["commands"]]
+assert len(cmds) == len(set(cmds)), (name, "two steps with the same commands (one cause, one step)", cmds)
 drastic = any(re.search(r"\b(drain|reset|reseat|RMA|reboot)\b", t, re.I) for t in texts)
 assert not (drastic and any("no hardware action needed" in t or "no action needed" in t for t in texts)), (name, "contradiction", texts)
 print(name, "ok", len(d["plan"]), "steps")

@@ -37,9 +37,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> args = split_lines(data, size);
   for (const std::string& a : args) {
-    gt::parse_duration(a);
-    gt::parse_gpu_list(a);
-    gt::parse_listen_address(a);
+    (void)gt::parse_duration(a);
+    (void)gt::parse_gpu_list(a);
+    (void)gt::parse_listen_address(a);
     gt::scrape_wait(std::chrono::milliseconds(10000), a);
   }
   std::vector<char*> argv{const_cast<char*>("gpu-triage")};
