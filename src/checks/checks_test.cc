@@ -371,3 +371,38 @@ TEST(Checks, FatalNvlinkAndRecoveryActionRaiseTheSeverity) {
 
 }  // namespace
 }  // namespace gt
+
+namespace gt {
+namespace {
+
+TEST(Captures, ATrimmedCaptureClaimsNothingAboutTheGpusItLeftOut) {
+  Report r = healthy_node();
+  r.snapshot.source = "nvidia-smi-capture";
+  r.snapshot.pci_devices.clear();  // a capture's bus was not read
+  r.snapshot.gpu_count = 16;       // <attached_gpus>
+  r.snapshot.gpus.resize(1);
+  auto v = ids(r);
+  EXPECT_TRUE(has(v, "capture.incomplete"));
+  EXPECT_FALSE(has(v, "gpu.all_present"));
+  EXPECT_FALSE(has(v, "gpu.count_mismatch"));
+}
+
+TEST(Captures, ExpectedCountIsComparedWithTheCaptureNotThisBus) {
+  Report r = healthy_node();
+  r.snapshot.source = "nvidia-smi-capture";
+  r.snapshot.pci_devices.clear();
+  CheckOptions o;
+  o.expect_gpus = 8;
+  judge(r, o);
+  for (const Finding& f : r.findings) EXPECT_NE(f.id, "gpu.count_mismatch") << f.title;
+  o.expect_gpus = 9;
+  Report more = healthy_node();
+  more.snapshot.source = "nvidia-smi-capture";
+  more.snapshot.pci_devices.clear();
+  judge(more, o);
+  EXPECT_TRUE(std::any_of(more.findings.begin(), more.findings.end(),
+                          [](const Finding& f) { return f.id == "gpu.count_mismatch"; }));
+}
+
+}  // namespace
+}  // namespace gt

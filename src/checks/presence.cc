@@ -101,11 +101,28 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
       out.push_back(f);
     }
   }
-  const uint32_t expected = std::max(o.expect_gpus.value_or(0), pci);
-  if (nvml < expected || (o.expect_gpus && pci < *o.expect_gpus)) {
+  // A capture says how many GPUs are attached; when it describes fewer it
+  // was cut, and nothing can be said about the GPUs it left out.
+  const bool capture = s.source != "nvml";
+  if (capture && nvml > s.gpus.size()) {
+    Finding f = node_finding("capture.incomplete");
+    f.title = "The capture names " + std::to_string(nvml) + " attached GPUs but describes " +
+              std::to_string(s.gpus.size());
+    f.evidence = "<attached_gpus> " + std::to_string(nvml) + ", <gpu> elements " +
+                 std::to_string(s.gpus.size());
+    f.action =
+        "Only the GPUs it describes were judged. Take a whole capture on that node "
+        "(nvidia-smi -q -x > node.xml) or run gpu-triage there.";
+    out.push_back(f);
+    return;
+  }
+  // The PCI bus is this node's: a capture's was not read.
+  const uint32_t expected = std::max(o.expect_gpus.value_or(0), capture ? 0u : pci);
+  if (nvml < expected || (!capture && o.expect_gpus && pci < *o.expect_gpus)) {
     Finding f = node_finding("gpu.count_mismatch");
     f.title = "NVML sees " + std::to_string(nvml) + " GPU(s), expected " + std::to_string(expected);
-    f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci) +
+    f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " +
+                 (capture ? std::string("not read (a capture)") : std::to_string(pci)) +
                  (o.expect_gpus ? ", --expect-gpus " + std::to_string(*o.expect_gpus) : "");
     f.action =
         "A GPU is missing: drain the node and reboot; if it does not come back, inspect "

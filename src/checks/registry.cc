@@ -24,6 +24,8 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"gpu.all_present", "gpu", S::kOk, "All GPUs present and answering"},
       {"gpu.count_mismatch", "gpu", S::kCritical,
        "Fewer GPUs than expected (NVML vs PCI bus vs --expect-gpus)"},
+      {"capture.incomplete", "gpu", S::kWarning,
+       "A capture names more attached GPUs than it describes (trimmed)"},
       {"gpu.missing_from_nvml", "gpu", S::kCritical,
        "A GPU on the PCI bus that NVML cannot see (fallen off the bus)"},
       {"gpu.no_driver_bound", "gpu", S::kCritical, "A GPU on the PCI bus with no driver bound"},

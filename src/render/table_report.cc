@@ -242,7 +242,8 @@ void servers_section(const NodeSnapshot& snap, const TableOptions& opt, const Pa
     sampled = sampled || (g.utilization_gpu_pct && g.utilization_gpu_pct->samples > 1);
   if (!sampled)
     out << wrap(
-        "utilization was not sampled over a window (--sample 0 or unsupported): "
+        "utilization was not sampled over a window (--sample 0, a capture's single reading, "
+        "or unsupported): "
         "no server is judged idle",
         opt.width);
 }

@@ -17,7 +17,8 @@ else
   sleep 600 &  # not root: our own process stands in (only root may stop others')
 fi
 other=$!
-trap 'kill -9 $launcher $vllm $other 2>/dev/null || true; pkill -9 -f "sglang::scheduler_TP" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+# Kill our own workers only: other tests with workers of the same name run beside us.
+trap 'kill -9 $launcher $vllm $other 2>/dev/null || true; kill -9 $(cat "$TMP/workers" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
 for _ in $(seq 50); do [[ -s "$TMP/workers" ]] && break; sleep 0.1; done
 read -r -a workers <"$TMP/workers"
 [[ ${#workers[@]} == 4 ]] || fail "launcher did not start its workers"

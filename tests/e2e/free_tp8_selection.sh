@@ -10,7 +10,8 @@ mkdir -p "$TMP/sglang"
 cp "$GT_SOURCE_DIR/tests/free/fake_sglang.py" "$TMP/sglang/launch_server.py"
 "$PYTHON" "$TMP/sglang/launch_server.py" --model-path /models/x --tp 8 --pid-file "$TMP/workers" &
 launcher=$!
-trap 'kill -9 $launcher 2>/dev/null || true; pkill -9 -f "sglang::scheduler_TP" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+# Kill our own workers only: other tests with workers of the same name run beside us.
+trap 'kill -9 $launcher 2>/dev/null || true; kill -9 $(cat "$TMP/workers" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
 for _ in $(seq 50); do [[ -s "$TMP/workers" ]] && break; sleep 0.1; done
 read -r -a workers <"$TMP/workers"
 [[ ${#workers[@]} == 8 ]] || fail "launcher did not start its 8 workers"

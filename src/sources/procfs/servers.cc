@@ -72,8 +72,15 @@ void identify(Server& s, const std::optional<ProcInfo>& root_info) {
     s.recognised = true;
   } else if (root_info && !root_info->comm.empty()) {
     s.kind = root_info->comm;
+  } else if (s.members.front().name) {
+    s.kind = *s.members.front().name;
+  } else if (s.members.front().cmdline) {
+    // A capture names the process by its command line only.
+    std::vector<std::string> argv = split_cmdline(*s.members.front().cmdline);
+    s.kind = argv.empty() ? "PID " + std::to_string(s.members.front().pid)
+                          : argv.front().substr(argv.front().rfind('/') + 1);
   } else {
-    s.kind = s.members.front().name.value_or("PID " + std::to_string(s.members.front().pid));
+    s.kind = "PID " + std::to_string(s.members.front().pid);
   }
   std::vector<std::vector<std::string>> argvs;
   if (root_info) argvs.push_back(split_cmdline(root_info->cmdline));
