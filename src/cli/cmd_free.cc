@@ -155,9 +155,11 @@ void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
     } else {
       std::vector<uint32_t> sig;
       for (const ProcId& id : t.signal) sig.push_back(id.pid);
+      std::vector<uint32_t> all = pids;
+      all.insert(all.end(), sig.begin(), sig.end());
       how = fmt::format("SIGTERM to PID{} {}, SIGKILL after {} s to any of PIDs {} still running",
                         sig.size() == 1 ? "" : "s", format_index_list(sig),
-                        o.grace.count() / 1000.0, format_index_list(pids));
+                        o.grace.count() / 1000.0, format_index_list(all));
     }
     out << "   " << (o.yes ? "doing" : "would do") << ": " << how << "\n";
     if (t.restart_policy && !t.stop.via_owner && o.force_signal)

@@ -69,10 +69,12 @@ std::string reset_recipe(const GpuState& g) {
          i + "`; if the reset is refused, reboot. (Not run by gpu-triage.)";
 }
 
-/// Stops a target through its owner; false when the owner has no such way.
-bool stop_via_owner(const TreeTarget& t, const FreeOptions& o, const CommandRunner& runner,
-                    FreeResult& r) {
-  if (!t.owner_kind || !t.owner_name) return false;
+enum class OwnerStop { kNotApplicable, kDone, kFailed };
+
+/// Stops a target through its owner.
+OwnerStop stop_via_owner(const TreeTarget& t, const FreeOptions& o, const CommandRunner& runner,
+                         FreeResult& r) {
+  if (!t.owner_kind || !t.owner_name) return OwnerStop::kNotApplicable;
   std::vector<std::string> argv;
   const std::string grace_s = std::to_string(std::max<int64_t>(1, o.grace.count() / 1000));
   if (*t.owner_kind == "systemd-unit")
@@ -82,7 +84,7 @@ bool stop_via_owner(const TreeTarget& t, const FreeOptions& o, const CommandRunn
   else if (*t.owner_kind == "podman")
     argv = {"podman", "stop", "-t", grace_s, *t.owner_name};
   else
-    return false;
+    return OwnerStop::kNotApplicable;
   std::string cmd;
   for (const std::string& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
   CommandResult res = runner.run(argv, o.grace + std::chrono::seconds(15));
@@ -92,10 +94,15 @@ bool stop_via_owner(const TreeTarget& t, const FreeOptions& o, const CommandRunn
                           : res.timed_out
                               ? std::string("timed out")
                               : "exit " + std::to_string(res.exit_code) + ": " + res.err));
-    return true;
+    return OwnerStop::kFailed;
   }
   r.actions.push_back("ran " + cmd);
-  return true;
+  return OwnerStop::kDone;
+}
+
+void close_all(std::vector<Handle>& hs) {
+  for (Handle& h : hs) ::close(h.fd);
+  hs.clear();
 }
 
 bool in(const std::vector<ProcId>& v, uint32_t pid) {
@@ -112,16 +119,38 @@ std::vector<Handle> terminate(const FreePlan& plan, const FreeOptions& o,
     for (const ProcId& h : t.holders)
       if (!in(ids, h.pid)) ids.push_back(h);
     std::vector<Handle> mine;
+    bool refused = false;
     for (const ProcId& id : ids) {
       Result<int> fd = open_verified_pidfd(id);
-      if (fd)
+      if (fd) {
         mine.push_back({*fd, id});
-      else if (in(t.signal, id.pid))
+      } else if (in(t.signal, id.pid)) {
         r.refusals.push_back(
             {id.pid, "PID " + std::to_string(id.pid) + " (" + t.noun + ")", fd.error().message});
+        refused = true;
+      }
+    }
+    // A target refused at act time is left alone whole: its holders get
+    // neither SIGTERM nor, later, SIGKILL.
+    if (refused) {
+      close_all(mine);
+      continue;
+    }
+    if (t.stop.via_owner) {
+      OwnerStop done = stop_via_owner(t, o, runner, r);
+      if (done == OwnerStop::kDone) {
+        handles.insert(handles.end(), mine.begin(), mine.end());
+        continue;
+      }
+      // The owner could not be stopped: never fall back to signals the
+      // plan did not show (the owner would restart what they stop anyway).
+      close_all(mine);
+      if (done == OwnerStop::kNotApplicable)
+        r.failures.push_back("cannot stop " + t.stop.owner_text +
+                             " from gpu-triage; run: " + t.stop.stop.front());
+      continue;
     }
     handles.insert(handles.end(), mine.begin(), mine.end());
-    if (t.stop.via_owner && stop_via_owner(t, o, runner, r)) continue;
     for (const Handle& h : mine) {
       if (!in(t.signal, h.id.pid)) continue;
       if (pidfd_signal(h.fd, SIGTERM) == 0)

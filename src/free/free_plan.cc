@@ -179,6 +179,16 @@ std::optional<Refusal> unsafe(const FsRoot& root, const Self& self, const NodeSn
   return std::nullopt;
 }
 
+/// GPUs whose process list is not known in full (lost, hung, the query
+/// failed or was cut short): a launcher or owner stop could reach holders
+/// there that nobody has seen.
+std::vector<uint32_t> unknown_lists(const NodeSnapshot& snap) {
+  std::vector<uint32_t> out;
+  for (const GpuState& g : snap.gpus)
+    if (g.status != GpuStatus::kOk || !g.processes || g.processes_error) out.push_back(g.index);
+  return out;
+}
+
 /// Plans one server; appends a target, a refusal or a skip.
 void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const Server& sv,
                  const FsRoot& root, const FreeOptions& o, const Self& self, FreePlan& plan) {
@@ -221,6 +231,21 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
     plan.refusals.push_back({sv.root_pid.value_or(sv.members.front().pid), what, beyond});
     return;
   }
+  // A GPU outside the selection whose process list is not known in full may
+  // hold this server's processes too: stopping it by its launcher or owner
+  // could reach them. Only PIDs the operator names are signalled then.
+  std::vector<uint32_t> unknown;
+  for (uint32_t g : unknown_lists(snap))
+    if (!selected(o, g)) unknown.push_back(g);
+  if (!unknown.empty() && (o.pids.empty() || stop.via_owner)) {
+    plan.refusals.push_back(
+        {sv.root_pid.value_or(sv.members.front().pid), what,
+         "the process list of GPU" + std::string(unknown.size() == 1 ? " " : "s ") +
+             format_index_list(unknown) +
+             " (not selected) could not be read in full, so stopping this server could reach "
+             "its processes there; select those GPUs too, or name the PIDs with --pid"});
+    return;
+  }
   if (stop.manual_only) {
     plan.refusals.push_back({sv.root_pid.value_or(sv.members.front().pid), what,
                              *stop.manual_only + ": " + stop.stop.front()});
@@ -230,12 +255,19 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
   TreeTarget t = target_of(snap, sv, stop.via_owner || widen ? whole : reach, root, o,
                            !o.pids.empty() && !widen);
   t.widened = widen;
-  if (!t.stop.via_owner)
-    for (const ProcId& id : t.signal)
-      if (std::optional<Refusal> r = unsafe(root, self, snap, id, what)) {
-        plan.refusals.push_back(*r);
-        return;
-      }
+  // The safety rules hold for whatever a stop reaches: the PIDs signalled,
+  // and through an owner its root and every holder (never gpu-triage's own
+  // ancestors, other users' unless root, kernel threads).
+  std::vector<ProcId> checked = t.signal;
+  if (t.stop.via_owner) {
+    checked = t.holders;
+    checked.push_back(t.root);
+  }
+  for (const ProcId& id : checked)
+    if (std::optional<Refusal> r = unsafe(root, self, snap, id, what)) {
+      plan.refusals.push_back(*r);
+      return;
+    }
   for (uint32_t g : t.gpus)
     if (!listed(plan.gpus, g)) plan.gpus.push_back(g);
   plan.targets.push_back(std::move(t));
@@ -260,6 +292,8 @@ FreePlan make_free_plan(const NodeSnapshot& snap, const FsRoot& root, const Free
     if (sv.root_pid) seen.push_back(*sv.root_pid);
     plan_server(snap, servers, sv, root, o, self, plan);
   }
+  for (const TreeTarget& t : plan.targets)
+    for (const ProcId& id : t.signal) seen.push_back(id.pid);
   for (uint32_t pid : o.pids)
     if (!listed(seen, pid) && std::none_of(servers.begin(), servers.end(), [&](const Server& sv) {
           return std::any_of(sv.members.begin(), sv.members.end(),

@@ -232,3 +232,78 @@ TEST(FreeAct, MemoryWithNoHolderGetsTheResetRecipeNotRun) {
 
 }  // namespace
 }  // namespace gt
+
+namespace gt {
+namespace {
+
+/// A launcher (3141, root's) with workers 3187 on GPU 0 and 3188 on GPU 1.
+NodeSnapshot two_gpu_server(TempTree& t) {
+  fake_proc(t, 3141, 1, "python3", "python3 -m sglang.launch_server --tp 2", 0,
+            "/user.slice/session-1.scope");
+  fake_proc(t, 3187, 3141, "sglang::schedul", "sglang::scheduler_TP0", 0,
+            "/user.slice/session-1.scope");
+  fake_proc(t, 3188, 3141, "sglang::schedul", "sglang::scheduler_TP1", 0,
+            "/user.slice/session-1.scope");
+  NodeSnapshot s;
+  GpuProcess a = holder(3187), b = holder(3188);
+  a.owner.reset();
+  b.owner.reset();
+  s.gpus = {gpu_with(0, {a}), gpu_with(1, {b})};
+  return s;
+}
+
+TEST(FreeSafety, AnUnreadProcessListOutsideTheSelectionStopsNoLauncher) {
+  TempTree t;
+  NodeSnapshot s = two_gpu_server(t);
+  s.gpus[1].processes.reset();  // GPU 1's list could not be read: 3188 unseen
+  s.gpus[1].status = GpuStatus::kLost;
+  FreeOptions o;
+  o.gpus = std::vector<uint32_t>{0};
+  FreePlan plan = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
+  EXPECT_TRUE(plan.targets.empty());
+  ASSERT_EQ(plan.refusals.size(), 1u);
+  EXPECT_NE(plan.refusals[0].reason.find("GPU 1"), std::string::npos) << plan.refusals[0].reason;
+  // An incomplete list (one query failed) counts as unread too.
+  NodeSnapshot part = two_gpu_server(t);
+  part.gpus[1].processes_error = "the compute process query failed: the list is incomplete";
+  EXPECT_TRUE(make_free_plan(part, t.root(), o, Self{42, 0, {42}}).targets.empty());
+}
+
+TEST(FreeSafety, TheOwnerPathObeysTheSafetyRulesToo) {
+  TempTree t;
+  fake_proc(t, 700, 1, "python3", "python3 -m ipykernel_launcher", 0,
+            "/system.slice/jupyter.service");
+  t.write("/etc/systemd/system/jupyter.service", "[Service]\nRestart=always\n");
+  NodeSnapshot s;
+  GpuProcess k = holder(700);
+  k.owner = ProcessOwner{"systemd-unit", "jupyter.service", std::nullopt,
+                         "/system.slice/jupyter.service"};
+  s.gpus = {gpu_with(0, {k})};
+  // The kernel is gpu-triage's own ancestor (`!gpu-triage free --yes` in a cell).
+  FreePlan plan = make_free_plan(s, t.root(), FreeOptions{}, Self{42, 0, {42, 700}});
+  EXPECT_TRUE(plan.targets.empty());
+  ASSERT_EQ(plan.refusals.size(), 1u);
+  EXPECT_NE(plan.refusals[0].reason.find("ancestor"), std::string::npos);
+}
+
+TEST(FreeSafety, AChosenHelperPidIsSignalledNotAlsoRefused) {
+  TempTree t;
+  NodeSnapshot s = two_gpu_server(t);
+  FreeOptions o;
+  o.pids = {3187};
+  FreePlan plan = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
+  ASSERT_EQ(plan.targets.size(), 1u);
+  EXPECT_TRUE(plan.refusals.empty());
+}
+
+TEST(FreeTree, GenericSupervisorsAndContainerInitsAreNeverTheRoot) {
+  TempTree t;
+  for (const char* comm : {"dumb-init", "jupyter-lab", "sshd-session", "supervisord"}) {
+    fake_proc(t, 900, 1, comm, comm, 0, "/x.scope");
+    fake_proc(t, 901, 900, "python3", "python3 worker.py", 0, "/x.scope");
+    EXPECT_EQ(tree_root(t.root(), 901, {}), 901u) << comm;
+  }
+}
+
+}  // namespace
+}  // namespace gt

@@ -116,3 +116,22 @@ TEST(Memory, OneBinaryUnitEverywhere) {
 
 }  // namespace
 }  // namespace gt
+
+namespace gt {
+namespace {
+
+TEST(ServerStop, ScopesAndUserUnitsAreNeverStoppedThroughTheOwner) {
+  Server s = server({42}, 42);
+  s.owner_kind = "systemd-unit";
+  s.owner_name = "tmux-spawn-1234.scope";
+  s.restarts_when_signalled = true;
+  EXPECT_FALSE(server_stop(s, true, false).via_owner);
+  s.owner_kind = "systemd-user-unit";
+  s.owner_name = "ollama.service";
+  ServerStop u = server_stop(s, true, false);
+  EXPECT_FALSE(u.via_owner);
+  EXPECT_EQ(u.owner_text, "user systemd unit ollama.service");
+}
+
+}  // namespace
+}  // namespace gt

@@ -37,6 +37,10 @@ void owner_commands(const Server& s, ServerStop& out) {
             name,
         "kubectl scale deployment/<name> -n <namespace> --replicas=0   # or delete what "
         "controls the pod"};
+  } else if (kind == "systemd-user-unit") {
+    out.owner_text = "user systemd unit " + name;
+    out.stop = {"systemctl --user stop " + name + "   # as the user who owns it"};
+    out.disable = {"systemctl --user disable " + name + "   # as the user who owns it"};
   } else if (kind == "slurm-job") {
     out.owner_text = "Slurm job " + name;
     out.stop = {"scancel " + name};
@@ -69,6 +73,21 @@ bool owner_stoppable(const std::string& kind) {
   return kind == "systemd-unit" || kind == "docker" || kind == "podman";
 }
 
+namespace {
+
+/// A transient scope (a terminal's tmux-spawn-*.scope, systemd-run's
+/// run-*.scope, a login session) or a user manager's unit is not a service
+/// gpu-triage may stop: stopping it ends the operator's own shell, or the
+/// system manager has a different unit of that name.
+bool owner_path_allowed(const Server& s) {
+  if (!s.owner_kind || *s.owner_kind == "systemd-user-unit") return false;
+  if (*s.owner_kind == "systemd-unit" && s.owner_name && s.owner_name->ends_with(".scope"))
+    return false;
+  return true;
+}
+
+}  // namespace
+
 ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
   ServerStop out;
   ServerStop owner;
@@ -77,8 +96,8 @@ ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
   if (has_owner) owner_commands(s, owner);
   out.owner_text =
       has_owner ? owner.owner_text : "no owner found (not in a unit, container or job)";
-  const bool owner_path =
-      has_owner && !owner.stop.empty() && !force_signal && (via_owner || s.restarts_when_signalled);
+  const bool owner_path = has_owner && owner_path_allowed(s) && !owner.stop.empty() &&
+                          !force_signal && (via_owner || s.restarts_when_signalled);
   if (owner_path) {
     out.via_owner = true;
     out.stop = owner.stop;

@@ -340,6 +340,12 @@ class GpuQuery {
       if (!lost_) g_.processes_error = "the process queries failed or are not exported";
       return;
     }
+    // One query failing makes the list incomplete: say so (free will not
+    // signal a launcher whose other processes could be hiding there).
+    if (api_.compute_processes && !compute)
+      g_.processes_error = "the compute process query failed: the list is incomplete";
+    if (api_.graphics_processes && !graphics)
+      g_.processes_error = "the graphics process query failed: the list is incomplete";
     std::vector<GpuProcess> all;
     if (compute) merge(all, std::move(*compute), "compute");
     if (graphics) merge(all, std::move(*graphics), "graphics");

@@ -21,10 +21,53 @@ namespace {
 constexpr unsigned kPfKthread = 0x00200000;  // PF_KTHREAD in /proc/PID/stat flags
 
 bool is_session_or_runtime(const std::string& comm) {
-  static const std::array<const char*, 19> kStops = {
-      "bash",   "sh",   "dash", "zsh", "fish",  "ksh",     "tcsh", "tmux: server",    "tmux",
-      "screen", "sshd", "sudo", "su",  "login", "systemd", "init", "containerd-shim", "docker-init",
-      "tini"};
+  // Shells, terminals and session tools; privilege wrappers; inits,
+  // container inits and shims; generic supervisors and job runners whose
+  // other children are not part of the server (comm is at most 15 chars).
+  static const std::array<const char*, 44> kStops = {"bash",
+                                                     "sh",
+                                                     "dash",
+                                                     "zsh",
+                                                     "fish",
+                                                     "ksh",
+                                                     "mksh",
+                                                     "tcsh",
+                                                     "csh",
+                                                     "ash",
+                                                     "pwsh",
+                                                     "tmux: server",
+                                                     "tmux",
+                                                     "screen",
+                                                     "sshd",
+                                                     "sshd-session",
+                                                     "sudo",
+                                                     "su",
+                                                     "runuser",
+                                                     "doas",
+                                                     "pkexec",
+                                                     "setsid",
+                                                     "login",
+                                                     "systemd",
+                                                     "init",
+                                                     "containerd-shim",
+                                                     "docker-init",
+                                                     "tini",
+                                                     "dumb-init",
+                                                     "catatonit",
+                                                     "s6-svscan",
+                                                     "s6-supervise",
+                                                     "runsv",
+                                                     "supervisord",
+                                                     "timeout",
+                                                     "xargs",
+                                                     "make",
+                                                     "parallel",
+                                                     "jupyter-lab",
+                                                     "jupyter-noteboo",
+                                                     "jupyter-server",
+                                                     "jupyterhub",
+                                                     "nohup",
+                                                     "env"};
   for (const char* s : kStops)
     if (comm == s) return true;
   return comm.starts_with("containerd-shim") || comm.starts_with("conmon");

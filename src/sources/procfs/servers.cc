@@ -57,8 +57,9 @@ std::optional<int64_t> start_of(const ProcInfo& p, std::optional<int64_t> btime)
 }
 
 bool service_owner(const std::string& kind) {
-  return kind == "systemd-unit" || kind == "docker" || kind == "podman" || kind == "containerd" ||
-         kind == "cri-o" || kind == "kubernetes-pod" || kind == "slurm-job";
+  return kind == "systemd-unit" || kind == "systemd-user-unit" || kind == "docker" ||
+         kind == "podman" || kind == "containerd" || kind == "cri-o" || kind == "kubernetes-pod" ||
+         kind == "slurm-job";
 }
 
 /// Kind, model, port and parallel sizes from the launcher's command line,
@@ -110,6 +111,14 @@ void set_owner(Server& s, const GpuProcess& first, const FsRoot* root) {
   if (!first.owner) return;
   s.owner_kind = first.owner->kind;
   s.owner_name = first.owner->name;
+  // A unit under user@UID.service belongs to that user's manager, not the
+  // system's: its unit files are elsewhere and `systemctl stop` would reach
+  // a system unit of the same name.
+  if (first.owner->kind == "systemd-unit" &&
+      first.owner->cgroup_path.find("/user@") != std::string::npos) {
+    s.owner_kind = "systemd-user-unit";
+    return;
+  }
   if (root)
     if (std::optional<RestartPolicy> r =
             owner_restart_policy(*root, first.owner->kind, first.owner->name)) {

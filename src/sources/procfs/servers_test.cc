@@ -129,3 +129,25 @@ TEST(Servers, DockerRestartPolicy) {
 
 }  // namespace
 }  // namespace gt
+
+namespace gt {
+namespace {
+
+TEST(Servers, AUserManagersUnitIsNotTheSystemsUnitOfThatName) {
+  TempTree t;
+  const std::string cg = "/user.slice/user-1000.slice/user@1000.service/app.slice/ollama.service";
+  fake_proc(t, 77, 1, "ollama", "/usr/bin/ollama serve", 1000, cg);
+  t.write("/etc/systemd/system/ollama.service", "[Service]\nRestart=always\n");
+  NodeSnapshot s;
+  GpuProcess p = proc(77, 9000);
+  p.owner = ProcessOwner{"systemd-unit", "ollama.service", std::nullopt, cg};
+  s.gpus = {gpu(0, {p})};
+  const FsRoot root = t.root();
+  std::optional<std::vector<Server>> v = group_servers(s, &root);
+  ASSERT_TRUE(v);
+  EXPECT_EQ((*v)[0].owner_kind, "systemd-user-unit");
+  EXPECT_FALSE((*v)[0].restart_policy.has_value());  // not the system unit's
+}
+
+}  // namespace
+}  // namespace gt
