@@ -141,6 +141,76 @@ void set_times(Server& s, const std::optional<ProcInfo>& root_info, std::optiona
                    s.owner_kind && (service_owner(*s.owner_kind) || s.restarts_when_signalled);
 }
 
+/// The value of `Restart=` in a unit file's text ("Restart = always" and
+/// leading blanks allowed, as systemd parses it; the last one wins), if any.
+std::optional<std::string> restart_setting(const std::string& text) {
+  std::optional<std::string> value;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos || line.compare(i, 7, "Restart") != 0) continue;
+    size_t eq = line.find_first_not_of(" \t", i + 7);
+    if (eq == std::string::npos || line[eq] != '=') continue;  // RestartSec= etc.
+    size_t v = line.find_first_not_of(" \t", eq + 1);
+    size_t end = line.find_last_not_of(" \t\r");
+    value = v == std::string::npos || end < v ? "" : line.substr(v, end - v + 1);
+  }
+  return value;
+}
+
+// Unit search path, most specific first (systemd.unit(5)).
+constexpr const char* kUnitDirs[] = {
+    "/etc/systemd/system.control/",   "/run/systemd/transient/", "/run/systemd/generator.early/",
+    "/etc/systemd/system/",           "/run/systemd/system/",    "/run/systemd/generator/",
+    "/usr/local/lib/systemd/system/", "/lib/systemd/system/",    "/usr/lib/systemd/system/",
+    "/run/systemd/generator.late/"};
+
+/// systemd's Restart= for a system unit: the unit file first found on the
+/// search path (a template "a@.service" for "a@b.service"), then every
+/// drop-in of the unit and its template in file-name order across the
+/// search path (a name in a more specific directory masks the same name in
+/// later ones). Unknown when no unit file is found: then it may restart.
+std::optional<RestartPolicy> systemd_restart_policy(const FsRoot& root, const std::string& name) {
+  std::vector<std::string> names = {name};
+  size_t at = name.find('@'), dot = name.rfind('.');
+  if (at != std::string::npos && dot != std::string::npos && dot > at)
+    names.push_back(name.substr(0, at + 1) + name.substr(dot));  // "a@.service"
+  std::optional<std::string> value;
+  bool found = false;
+  for (const char* dir : kUnitDirs) {
+    for (const std::string& unit : names) {
+      Result<std::string> text = root.read(std::string(dir) + unit);
+      if (!text) continue;
+      found = true;
+      value = restart_setting(*text);
+      break;
+    }
+    if (found) break;
+  }
+  if (!found) return std::nullopt;
+  std::map<std::string, std::string> dropins;               // file name -> path (first dir wins)
+  for (auto it = names.rbegin(); it != names.rend(); ++it)  // template's, then the unit's
+    for (const char* dir : kUnitDirs) {
+      const std::string d = std::string(dir) + *it + ".d/";
+      Result<std::vector<std::string>> confs = root.list(d);
+      if (!confs) continue;
+      for (const std::string& c : *confs)
+        if (c.ends_with(".conf")) dropins.emplace(c + "\n" + *it, d + c);
+    }
+  // Name order decides; for one name the unit's own drop-in comes after the template's.
+  std::vector<std::pair<std::string, std::string>> ordered(dropins.begin(), dropins.end());
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) {
+    return x.first.substr(0, x.first.find('\n')) < y.first.substr(0, y.first.find('\n'));
+  });
+  for (const auto& [key, path] : ordered)
+    if (Result<std::string> text = root.read(path))
+      if (std::optional<std::string> v = restart_setting(*text)) value = v;
+  std::string policy = value.value_or("no");
+  if (policy.empty()) policy = "no";
+  return RestartPolicy{"Restart=" + policy, policy != "no"};
+}
+
 }  // namespace
 
 std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const FsRoot* root) {
@@ -228,41 +298,7 @@ std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, const std:
     return RestartPolicy{"Docker restart policy " + policy, policy != "no"};
   }
   if (kind != "systemd-unit") return std::nullopt;
-  std::vector<std::string> names = {name};
-  size_t at = name.find('@'), dot = name.rfind('.');
-  if (at != std::string::npos && dot != std::string::npos && dot > at)
-    names.push_back(name.substr(0, at + 1) + name.substr(dot));  // "a@.service"
-  std::optional<std::string> found;
-  for (const char* dir : {"/etc/systemd/system/", "/run/systemd/system/", "/lib/systemd/system/",
-                          "/usr/lib/systemd/system/"}) {
-    for (const std::string& unit : names) {
-      Result<std::string> text = root.read(std::string(dir) + unit);
-      if (!text) continue;
-      std::istringstream lines(*text);
-      std::string line;
-      if (!found) found = "Restart=no";
-      while (std::getline(lines, line))
-        if (line.rfind("Restart=", 0) == 0) found = line;
-      break;
-    }
-    if (found) break;
-  }
-  // Drop-ins override the unit file (later files win, in name order).
-  for (const char* dir : {"/etc/systemd/system/", "/run/systemd/system/"}) {
-    Result<std::vector<std::string>> confs = root.list(std::string(dir) + name + ".d");
-    if (!confs) continue;
-    for (const std::string& c : *confs) {
-      if (!c.ends_with(".conf")) continue;
-      Result<std::string> text = root.read(std::string(dir) + name + ".d/" + c);
-      if (!text) continue;
-      std::istringstream lines(*text);
-      std::string line;
-      while (std::getline(lines, line))
-        if (line.rfind("Restart=", 0) == 0) found = line;
-    }
-  }
-  if (!found) return std::nullopt;
-  return RestartPolicy{*found, *found != "Restart=no" && *found != "Restart="};
+  return systemd_restart_policy(root, name);
 }
 
 std::vector<uint32_t> listening_ports(const FsRoot& root, uint32_t pid) {

@@ -151,3 +151,29 @@ TEST(Servers, AUserManagersUnitIsNotTheSystemsUnitOfThatName) {
 
 }  // namespace
 }  // namespace gt
+
+namespace gt {
+namespace {
+
+TEST(Servers, RestartPolicyAsSystemdParsesIt) {
+  TempTree t;
+  t.write("/etc/systemd/system/a.service", "[Service]\n  Restart = always\nRestartSec=5\n");
+  EXPECT_EQ(owner_restart_policy(t.root(), "systemd-unit", "a.service")->text, "Restart=always");
+  // A template's drop-in applies to its instances; the instance's own, later.
+  t.write("/lib/systemd/system/w@.service", "[Service]\nExecStart=/bin/true\n");
+  t.write("/etc/systemd/system/w@.service.d/10-restart.conf", "[Service]\nRestart=on-failure\n");
+  std::optional<RestartPolicy> w = owner_restart_policy(t.root(), "systemd-unit", "w@3.service");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->text, "Restart=on-failure");
+  EXPECT_TRUE(w->restarts);
+  t.write("/etc/systemd/system/w@3.service.d/20-no.conf", "[Service]\nRestart=no\n");
+  EXPECT_FALSE(owner_restart_policy(t.root(), "systemd-unit", "w@3.service")->restarts);
+  // systemd-run's transient units live in /run/systemd/transient.
+  t.write("/run/systemd/transient/run-u7.service", "[Service]\nRestart=always\n");
+  EXPECT_TRUE(owner_restart_policy(t.root(), "systemd-unit", "run-u7.service")->restarts);
+  // No unit file at all: unknown, not "no".
+  EXPECT_FALSE(owner_restart_policy(t.root(), "systemd-unit", "gone.service").has_value());
+}
+
+}  // namespace
+}  // namespace gt
