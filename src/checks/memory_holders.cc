@@ -25,21 +25,11 @@
 namespace gt {
 namespace {
 
-constexpr int kMinIdleSamples = 2;  // the window's first and last, at least
-
-const GpuState* gpu_at(const NodeSnapshot& s, uint32_t index) {
-  for (const GpuState& g : s.gpus)
-    if (g.index == index) return &g;
-  return nullptr;
-}
-
 /// Every GPU of the server was sampled often enough and read 0 each time.
 bool idle_whole_window(const NodeSnapshot& s, const Server& sv) {
   for (const ServerGpu& sg : sv.gpus) {
-    const GpuState* g = gpu_at(s, sg.index);
-    if (!g || !g->utilization_gpu_pct || g->utilization_gpu_pct->samples < kMinIdleSamples ||
-        g->utilization_gpu_pct->max != 0)
-      return false;
+    const GpuState* g = gpu_by_index(s, sg.index);
+    if (!g || idle_over_window(*g) != true) return false;
   }
   return !sv.gpus.empty();
 }
@@ -48,7 +38,7 @@ bool idle_whole_window(const NodeSnapshot& s, const Server& sv) {
 /// sizes NVML did not report counts the GPU's used memory when it is the
 /// GPU's only holder).
 std::optional<uint64_t> compute_memory_on(const NodeSnapshot& s, uint32_t index) {
-  const GpuState* g = gpu_at(s, index);
+  const GpuState* g = gpu_by_index(s, index);
   std::optional<uint64_t> sum;
   for (const Server& sv : *s.servers) {
     if (sv.graphics_only) continue;
@@ -67,7 +57,7 @@ std::optional<uint64_t> compute_memory_on(const NodeSnapshot& s, uint32_t index)
 /// small ones too (they hold the GPU as much as the large one).
 bool on_a_held_gpu(const NodeSnapshot& s, const Server& sv, double share) {
   for (const ServerGpu& sg : sv.gpus) {
-    const GpuState* g = gpu_at(s, sg.index);
+    const GpuState* g = gpu_by_index(s, sg.index);
     if (!g || !g->memory_total_bytes || *g->memory_total_bytes == 0) continue;
     std::optional<uint64_t> held = compute_memory_on(s, sg.index);
     if (held && static_cast<double>(*held) / *g->memory_total_bytes >= share) return true;
@@ -126,7 +116,7 @@ Finding held_idle(const NodeSnapshot& s, const Server& sv) {
   f.subject.pid = sv.root_pid ? sv.root_pid : std::optional<uint32_t>(sv.members.front().pid);
   if (sv.gpus.size() == 1) {
     f.subject.gpu_index = sv.gpus.front().index;
-    if (const GpuState* g = gpu_at(s, sv.gpus.front().index)) {
+    if (const GpuState* g = gpu_by_index(s, sv.gpus.front().index)) {
       f.subject.gpu_uuid = g->uuid;
       f.subject.pci_bus_id = g->pci_bus_id;
     }
@@ -134,7 +124,7 @@ Finding held_idle(const NodeSnapshot& s, const Server& sv) {
   ServerStop stop = server_stop(sv, false, false);
   int samples = 0;
   for (const ServerGpu& g : sv.gpus)
-    if (const GpuState* gs = gpu_at(s, g.index); gs && gs->utilization_gpu_pct)
+    if (const GpuState* gs = gpu_by_index(s, g.index); gs && gs->utilization_gpu_pct)
       samples = std::max(samples, gs->utilization_gpu_pct->samples);
   f.title =
       fmt::format("{} over {}, {}, 0% utilization for the whole {:.1f} s window",
@@ -213,7 +203,7 @@ void check_memory_holders(const NodeSnapshot& s, const CheckOptions& o, std::vec
     if (sv.graphics_only || sv.gpus.empty()) continue;
     bool named = false;
     for (const ServerGpu& sg : sv.gpus)
-      if (const GpuState* g = gpu_at(s, sg.index); g && g->processes)
+      if (const GpuState* g = gpu_by_index(s, sg.index); g && g->processes)
         for (const GpuProcess& p : *g->processes)
           for (const ServerMember& m : sv.members)
             named = named || (p.pid == m.pid && nameable(s, p));

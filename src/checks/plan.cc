@@ -34,25 +34,31 @@ void add_unique(std::vector<std::string>& into, const std::vector<std::string>& 
     if (std::find(into.begin(), into.end(), c) == into.end()) into.push_back(c);
 }
 
-/// One step per idle server (its finding already names the server, its
-/// owner and GPUs); servers stopped by the same commands (one unit running
-/// two servers) share a step.
+/// One cause, one step: a step whose commands an earlier step already gives
+/// (a missing GPU and the count mismatch it causes: one reboot; one unit
+/// running two idle servers: one stop) joins that step, naming `title`.
+void append_or_join(std::vector<PlanStep>& plan, PlanStep step, const std::string& title) {
+  auto same = std::find_if(plan.begin(), plan.end(), [&](const PlanStep& p) {
+    return !step.commands.empty() && p.commands == step.commands;
+  });
+  if (same == plan.end()) {
+    plan.push_back(std::move(step));
+    return;
+  }
+  same->text += " Also: " + title + ".";
+  add_unique(same->finding_ids, step.finding_ids);
+}
+
+/// One step per idle server: its finding already names the server, its
+/// owner and GPUs, and carries the commands `gpu-triage free` gives.
 void holder_steps(const std::vector<const Finding*>& held, std::vector<PlanStep>& plan) {
-  std::vector<PlanStep> steps;
   for (const Finding* f : held) {
-    auto same = std::find_if(steps.begin(), steps.end(),
-                             [&](const PlanStep& p) { return p.commands == f->commands; });
-    if (same != steps.end()) {
-      same->text += " Also: " + f->title + ".";
-      continue;
-    }
     PlanStep step;
     step.text = "Stop the idle " + f->title + ". " + f->action;
     step.commands = f->commands;
     step.finding_ids = {"memory.held_idle"};
-    steps.push_back(step);
+    append_or_join(plan, std::move(step), f->title);
   }
-  plan.insert(plan.end(), steps.begin(), steps.end());
 }
 
 std::string subjects(const std::vector<const Finding*>& fs) {
@@ -95,18 +101,7 @@ std::vector<PlanStep> make_plan(const Report& r) {
     if (!first.action.empty()) step.text += ". " + first.action;
     for (const Finding* f : fs) add_unique(step.commands, f->commands);
     step.finding_ids = {id};
-    // One cause, one step: a finding whose commands an earlier step already
-    // gives (a missing GPU and the count mismatch it causes: one reboot)
-    // joins that step.
-    auto same = std::find_if(plan.begin(), plan.end(), [&](const PlanStep& p) {
-      return !step.commands.empty() && p.commands == step.commands;
-    });
-    if (same != plan.end()) {
-      same->text += " Also: " + first.title + ".";
-      same->finding_ids.push_back(id);
-      continue;
-    }
-    plan.push_back(step);
+    append_or_join(plan, std::move(step), first.title);
   }
   return plan;
 }

@@ -49,12 +49,6 @@ bool holds_any(const GpuState& g, const std::vector<ProcId>& holders) {
   return false;
 }
 
-const GpuState* find_gpu(const NodeSnapshot& s, uint32_t index) {
-  for (const GpuState& g : s.gpus)
-    if (g.index == index) return &g;
-  return nullptr;
-}
-
 std::string reset_recipe(const GpuState& g) {
   std::string i = std::to_string(g.index);
   return "GPU " + i + " still has " + format_memory(g.memory_used_bytes) +
@@ -183,8 +177,9 @@ void finish(const FreePlan& plan, const NodeSnapshot& before, const NodeSnapshot
       r.gpus.push_back(GpuRelease{index});
       rel = &r.gpus.back();
     }
-    if (const GpuState* g = find_gpu(before, index)) rel->used_before_bytes = g->memory_used_bytes;
-    const GpuState* g = find_gpu(after, index);
+    if (const GpuState* g = gpu_by_index(before, index))
+      rel->used_before_bytes = g->memory_used_bytes;
+    const GpuState* g = gpu_by_index(after, index);
     if (!g) continue;
     rel->used_after_bytes = g->memory_used_bytes;
     rel->free_at_end = gpu_is_free(*g);
@@ -242,7 +237,7 @@ FreeResult act_free(const FreePlan& plan, const NodeSnapshot& before, const Free
                                  [&](const Refusal& x) { return in(target.signal, x.pid); });
       if (refused) continue;  // not signalled: nothing to wait for
       for (uint32_t index : target.gpus) {
-        const GpuState* g = find_gpu(now, index);
+        const GpuState* g = gpu_by_index(now, index);
         GpuRelease& rel = *std::find_if(r.gpus.begin(), r.gpus.end(),
                                         [&](const GpuRelease& x) { return x.index == index; });
         if (g && !holds_any(*g, target.holders)) {

@@ -32,19 +32,6 @@ bool listed(const std::vector<uint32_t>& v, uint32_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-const GpuState* gpu_at(const NodeSnapshot& s, uint32_t index) {
-  for (const GpuState& g : s.gpus)
-    if (g.index == index) return &g;
-  return nullptr;
-}
-
-/// Idle: every sample of the window read 0, with at least two samples;
-/// nullopt when utilization was not sampled over a window (or is unknown).
-std::optional<bool> idle(const GpuState& g) {
-  if (!g.utilization_gpu_pct || g.utilization_gpu_pct->samples < 2) return std::nullopt;
-  return g.utilization_gpu_pct->max == 0;
-}
-
 const GpuProcess* process_at(const NodeSnapshot& s, uint32_t pid) {
   for (const GpuState& g : s.gpus)
     if (g.processes)
@@ -140,8 +127,8 @@ TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
   }
   std::sort(t.gpus.begin(), t.gpus.end());
   for (uint32_t index : t.gpus) {
-    const GpuState* g = gpu_at(snap, index);
-    std::optional<bool> i = g ? idle(*g) : std::nullopt;
+    const GpuState* g = gpu_by_index(snap, index);
+    std::optional<bool> i = g ? idle_over_window(*g) : std::nullopt;
     if (!i) {
       t.idle = std::nullopt;
       break;
@@ -219,11 +206,12 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
   if (o.idle_only)
     for (const ServerMember* m : whole)
       for (const auto& [index, bytes] : m->memory)
-        if (const GpuState* g = gpu_at(snap, index); g && idle(*g) != true) {
+        if (const GpuState* g = gpu_by_index(snap, index); g && idle_over_window(*g) != true) {
           plan.skipped.push_back(what + ": GPU " + std::to_string(index) +
-                                 (idle(*g) ? " is busy (--idle-only)"
-                                           : " was not sampled over a window, so it is not "
-                                             "known to be idle (--idle-only; use --sample 1s)"));
+                                 (idle_over_window(*g)
+                                      ? " is busy (--idle-only)"
+                                      : " was not sampled over a window, so it is not "
+                                        "known to be idle (--idle-only; use --sample 1s)"));
           return;
         }
   std::string beyond = beyond_selection(whole, o, o.pids);

@@ -50,6 +50,18 @@ std::vector<std::string> clock_event_reason_names(uint64_t mask) {
   return out;
 }
 
+const GpuState* gpu_by_index(const NodeSnapshot& s, uint32_t index) {
+  for (const GpuState& g : s.gpus)
+    if (g.index == index) return &g;
+  return nullptr;
+}
+
+std::optional<bool> idle_over_window(const GpuState& g) {
+  if (!g.utilization_gpu_pct || g.utilization_gpu_pct->samples < kMinIdleSamples)
+    return std::nullopt;
+  return g.utilization_gpu_pct->max == 0;
+}
+
 std::string normalize_pci_bus_id(std::string_view bus_id) {
   size_t first = bus_id.find_first_not_of(" \t\n");
   size_t last = bus_id.find_last_not_of(" \t\n");

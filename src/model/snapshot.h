@@ -279,4 +279,14 @@ std::vector<std::string> clock_event_reason_names(uint64_t mask);
 /// whitespace is dropped; anything else is returned lowercased as it is.
 std::string normalize_pci_bus_id(std::string_view bus_id);
 
+/// The GPU with NVML index `index`, or nullptr.
+const GpuState* gpu_by_index(const NodeSnapshot& s, uint32_t index);
+
+/// Whether a GPU stayed idle over the sample window: every sample read 0%,
+/// with at least kMinIdleSamples samples; nullopt when utilization was not
+/// sampled over a window (--sample 0, a capture's single reading) or is
+/// unknown (MIG). The one rule the report and `gpu-triage free` both use.
+inline constexpr int kMinIdleSamples = 2;
+std::optional<bool> idle_over_window(const GpuState& g);
+
 }  // namespace gt
