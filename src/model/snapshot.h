@@ -103,6 +103,128 @@ struct PcieLink {
   std::optional<uint32_t> replay_counter;
 };
 
+/// The row remapper's banks by spare rows left (nvml-abi 8.8,
+/// GetRowRemapperHistogram; XML row_remapper_histogram). A bank in `none`
+/// has no spare row left: its next failing row cannot be remapped.
+struct RowRemapperHistogram {
+  std::optional<uint32_t> max;  ///< all spare rows available
+  std::optional<uint32_t> high;
+  std::optional<uint32_t> partial;
+  std::optional<uint32_t> low;
+  std::optional<uint32_t> none;  ///< no spare rows left
+};
+
+/// The driver's own verdict on what a GPU needs (nvml-abi 8.3): field 230
+/// (GET_GPU_RECOVERY_ACTION), else the deprecated 226/227, or the capture's
+/// gpu_recovery_action / gpu_reset_status. All null when not reported.
+struct RecoveryState {
+  /// "none", "gpu_reset", "node_reboot", "drain_p2p", "drain_and_reset",
+  /// "bus_reset", "system_reboot", or "unknown" (a value we cannot name:
+  /// never read as healthy; action_code / action_text say what it was).
+  std::optional<std::string> action;
+  std::optional<uint32_t> action_code;      ///< NVML's number, when from NVML
+  std::optional<std::string> action_text;   ///< the capture's words, when from XML
+  std::optional<bool> reset_required;       ///< XML reset_required / field 226
+  std::optional<bool> drain_and_reset_recommended;  ///< XML / field 227
+};
+
+/// NVSwitch fabric registration (nvml-abi 8.4). Null on the GPU when the
+/// GPU has no fabric (NOT_SUPPORTED, PCIe boards).
+struct FabricInfo {
+  /// "not_supported", "not_started", "in_progress", "completed"
+  std::optional<std::string> state;
+  /// Registration result once completed: "success" or the NVML return name
+  /// / the capture's text.
+  std::optional<std::string> status;
+  std::optional<std::string> clique_id;
+  std::optional<std::string> cluster_uuid;
+  std::optional<uint32_t> health_mask;  ///< raw, when from NVML
+  // Decoded health (null: not reported by this driver/GPU).
+  std::optional<bool> bandwidth_degraded;
+  std::optional<bool> route_recovery_in_progress;
+  std::optional<bool> route_unhealthy;
+  std::optional<bool> access_timeout_recovery;
+  /// null or "none" when correct; else "wrong_sysguid", "wrong_chassis_serial",
+  /// "no_partition", "insufficient_nvlinks", "incompatible_gpu_firmware",
+  /// "invalid_location", "gpu_state_invalid", or "unknown(N)"
+  std::optional<std::string> incorrect_configuration;
+  /// "healthy", "unhealthy", "limited_capacity" (v3 / 590 XML)
+  std::optional<std::string> health_summary;
+};
+
+/// NVLink error counters (nvml-abi 8.5, GetNvLinkErrorCounter).
+struct NvLinkCounters {
+  std::optional<uint64_t> crc_flit;
+  std::optional<uint64_t> crc_data;
+  std::optional<uint64_t> replay;
+  std::optional<uint64_t> recovery;
+};
+
+/// One NVLink of a GPU.
+struct NvLink {
+  uint32_t link = 0;
+  std::optional<bool> active;      ///< GetNvLinkState
+  std::optional<uint32_t> version; ///< GetNvLinkVersion as NVML numbers it
+  std::optional<std::string> remote_pci_bus_id;   ///< canonical "0000:19:00.0"
+  std::optional<std::string> remote_device_type;  ///< "gpu", "switch", "ibmnpu", "unknown"
+  NvLinkCounters errors;  ///< at the end of the sample window
+  /// Growth of each counter between the window's first and last read; null
+  /// when read once (no window) or not readable.
+  NvLinkCounters errors_growth;
+};
+
+/// Temperatures against the GPU's own limits (nvml-abi 8.6). Thresholds
+/// are absolute degrees C; on Ada+ the driver reports them on the T.Limit
+/// scale instead, so only the margin is known.
+struct ThermalState {
+  std::optional<int32_t> shutdown_threshold_c;
+  std::optional<int32_t> slowdown_threshold_c;
+  std::optional<int32_t> gpu_max_threshold_c;     ///< clocks may drop below base above it
+  std::optional<int32_t> memory_max_threshold_c;
+  std::optional<int32_t> memory_temperature_c;    ///< HBM boards (field 82)
+  /// Degrees C left before the nearest slowdown threshold
+  /// (GetMarginTemperature; XML gpu_temp_tlimit minus the slowdown
+  /// T.Limit threshold; or slowdown threshold - temperature).
+  std::optional<int32_t> slowdown_margin_c;
+};
+
+/// Time a GPU's clocks were held by each limit (nvml-abi 8.7): the share
+/// (0..1) of the sample window, from the driver's cumulative counters read
+/// at the window's start and end. Null when unreadable or no window.
+struct LimitTime {
+  std::optional<double> sw_power_cap_share;    ///< field 74 / policy POWER (normal under load)
+  std::optional<double> sync_boost_share;      ///< 76
+  std::optional<double> board_limit_share;     ///< 77
+  std::optional<double> low_utilization_share; ///< 78 (normal)
+  std::optional<double> reliability_share;     ///< 79
+  std::optional<double> sw_thermal_share;      ///< policy THERMAL / 251|269
+  std::optional<double> hw_thermal_share;      ///< 252|270
+  std::optional<double> hw_power_brake_share;  ///< 253|271
+  /// The capture's cumulative clocks_event_reasons_counters (590+), in
+  /// microseconds since the driver loaded; no share can be had from one read.
+  std::optional<uint64_t> sw_power_cap_total_us;
+  std::optional<uint64_t> sync_boost_total_us;
+  std::optional<uint64_t> sw_thermal_total_us;
+  std::optional<uint64_t> hw_thermal_total_us;
+  std::optional<uint64_t> hw_power_brake_total_us;
+};
+
+/// A MIG device (nvml-abi 8.9). Its processes are the parent GPU's
+/// processes with the same gpu_instance_id / compute_instance_id.
+struct MigDevice {
+  uint32_t index = 0;
+  std::optional<uint32_t> gpu_instance_id;
+  std::optional<uint32_t> compute_instance_id;
+  std::optional<std::string> uuid;
+  std::optional<std::string> name;
+  std::optional<uint64_t> memory_total_bytes;
+  std::optional<uint64_t> memory_used_bytes;
+  std::optional<uint64_t> memory_free_bytes;
+  std::optional<uint64_t> memory_reserved_bytes;
+  std::optional<uint32_t> multiprocessor_count;
+  std::optional<uint64_t> volatile_sram_uncorrectable;
+};
+
 /// Status of one GPU's collection.
 enum class GpuStatus {
   kOk,            ///< every query answered (some may be unsupported)
@@ -146,6 +268,18 @@ struct GpuState {
   EccCounts ecc;
   RetiredPages retired_pages;
   RemappedRows remapped_rows;
+  std::optional<RowRemapperHistogram> row_remapper_histogram;
+  RecoveryState recovery;
+  std::optional<FabricInfo> fabric;  ///< null: no fabric (PCIe boards) or unread
+  /// Every link NVML reports (null: no NVLink / not supported / not read).
+  std::optional<std::vector<NvLink>> nvlinks;
+  ThermalState thermal;
+  LimitTime limit_time;
+  /// The clock event reasons mask read at each utilization sample, in
+  /// order (empty when not sampled); clock_event_reasons is the last.
+  std::vector<uint64_t> clock_event_reasons_samples;
+  /// MIG devices (null: MIG off, unsupported or not read).
+  std::optional<std::vector<MigDevice>> mig_devices;
   PcieLink pcie;
   std::optional<uint64_t> clock_event_reasons;  ///< bit mask, see nvml_types.h
   std::optional<uint64_t> clock_event_reasons_supported;
@@ -190,6 +324,22 @@ struct KernelLogEvent {
   std::optional<std::string> process_name;  ///< "name=python3"
   std::string detail;                       ///< the text after the code ("Graphics Exception...")
   std::string line;                         ///< the whole line (continuations joined by " | ")
+  /// Fields decoded from the message (xid-catalog.md): ("engine", "GR"),
+  /// ("gpc", "2"), ("link", "3"), ("subcode", "0x4")..., in printed order.
+  std::vector<std::pair<std::string, std::string>> decoded;
+  /// Lines folded into this one event (a storm of the same Xid on the same
+  /// GPU in the same boot); the fields above are the first line's.
+  uint64_t count = 1;
+  std::optional<double> last_monotonic_s;  ///< the last folded line's times
+  std::optional<int64_t> last_time_unix_s;
+  std::optional<std::string> last_time_text;
+  /// The distinct details of the folded lines (bounded; the first is
+  /// `detail`), and how many more distinct ones were not kept.
+  std::vector<std::string> distinct_details;
+  uint64_t distinct_details_dropped = 0;
+  /// A later event that cancels this one (Xid 162 for 159? per the
+  /// catalogue): its code, so the checks can stand this one down.
+  std::optional<int> cancelled_by_code;
 };
 
 /// What reading the kernel log gave: events, and every source tried.
@@ -226,6 +376,17 @@ struct KernelModule {
   std::vector<std::string> holders;  ///< /sys/module/NAME/holders/: modules using it
 };
 
+/// A task in uninterruptible sleep (state D) inside NVIDIA's driver: the
+/// signature of a wedged driver (nvidia-smi and every NVML caller then hang).
+struct StuckTask {
+  uint32_t pid = 0;
+  std::optional<uint32_t> tid;  ///< the stuck thread, when not the main one
+  std::string comm;             ///< /proc/PID/comm
+  std::optional<std::string> wchan;         ///< /proc/PID/wchan, when readable
+  std::optional<std::string> nvidia_frame;  ///< first nvidia frame of /proc/PID/stack
+  std::optional<double> sleeping_s;  ///< how long in D state, when known
+};
+
 /// A known NVIDIA daemon that keeps the GPUs (and so the modules) open.
 struct NvidiaService {
   std::string what;  ///< "nvidia-persistenced", "Fabric Manager", "DCGM"
@@ -243,6 +404,12 @@ struct NodeSnapshot {
   std::string source = "nvml";
   std::optional<std::string> hostname;
   int64_t collected_at_unix_ms = 0;
+  /// A capture's own <timestamp> as it printed it, and in Unix seconds when
+  /// it could be read (its time zone is not in the file: read as UTC, see
+  /// docs); the capture's file. Null for a live collection.
+  std::optional<std::string> captured_at;
+  std::optional<int64_t> captured_at_unix_s;
+  std::optional<std::string> capture_file;
   double sample_window_s = 0;
 
   NvmlStatus nvml;
@@ -263,6 +430,9 @@ struct NodeSnapshot {
   /// nvidia last); empty when none is loaded or /sys was not read.
   std::vector<KernelModule> nvidia_modules;
   std::vector<NvidiaService> nvidia_services;  ///< running NVIDIA daemons
+  /// Tasks stuck in D state in nvidia code; null when /proc was not scanned
+  /// (a capture) or could not be read.
+  std::optional<std::vector<StuckTask>> stuck_nvidia_tasks;
   std::vector<std::string> warnings;           ///< collection problems, in words
 };
 
