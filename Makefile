@@ -42,6 +42,8 @@ bench: build
 	$(BUILD)/gt_bench
 	cmake --build $(BUILD) --target gt_fleet_bench
 	$(BUILD)/gt_fleet_bench
+	cmake --build $(BUILD) --target gt_kernel_log_bench
+	$(BUILD)/gt_kernel_log_bench
 	bench/data_bench.sh $(BUILD)
 
 deb: build

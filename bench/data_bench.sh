@@ -5,9 +5,11 @@
 #  2. --deep over several GB in the page cache vs cat to /dev/null (target
 #     <= 1.25x), sha256sum, b3sum (if installed) and torch.load (if
 #     python3-torch is installed).
-#  3. Peak memory (max RSS) over many empty files.
+#  2b. --values (NaN/Inf counting) over 1 GiB of float32/bfloat16 tensors vs cat.
+#  3. Peak memory (max RSS) over 1,000,000 files, all bad, then all intact
+#     (target <= 300 MB each).
 # Usage: bench/data_bench.sh [BUILD_DIR]   (env: GT_BENCH_DIR, GT_BENCH_DEEP_GB,
-#        GT_BENCH_MANY_FILES)
+#        GT_BENCH_VALUES_MB, GT_BENCH_MANY_FILES)
 set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${1:-$SRC/build}"
@@ -95,15 +97,66 @@ for p in sys.argv[1:]: torch.load(p)' "${files[@]}"
 fi
 rm -rf "$WORK/deep"
 
-# 3. Peak memory for MANY files (empty, so every one is reported bad: the worst case).
-python3 - "$WORK/many" "$MANY" <<'PY'
+# 2b. --values: NaN/Inf/zero counting over VALUES_MB MiB of float tensors
+# (safetensors, half float32 and half bfloat16, written by hand from
+# Gaussian values), in the page cache, against cat on the same files.
+VALUES_MB="${GT_BENCH_VALUES_MB:-1024}"
+mkdir -p "$WORK/values"
+python3 - "$WORK/values" "$VALUES_MB" <<'PY'
+import json, os, random, struct, sys
+out, mb = sys.argv[1], int(sys.argv[2])
+rng = random.Random(0)
+f32 = struct.pack("<262144f", *(rng.gauss(0, 1) for _ in range(262144)))  # 1 MiB
+bf16 = bytes(b for i in range(0, len(f32), 4) for b in f32[i + 2:i + 4])    # top halves
+per_file = 16  # MiB
+for i in range(max(1, mb // per_file)):
+    dtype, block = ("F32", f32) if i % 2 == 0 else ("BF16", bf16 * 2)
+    data = block * per_file
+    n = len(data) // (4 if dtype == "F32" else 2)
+    hdr = json.dumps({"h": {"dtype": dtype, "shape": [n], "data_offsets": [0, len(data)]}}).encode()
+    hdr += b" " * ((8 - len(hdr) % 8) % 8)
+    with open(os.path.join(out, f"part_{i}.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", len(hdr)) + hdr + data)
+PY
+vbytes=$(du -sb "$WORK/values" | cut -f1)
+cat "$WORK/values"/* >/dev/null  # into the page cache
+t_vcat=$(median3 sh -c "cat '$WORK/values'/* > /dev/null")
+t_vdeep=$(median3 "$TOOL" data "$WORK/values" --deep)
+t_values=$(median3 "$TOOL" data "$WORK/values" --values)
+gbs() { awk -v b="$vbytes" -v t="$1" 'BEGIN{printf "%.1f GB/s", b/t/1e9}'; }
+echo "values, $(awk -v b="$vbytes" 'BEGIN{printf "%.2f", b/1e9}') GB of float32/bfloat16 safetensors, page cache:"
+echo "  cat > /dev/null            ${t_vcat} s   $(gbs "$t_vcat")"
+echo "  gpu-triage data --deep     ${t_vdeep} s   $(gbs "$t_vdeep")"
+echo "  gpu-triage data --values   ${t_values} s   $(gbs "$t_values"), $(ratio "$t_values" "$t_vcat") of cat"
+rm -rf "$WORK/values"
+
+# 3. Peak memory (max RSS of the gpu-triage data child, /usr/bin/time -v's
+# "Maximum resident set size", from getrusage) for MANY files named like
+# SpecForge's: all empty first (every one reported bad, the worst case),
+# then the same files all intact (a 1-element .npy each). Built with
+# Python, not torch.
+gen_many() {  # gen_many empty|npy
+  python3 - "$WORK/many" "$MANY" "$1" <<'PY'
 import os, sys
-out, n = sys.argv[1], int(sys.argv[2])
+out, n, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }"
+header += b" " * (-(10 + len(header) + 1) % 64) + b"\n"
+npy = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header + b"\x00\x00\x80\x3f"
+body = npy if kind == "npy" else b""
 for i in range(n):
     d = os.path.join(out, f"rows_{i // 2000 * 2000}-{i // 2000 * 2000 + 2000}")
     if i % 2000 == 0: os.makedirs(d, exist_ok=True)
-    open(os.path.join(d, f"data_{i}.ckpt"), "wb").close()
+    with open(os.path.join(d, f"data_{i}.ckpt"), "wb") as f: f.write(body)
 PY
-/usr/bin/time -f '%M %e' -o "$WORK/rss" "$TOOL" data "$WORK/many" --json >/dev/null || true
-read -r rss_kb secs < <(tail -1 "$WORK/rss")
-echo "memory, ${MANY} files (all empty, all reported): max RSS $(awk -v k="$rss_kb" 'BEGIN{printf "%.0f", k/1024}') MiB, ${secs} s"
+}
+peak_rss() {  # peak_rss LABEL: runs gpu-triage data on $WORK/many, prints its max RSS
+  /usr/bin/time -v -o "$WORK/rss" "$TOOL" data "$WORK/many" --expect "$MANY" --json >/dev/null || true
+  local kb secs
+  kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/rss")
+  secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/rss")
+  echo "memory, ${MANY} files ($1): max RSS $(awk -v k="$kb" 'BEGIN{printf "%.0f", k/1024}') MiB, ${secs} (target <= 300 MB)"
+}
+gen_many empty
+peak_rss "all empty, all reported bad"
+gen_many npy
+peak_rss "all intact"

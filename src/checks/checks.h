@@ -16,9 +16,16 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
 void check_gpu_health(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_memory_holders(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out);
 void check_ecc(const NodeSnapshot& s, std::vector<Finding>& out);
-void check_pcie_and_clocks(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_pcie_and_persistence(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_recovery_action(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_ecc_history(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_fabric_and_nvlink(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_thermal_and_limits(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_kernel_log(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out);
 void check_disks(const NodeSnapshot& s, std::vector<Finding>& out);
+/// driver.wedged from the tasks stuck in nvidia code; then folds the NVML
+/// timeouts into it (join_driver_wedged), so it runs after join_gpu_events.
+void check_driver_wedged(const NodeSnapshot& s, std::vector<Finding>& out);
 
 /// Completes the identity (bus id, name, UUID) of the one GPU NVML could not
 /// name, when the PCI bus or the kernel log say it unambiguously; sets its
@@ -27,6 +34,10 @@ void complete_gpu_identities(NodeSnapshot& s);
 /// Joins findings about the same GPU dying (lost, unresponsive, missing from
 /// NVML, Xid 79, fallen off the bus) by bus id into one finding each.
 void join_gpu_events(std::vector<Finding>& findings);
+/// Folds gpu.unresponsive and nvml.unresponsive (an NVML call that timed out:
+/// the same wedge seen from our side) into the driver.wedged finding, which
+/// leads; nothing when there is none.
+void join_driver_wedged(std::vector<Finding>& findings);
 /// Every finding's commands without sudo (running as root).
 void drop_sudo(std::vector<Finding>& findings);
 

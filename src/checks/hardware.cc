@@ -1,4 +1,5 @@
-// Memory errors, the PCIe link, clock slowdowns and persistence mode.
+// Memory errors, the PCIe link and persistence mode (clock limits:
+// thermal_limits.cc; the memory-error history: ecc_history.cc).
 //
 // ECC thresholds follow DCGM's health rules and gpud (landscape.md):
 // any volatile uncorrectable error since the driver loaded is critical;
@@ -111,47 +112,16 @@ void pcie_one(const GpuState& g, std::vector<Finding>& out) {
   }
 }
 
-void clocks_one(const GpuState& g, std::vector<Finding>& out) {
-  if (!g.clock_event_reasons) return;
-  const uint64_t m = *g.clock_event_reasons;
-  struct Bit {
-    uint64_t bit;
-    const char* id;
-    const char* what;
-  };
-  // nvml.h bits: HwSlowdown 0x8, SwThermalSlowdown 0x20, HwThermalSlowdown
-  // 0x40, HwPowerBrakeSlowdown 0x80. GpuIdle, SwPowerCap and application
-  // clocks are normal operation.
-  static const Bit kBits[] = {
-      {0x8, "clocks.hw_slowdown", "hardware slowdown (clocks cut by 2x or more)"},
-      {0x40 | 0x20, "clocks.thermal", "thermal slowdown"},
-      {0x80, "clocks.power_brake", "the external power brake"},
-  };
-  for (const Bit& b : kBits) {
-    if (!(m & b.bit)) continue;
-    Finding f = gpu_finding(b.id, g);
-    f.title = gpu_label(g) + ": clocks limited by " + b.what;
-    f.evidence = fmt::format("clocks_event_reasons.active 0x{:016X}; temperature {}", m,
-                             g.temperature_c ? std::to_string(*g.temperature_c) + " C" : "unknown");
-    f.action =
-        "Check cooling (fans, airflow, inlet temperature) and the power supply; a GPU "
-        "held in slowdown runs jobs at a fraction of its speed.";
-    f.commands = {"nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER -i " + std::to_string(g.index)};
-    out.push_back(f);
-  }
-}
-
 }  // namespace
 
 void check_ecc(const NodeSnapshot& s, std::vector<Finding>& out) {
   for (const GpuState& g : s.gpus) ecc_one(g, out);
 }
 
-void check_pcie_and_clocks(const NodeSnapshot& s, std::vector<Finding>& out) {
+void check_pcie_and_persistence(const NodeSnapshot& s, std::vector<Finding>& out) {
   std::vector<uint32_t> off;
   for (const GpuState& g : s.gpus) {
     pcie_one(g, out);
-    clocks_one(g, out);
     if (g.persistence_mode && !*g.persistence_mode) off.push_back(g.index);
   }
   if (off.empty()) return;

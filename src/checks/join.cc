@@ -5,6 +5,11 @@
 // unresponsive, then missing from NVML, then the kernel log's), takes the
 // worst severity, and carries the others' words in its title and evidence
 // and their ids in joined_ids.
+//
+// A wedged driver (driver.wedged: tasks stuck in nvidia code) is one more
+// such event, node-wide: the NVML calls that timed out in this run
+// (gpu.unresponsive, nvml.unresponsive) are folded into it the same way,
+// after the joins by bus id (join_driver_wedged).
 #include <algorithm>
 #include <map>
 
@@ -72,6 +77,52 @@ void join_gpu_events(std::vector<Finding>& findings) {
   std::vector<Finding> kept;
   for (size_t i = 0; i < findings.size(); ++i)
     if (!drop[i]) kept.push_back(std::move(findings[i]));
+  findings = std::move(kept);
+}
+
+namespace {
+
+bool is_reboot(const std::string& command) {
+  return command.starts_with("sudo reboot") || command.starts_with("reboot");
+}
+
+/// Folds an NVML timeout into driver.wedged: its words and ids (with those
+/// already joined into it by bus id) are added, its commands go before the
+/// lead's reboot, which stays last and single.
+void fold_into_wedged(Finding& lead, const Finding& f) {
+  lead.severity = std::max(lead.severity, f.severity);
+  std::vector<std::string> ids = {f.id};
+  ids.insert(ids.end(), f.joined_ids.begin(), f.joined_ids.end());
+  for (const std::string& id : ids)
+    if (std::find(lead.joined_ids.begin(), lead.joined_ids.end(), id) == lead.joined_ids.end())
+      lead.joined_ids.push_back(id);
+  lead.title += "; " + f.title;
+  lead.evidence += (lead.evidence.empty() ? "" : "; ") + f.id + ": " + f.evidence;
+  std::vector<std::string> reboot, commands;
+  for (const std::string& c : lead.commands) (is_reboot(c) ? reboot : commands).push_back(c);
+  for (const std::string& c : f.commands)
+    if (!is_reboot(c) && std::find(commands.begin(), commands.end(), c) == commands.end())
+      commands.push_back(c);
+  commands.insert(commands.end(), reboot.begin(), reboot.end());
+  lead.commands = std::move(commands);
+}
+
+}  // namespace
+
+void join_driver_wedged(std::vector<Finding>& findings) {
+  auto lead = std::find_if(findings.begin(), findings.end(),
+                           [](const Finding& f) { return f.id == "driver.wedged"; });
+  if (lead == findings.end()) return;
+  Finding wedged = std::move(*lead);
+  findings.erase(lead);
+  std::vector<Finding> kept;
+  for (Finding& f : findings) {
+    if (f.id == "gpu.unresponsive" || f.id == "nvml.unresponsive")
+      fold_into_wedged(wedged, f);
+    else
+      kept.push_back(std::move(f));
+  }
+  kept.push_back(std::move(wedged));
   findings = std::move(kept);
 }
 

@@ -5,32 +5,27 @@
 // previous-boot event is one level milder (critical -> warning, otherwise
 // info) but still shown: the same hardware error coming back is how a bad
 // GPU announces itself. A log we could not read is a finding of its own.
+// The parser folds storms (one event per GPU, code and boot with a count and
+// the last line's time), so a group's count is the sum of its events' counts.
+// An Xid 163 that a later Xid 162 cancelled stands down to info; Xid 13/31 on
+// several GPUs at once is one application fault (app_fault.cc) and the
+// per-GPU findings become info.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 #include <tuple>
 
+#include "checks/app_fault.h"
 #include "checks/checks.h"
+#include "checks/kernel_log_groups.h"
 #include "checks/xid_catalog.h"
 
 namespace gt {
 namespace {
 
-struct Group {
-  const KernelLogEvent* first = nullptr;
-  const KernelLogEvent* last = nullptr;
-  int count = 0;
-  std::vector<const KernelLogEvent*> all;
-};
-
-using Key = std::tuple<std::string, int, std::string, std::string>;  // kind, code, bus, boot
-
-std::string when(const KernelLogEvent& e) {
-  if (e.time_text) return *e.time_text;
-  if (e.monotonic_s) return fmt::format("{:.1f} s after boot", *e.monotonic_s);
-  return "time unknown";
-}
+using Group = EventGroup;
+using Key = EventKey;
 
 Severity milder(Severity s) {
   return s == Severity::kCritical ? Severity::kWarning : Severity::kInfo;
@@ -66,6 +61,42 @@ Severity graded(const std::string& kind, int code, const XidEntry* entry,
   return sev;
 }
 
+/// "; 3 more distinct messages: a | b | c (and 2 others)" for a folded storm.
+std::string other_details(const Group& grp) {
+  std::vector<std::string> more;
+  uint64_t dropped = 0;
+  for (const KernelLogEvent* e : grp.all) {
+    dropped += e->distinct_details_dropped;
+    for (const std::string& d : e->distinct_details)
+      if (d != grp.first->detail && std::find(more.begin(), more.end(), d) == more.end())
+        more.push_back(d);
+  }
+  if (more.empty() && dropped == 0) return "";
+  std::string out = fmt::format("; other messages: {}", fmt::join(more, " | "));
+  if (dropped) out += fmt::format(" (and {} more distinct)", with_commas(dropped));
+  return out;
+}
+
+/// What stands a group down to info: an Xid 163 that Xid 162 cancelled (every
+/// line of it), or an Xid 13/31 that is part of one application's fault on
+/// several GPUs.
+void stand_down(const Group& grp, Finding& f) {
+  bool cancelled = std::all_of(grp.all.begin(), grp.all.end(),
+                               [](const KernelLogEvent* e) { return e->cancelled_by_code; });
+  if (cancelled) {
+    f.severity = Severity::kInfo;
+    f.title += fmt::format(", cancelled by Xid {}", *grp.first->cancelled_by_code);
+    f.action = fmt::format(
+        "Xid {} followed and cancels it (power smoothing re-engaged): nothing "
+        "to do.",
+        *grp.first->cancelled_by_code);
+  }
+  if (grp.part_of_app_fault) {
+    f.severity = Severity::kInfo;
+    f.title += " (part of kernel_log.app_fault_many_gpus: likely the application, not the GPU)";
+  }
+}
+
 Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const auto& [kind, code, bus, boot] = key;
   const KernelLogEvent& e = *grp.first;
@@ -88,10 +119,10 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
                          ? "fell off the bus"
                          : fmt::format("{} {} ({})", kind == "xid" ? "Xid" : "SXid", code,
                                        entry ? entry->mnemonic : "not in the catalogue");
-  f.title = fmt::format("{}: {} x{} in the {} boot", where, what, grp.count,
+  f.title = fmt::format("{}: {} x{} in the {} boot", where, what, with_commas(grp.count),
                         boot == "file" ? "logged" : boot);
-  f.evidence = fmt::format("first {}, last {}; {}", when(e), when(*grp.last),
-                           e.detail.empty() ? e.line : e.detail);
+  f.evidence = fmt::format("first {}, last {}; {}{}", first_when(e), last_when(*grp.last),
+                           e.detail.empty() ? e.line : e.detail, other_details(grp));
   if (entry) {
     f.action = std::string(entry->description) + ". " + entry->action_text;
   } else {
@@ -102,6 +133,7 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   }
   if (boot == "previous")
     f.action += " It happened before the last reboot; watch whether it comes back.";
+  stand_down(grp, f);
   return f;
 }
 
@@ -224,15 +256,10 @@ void check_kernel_log(const NodeSnapshot& s, const CheckOptions& o, std::vector<
   if (!s.kernel_log) return;
   // On a machine with no NVIDIA GPU there is nothing to look for.
   if (!no_nvidia_gpu(s)) unreadable(*s.kernel_log, o.running_as_root, out);
-  std::map<Key, Group> groups;
-  for (const KernelLogEvent& e : s.kernel_log->events) {
-    Group& grp = groups[Key{e.kind, e.code.value_or(-1), e.pci_bus_id.value_or(""), e.boot}];
-    if (!grp.first) grp.first = &e;
-    grp.last = &e;
-    grp.all.push_back(&e);
-    ++grp.count;
-  }
+  std::map<Key, Group> groups = group_events(*s.kernel_log);
+  std::vector<Finding> app = app_fault_many_gpus(s, groups);
   for (const auto& [key, grp] : groups) out.push_back(event_finding(s, key, grp));
+  out.insert(out.end(), app.begin(), app.end());
 }
 
 }  // namespace gt

@@ -153,9 +153,30 @@ Finding held_idle(const NodeSnapshot& s, const Server& sv) {
   return f;
 }
 
-Finding held_no_process(const GpuState& g) {
+/// A capture's GPU whose processes have PIDs but no names: the capture
+/// cannot say more, and this machine's PID namespace has nothing to do with it.
+void unnamed_in_capture(const GpuState& g, Finding& f) {
+  std::string pids;
+  for (const GpuProcess& p : *g.processes)
+    pids += (pids.empty() ? "" : ",") + std::to_string(p.pid);
+  f.title = fmt::format("{}: {} allocated by process(es) the capture does not name", gpu_label(g),
+                        format_memory(*g.memory_used_bytes));
+  f.evidence =
+      fmt::format("memory used {} of {}; the capture lists PID(s) {} with no name",
+                  format_memory(*g.memory_used_bytes), format_memory(*g.memory_total_bytes), pids);
+  f.action =
+      "These are PIDs on the captured node; its /proc was not read. Look them up there (or "
+      "run gpu-triage on that node) to see who holds the memory.";
+  f.commands = {"ps -o pid,user,lstart,args -p " + pids};
+}
+
+Finding held_no_process(const NodeSnapshot& s, const GpuState& g) {
   Finding f = gpu_finding("memory.held_no_process", g);
   bool invisible = g.processes && !g.processes->empty();
+  if (invisible && s.source != "nvml") {
+    unnamed_in_capture(g, f);
+    return f;
+  }
   f.title = fmt::format(
       "{}: {} allocated but {}", gpu_label(g), format_memory(*g.memory_used_bytes),
       invisible ? "its processes are not visible in this PID namespace" : "NVML lists no process");
@@ -195,7 +216,7 @@ void check_memory_holders(const NodeSnapshot& s, const CheckOptions& o, std::vec
     if (share < o.idle_memory_share) continue;
     if (std::none_of(g.processes->begin(), g.processes->end(),
                      [&](const GpuProcess& p) { return nameable(s, p); }))
-      out.push_back(held_no_process(g));
+      out.push_back(held_no_process(s, g));
   }
   if (!s.servers) return;
   // Per server: one finding for all its GPUs.

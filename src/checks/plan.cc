@@ -12,15 +12,19 @@ namespace gt {
 namespace {
 
 /// Steps come in the order of what blocks getting the node back to work:
-/// a broken driver, then broken or missing hardware, then what holds the
+/// a broken or wedged driver, then broken or missing hardware, then what holds the
 /// GPUs, then the job's disk space, then hygiene (version split, links,
 /// clocks, persistence, the kernel log's own readability).
 int rank(const Finding& f) {
   const std::string& id = f.id;
-  if (id.starts_with("nvml.")) return 0;
+  // A broken driver: nvml.* and a wedged driver (nothing else works until
+  // the reboot it needs).
+  if (id.starts_with("nvml.") || id == "driver.wedged") return 0;
   if (f.severity == Severity::kCritical && id.starts_with("gpu.")) return 1;
   if (f.severity == Severity::kCritical) return 2;
-  if (id.starts_with("ecc.") || id.starts_with("gpu.") || id == "pcie.link_downgraded") return 3;
+  if (id.starts_with("ecc.") || id.starts_with("gpu.") || id.starts_with("fabric.") ||
+      id.starts_with("nvlink.") || id.starts_with("thermal.") || id == "pcie.link_downgraded")
+    return 3;
   if (id.starts_with("memory.")) return 4;
   if (id.starts_with("disk.")) return 5;
   if (id.starts_with("driver.")) return 6;

@@ -137,7 +137,10 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
       Finding f = node_finding("gpu.all_present");
       f.title = nvml == 1 ? std::string("The GPU is present and answering")
                           : "All " + std::to_string(nvml) + " GPUs present and answering";
-      f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci) +
+      f.evidence = (capture ? "the capture: " + std::to_string(nvml) +
+                                  " attached GPU(s), all described (the PCI bus is its node's, "
+                                  "not read)"
+                            : "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci)) +
                    (o.expect_gpus ? ", expected " + std::to_string(*o.expect_gpus) : "");
       out.push_back(f);
     }

@@ -106,11 +106,16 @@ void judge(Report& report, const CheckOptions& options) {
   check_presence(s, options, f);
   check_gpu_health(s, f);
   check_memory_holders(s, options, f);
+  check_recovery_action(s, f);
   check_ecc(s, f);
-  check_pcie_and_clocks(s, f);
+  check_ecc_history(s, f);
+  check_fabric_and_nvlink(s, f);
+  check_pcie_and_persistence(s, f);
+  check_thermal_and_limits(s, f);
   check_kernel_log(s, options, f);
   check_disks(s, f);
   join_gpu_events(f);
+  check_driver_wedged(s, f);  // after the GPU joins: it folds the NVML timeouts in
   if (options.running_as_root) drop_sudo(f);
   std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/fleet_main.h"
 #include "cli/usage.h"
 #include "fleet/remote.h"
 #include "model/limits.h"
@@ -119,6 +120,14 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
       ->check(whole_number(1, 1024));
   app.add_option("--host-timeout", host_timeout,
                  "Deadline per host, connection included (default 30s); ssh is killed after it");
+  app.add_option("--reports", o.reports_dir,
+                 "A fleet from saved --json reports: every file in DIR is one host's report")
+      ->excludes("--smi-xml");
+  app.add_flag("--drift", o.drift,
+               "With a fleet (--host, --hosts-file, --smi-xml DIR, --reports DIR): list what "
+               "differs across the hosts (driver, library, CUDA, module and kernel versions, "
+               "VBIOS per model, GPU count and model, ECC/persistence/MIG modes, power limit, "
+               "PCIe generation) with the majority value and the hosts that differ");
   app.add_flag("--color", color, "Colour even when not on a terminal");
   app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
   app.add_flag("-V,--version", version, "Print the version");
@@ -141,6 +150,12 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   else
     o.hosts = std::move(*h);
   if (!o.hosts.empty() && o.smi_xml) return usage(prog, "--smi-xml and --host exclude each other");
+  if (!o.hosts.empty() && o.reports_dir)
+    return usage(prog, "--reports and --host exclude each other");
+  if (o.drift && !fleet_input(o))
+    return usage(prog,
+                 "--drift compares hosts: give --host/--hosts-file, --smi-xml DIR or --reports "
+                 "DIR");
   if (o.timeout.count() <= 0 || o.sample_window >= o.timeout)
     return usage(prog, "--sample (" + sample + ") must be shorter than --timeout (" + timeout +
                            "), and --timeout must be above 0");

@@ -30,6 +30,8 @@ struct Options {
   std::string ssh_command = "ssh";      ///< --ssh-command: the ssh program and its own options
   uint32_t fanout = 32;                 ///< --fanout: hosts checked at once
   std::chrono::milliseconds host_timeout{30000};  ///< --host-timeout: per-host deadline
+  std::optional<std::string> reports_dir;  ///< --reports DIR: saved --json reports, one a host
+  bool drift = false;                      ///< --drift: what differs across the fleet
 };
 
 /// Either options to run with, or an exit code to leave with right away

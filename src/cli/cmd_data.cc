@@ -3,6 +3,7 @@
 // manifest, move bad files, write the resume list, render.
 #include "cli/cmd_data.h"
 
+#include <stdlib.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -19,8 +20,13 @@
 #include "data/data_report.h"
 #include "data/layouts.h"
 #include "data/manifest.h"
+#include "data/manifest_check.h"
 #include "data/resume.h"
+#include "data/resume_advice.h"
 #include "data/scan.h"
+#include "data/writers.h"
+#include "util/duration.h"
+#include "util/env.h"
 
 namespace gt {
 namespace {
@@ -30,10 +36,13 @@ struct DataCli {
   std::optional<int64_t> expect;
   std::optional<std::pair<int64_t, int64_t>> range;
   bool deep = false, json = false, nul = false;
+  bool values = false, allow_non_finite = false;
   Layout layout = Layout::kAuto;
   std::string manifest, write_manifest, resume_list, move_bad_to;
   std::optional<HashAlgo> algo;
   unsigned threads = 0;
+  int64_t recent_s = 15 * 60;
+  std::optional<double> rate_per_s;
 };
 
 int usage(const std::string& msg) {
@@ -55,6 +64,22 @@ std::optional<std::pair<int64_t, int64_t>> parse_range(const std::string& text) 
   }
 }
 
+/// "1.09/s", "65/min", "3924/h" or a bare number (per second); nullopt if
+/// not a positive rate.
+std::optional<double> parse_rate(const std::string& text) {
+  size_t slash = text.find('/');
+  std::string unit = slash == std::string::npos ? "s" : text.substr(slash + 1);
+  double per = unit == "s" ? 1 : unit == "min" ? 60 : unit == "h" ? 3600 : 0;
+  try {
+    size_t end = 0;
+    double n = std::stod(text.substr(0, slash), &end);
+    if (per == 0 || end != text.substr(0, slash).size() || !(n > 0) || n > 1e9) return std::nullopt;
+    return n / per;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 /// Parses argv; nullopt with `code` set when the command ends now.
 std::optional<DataCli> parse(int argc, char** argv, int& code) {
   CLI::App app{
@@ -69,7 +94,7 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
       "  read, or a --write-manifest or --resume-list that could not be written; 3 nothing\n"
       "  to check; 64 bad usage.");
   DataCli c;
-  std::string range, layout = "auto", algo;
+  std::string range, layout = "auto", algo, recent, rate;
   int64_t expect = -1;
   app.add_option("DIR", c.dirs, "Output directories of the job")->required();
   auto* e =
@@ -83,16 +108,31 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
   app.add_flag("--deep", c.deep,
                "Read everything: every zip record's and gzip stream's CRC32, npz members, "
                "all-zero blocks in tensor data");
+  app.add_flag("--values", c.values,
+               "Also decode float32/float16/bfloat16 tensors (torch zip, safetensors, npy, npz): "
+               "NaN/Inf is problem non-finite; all-zero tensors are noted (implies --deep)");
+  auto* values_flag = app.get_option("--values");
+  app.add_flag("--allow-non-finite", c.allow_non_finite,
+               "With --values: count NaN/Inf but do not call those files bad")
+      ->needs(values_flag);
+  app.add_option("--recent", recent,
+                 "Quick mode also checks every CRC32 of the files written within this long of "
+                 "the newest one (default 15m; 0 turns it off)");
+  app.add_option("--rate", rate,
+                 "Samples per second for the finish-time estimate (1.09/s, 65/min, 3924/h), "
+                 "when mtimes cannot tell (a copy or restore)");
   app.add_option("--layout", layout, "auto (default), specforge, eagle, speculators, flat");
   app.add_option("--manifest", c.manifest, "Verify against this checksum manifest");
   app.add_option("--write-manifest", c.write_manifest,
                  "Write a manifest (sha256sum line format) of every file");
   app.add_option("--algo", algo, "Manifest hash: xxh128 (default), sha256, crc32");
-  app.add_option("--resume-list", c.resume_list,
-                 "Write the samples to redo (missing + bad), one per line, atomically");
+  app.add_option(
+      "--resume-list", c.resume_list,
+      "Write the samples to redo (gaps, bad, changed; not the not-started range), one per "
+      "line, atomically");
   app.add_option("--move-bad-to", c.move_bad_to,
-                 "Move bad files here (same filesystem, outside DIR) so a rerun regenerates "
-                 "them; never deletes");
+                 "Move bad and changed files here (same filesystem, outside DIR; checked before "
+                 "scanning) so a rerun regenerates them; never deletes");
   auto* j = app.add_flag("--json", c.json, "JSON output (docs/json.md)");
   app.add_flag("-0", c.nul, "Print only the bad files' paths, NUL-separated")->excludes(j);
   app.add_option("--threads", c.threads, "Parallel readers (default: cores, at most 16)")
@@ -116,12 +156,17 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
   c.layout = *l;
   if (!algo.empty() && !(c.algo = parse_hash_algo(algo)))
     return usage("unknown --algo '" + algo + "' (xxh128, sha256, crc32)"), std::nullopt;
+  if (!recent.empty()) {
+    Result<std::chrono::milliseconds> d = parse_duration(recent);
+    if (!d) return usage("--recent: " + d.error().message), std::nullopt;
+    c.recent_s = std::chrono::duration_cast<std::chrono::seconds>(*d).count();
+  }
+  if (!rate.empty() && !(c.rate_per_s = parse_rate(rate)))
+    return usage("--rate wants samples per second (1.09/s, 65/min, 3924/h), got '" + rate + "'"),
+           std::nullopt;
   if (!c.move_bad_to.empty())
-    for (const std::string& d : c.dirs)
-      if (path_is_within(c.move_bad_to, d) || path_is_within(d, c.move_bad_to))
-        return usage("--move-bad-to " + c.move_bad_to + " must be outside " + d +
-                     " (pipelines list DIR recursively)"),
-               std::nullopt;
+    if (Status s = check_move_target(c.move_bad_to, c.dirs); !s)
+      return usage(s.error().message), std::nullopt;
   code = 0;
   return c;
 }
@@ -182,16 +227,96 @@ Result<Manifest> load_manifest(const std::string& path) {
   return m;
 }
 
-std::string manifest_text(const DirScan& scan) {
-  std::string out;
-  for (const ScannedFile& f : scan.files)
-    if (f.digest) out += manifest_line(*f.digest, f.path);
-  return out;
-}
-
 int fail(const std::string& msg) {
   std::cerr << "gpu-triage data: " << msg << "\n";
   return static_cast<int>(ExitCode::kCritical);
+}
+
+}  // namespace
+
+namespace {
+
+// Quick mode about to act (move files, write the list to redo): say first
+// what it does not check in the older files.
+void warn_quick_acting(const DataCli& c) {
+  if (c.deep || c.values || (c.move_bad_to.empty() && c.resume_list.empty())) return;
+  std::cerr << "gpu-triage data: quick mode checks the structure of every file, but the CRC32 "
+               "only of the files written within "
+            << (c.recent_s % 60 ? std::to_string(c.recent_s) + " s"
+                                : std::to_string(c.recent_s / 60) + " min")
+            << " of the newest one: a flipped bit or zeroed block inside an older file's "
+               "tensor data goes unseen (torch.load checks no CRC either). Add --deep to check "
+               "every byte before moving files or resuming.\n";
+}
+
+// The manifest to verify, or the reason it cannot be: reading it never
+// stops the scan.
+std::optional<Manifest> read_manifest(const DataCli& c, std::vector<std::string>& errors) {
+  if (c.manifest.empty()) return std::nullopt;
+  Result<Manifest> m = load_manifest(c.manifest);
+  if (!m) {
+    errors.push_back("manifest " + m.error().message + "; not compared");
+    return std::nullopt;
+  }
+  for (std::string& b : m->bad_lines) b = c.manifest + " " + b;
+  return std::move(*m);
+}
+
+std::vector<std::string> absolute_dirs(const std::vector<std::string>& dirs) {
+  std::vector<std::string> out;
+  for (const std::string& d : dirs)
+    if (char* r = realpath(d.c_str(), nullptr)) {
+      out.emplace_back(r);
+      free(r);
+    }
+  return out;
+}
+
+std::vector<std::string> writer_lines(const std::vector<std::string>& dirs) {
+  std::vector<std::string> out;
+  FsRoot root(env_or("GPU_TRIAGE_ROOT", "/"));
+  for (const Writer& w : find_writers(root, absolute_dirs(dirs)))
+    out.push_back("pid " + std::to_string(w.pid) + (w.comm.empty() ? "" : " (" + w.comm + ")") +
+                  " has " + w.path + " open for writing");
+  return out;
+}
+
+AnalysisOptions analysis_options(const DataCli& c, const DirScan& scan) {
+  std::vector<std::string_view> rels;
+  rels.reserve(scan.files.size());
+  for (const ScannedFile& f : scan.files) rels.push_back(f.rel);
+  AnalysisOptions ao{detect_layout(c.layout, rels), c.range,
+                     std::chrono::duration_cast<std::chrono::seconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count(),
+                     free_bytes(c.dirs.front())};
+  ao.rate_per_s = c.rate_per_s;
+  return ao;
+}
+
+// Moves the bad and changed files out of the tree, so pipelines that skip
+// existing files redo them.
+void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
+  std::vector<uint32_t> files = report.bad;
+  files.insert(files.end(), report.changed.begin(), report.changed.end());
+  for (uint32_t i : files) {
+    std::string from = scan.path(scan.files[i]);
+    Result<std::string> to = move_out(from, scan.files[i].rel, c.move_bad_to);
+    if (!to)
+      report.errors.push_back(to.error().message);
+    else
+      report.moved.emplace_back(from, *to);
+  }
+}
+
+void render(const DataCli& c, const DataReport& report) {
+  if (c.nul)
+    render_data_nul(report, std::cout);
+  else if (c.json)
+    render_data_json(report, std::cout);
+  else
+    render_data_text(report, std::cout);
+  std::cout.flush();
 }
 
 }  // namespace
@@ -201,24 +326,22 @@ int cmd_data(int argc, char** argv) {
   std::optional<DataCli> c = parse(argc, argv, code);
   if (!c) return code;
   auto start = std::chrono::steady_clock::now();
+  warn_quick_acting(*c);
 
   // Manifest to verify: its algorithm decides the hash.
-  std::optional<Manifest> manifest;
-  if (!c->manifest.empty()) {
-    Result<Manifest> m = load_manifest(c->manifest);
-    if (!m) return fail(m.error().message);
-    manifest = std::move(*m);
-    if (c->algo && *c->algo != manifest->algo)
-      return usage("--algo differs from the manifest's (" +
-                   std::string(hash_algo_name(manifest->algo)) + ")");
-  }
-  ScanOptions so{c->dirs, c->deep, std::nullopt, c->threads};
+  std::vector<std::string> manifest_errors;
+  std::optional<Manifest> manifest = read_manifest(*c, manifest_errors);
+  if (manifest && c->algo && *c->algo != manifest->algo)
+    return usage("--algo differs from the manifest's (" +
+                 std::string(hash_algo_name(manifest->algo)) + ")");
+  ScanOptions so{c->dirs,    c->deep, std::nullopt, c->threads, c->values, c->allow_non_finite,
+                 c->recent_s};
   if (manifest)
     so.hash = manifest->algo;
   else if (!c->write_manifest.empty())
     so.hash = c->algo.value_or(HashAlgo::kXxh128);
 
-  // Scan: list and verify every file.
+  // Scan: list and verify every file (and deep-check the recent ones).
   ScanProgress progress;
   Result<DirScan> scan = [&] {
     ProgressLine line(progress);
@@ -226,58 +349,37 @@ int cmd_data(int argc, char** argv) {
   }();
   if (!scan) return fail(scan.error().message);
 
-  // Analyse: layout, samples, missing, duplicates, resume set, progress.
-  std::vector<std::string> rels;
-  for (const ScannedFile& f : scan->files) rels.push_back(f.rel);
-  AnalysisOptions ao{detect_layout(c->layout, rels), c->range,
-                     std::chrono::duration_cast<std::chrono::seconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count(),
-                     free_bytes(c->dirs.front())};
-  if (ao.layout.kind == Layout::kEagle && c->range)
-    return usage("--expect/--range need global indices; EAGLE numbers files per worker");
-  DataReport report = analyze(*scan, ao);
-  report.dirs = c->dirs;
-  report.deep = c->deep;
-
-  // Manifest: compare, then write.
-  if (manifest) {
-    std::map<std::string, std::string> now;
-    for (const ScannedFile& f : scan->files)
-      if (f.digest) now[f.path] = *f.digest;
-    report.manifest = compare_manifest(*manifest, now);
-  }
+  // Manifest: compare (changed files join the resume set), then write.
+  std::optional<ManifestCheck> mc;
+  if (manifest) mc = check_manifest(std::move(*manifest), *scan);
   if (!c->write_manifest.empty())
     if (Status s = write_file_atomically(c->write_manifest, manifest_text(*scan)); !s)
       return fail(s.error().message);
 
-  // Move bad files out of the tree, so pipelines that skip existing files redo them.
-  if (!c->move_bad_to.empty()) {
-    std::map<std::string, const ScannedFile*> by_path;
-    for (const ScannedFile& f : scan->files) by_path[f.path] = &f;
-    for (const BadFile& b : report.bad) {
-      Result<std::string> to = move_out(b.path, by_path[b.path]->rel, c->move_bad_to);
-      if (!to)
-        report.errors.push_back(to.error().message);
-      else
-        report.moved.emplace_back(b.path, *to);
-    }
-  }
+  // Analyse: layout, samples, missing, duplicates, resume set, progress.
+  AnalysisOptions ao = analysis_options(*c, *scan);
+  if (ao.layout.kind == Layout::kEagle && c->range)
+    return usage("--expect/--range need global indices; EAGLE numbers files per worker");
+  if (mc) ao.changed = mc->changed;
+  DataReport report = analyze(*scan, ao);
+  report.dirs = c->dirs;
+  report.deep = c->deep || c->values;
+  if (mc) report.manifest = std::move(mc->diff);
+  report.errors.insert(report.errors.end(), manifest_errors.begin(), manifest_errors.end());
+  if (c->values) report.values = total_values(*scan, c->allow_non_finite);
+  report.writers = writer_lines(c->dirs);
+  report.how_to_resume = resume_advice(report, {c->resume_list, c->move_bad_to});
+  report.stale_advice = stale_advice();
+
+  if (!c->move_bad_to.empty()) move_bad(*c, *scan, report);
   if (!c->resume_list.empty())
     if (Status s = write_resume_list(c->resume_list, report.resume); !s)
       return fail(s.error().message);
 
-  // Render.
   report.exit_code = data_exit_code(report);
   report.elapsed_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (c->nul)
-    render_data_nul(report, std::cout);
-  else if (c->json)
-    render_data_json(report, std::cout);
-  else
-    render_data_text(report, std::cout);
-  std::cout.flush();
+  render(*c, report);
   return static_cast<int>(report.exit_code);
 }
 

@@ -1,17 +1,94 @@
 // The fleet path of the main job: hosts -> check_host() on a bounded pool
-// -> output in the order the hosts were given (not the order they
+// (or a folder of captures, or saved --json reports) -> correlation across
+// hosts -> output in the order the hosts were given (not the order they
 // answered), so two runs over the same fleet print the same text.
 #include "cli/fleet_main.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 
+#include "cli/run_triage.h"
+#include "fleet/correlate.h"
+#include "fleet/drift.h"
 #include "fleet/fanout.h"
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
+#include "render/json_report.h"
+#include "util/read_capped.h"
 
 namespace gt {
+namespace {
 
-int run_fleet(const Options& o) {
+namespace fs = std::filesystem;
+
+/// The regular files of `dir`, sorted by name, or the error in words.
+std::vector<fs::path> files_in(const std::string& dir, std::string& error) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec)) out.push_back(it->path());
+  if (ec) error = dir + ": " + ec.message();
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// Host names must be unique in the output: a second report naming the
+/// same host is shown as "host (file)".
+std::string unique_name(std::string name, const fs::path& file, std::map<std::string, int>& seen) {
+  if (seen[name]++ == 0) return name;
+  return name + " (" + file.filename().string() + ")";
+}
+
+std::vector<HostReport> from_captures(const Options& o, const std::string& dir) {
+  std::string error;
+  std::vector<HostReport> out;
+  std::map<std::string, int> seen;
+  for (const fs::path& f : files_in(dir, error)) {
+    Options one = o;
+    one.smi_xml = f.string();
+    bool abandoned = false;
+    Report r = collect_report(one, abandoned);
+    std::string host = unique_name(f.stem().string(), f, seen);
+    if (r.could_not_check) {
+      out.push_back(host_unknown(host, "capture",
+                                 "not a readable nvidia-smi -q -x capture: " +
+                                     r.snapshot.nvml.error_message.value_or(f.string())));
+      continue;
+    }
+    out.push_back(host_report_from_json(host, "capture", report_to_json(r)));
+  }
+  if (!error.empty()) out.push_back(host_unknown(dir, "capture", error));
+  return out;
+}
+
+std::vector<HostReport> from_saved_reports(const std::string& dir) {
+  std::string error;
+  std::vector<HostReport> out;
+  std::map<std::string, int> seen;
+  for (const fs::path& f : files_in(dir, error)) {
+    Result<std::string> text = read_file_capped(f.string(), kMaxCaptureBytes, "a saved report");
+    nlohmann::ordered_json j =
+        text ? nlohmann::ordered_json::parse(*text, nullptr, false) : nlohmann::ordered_json();
+    std::string name = f.stem().string();
+    if (j.is_object() && j.contains("hostname") && j["hostname"].is_string())
+      name = j["hostname"].get<std::string>();
+    std::string host = unique_name(name, f, seen);
+    if (!text)
+      out.push_back(host_unknown(host, "report", text.error().message));
+    else if (!j.is_object())
+      out.push_back(host_unknown(host, "report", f.string() + ": not a gpu-triage JSON report"));
+    else
+      out.push_back(host_report_from_json(host, "report", std::move(j)));
+  }
+  if (!error.empty()) out.push_back(host_unknown(dir, "report", error));
+  return out;
+}
+
+std::vector<HostReport> over_ssh(const Options& o) {
   RemoteOptions ro;
   ro.ssh_command = o.ssh_command;
   ro.host_timeout = o.host_timeout;
@@ -20,12 +97,45 @@ int run_fleet(const Options& o) {
   std::vector<HostReport> reports(o.hosts.size());
   run_bounded(o.hosts.size(), o.fanout,
               [&](size_t i) { reports[i] = check_host(o.hosts[i], ro, runner); });
+  return reports;
+}
+
+}  // namespace
+
+bool fleet_input(const Options& o) {
+  std::error_code ec;
+  return !o.hosts.empty() || o.reports_dir || (o.smi_xml && fs::is_directory(*o.smi_xml, ec));
+}
+
+int run_fleet(const Options& o) {
+  std::vector<HostReport> reports = !o.hosts.empty() ? over_ssh(o)
+                                    : o.reports_dir  ? from_saved_reports(*o.reports_dir)
+                                                     : from_captures(o, *o.smi_xml);
+  std::vector<FleetFinding> fleet = correlate_xids(reports);
+  apply_fleet_findings(fleet, reports);
+  std::optional<DriftReport> drift;
+  if (o.drift) drift = find_drift(reports);
   if (o.json) {
-    std::cout << fleet_to_json(reports, o.npd_exit_codes).dump(2) << "\n";
+    nlohmann::ordered_json j = {
+        {"schema", "gpu-triage/fleet"},
+        {"schema_version", 2},
+        {"hosts", fleet_to_json(reports, o.npd_exit_codes)},
+        {"fleet_findings", fleet_findings_json(fleet)},
+        {"drift", drift ? drift_to_json(*drift) : nlohmann::ordered_json()}};
+    std::cout << j.dump(2) << "\n";
   } else {
     render_fleet_text(reports, std::cout);
+    for (const FleetFinding& f : fleet) {
+      std::cout << "fleet: WARNING " << f.id << ": " << f.title << ": ";
+      for (size_t i = 0; i < f.hosts.size(); ++i) std::cout << (i ? ", " : "") << f.hosts[i];
+      std::cout << "\n";
+    }
+    if (drift) render_drift_text(*drift, std::cout);
   }
-  return fleet_exit_code(reports, o.npd_exit_codes);
+  int rc = fleet_exit_code(reports, o.npd_exit_codes);
+  // A fleet finding is a warning of the fleet: at least "warning".
+  if (!fleet.empty() && rc == 0) rc = 1;
+  return rc;
 }
 
 }  // namespace gt

@@ -22,6 +22,7 @@
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/servers.h"
+#include "sources/procfs/stuck_tasks.h"
 #include "sources/sysfs/pci_devices.h"
 
 namespace gt {
@@ -65,7 +66,9 @@ NvmlCollectOutcome collect_gpus(const Options& o, const FsRoot& root, NodeSnapsh
 /// Turns a failed init into the one clear line the operator needs.
 void explain_nvml_failure(NodeSnapshot& snap) {
   NvmlStatus& n = snap.nvml;
-  if (n.initialized) return;
+  // A capture that could not be read has said why (collect_report); this
+  // machine's NVML was never asked.
+  if (n.initialized || snap.source != "nvml") return;
   const std::string module = snap.kernel_module_version.value_or("unknown");
   const std::string library = n.library_version.value_or("unknown");
   if (no_nvidia_gpu(snap)) {
@@ -138,8 +141,10 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
     snap.servers = group_servers(snap, &root);
     snap.hostname = read_hostname(root);
     snap.kernel_module_version = read_kernel_module_version(root);
+    snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
     snap.nvidia_modules = read_nvidia_modules(root);
     snap.nvidia_services = read_nvidia_services(root);
+    snap.stuck_nvidia_tasks = read_stuck_nvidia_tasks(root, &snap.warnings);
     Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
     if (pci)
       snap.pci_devices = std::move(*pci);
@@ -165,7 +170,7 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
 }
 
 int run_triage(const Options& o, bool& abandoned_threads) {
-  if (!o.hosts.empty()) return run_fleet(o);
+  if (fleet_input(o)) return run_fleet(o);
   const auto start = std::chrono::steady_clock::now();
   Report report = collect_report(o, abandoned_threads);
   const NodeSnapshot& snap = report.snapshot;
@@ -203,7 +208,9 @@ int run_triage(const Options& o, bool& abandoned_threads) {
     t.color = o.color.value_or(tty && (no_color == nullptr || *no_color == '\0'));
     render_table(report, t, std::cout);
   }
-  if (!snap.nvml.initialized && o.json)
+  // An unreadable capture said why on stderr already (collect_report).
+  const bool capture_unread = o.smi_xml && !snap.nvml.loaded;
+  if (!snap.nvml.initialized && o.json && !capture_unread)
     std::cerr << "gpu-triage: " << snap.nvml.error_message.value_or("NVML unusable") << "\n";
   if (textfile_error) {
     std::cout.flush();

@@ -9,11 +9,14 @@
 namespace gt {
 
 Status fill_from_smi_capture(const std::string& file, NodeSnapshot& snap) {
+  // A capture even when it cannot be read: its failure is its own, never
+  // this machine's missing driver.
+  snap.source = "nvidia-smi-capture";
+  snap.capture_file = file == "-" ? std::string("(stdin)") : file;
+  snap.nvml.library_path = "nvidia-smi output " + *snap.capture_file;
   Result<std::string> read = read_file_capped(file, kMaxCaptureBytes, "nvidia-smi captures");
   if (!read) return read.error();
   const std::string& text = read.value();
-  snap.source = "nvidia-smi-capture";
-  snap.nvml.library_path = "nvidia-smi output " + (file == "-" ? std::string("(stdin)") : file);
   if (Status s = fill_snapshot_from_smi_output(text, snap); !s) return s.error().with_context(file);
   snap.warnings.push_back(
       "from nvidia-smi output: the kernel log, disks, PCI bus and /proc of "

@@ -2,63 +2,54 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
+
+#include "data/progress.h"
 
 namespace gt {
 namespace {
 
-// Where a group's gaps start without a range: 0 for EAGLE's per-worker
-// counts, the lowest index seen for global keys.
-int64_t group_start(const SampleKey& k) { return k.group.empty() ? k.index : 0; }
+// One sample-named file: a few words, sorted by (group rank, index, file).
+struct Keyed {
+  uint32_t group = 0;  // rank of the group name (EAGLE workers; "" for global)
+  int64_t index = 0;
+  uint32_t file = 0;
+};
 
-BadFile bad_file(const ScannedFile& f, std::optional<SampleKey> key) {
-  BadFile b{f.path, std::move(key), "", "", f.check.problems};
-  if (f.check.io_error) {
-    b.problem = "unreadable";
-    b.message = *f.check.io_error;
-  } else {
-    b.problem = problem_code_name(f.check.problems.front().code);
-    b.message = f.check.problems.front().message;
+// Group names ranked in sorted order, so runs come out sorted like SampleKey.
+struct Groups {
+  std::vector<std::string> names;
+  std::map<std::string, uint32_t> ids;
+  uint32_t id(const std::string& g) {
+    auto [it, fresh] = ids.try_emplace(g, uint32_t(names.size()));
+    if (fresh) names.push_back(g);
+    return it->second;
   }
-  return b;
-}
-
-// Gaps as runs: within the range, or per group between 0 (min for global
-// keys without a range) and the highest index seen. One pass over the seen
-// keys, whatever the width of the range.
-std::vector<KeyRun> find_missing(const std::set<SampleKey>& seen,
-                                 const std::optional<std::pair<int64_t, int64_t>>& range) {
-  std::map<std::string, std::pair<int64_t, int64_t>> spans;  // group -> [lo, hi]
-  for (const SampleKey& k : seen) {
-    auto [it, fresh] = spans.try_emplace(k.group, group_start(k), k.index);
-    it->second.second = std::max(it->second.second, k.index);
-  }
-  if (range) {
-    if (range->second > range->first)
-      spans[""] = {range->first, range->second - 1};
-    else
-      spans.erase("");
-  }
-  std::vector<KeyRun> out;
-  for (const auto& [group, span] : spans) {
-    int64_t next = span.first;  // the lowest index not yet accounted for
-    bool done = false;
-    for (auto it = seen.lower_bound(SampleKey{group, span.first});
-         it != seen.end() && it->group == group && it->index <= span.second; ++it) {
-      if (it->index > next) out.push_back({group, next, it->index - 1});
-      if (it->index == span.second)
-        done = true;
-      else
-        next = it->index + 1;
+  // Renumbers ids by name order; returns old id -> rank.
+  std::vector<uint32_t> rank() {
+    std::vector<uint32_t> to(names.size());
+    uint32_t r = 0;
+    std::vector<std::string> sorted;
+    for (auto& [name, id] : ids) {
+      to[id] = r++;
+      sorted.push_back(name);
     }
-    if (!done && next <= span.second) out.push_back({group, next, span.second});
+    names = std::move(sorted);
+    return to;
   }
-  return out;
+};
+
+// Appends index to sorted runs, joining it to the last run when adjacent.
+void append_index(std::vector<KeyRun>& runs, const std::string& group, int64_t index) {
+  if (!runs.empty() && runs.back().group == group && runs.back().last != INT64_MAX &&
+      index <= runs.back().last + 1) {
+    runs.back().last = std::max(runs.back().last, index);
+    return;
+  }
+  runs.push_back({group, index, index});
 }
 
-// Missing runs and bad keys merged into sorted runs, adjacent ones joined.
-std::vector<KeyRun> merge_runs(std::vector<KeyRun> runs, const std::set<SampleKey>& keys) {
-  for (const SampleKey& k : keys) runs.push_back({k.group, k.index, k.index});
+// Sorted runs merged, adjacent or overlapping ones joined.
+std::vector<KeyRun> merge_runs(std::vector<KeyRun> runs) {
   std::sort(runs.begin(), runs.end());
   std::vector<KeyRun> out;
   for (const KeyRun& r : runs) {
@@ -72,32 +63,81 @@ std::vector<KeyRun> merge_runs(std::vector<KeyRun> runs, const std::set<SampleKe
   return out;
 }
 
-void compute_progress(const std::vector<const ScannedFile*>& good, const AnalysisOptions& opts,
-                      const DataReport& r, DataProgress& p) {
-  p.samples_done = good.size();
-  p.free_bytes = opts.free_bytes;
-  if (good.empty()) return;
-  int64_t last = 0, first = INT64_MAX;
-  uint64_t bytes = 0;
-  for (const ScannedFile* f : good) {
-    last = std::max(last, f->mtime_unix_s);
-    first = std::min(first, f->mtime_unix_s);
-    bytes += f->size_bytes;
+// Gaps below each group's highest index (from 0 for EAGLE's per-worker
+// counts, from the lowest index, or the range's first, for global keys),
+// and for a range the not-started part above the highest index. One pass
+// over the sorted keys, whatever the width of the range.
+void find_missing(const std::vector<Keyed>& keys, const Groups& groups,
+                  const std::optional<std::pair<int64_t, int64_t>>& range, DataReport& r) {
+  size_t i = 0;
+  while (i < keys.size()) {
+    const std::string& g = groups.names[keys[i].group];
+    int64_t next = g.empty() ? (range ? range->first : keys[i].index) : 0;
+    for (; i < keys.size() && groups.names[keys[i].group] == g; ++i) {
+      if (keys[i].index > next) r.gaps.push_back({g, next, keys[i].index - 1});
+      next = std::max(next, keys[i].index == INT64_MAX ? INT64_MAX : keys[i].index + 1);
+    }
+    if (g.empty() && range && next < range->second)
+      r.not_started = KeyRun{"", next, range->second - 1};
   }
-  p.last_write_unix_s = last;
-  p.mean_sample_bytes = double(bytes) / double(good.size());
-  int64_t window_start = std::max(first, last - 3600);
-  uint64_t in_window = std::count_if(good.begin(), good.end(), [&](const ScannedFile* f) {
-    return f->mtime_unix_s >= window_start;
-  });
-  if (last > window_start && in_window >= 2)
-    p.rate_samples_per_hour = double(in_window - 1) * 3600.0 / double(last - window_start);
-  if (!r.range) return;
-  p.samples_remaining = int64_t(r.resume_count);  // missing + bad, within the range
-  if (p.rate_samples_per_hour && *p.rate_samples_per_hour > 0)
-    p.time_to_finish_s = double(*p.samples_remaining) / *p.rate_samples_per_hour * 3600.0;
-  p.bytes_needed = uint64_t(*p.mean_sample_bytes * double(*p.samples_remaining));
-  p.capacity_short = p.free_bytes && *p.bytes_needed > *p.free_bytes;
+  bool any_global = !keys.empty() && groups.names[keys.front().group].empty();
+  if (range && !any_global && range->second > range->first)
+    r.not_started = KeyRun{"", range->first, range->second - 1};
+  r.gap_count = run_keys(r.gaps);
+  r.missing = r.gaps;
+  if (r.not_started) r.missing.push_back(*r.not_started);
+  r.missing = merge_runs(std::move(r.missing));
+  r.missing_count = run_keys(r.missing);
+}
+
+bool is_stale(const std::string& rel) {
+  size_t slash = rel.rfind('/');
+  return is_stale_temp(slash == std::string::npos ? std::string_view(rel)
+                                                  : std::string_view(rel).substr(slash + 1));
+}
+
+// Duplicates, resume runs (bad and changed keys) and the good samples, from
+// the sorted keys: equal neighbours are one sample.
+void walk_samples(const std::vector<Keyed>& keys, const Groups& groups,
+                  const std::vector<bool>& redo, DataReport& r, std::vector<uint32_t>& good) {
+  std::vector<KeyRun> redo_runs;
+  for (size_t i = 0; i < keys.size();) {
+    size_t j = i;
+    bool any_redo = false, all_ok = true;
+    for (; j < keys.size() && keys[j].group == keys[i].group && keys[j].index == keys[i].index;
+         ++j) {
+      any_redo = any_redo || redo[keys[j].file];
+      all_ok = all_ok && r.file(keys[j].file).intact();
+    }
+    const std::string& g = groups.names[keys[i].group];
+    if (j - i > 1) {
+      Duplicate d{SampleKey{g, keys[i].index}, {}};
+      for (size_t k = i; k < j; ++k) d.paths.push_back(r.path(keys[k].file));
+      r.duplicates.push_back(std::move(d));
+    }
+    if (any_redo) append_index(redo_runs, g, keys[i].index);
+    if (all_ok && !any_redo) good.push_back(keys[i].file);
+    i = j;
+  }
+  redo_runs.insert(redo_runs.end(), r.gaps.begin(), r.gaps.end());
+  r.resume = merge_runs(std::move(redo_runs));
+  r.resume_count = run_keys(r.resume);
+}
+
+// Bad files with a key in key order, then the others in path order.
+std::vector<uint32_t> bad_in_key_order(const std::vector<Keyed>& keys,
+                                       const std::vector<uint32_t>& bad, size_t files) {
+  std::vector<bool> is_bad(files), keyed(files);
+  for (uint32_t b : bad) is_bad[b] = true;
+  std::vector<uint32_t> out;
+  out.reserve(bad.size());
+  for (const Keyed& k : keys) {
+    keyed[k.file] = true;
+    if (is_bad[k.file]) out.push_back(k.file);
+  }
+  for (uint32_t b : bad)
+    if (!keyed[b]) out.push_back(b);
+  return out;
 }
 
 }  // namespace
@@ -108,13 +148,26 @@ uint64_t run_keys(const std::vector<KeyRun>& runs) {
   return n;
 }
 
+std::optional<SampleKey> DataReport::key(uint32_t i) const {
+  std::optional<SampleKey> k = sample_key(layout, scan->files[i].rel);
+  if (k && range && k->group.empty() && (k->index < range->first || k->index >= range->second))
+    return std::nullopt;
+  return k;
+}
+
+std::string DataReport::problem(uint32_t i) const {
+  const ScannedFile& f = scan->files[i];
+  return f.verdict == FileVerdict::kUnreadable ? "unreadable" : problem_code_name(f.code);
+}
+
 ExitCode data_exit_code(const DataReport& r) {
   if (!r.errors.empty()) return ExitCode::kCritical;
-  for (const BadFile& b : r.bad)
-    if (b.problem == "unreadable") return ExitCode::kCritical;
+  for (uint32_t b : r.bad)
+    if (r.file(b).verdict == FileVerdict::kUnreadable) return ExitCode::kCritical;
   bool manifest_bad = r.manifest && (!r.manifest->changed.empty() || !r.manifest->missing.empty());
   if (!r.bad.empty() || !r.unverifiable.empty() || !r.missing.empty() || !r.duplicates.empty() ||
-      !r.stale.empty() || r.progress.capacity_short || manifest_bad)
+      !r.stale.empty() || r.progress.capacity_short || manifest_bad ||
+      !r.changed_during_scan.empty() || !r.writers.empty())
     return ExitCode::kWarning;
   if (r.files == 0 && !r.range) return ExitCode::kUnknown;
   return ExitCode::kOk;
@@ -122,18 +175,24 @@ ExitCode data_exit_code(const DataReport& r) {
 
 DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
   DataReport r;
+  r.scan = &scan;
   r.layout = opts.layout;
   r.range = opts.range;
   r.errors = scan.errors;
-  std::map<SampleKey, std::vector<const ScannedFile*>> by_key;
-  std::set<SampleKey> bad_keys, unverified_keys;
-  for (const ScannedFile& f : scan.files) {
+  r.changed = opts.changed;
+  std::vector<bool> redo(scan.files.size());
+  for (uint32_t c : opts.changed) redo[c] = true;
+  Groups groups;
+  std::vector<Keyed> keys;
+  for (uint32_t i = 0; i < scan.files.size(); ++i) {
+    const ScannedFile& f = scan.files[i];
     ++r.files;
     r.bytes += f.size_bytes;
-    r.bytes_read += f.check.bytes_read;
-    size_t slash = f.rel.rfind('/');
-    if (is_stale_temp(slash == std::string::npos ? f.rel : f.rel.substr(slash + 1))) {
-      r.stale.push_back(f.path);
+    r.bytes_read += f.bytes_read;
+    r.crc_checked += f.crc_checked;
+    if (f.changed) r.changed_during_scan.push_back(i);
+    if (is_stale(f.rel)) {
+      r.stale.push_back(scan.path(f));
       continue;
     }
     std::optional<SampleKey> key = sample_key(opts.layout, f.rel);
@@ -142,39 +201,32 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
       ++r.outside_range;
       key.reset();
     }
-    if (key) by_key[*key].push_back(&f);
-    if (key) ++r.samples;
-    if (!f.check.problems.empty() || f.check.io_error) {
-      r.bad.push_back(bad_file(f, key));
-      if (key) bad_keys.insert(*key);
-    } else if (f.check.unverifiable) {
-      r.unverifiable.push_back({f.path, key, *f.check.unverifiable});
-      if (key) unverified_keys.insert(*key);
+    if (key) {
+      keys.push_back({groups.id(key->group), key->index, i});
+      ++r.samples;
+    }
+    if (f.verdict == FileVerdict::kBad || f.verdict == FileVerdict::kUnreadable) {
+      r.bad.push_back(i);
+      redo[i] = true;
+    } else if (f.verdict == FileVerdict::kUnverifiable) {
+      r.unverifiable.push_back(i);
     } else {
       ++r.ok;
     }
   }
-  std::set<SampleKey> seen;
-  std::vector<const ScannedFile*> good;
-  for (const auto& [key, files] : by_key) {
-    seen.insert(key);
-    if (files.size() > 1) {
-      Duplicate d{key, {}};
-      for (const ScannedFile* f : files) d.paths.push_back(f->path);
-      r.duplicates.push_back(std::move(d));
-    }
-    if (!bad_keys.count(key) && !unverified_keys.count(key)) good.push_back(files.front());
-  }
-  r.missing = find_missing(seen, opts.range);
-  r.missing_count = run_keys(r.missing);
-  r.resume = merge_runs(r.missing, bad_keys);
-  r.resume_count = run_keys(r.resume);
-  std::sort(r.bad.begin(), r.bad.end(), [](const BadFile& a, const BadFile& b) {
-    if (a.key.has_value() != b.key.has_value()) return a.key.has_value();
-    if (a.key && *a.key != *b.key) return *a.key < *b.key;
-    return a.path < b.path;
+  std::vector<uint32_t> rank = groups.rank();
+  for (Keyed& k : keys) k.group = rank[k.group];
+  std::sort(keys.begin(), keys.end(), [](const Keyed& a, const Keyed& b) {
+    return a.group != b.group   ? a.group < b.group
+           : a.index != b.index ? a.index < b.index
+                                : a.file < b.file;
   });
-  compute_progress(good, opts, r, r.progress);
+  find_missing(keys, groups, opts.range, r);
+  std::vector<uint32_t> good;
+  walk_samples(keys, groups, redo, r, good);
+  r.bad = bad_in_key_order(keys, r.bad, scan.files.size());
+  std::vector<Keyed>().swap(keys);
+  compute_progress(scan, good, opts, r);
   r.exit_code = data_exit_code(r);
   return r;
 }

@@ -12,25 +12,10 @@
 #include "data/manifest.h"
 #include "data/problem.h"
 #include "data/scan.h"
+#include "data/value_report.h"
 #include "model/exit_code.h"
 
 namespace gt {
-
-struct BadFile {
-  std::string path;
-  std::optional<SampleKey> key;  ///< nullopt for a file that is not a sample
-  std::string problem;           ///< the first problem's code, or "unreadable"
-  std::string message;
-  std::vector<Problem> problems;
-};
-
-/// A file that was read but could not be fully checked (an unmodelled
-/// pickle, an object array, a dtype of unknown size): neither intact nor bad.
-struct UnverifiedFile {
-  std::string path;
-  std::optional<SampleKey> key;
-  std::string reason;
-};
 
 /// Consecutive indices [first, last] of one group: missing and resume sets
 /// are runs, so `--expect 4000000000` costs one run, not four billion keys.
@@ -73,8 +58,13 @@ struct Duplicate {
 struct DataProgress {
   uint64_t samples_done = 0;                    ///< intact, distinct samples
   std::optional<int64_t> last_write_unix_s;     ///< newest sample mtime: when writing stopped
-  std::optional<double> rate_samples_per_hour;  ///< over the last hour of writing
-  std::optional<int64_t> samples_remaining;     ///< needs --expect or --range
+  std::optional<double> rate_samples_per_hour;  ///< over the last hour of writing, or --rate
+  std::string rate_source;                      ///< "mtimes", "--rate", or "" when unknown
+  /// Most mtimes within seconds and their order unrelated to the index: a
+  /// copy or restore set them, so they say nothing of the job's rate.
+  bool mtimes_clustered = false;
+  std::optional<double> clustered_span_s;    ///< the central 90% of mtimes span this long
+  std::optional<int64_t> samples_remaining;  ///< needs --expect or --range
   std::optional<double> time_to_finish_s;
   std::optional<double> mean_sample_bytes;
   std::optional<uint64_t> bytes_needed;
@@ -83,26 +73,45 @@ struct DataProgress {
 };
 
 struct DataReport {
+  const DirScan* scan = nullptr;  ///< the files that bad/unverifiable/changed index into
   std::vector<std::string> dirs;
   bool deep = false;
   LayoutSpec layout;
   std::optional<std::pair<int64_t, int64_t>> range;  ///< [first, last+1) from --expect/--range
   uint64_t files = 0, ok = 0, samples = 0, bytes = 0, bytes_read = 0;
-  std::vector<BadFile> bad;
-  std::vector<UnverifiedFile> unverifiable;
-  std::vector<KeyRun> missing;  ///< sorted, disjoint, not adjacent
+  uint64_t crc_checked = 0;   ///< files read whole with every CRC checked (deep, or recent)
+  std::vector<uint32_t> bad;  ///< scan file indices, sorted by key then path
+  std::vector<uint32_t> unverifiable;  ///< scan file indices
+  std::vector<KeyRun> missing;         ///< gaps + not started: sorted, disjoint, not adjacent
   uint64_t missing_count = 0;
+  std::vector<KeyRun> gaps;  ///< missing below the highest index seen (per group)
+  uint64_t gap_count = 0;
+  std::optional<KeyRun> not_started;  ///< missing above the highest index, to the range's end
   std::vector<Duplicate> duplicates;
   std::vector<std::string> stale;
-  uint64_t outside_range = 0;  ///< samples whose index is outside --range
-  std::vector<KeyRun> resume;  ///< missing + bad, sorted, disjoint, not adjacent
+  uint64_t outside_range = 0;     ///< samples whose index is outside --range
+  std::vector<uint32_t> changed;  ///< scan file indices: differ from the manifest
+  std::vector<KeyRun> resume;     ///< must be redone: gaps + bad + changed (not the not-started)
   uint64_t resume_count = 0;
-  std::vector<std::string> errors;  ///< directories or files that could not be read
+  std::vector<uint32_t> changed_during_scan;  ///< scan file indices
+  std::vector<std::string> writers;           ///< processes with files under DIR open for writing
+  std::vector<std::string> errors;            ///< directories or files that could not be read
   DataProgress progress;
   std::optional<ManifestDiff> manifest;
+  std::optional<ValueTotals> values;                       ///< --values
   std::vector<std::pair<std::string, std::string>> moved;  ///< --move-bad-to: from, to
+  std::vector<std::string> how_to_resume;  ///< the layout's resume paragraph (resume_advice.h)
+  std::string stale_advice;                ///< what to do with stale temporary files
+
   double elapsed_s = 0;
   ExitCode exit_code = ExitCode::kOk;
+
+  const ScannedFile& file(uint32_t i) const { return scan->files[i]; }
+  std::string path(uint32_t i) const { return scan->path(scan->files[i]); }
+  std::optional<SampleKey> key(uint32_t i) const;
+  /// The first problem's code word, or "unreadable".
+  std::string problem(uint32_t i) const;
+  const std::string& message(uint32_t i) const { return scan->message(scan->files[i]); }
 };
 
 struct AnalysisOptions {
@@ -110,13 +119,16 @@ struct AnalysisOptions {
   std::optional<std::pair<int64_t, int64_t>> range;
   int64_t now_unix_s = 0;
   std::optional<uint64_t> free_bytes;
+  std::optional<double> rate_per_s;  ///< --rate: the operator's figure wins over mtimes
+  std::vector<uint32_t> changed;     ///< scan file indices that differ from a manifest
 };
 
 /// Classifies the scanned files (layout already chosen), finds missing and
 /// duplicate indices, the resume set and the progress figures; sets the exit
 /// code (0 intact, 1 resumable problems or unverifiable files, 2 unreadable
 /// files or directories, 3 nothing to check). Time and memory grow with the
-/// number of files, never with the width of the range.
+/// number of files, never with the width of the range; the report refers to
+/// `scan`'s files by index, so `scan` must outlive it.
 DataReport analyze(const DirScan& scan, const AnalysisOptions& opts);
 
 /// Re-derives the exit code after the manifest comparison or moves.

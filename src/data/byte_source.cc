@@ -45,7 +45,14 @@ Result<std::unique_ptr<FileSource>> FileSource::open_at(int dirfd, const char* n
     return Error{ErrorKind::kIo, path + ": not a regular file"};
   }
   return std::unique_ptr<FileSource>(
-      new FileSource(fd, static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec));
+      new FileSource(fd, static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec));
+}
+
+bool FileSource::changed_since_open() const {
+  struct stat st;
+  if (fstat(fd_, &st) != 0) return false;
+  return static_cast<uint64_t>(st.st_size) != size_ || st.st_mtim.tv_sec != mtime_unix_s_ ||
+         st.st_mtim.tv_nsec != mtime_nsec_;
 }
 
 FileSource::~FileSource() { ::close(fd_); }

@@ -49,6 +49,10 @@ class FileSource : public ByteSource {
   ~FileSource() override;
   uint64_t size() const override { return size_; }
   int64_t mtime_unix_s() const { return mtime_unix_s_; }
+  uint32_t mtime_nsec() const { return mtime_nsec_; }
+  /// True when the file's size or mtime differs now from when it was
+  /// opened: something wrote to it while it was being verified.
+  bool changed_since_open() const;
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const override;
   /// Reads the whole file if it is at most `small_bytes`, else its first
   /// `head_bytes` and last `tail_bytes`, each in one pread; later reads
@@ -57,11 +61,13 @@ class FileSource : public ByteSource {
   Status prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes);
 
  private:
-  FileSource(int fd, uint64_t size, int64_t mtime) : fd_(fd), size_(size), mtime_unix_s_(mtime) {}
+  FileSource(int fd, uint64_t size, int64_t mtime, uint32_t nsec)
+      : fd_(fd), size_(size), mtime_unix_s_(mtime), mtime_nsec_(nsec) {}
   Result<size_t> pread_all(uint64_t offset, uint8_t* out, size_t len) const;
   int fd_;
   uint64_t size_;
   int64_t mtime_unix_s_;
+  uint32_t mtime_nsec_;
   std::vector<uint8_t> head_, tail_;  // [0, head_.size()) and [size_ - tail_.size(), size_)
 };
 

@@ -61,10 +61,17 @@ void render_progress(const DataReport& r, std::ostream& out) {
   const DataProgress& p = r.progress;
   out << "  progress: " << p.samples_done << " samples intact";
   if (p.last_write_unix_s) out << "; writing stopped " << format_utc(*p.last_write_unix_s);
-  if (p.rate_samples_per_hour)
+  if (p.rate_samples_per_hour && p.rate_source == "mtimes")
     out << "; " << static_cast<int64_t>(*p.rate_samples_per_hour + 0.5)
         << " samples/h over the last hour of writing";
+  if (p.rate_samples_per_hour && p.rate_source == "--rate")
+    out << "; " << static_cast<int64_t>(*p.rate_samples_per_hour + 0.5) << " samples/h (--rate)";
   out << "\n";
+  if (p.mtimes_clustered)
+    out << "  rate: unknown from mtimes: 90% of them lie within "
+        << human_duration(p.clustered_span_s.value_or(0))
+        << ", too fast or in an order unrelated to the index (a copy or restore set them)"
+        << (p.rate_source == "--rate" ? "" : "; give it with --rate N/s") << "\n";
   if (p.samples_remaining) {
     out << "  remaining: " << *p.samples_remaining << " samples";
     if (p.time_to_finish_s)
@@ -108,56 +115,127 @@ std::string format_key_runs(const std::vector<KeyRun>& runs, size_t max_items) {
   return out;
 }
 
-void render_data_text(const DataReport& r, std::ostream& out, size_t max_list) {
+namespace {
+
+void render_summary(const DataReport& r, std::ostream& out) {
   out << data_verdict(r.exit_code) << " data: " << r.files << " files, " << r.ok << " intact, "
       << r.bad.size() << " bad, ";
   if (!r.unverifiable.empty()) out << r.unverifiable.size() << " unverifiable, ";
   out << r.missing_count << " missing";
+  if (r.not_started && r.missing_count)
+    out << " (" << r.gap_count << " gaps below the highest index, " << r.not_started->count()
+        << " not started)";
   if (!r.duplicates.empty()) out << ", " << r.duplicates.size() << " duplicated";
   out << ", " << r.stale.size() << " stale (" << layout_name(r.layout.kind) << " layout, "
       << (r.deep ? "deep" : "quick") << ", " << human_bytes(double(r.bytes)) << " in "
       << human_duration(r.elapsed_s) << ")\n";
+}
+
+// What quick mode read: every file's structure, and the CRCs of the recent.
+void render_checked(const DataReport& r, std::ostream& out) {
+  const std::optional<RecentCheck>& rc = r.scan ? r.scan->recent : std::nullopt;
+  if (r.deep || r.files == 0) return;
+  out << "  checked: structure of every file";
+  if (rc && rc->newest_unix_s)
+    out << "; every CRC32 of the " << rc->files << " files written within "
+        << human_duration(double(rc->window_s)) << " of the newest ("
+        << format_utc(*rc->newest_unix_s) << ")";
+  out << "\n";
+  uint64_t older = r.files - r.crc_checked;
+  if (older)
+    out << "  not checked: CRC32 of the other " << older
+        << " files (a flipped bit or zeroed block inside tensor data goes unseen, and torch.load "
+           "checks no CRC); --deep checks every byte\n";
+}
+
+void render_warnings(const DataReport& r, std::ostream& out, size_t max_list) {
+  for (const std::string& w : r.writers) out << "  WARNING still written: " << w << "\n";
+  if (!r.writers.empty())
+    out << "  a process is writing under DIR: stop it before moving files or resuming\n";
+  if (!r.changed_during_scan.empty()) {
+    out << "  WARNING " << r.changed_during_scan.size()
+        << " files changed while being checked (size or mtime): is the job still running?\n";
+    for (size_t i = 0; i < r.changed_during_scan.size() && i < std::max<size_t>(max_list, 1); ++i)
+      out << "    " << r.path(r.changed_during_scan[i]) << "\n";
+  }
+}
+
+void render_resume(const DataReport& r, std::ostream& out) {
   if (!r.resume.empty())
     out << "  resume: " << r.resume_count << " samples to redo: " << format_key_runs(r.resume, 20)
         << "\n";
-  if (r.samples > 0) render_progress(r, out);
-  if (!r.deep && r.bad.empty() && r.unverifiable.empty() && r.files > 0)
-    out << "  quick mode checks structure only; --deep also checks every CRC32\n";
-  if (!r.bad.empty()) {
-    out << "Bad files (" << r.bad.size() << "):\n";
-    for (size_t i = 0; i < r.bad.size(); ++i) {
-      if (max_list && i == max_list) {
-        out << "  ... and " << r.bad.size() - i << " more (--json lists all)\n";
-        break;
-      }
-      const BadFile& b = r.bad[i];
-      char code[16];
-      std::snprintf(code, sizeof code, "%-13s", b.problem.c_str());
-      out << "  " << code << " " << b.path << ": " << b.message << "\n";
+  if (r.not_started)
+    out << "  not started: " << r.not_started->first << "-" << r.not_started->last << " ("
+        << r.not_started->count() << " samples above the highest index)\n";
+}
+
+// A titled list of scan files, cut at max_list, one `line(file)` each.
+void list_files(std::ostream& out, const std::string& title, const std::vector<uint32_t>& files,
+                size_t max_list, const std::function<std::string(uint32_t)>& line) {
+  if (files.empty()) return;
+  out << title << " (" << files.size() << "):\n";
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (max_list && i == max_list) {
+      out << "  ... and " << files.size() - i << " more (--json lists all)\n";
+      break;
     }
+    out << "  " << line(files[i]) << "\n";
   }
-  if (!r.unverifiable.empty()) {
-    out << "Unverifiable, neither intact nor bad (" << r.unverifiable.size() << "):\n";
-    for (size_t i = 0; i < r.unverifiable.size(); ++i) {
-      if (max_list && i == max_list) {
-        out << "  ... and " << r.unverifiable.size() - i << " more (--json lists all)\n";
-        break;
-      }
-      out << "  " << r.unverifiable[i].path << ": " << r.unverifiable[i].reason << "\n";
-    }
-  }
-  if (!r.missing.empty())
-    out << "Missing (" << r.missing_count << "): " << format_key_runs(r.missing, 40) << "\n";
+}
+
+void render_bad(const DataReport& r, std::ostream& out, size_t max_list) {
+  list_files(out, "Bad files", r.bad, max_list, [&](uint32_t b) {
+    char code[16];
+    std::snprintf(code, sizeof code, "%-13s", r.problem(b).c_str());
+    return std::string(code) + " " + r.path(b) + ": " + r.message(b);
+  });
+}
+
+void render_unverifiable(const DataReport& r, std::ostream& out, size_t max_list) {
+  list_files(out, "Unverifiable, neither intact nor bad", r.unverifiable, max_list,
+             [&](uint32_t u) { return r.path(u) + ": " + r.message(u); });
+}
+
+void render_missing(const DataReport& r, std::ostream& out) {
+  if (!r.gaps.empty())
+    out << "Gaps below the highest index (" << r.gap_count << "): " << format_key_runs(r.gaps, 40)
+        << "\n";
+  if (r.not_started)
+    out << "Not started (" << r.not_started->count() << "): " << r.not_started->first << "-"
+        << r.not_started->last << "\n";
+}
+
+void render_manifest(const DataReport& r, std::ostream& out, size_t max_list) {
+  if (!r.manifest) return;
+  for (const std::string& n : r.manifest->notes) out << "manifest: " << n << "\n";
+  list_paths(out, "Changed since the manifest (in the resume set)", r.manifest->changed, max_list);
+  list_paths(out, "Missing from disk (in the manifest)", r.manifest->missing, max_list);
+  list_paths(out, "New (not in the manifest)", r.manifest->added, max_list);
+}
+
+}  // namespace
+
+void render_data_text(const DataReport& r, std::ostream& out, size_t max_list) {
+  render_summary(r, out);
+  render_checked(r, out);
+  render_warnings(r, out, max_list);
+  render_resume(r, out);
+  if (r.samples > 0 || r.range) render_progress(r, out);
+  if (r.values) render_values_text(*r.values, out, max_list);
+  render_bad(r, out, max_list);
+  render_unverifiable(r, out, max_list);
+  render_missing(r, out);
   for (const Duplicate& d : r.duplicates) {
     out << "Duplicate " << d.key.text() << ":";
     for (const std::string& p : d.paths) out << " " << p;
     out << "\n";
   }
   list_paths(out, "Stale temporary files", r.stale, max_list);
-  if (r.manifest) {
-    list_paths(out, "Changed since the manifest", r.manifest->changed, max_list);
-    list_paths(out, "Missing from disk (in the manifest)", r.manifest->missing, max_list);
-    list_paths(out, "New (not in the manifest)", r.manifest->added, max_list);
+  if (!r.stale.empty()) out << "  (" << r.stale_advice << ")\n";
+  render_manifest(r, out, max_list);
+  if (!r.how_to_resume.empty()) {
+    out << "How to resume:\n";
+    for (const std::string& line : r.how_to_resume) out << "  " << line << "\n";
   }
   for (const auto& [from, to] : r.moved) out << "moved " << from << " -> " << to << "\n";
   list_paths(out, "Could not read", r.errors, max_list);
@@ -198,6 +276,17 @@ void write_runs(std::ostream& out, const char* key, const std::vector<KeyRun>& r
   });
 }
 
+// What was read: quick mode's recent window, or everything (deep).
+J checked_json(const DataReport& r) {
+  const std::optional<RecentCheck>& rc = r.scan ? r.scan->recent : std::nullopt;
+  return J{
+      {"crc_checked", r.crc_checked},
+      {"not_crc_checked", r.files - r.crc_checked},
+      {"recent_window_s", rc ? J(rc->window_s) : J(nullptr)},
+      {"newest_mtime", rc && rc->newest_unix_s ? J(format_utc(*rc->newest_unix_s)) : J(nullptr)},
+      {"recent_files", rc ? J(rc->files) : J(nullptr)}};
+}
+
 void write_field(std::ostream& out, const char* key, const J& value) {
   out << "  \"" << key
       << "\": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
@@ -224,28 +313,43 @@ void render_data_json(const DataReport& r, std::ostream& out) {
                 {"stale", r.stale.size()},
                 {"samples", r.samples},
                 {"outside_range", r.outside_range},
+                {"gaps", r.gap_count},
+                {"not_started", r.not_started ? r.not_started->count() : 0},
+                {"changed", r.changed.size()},
+                {"changed_during_scan", r.changed_during_scan.size()},
+                {"crc_checked", r.crc_checked},
                 {"resume", r.resume_count},
                 {"bytes", r.bytes},
                 {"bytes_read", r.bytes_read},
                 {"elapsed_s", r.elapsed_s}});
   write_array(out, "bad", r.bad.size(), [&](size_t i) {
-    const BadFile& b = r.bad[i];
+    uint32_t b = r.bad[i];
+    std::optional<SampleKey> key = r.key(b);
     J problems = J::array();
-    for (const Problem& p : b.problems)
+    for (const Problem& p : r.scan->problems(r.file(b)))
       problems.push_back({{"problem", problem_code_name(p.code)}, {"message", p.message}});
-    return J{{"path", b.path},
-             {"index", b.key ? key_json(*b.key) : J(nullptr)},
-             {"problem", b.problem},
-             {"message", b.message},
+    return J{{"path", r.path(b)},
+             {"index", key ? key_json(*key) : J(nullptr)},
+             {"problem", r.problem(b)},
+             {"message", r.message(b)},
              {"problems", problems}};
   });
   write_array(out, "unverifiable", r.unverifiable.size(), [&](size_t i) {
-    const UnverifiedFile& u = r.unverifiable[i];
-    return J{
-        {"path", u.path}, {"index", u.key ? key_json(*u.key) : J(nullptr)}, {"reason", u.reason}};
+    uint32_t u = r.unverifiable[i];
+    std::optional<SampleKey> key = r.key(u);
+    return J{{"path", r.path(u)},
+             {"index", key ? key_json(*key) : J(nullptr)},
+             {"reason", r.message(u)}};
   });
   write_keys(out, "missing", r.missing);
   write_runs(out, "missing_runs", r.missing);
+  write_runs(out, "gap_runs", r.gaps);
+  write_field(out, "not_started",
+              r.not_started ? J{{"first", r.not_started->first},
+                                {"last", r.not_started->last},
+                                {"count", r.not_started->count()}}
+                            : J(nullptr));
+  write_field(out, "checked", checked_json(r));
   write_array(out, "duplicates", r.duplicates.size(), [&](size_t i) {
     return J{{"index", key_json(r.duplicates[i].key)}, {"paths", r.duplicates[i].paths}};
   });
@@ -258,17 +362,27 @@ void render_data_json(const DataReport& r, std::ostream& out) {
       J{{"samples_done", p.samples_done},
         {"last_write", p.last_write_unix_s ? J(format_utc(*p.last_write_unix_s)) : J(nullptr)},
         {"rate_samples_per_hour", opt(p.rate_samples_per_hour)},
+        {"rate_source", p.rate_source.empty() ? J(nullptr) : J(p.rate_source)},
+        {"mtimes_clustered", p.mtimes_clustered},
+        {"clustered_span_s", opt(p.clustered_span_s)},
         {"samples_remaining", opt(p.samples_remaining)},
         {"time_to_finish_s", opt(p.time_to_finish_s)},
         {"mean_sample_bytes", opt(p.mean_sample_bytes)},
         {"bytes_needed", opt(p.bytes_needed)},
         {"free_bytes", opt(p.free_bytes)},
         {"capacity_short", p.capacity_short}});
+  write_field(out, "values", r.values ? values_json(*r.values) : J(nullptr));
   write_field(out, "manifest",
               r.manifest ? J{{"changed", r.manifest->changed},
                              {"missing", r.manifest->missing},
-                             {"new", r.manifest->added}}
+                             {"new", r.manifest->added},
+                             {"notes", r.manifest->notes}}
                          : J(nullptr));
+  write_field(out, "how_to_resume", r.how_to_resume);
+  write_field(out, "stale_advice", r.stale.empty() ? J(nullptr) : J(r.stale_advice));
+  write_field(out, "writers", r.writers);
+  write_array(out, "changed_during_scan", r.changed_during_scan.size(),
+              [&](size_t i) { return J(r.path(r.changed_during_scan[i])); });
   write_array(out, "moved", r.moved.size(), [&](size_t i) {
     return J{{"from", r.moved[i].first}, {"to", r.moved[i].second}};
   });
@@ -278,7 +392,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
 }
 
 void render_data_nul(const DataReport& r, std::ostream& out) {
-  for (const BadFile& b : r.bad) out << b.path << '\0';
+  for (uint32_t b : r.bad) out << r.path(b) << '\0';
 }
 
 }  // namespace gt

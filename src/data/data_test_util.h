@@ -12,8 +12,8 @@
 #include <string>
 
 #include "data/byte_source.h"
+#include "data/formats/zip_reader.h"
 #include "data/verify.h"
-#include "data/zip_reader.h"
 #include "util/test_util.h"
 
 namespace gt {

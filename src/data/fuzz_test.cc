@@ -9,7 +9,7 @@
 #include <random>
 
 #include "data/data_test_util.h"
-#include "data/pickle_scan.h"
+#include "data/formats/pickle_scan.h"
 
 namespace gt {
 namespace {

@@ -142,10 +142,10 @@ std::optional<SampleKey> sample_key(const LayoutSpec& spec, std::string_view rel
   }
 }
 
-LayoutSpec detect_layout(Layout requested, const std::vector<std::string>& rel_paths) {
+LayoutSpec detect_layout(Layout requested, const std::vector<std::string_view>& rel_paths) {
   // The flat pattern: the most common (stem, extension) among numbered names.
   std::map<std::pair<std::string, std::string>, size_t> patterns;
-  for (const std::string& p : rel_paths) {
+  for (std::string_view p : rel_paths) {
     std::string_view stem, digits, ext, base = basename_of(p);
     if (!is_stale_temp(base) && split_numbered(base, stem, digits, ext))
       ++patterns[{std::string(stem), std::string(ext)}];
@@ -165,7 +165,7 @@ LayoutSpec detect_layout(Layout requested, const std::vector<std::string>& rel_p
   for (Layout l : {Layout::kSpecForge, Layout::kEagle, Layout::kSpeculators}) {
     LayoutSpec spec{l};
     size_t n = std::count_if(rel_paths.begin(), rel_paths.end(),
-                             [&](const std::string& p) { return sample_key(spec, p).has_value(); });
+                             [&](std::string_view p) { return sample_key(spec, p).has_value(); });
     if (n > best_n) {
       best_n = n;
       best = spec;

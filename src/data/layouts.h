@@ -47,7 +47,7 @@ std::optional<SampleKey> sample_key(const LayoutSpec& spec, std::string_view rel
 /// Picks the layout that names the most files (ties: SpecForge, EAGLE,
 /// speculators, flat). A requested layout other than kAuto is kept (for kFlat
 /// the stem and extension are still learned).
-LayoutSpec detect_layout(Layout requested, const std::vector<std::string>& rel_paths);
+LayoutSpec detect_layout(Layout requested, const std::vector<std::string_view>& rel_paths);
 
 /// True for the stale temporary names writers leave behind: `.tmp*`,
 /// `*.tmp`, `*.partial` (not samples, reported apart).

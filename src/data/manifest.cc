@@ -8,7 +8,10 @@
 #include <openssl/evp.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <unordered_set>
+#include <utility>
 
 namespace gt {
 namespace {
@@ -124,6 +127,45 @@ std::string manifest_line(std::string_view hex, std::string_view path) {
   return out + "\n";
 }
 
+namespace {
+
+constexpr std::string_view kDirComment = "# dir: ";
+
+// "<hex>  <path>" or "\<hex>  <escaped path>" into (hex, path); nullopt if not.
+std::optional<std::pair<std::string, std::string>> parse_line(std::string_view line) {
+  bool escaped = line.front() == '\\';
+  if (escaped) line.remove_prefix(1);
+  size_t sp = line.find(' ');
+  if (sp == std::string_view::npos || sp + 2 > line.size() || !is_hex(line.substr(0, sp)) ||
+      (line[sp + 1] != ' ' && line[sp + 1] != '*'))
+    return std::nullopt;
+  std::string path;
+  for (size_t i = sp + 2; i < line.size(); ++i) {
+    if (escaped && line[i] == '\\' && i + 1 < line.size()) {
+      path += line[i + 1] == 'n' ? '\n' : line[i + 1];
+      ++i;
+    } else {
+      path += line[i];
+    }
+  }
+  std::string hex(line.substr(0, sp));
+  for (char& c : hex) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return std::make_pair(std::move(hex), std::move(path));
+}
+
+std::optional<HashAlgo> algo_of_length(size_t n) {
+  if (n == 64) return HashAlgo::kSha256;
+  if (n == 32) return HashAlgo::kXxh128;
+  if (n == 8) return HashAlgo::kCrc32;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string manifest_dir_line(std::string_view abs_dir) {
+  return std::string(kDirComment) + std::string(abs_dir) + "\n";
+}
+
 Result<Manifest> parse_manifest(std::string_view text) {
   Manifest m;
   size_t line_no = 0, digest_len = 0;
@@ -133,38 +175,53 @@ Result<Manifest> parse_manifest(std::string_view text) {
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++line_no;
     if (line.empty()) continue;
-    bool escaped = line.front() == '\\';
-    if (escaped) line.remove_prefix(1);
-    size_t sp = line.find(' ');
-    if (sp == std::string_view::npos || sp + 2 > line.size() || !is_hex(line.substr(0, sp)) ||
-        (line[sp + 1] != ' ' && line[sp + 1] != '*') || (digest_len != 0 && sp != digest_len))
-      return Error{ErrorKind::kMalformed,
-                   "manifest line " + std::to_string(line_no) + ": not '<hex>  <path>'"};
-    digest_len = sp;
-    std::string path;
-    for (size_t i = sp + 2; i < line.size(); ++i) {
-      if (escaped && line[i] == '\\' && i + 1 < line.size()) {
-        path += line[i + 1] == 'n' ? '\n' : line[i + 1];
-        ++i;
-      } else {
-        path += line[i];
-      }
+    if (line.starts_with(kDirComment)) m.dirs.emplace_back(line.substr(kDirComment.size()));
+    if (line.front() == '#') continue;
+    auto entry = parse_line(line);
+    std::string where = "line " + std::to_string(line_no) + ": ";
+    if (!entry) {
+      m.bad_lines.push_back(where + "not '<hex>  <path>'");
+      continue;
     }
-    std::string hex(line.substr(0, sp));
-    for (char& c : hex) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    m.digests[path] = hex;
+    if (digest_len == 0 && algo_of_length(entry->first.size())) digest_len = entry->first.size();
+    if (entry->first.size() != digest_len) {
+      m.bad_lines.push_back(where + "a digest of " + std::to_string(entry->first.size()) +
+                            " hex digits among digests of " + std::to_string(digest_len));
+      continue;
+    }
+    m.digests[entry->second] = entry->first;
   }
-  if (digest_len == 64)
-    m.algo = HashAlgo::kSha256;
-  else if (digest_len == 32)
-    m.algo = HashAlgo::kXxh128;
-  else if (digest_len == 8)
-    m.algo = HashAlgo::kCrc32;
-  else if (digest_len != 0)
+  if (digest_len == 0 && !m.bad_lines.empty() && m.digests.empty())
     return Error{ErrorKind::kMalformed,
-                 "manifest digests of " + std::to_string(digest_len) +
-                     " hex digits: not sha256 (64), xxh128 (32) or crc32 (8)"};
+                 "no line is a digest of a known algorithm (sha256: 64 hex digits, xxh128: 32, "
+                 "crc32: 8); first: " +
+                     m.bad_lines.front()};
+  if (digest_len) m.algo = *algo_of_length(digest_len);
   return m;
+}
+
+std::string strip_dir_prefix(Manifest& m, const std::vector<std::string>& names_on_disk) {
+  std::unordered_set<std::string_view> names(names_on_disk.begin(), names_on_disk.end());
+  std::map<std::string, size_t> votes;
+  size_t looked = 0;
+  for (const auto& [path, hex] : m.digests) {
+    if (names.count(path)) return "";  // already relative
+    for (size_t p = path.find('/'); p != std::string::npos; p = path.find('/', p + 1))
+      if (names.count(std::string_view(path).substr(p + 1))) {
+        ++votes[path.substr(0, p + 1)];
+        break;
+      }
+    if (++looked == 1000) break;
+  }
+  if (votes.empty()) return "";
+  std::string prefix = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+                         return a.second < b.second;
+                       })->first;
+  std::map<std::string, std::string> out;
+  for (auto& [path, hex] : m.digests)
+    out[path.starts_with(prefix) ? path.substr(prefix.size()) : path] = std::move(hex);
+  m.digests = std::move(out);
+  return prefix;
 }
 
 ManifestDiff compare_manifest(const Manifest& m, const std::map<std::string, std::string>& now) {

@@ -33,18 +33,34 @@ class Hasher : public StreamConsumer {
 /// "\<hex>  <escaped path>" (GNU coreutils).
 std::string manifest_line(std::string_view hex, std::string_view path);
 
-/// Parses a manifest (path -> hex digest) and its algorithm, told by the
-/// digest length (64 sha256, 32 xxh128, 8 crc32). Fails on a line that is
-/// not in the format, naming the line number.
+/// The comment line that records a DIR's absolute path, for information
+/// only: entries are relative to DIR, so a moved tree still verifies.
+/// sha256sum -c skips lines starting with '#'.
+std::string manifest_dir_line(std::string_view abs_dir);
+
+/// A parsed manifest: name (relative to DIR) -> hex digest, its algorithm,
+/// told by the digest length (64 sha256, 32 xxh128, 8 crc32), the DIRs it
+/// recorded, and the lines it could not read ("line 7: ...").
 struct Manifest {
   HashAlgo algo = HashAlgo::kXxh128;
   std::map<std::string, std::string> digests;
+  std::vector<std::string> dirs;
+  std::vector<std::string> bad_lines;
 };
+/// Parses a manifest. A line not in the format is noted in bad_lines and
+/// skipped; fails only when the digests are of no known algorithm.
 Result<Manifest> parse_manifest(std::string_view text);
+
+/// Old manifests stored paths as typed ("hidden/rows_0-2000/data_0.ckpt",
+/// "/data/hidden/..."). Finds the prefix that, stripped, names files on disk
+/// (the most common among the first entries) and strips it from every entry
+/// that has it. Returns the prefix ("" when none was needed).
+std::string strip_dir_prefix(Manifest& m, const std::vector<std::string>& names_on_disk);
 
 /// Differences between a manifest and what is on disk now.
 struct ManifestDiff {
   std::vector<std::string> changed, missing, added;  ///< paths, sorted
+  std::vector<std::string> notes;  ///< skipped lines, a stripped prefix, another algorithm?
 };
 ManifestDiff compare_manifest(const Manifest& m, const std::map<std::string, std::string>& now);
 

@@ -16,6 +16,8 @@ const char* problem_code_name(ProblemCode code) {
       return "malformed";
     case ProblemCode::kSizeMismatch:
       return "size-mismatch";
+    case ProblemCode::kNonFinite:
+      return "non-finite";
   }
   return "malformed";
 }

@@ -16,6 +16,7 @@ enum class ProblemCode {
   kChecksum,      ///< a stored CRC32 (zip record, gzip trailer) does not match
   kMalformed,     ///< a header or record that cannot be parsed
   kSizeMismatch,  ///< sizes that disagree (records do not tile the file, storage != numel*itemsize)
+  kNonFinite,     ///< --values: NaN or +-Inf in float tensor data (unless --allow-non-finite)
 };
 
 /// Returns the stable code word ("empty", "truncated", "zero-filled", ...).
@@ -24,6 +25,22 @@ const char* problem_code_name(ProblemCode code);
 struct Problem {
   ProblemCode code;
   std::string message;  ///< says exactly what and where ("truncated at byte N of M")
+};
+
+/// What --values counted in one file's float32/float16/bfloat16 tensors
+/// (torch storages, safetensors tensors, .npy arrays, .npz members). A torch
+/// storage shared by several tensors counts once.
+struct ValueSummary {
+  uint64_t tensors = 0;  ///< float tensors (storages, arrays) whose values were counted
+  uint64_t elements = 0;
+  uint64_t nan = 0, pos_inf = 0, neg_inf = 0;
+  uint64_t zero_tensors = 0;                   ///< counted tensors whose every value is +0 or -0
+  std::vector<std::string> zero_tensor_names;  ///< the first few of them
+  uint64_t uncounted_tensors = 0;              ///< tensors of other dtypes (ints, float64, fp8...)
+  std::vector<std::string> uncounted_dtypes;   ///< their dtypes, each once
+  uint64_t non_finite() const { return nan + pos_inf + neg_inf; }
+  /// Every counted value in the file is zero (information, not a problem).
+  bool all_zero() const { return tensors > 0 && zero_tensors == tensors; }
 };
 
 /// What verifying one file found. Intact means no problem, no I/O error and
@@ -39,6 +56,9 @@ struct FileCheck {
   uint64_t bytes_read = 0;
   std::optional<uint64_t> size_bytes;  ///< from fstat of the opened file
   std::optional<int64_t> mtime_unix_s;
+  uint32_t mtime_nsec = 0;
+  bool changed_while_read = false;     ///< size or mtime differ after the check from at open
+  std::optional<ValueSummary> values;  ///< --values, for the formats whose values are decoded
 
   bool intact() const { return problems.empty() && !io_error && !unverifiable; }
 };

@@ -149,6 +149,43 @@ Result<std::string> move_out(const std::string& path, const std::string& rel,
   return Error{ErrorKind::kIo, "moving " + path + ": 1000 names taken under " + dest};
 }
 
+namespace {
+
+// The nearest existing ancestor of `path` (itself when it exists).
+std::string nearest_existing(const std::string& path) {
+  std::string p = real_or_parent(path);
+  struct stat st;
+  while (p.size() > 1 && ::stat(p.c_str(), &st) != 0)
+    p = p.substr(0, std::max<size_t>(1, p.rfind('/')));
+  return p;
+}
+
+}  // namespace
+
+Status check_move_target(const std::string& dest, const std::vector<std::string>& dirs) {
+  auto refuse = [&](const std::string& why) {
+    return Error{ErrorKind::kMalformed, "--move-bad-to " + dest + ": " + why};
+  };
+  std::string existing = nearest_existing(dest);
+  struct stat st;
+  if (::stat(existing.c_str(), &st) != 0) return refuse(std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return refuse(existing + " is not a directory");
+  if (::access(existing.c_str(), W_OK | X_OK) != 0)
+    return refuse(
+        (existing == real_or_parent(dest) ? "cannot write into " : "cannot create under ") +
+        existing + ": " + std::strerror(errno));
+  for (const std::string& d : dirs) {
+    if (path_is_within(dest, d) || path_is_within(d, dest))
+      return refuse("must be outside " + d + " (pipelines list DIR recursively)");
+    struct stat ds;
+    if (::stat(d.c_str(), &ds) == 0 && ds.st_dev != st.st_dev)
+      return refuse("is on another filesystem than " + d +
+                    " (bad files are renamed, never copied and deleted): pick a folder on the same "
+                    "filesystem, outside DIR");
+  }
+  return ok_status();
+}
+
 bool path_is_within(const std::string& inner, const std::string& outer) {
   std::string a = real_or_parent(inner), b = real_or_parent(outer);
   if (b.size() > 1 && b.back() == '/') b.pop_back();

@@ -30,6 +30,12 @@ Status write_file_atomically(const std::string& path, const std::string& text);
 Result<std::string> move_out(const std::string& path, const std::string& rel,
                              const std::string& dest);
 
+/// Checks a --move-bad-to DEST before anything is scanned or created: it is
+/// a directory or can be created (its nearest existing ancestor is a
+/// writable directory), lies on the same filesystem as every DIR (files are
+/// renamed, never copied), and is neither inside a DIR nor holds one.
+Status check_move_target(const std::string& dest, const std::vector<std::string>& dirs);
+
 /// True when `inner` is `outer` or lies below it (both resolved with
 /// realpath; `inner` need not exist yet, its nearest existing parent is used).
 bool path_is_within(const std::string& inner, const std::string& outer);

@@ -1,6 +1,7 @@
 #include "data/resume.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -93,6 +94,30 @@ TEST(DataManifestTest, LinesEscapeLikeSha256sumAndRoundTrip) {
   EXPECT_EQ(d.missing, std::vector<std::string>{"we\\ird\nname"});
   EXPECT_EQ(d.added, std::vector<std::string>{"new"});
   EXPECT_FALSE(parse_manifest("not a manifest line\n"));
+}
+
+// --move-bad-to is checked before anything is scanned or created.
+TEST(DataResumeTest, MoveTargetIsCheckedUpFront) {
+  TempTree t;
+  t.write("/data/d/x.pt", "x");
+  t.write("/data/file", "x");
+  const std::vector<std::string> dirs = {t.path("/data/d")};
+  EXPECT_TRUE(check_move_target(t.path("/data/bad/new/deeper"), dirs));  // can be created
+  EXPECT_FALSE(std::filesystem::exists(t.path("/data/bad")));            // ... and is not
+  Status inside = check_move_target(t.path("/data/d/bad"), dirs);
+  ASSERT_FALSE(inside);
+  EXPECT_NE(inside.error().message.find("must be outside"), std::string::npos);
+  EXPECT_FALSE(check_move_target(t.path("/data"), dirs));  // holds DIR
+  Status file = check_move_target(t.path("/data/file/bad"), dirs);
+  ASSERT_FALSE(file);
+  EXPECT_NE(file.error().message.find("is not a directory"), std::string::npos);
+  struct stat a, b;
+  if (::stat("/dev/shm", &b) != 0 || ::stat(t.dir().c_str(), &a) != 0 || a.st_dev == b.st_dev)
+    GTEST_SKIP() << "no second filesystem at /dev/shm";
+  Status other = check_move_target("/dev/shm/gt-bad-never-created", dirs);
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().message.find("another filesystem"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists("/dev/shm/gt-bad-never-created"));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "data/verify.h"
 
@@ -92,32 +93,51 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
   closedir(d);
 }
 
-void verify_all(DirScan& scan, const std::vector<Found>& found, const std::vector<int>& dir_fds,
-                const ScanOptions& opts, ScanProgress* progress) {
-  unsigned n = opts.threads ? opts.threads
-                            : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
-  n = std::max(1u, std::min<unsigned>(n, scan.files.size()));
+// Where each file sits for openat: the held directory and the offset of its
+// name in rel (8 bytes a file, kept apart from the ScannedFile list).
+struct Where {
+  uint32_t parent = 0;
+  uint32_t name_at = 0;
+};
+
+struct VerifyJob {
+  DirScan& scan;
+  const std::vector<Where>& where;
+  const std::vector<int>& dir_fds;
+  const ScanOptions& opts;
+  ScanProgress* progress;
+};
+
+void verify_one(const VerifyJob& job, size_t i, const VerifyOptions& vo,
+                std::vector<uint8_t>& buffer) {
+  ScannedFile& f = job.scan.files[i];
+  std::unique_ptr<Hasher> hasher = job.opts.hash ? Hasher::make(*job.opts.hash) : nullptr;
+  std::vector<StreamConsumer*> extra;
+  if (hasher) extra.push_back(hasher.get());
+  int dfd = job.dir_fds[job.where[i].parent];
+  std::string path = job.scan.path(f);
+  FileCheck check =
+      dfd >= 0 ? verify_at(dfd, f.rel.c_str() + job.where[i].name_at, path, vo, buffer, extra)
+               : verify_path(path, vo, buffer, extra);
+  bool io_error = check.io_error.has_value();
+  job.scan.record(f, std::move(check));
+  f.crc_checked = vo.deep || vo.values;
+  if (hasher && !io_error) {
+    if (!f.extra) f.extra = std::make_unique<FileExtra>();
+    f.extra->digest = hasher->hex();
+  }
+}
+
+// Runs `body(i)` for each index on a pool of threads, each with its own
+// read buffer.
+template <typename Body>
+void on_pool(size_t count, unsigned threads, Body&& body) {
+  unsigned n = threads ? threads : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
+  n = std::max(1u, std::min<unsigned>(n, count));
   std::atomic<size_t> next{0};
   auto worker = [&] {
     std::vector<uint8_t> buffer;
-    VerifyOptions vo{opts.deep};
-    for (size_t i = next++; i < scan.files.size(); i = next++) {
-      ScannedFile& f = scan.files[i];
-      const Found& where = found[i];
-      std::unique_ptr<Hasher> hasher = opts.hash ? Hasher::make(*opts.hash) : nullptr;
-      std::vector<StreamConsumer*> extra;
-      if (hasher) extra.push_back(hasher.get());
-      int dfd = dir_fds[where.parent];
-      f.check = dfd >= 0 ? verify_at(dfd, f.rel.c_str() + where.name_at, f.path, vo, buffer, extra)
-                         : verify_path(f.path, vo, buffer, extra);
-      if (f.check.size_bytes) f.size_bytes = *f.check.size_bytes;
-      if (f.check.mtime_unix_s) f.mtime_unix_s = *f.check.mtime_unix_s;
-      if (hasher && !f.check.io_error) f.digest = hasher->hex();
-      if (progress) {
-        progress->files_done++;
-        progress->bytes_done += f.size_bytes;
-      }
-    }
+    for (size_t i = next++; i < count; i = next++) body(i, buffer);
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
@@ -125,7 +145,110 @@ void verify_all(DirScan& scan, const std::vector<Found>& found, const std::vecto
   for (std::thread& t : pool) t.join();
 }
 
+void verify_all(const VerifyJob& job) {
+  VerifyOptions vo{job.opts.deep, job.opts.values, job.opts.allow_non_finite};
+  on_pool(job.scan.files.size(), job.opts.threads, [&](size_t i, std::vector<uint8_t>& buffer) {
+    verify_one(job, i, vo, buffer);
+    if (job.progress) {
+      job.progress->files_done++;
+      job.progress->bytes_done += job.scan.files[i].size_bytes;
+    }
+  });
+}
+
+// Quick mode: the files written in the last window before the newest one
+// are the ones a crash puts at risk (unflushed pages, delayed allocation);
+// they get the full CRC check. A file whose size or mtime moved between the
+// two passes is marked changed.
+void deep_check_recent(const VerifyJob& job) {
+  DirScan& scan = job.scan;
+  RecentCheck rc{job.opts.recent_window_s, std::nullopt, 0};
+  for (const ScannedFile& f : scan.files)
+    if (f.verdict != FileVerdict::kUnreadable)
+      rc.newest_unix_s = std::max(rc.newest_unix_s.value_or(INT64_MIN), f.mtime_unix_s);
+  std::vector<size_t> recent;
+  for (size_t i = 0; i < scan.files.size() && rc.newest_unix_s; ++i) {
+    const ScannedFile& f = scan.files[i];
+    if (f.verdict != FileVerdict::kUnreadable && f.verdict != FileVerdict::kBad &&
+        f.mtime_unix_s >= *rc.newest_unix_s - rc.window_s)
+      recent.push_back(i);
+  }
+  VerifyOptions vo{true, false, false};
+  on_pool(recent.size(), job.opts.threads, [&](size_t k, std::vector<uint8_t>& buffer) {
+    ScannedFile& f = scan.files[recent[k]];
+    uint64_t size = f.size_bytes;
+    int64_t mtime = f.mtime_unix_s;
+    uint32_t nsec = f.mtime_nsec;
+    bool was_changed = f.changed;
+    verify_one(job, recent[k], vo, buffer);
+    f.changed =
+        was_changed || f.size_bytes != size || f.mtime_unix_s != mtime || f.mtime_nsec != nsec;
+  });
+  rc.files = recent.size();
+  scan.recent = rc;
+}
+
 }  // namespace
+
+uint32_t TextPool::intern(std::string_view text) {
+  std::lock_guard<std::mutex> lock(*mu_);
+  auto it = ids_.find(text);
+  if (it != ids_.end()) return it->second;
+  uint32_t id = static_cast<uint32_t>(texts_.size());
+  ids_.emplace(texts_.emplace_back(text), id);
+  return id;
+}
+
+std::string DirScan::path(const ScannedFile& f) const {
+  const std::string& root = dirs[f.dir_index];
+  if (root == ".") return f.rel;
+  std::string out;
+  bool slash = root.ends_with("/");
+  out.reserve(root.size() + !slash + f.rel.size());
+  out += root;
+  if (!slash) out += '/';
+  return out += f.rel;
+}
+
+std::vector<Problem> DirScan::problems(const ScannedFile& f) const {
+  std::vector<Problem> out;
+  if (f.verdict != FileVerdict::kBad) return out;
+  out.push_back({f.code, message(f)});
+  if (f.extra) out.insert(out.end(), f.extra->more_problems.begin(), f.extra->more_problems.end());
+  return out;
+}
+
+void DirScan::record(ScannedFile& f, FileCheck&& check) {
+  if (check.size_bytes) f.size_bytes = *check.size_bytes;
+  if (check.mtime_unix_s) {
+    f.mtime_unix_s = *check.mtime_unix_s;
+    f.mtime_nsec = check.mtime_nsec;
+  }
+  f.bytes_read = check.bytes_read;
+  f.changed = f.changed || check.changed_while_read;
+  f.extra.reset();
+  f.message = 0;
+  if (check.io_error) {
+    f.verdict = FileVerdict::kUnreadable;
+    f.message = texts.intern(*check.io_error);
+  } else if (!check.problems.empty()) {
+    f.verdict = FileVerdict::kBad;
+    f.code = check.problems.front().code;
+    f.message = texts.intern(check.problems.front().message);
+  } else if (check.unverifiable) {
+    f.verdict = FileVerdict::kUnverifiable;
+    f.message = texts.intern(*check.unverifiable);
+  } else {
+    f.verdict = FileVerdict::kIntact;
+  }
+  if (check.problems.size() > 1 || check.values) {
+    f.extra = std::make_unique<FileExtra>();
+    if (check.problems.size() > 1)
+      f.extra->more_problems.assign(std::make_move_iterator(check.problems.begin() + 1),
+                                    std::make_move_iterator(check.problems.end()));
+    f.extra->values = std::move(check.values);
+  }
+}
 
 Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
   Walk w;
@@ -137,33 +260,30 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
                    "cannot open directory " + dir + ": " + std::strerror(errno)};
     walk(fd, dir, "", static_cast<uint32_t>(i), w);
   }
-  // Sort the small records, then build each ScannedFile once, in place.
+  // Sort the small records, then move each into its ScannedFile.
   std::sort(w.found.begin(), w.found.end(), [](const Found& a, const Found& b) {
     return a.dir_index != b.dir_index ? a.dir_index < b.dir_index : a.rel < b.rel;
   });
   DirScan scan;
+  scan.dirs = opts.dirs;
   scan.errors = std::move(w.errors);
   scan.files.resize(w.found.size());
+  std::vector<Where> where(w.found.size());
   for (size_t k = 0; k < w.found.size(); ++k) {
-    const Found& f = w.found[k];
+    Found& f = w.found[k];
     ScannedFile& out = scan.files[k];
-    const std::string& root = opts.dirs[f.dir_index];
-    if (root == ".") {
-      out.path = f.rel;
-    } else {
-      bool slash = root.ends_with("/");
-      out.path.reserve(root.size() + !slash + f.rel.size());
-      out.path += root;
-      if (!slash) out.path += '/';
-      out.path += f.rel;
-    }
-    out.rel = f.rel;
+    out.rel = std::move(f.rel);
     out.dir_index = f.dir_index;
     out.size_bytes = f.size_bytes;
     out.mtime_unix_s = f.mtime_unix_s;
+    where[k] = {f.parent, f.name_at};
   }
+  std::vector<Found>().swap(w.found);
   if (progress) progress->files_total = scan.files.size();
-  verify_all(scan, w.found, w.dir_fds, opts, progress);
+  VerifyJob job{scan, where, w.dir_fds, opts, progress};
+  verify_all(job);
+  bool quick = !opts.deep && !opts.values;
+  if (quick && opts.recent_window_s > 0) deep_check_recent(job);
   return scan;
 }
 

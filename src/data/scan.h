@@ -3,8 +3,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "data/manifest.h"
@@ -13,21 +18,62 @@
 
 namespace gt {
 
+/// What verifying a file concluded.
+enum class FileVerdict : uint8_t { kIntact, kBad, kUnreadable, kUnverifiable };
+
+/// The rare per-file details, allocated only when present: problems after
+/// the first, --values counts, a manifest digest.
+struct FileExtra {
+  std::vector<Problem> more_problems;
+  std::optional<ValueSummary> values;
+  std::optional<std::string> digest;
+};
+
+/// One file as the scan keeps it: a few words and its relative path, so a
+/// million files, intact or bad, cost about 100 bytes each. Messages are
+/// interned in DirScan::texts (a million "0 bytes" are one string).
 struct ScannedFile {
-  std::string path;  ///< DIR joined with rel, as printed and written to manifests
-  std::string rel;   ///< relative to its DIR
-  size_t dir_index = 0;
+  std::string rel;  ///< relative to its DIR
   uint64_t size_bytes = 0;
   int64_t mtime_unix_s = 0;
-  FileCheck check;
-  std::optional<std::string> digest;  ///< with a manifest to write or verify
+  uint64_t bytes_read = 0;
+  uint32_t mtime_nsec = 0;
+  uint32_t dir_index = 0;
+  uint32_t message = 0;  ///< texts id: first problem's message, I/O error or unverifiable reason
+  FileVerdict verdict = FileVerdict::kIntact;
+  ProblemCode code = ProblemCode::kMalformed;  ///< the first problem, when kBad
+  bool crc_checked = false;  ///< every byte read (deep mode, or recent in quick mode)
+  bool changed = false;      ///< size or mtime changed while the scan read it
+  std::unique_ptr<FileExtra> extra;
+
+  bool intact() const { return verdict == FileVerdict::kIntact; }
+  const std::optional<std::string>* digest() const { return extra ? &extra->digest : nullptr; }
+};
+
+/// Distinct strings, each stored once; ids are stable. Thread-safe.
+class TextPool {
+ public:
+  TextPool() { intern(""); }
+  uint32_t intern(std::string_view text);
+  const std::string& at(uint32_t id) const { return texts_[id]; }
+
+ private:
+  std::unique_ptr<std::mutex> mu_ = std::make_unique<std::mutex>();
+  std::deque<std::string> texts_;  // a deque: the views in ids_ stay valid
+  std::unordered_map<std::string_view, uint32_t> ids_;
 };
 
 struct ScanOptions {
   std::vector<std::string> dirs;
   bool deep = false;
-  std::optional<HashAlgo> hash;  ///< digest every file (forces a full read)
-  unsigned threads = 0;          ///< 0: the number of cores, at most 16
+  std::optional<HashAlgo> hash;   ///< digest every file (forces a full read)
+  unsigned threads = 0;           ///< 0: the number of cores, at most 16
+  bool values = false;            ///< --values (implies deep)
+  bool allow_non_finite = false;  ///< --allow-non-finite
+  /// Quick mode: files whose mtime is within this many seconds of the
+  /// newest file's get the deep check too (the files a crash puts at risk);
+  /// 0 turns it off.
+  int64_t recent_window_s = 15 * 60;
 };
 
 /// Counters a progress line reads while the scan runs.
@@ -35,14 +81,34 @@ struct ScanProgress {
   std::atomic<uint64_t> files_total{0}, files_done{0}, bytes_done{0};
 };
 
+/// Quick mode's risk-based deep check: which files, and why.
+struct RecentCheck {
+  int64_t window_s = 0;
+  std::optional<int64_t> newest_unix_s;  ///< the newest mtime seen (nullopt: no file)
+  uint64_t files = 0;                    ///< deep-checked because recent
+};
+
 struct DirScan {
-  std::vector<ScannedFile> files;   ///< sorted by dir, then path
-  std::vector<std::string> errors;  ///< subdirectories that could not be read
+  std::vector<std::string> dirs;
+  std::vector<ScannedFile> files;     ///< sorted by dir, then path
+  std::vector<std::string> errors;    ///< subdirectories that could not be read
+  std::optional<RecentCheck> recent;  ///< quick mode only
+  TextPool texts;
+
+  /// DIR joined with rel, as printed.
+  std::string path(const ScannedFile& f) const;
+  const std::string& message(const ScannedFile& f) const { return texts.at(f.message); }
+  /// Every problem of a bad file, the first one first.
+  std::vector<Problem> problems(const ScannedFile& f) const;
+  /// Stores one file's check compactly (the FileCheck is consumed).
+  void record(ScannedFile& f, FileCheck&& check);
 };
 
 /// Lists the regular files under each DIR (symbolic links are not
-/// followed), then verifies them on a pool of threads with one read buffer
-/// each: memory is bounded by threads x 1 MiB plus the list of files. Fails
+/// followed, so a link loop cannot trap it), then verifies them on a pool of
+/// threads with one read buffer each: memory is bounded by threads x 1 MiB
+/// plus the list of files. In quick mode the files written in the last
+/// `recent_window_s` before the newest one are then deep-checked. Fails
 /// only when a DIR itself cannot be opened.
 Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress = nullptr);
 

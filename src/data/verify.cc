@@ -3,11 +3,12 @@
 #include <cstdio>
 
 #include "data/format.h"
-#include "data/gzip_verifier.h"
-#include "data/npy_verifier.h"
-#include "data/safetensors_verifier.h"
-#include "data/torch_legacy_verifier.h"
-#include "data/zip_verifier.h"
+#include "data/formats/gzip_verifier.h"
+#include "data/formats/npy_verifier.h"
+#include "data/formats/safetensors_verifier.h"
+#include "data/formats/torch_legacy_verifier.h"
+#include "data/formats/value_consumer.h"
+#include "data/formats/zip_verifier.h"
 
 namespace gt {
 namespace {
@@ -51,29 +52,34 @@ FileCheck verify_source(const ByteSource& src, std::string_view name, const Veri
   FileFormat f = detect_format(hv, src.size());
   check.format = format_name(f);
   std::vector<std::unique_ptr<StreamConsumer>> consumers;
+  const bool deep = opts.deep || opts.values;
+  ValueSpans spans;
+  ValueSpans* values = opts.values ? &spans : nullptr;
   switch (f) {
     case FileFormat::kEmpty:
       check.problems.push_back({ProblemCode::kEmpty, "0 bytes"});
       break;
     case FileFormat::kZip:
-      verify_zip(src, opts.deep, check, consumers);
+      verify_zip(src, deep, check, consumers, values);
       break;
     case FileFormat::kTorchLegacy:
-      verify_torch_legacy(src, opts.deep, check, consumers);
+      verify_torch_legacy(src, deep, check, consumers, values);
       break;
     case FileFormat::kGzip:
-      verify_gzip(src, opts.deep, check, consumers);
+      verify_gzip(src, deep, check, consumers);
       break;
     case FileFormat::kNpy:
-      verify_npy(src, opts.deep, check, consumers);
+      verify_npy(src, deep, check, consumers, values);
       break;
     case FileFormat::kSafetensors:
-      verify_safetensors(src, opts.deep, check, consumers);
+      verify_safetensors(src, deep, check, consumers, values);
       break;
     default:
       verify_generic(f, hv, name, src.size(), check);
   }
   if (check.io_error) return check;
+  if (auto v = make_value_consumer(std::move(spans), opts.allow_non_finite))
+    consumers.push_back(std::move(v));
   std::vector<StreamConsumer*> all(extra.begin(), extra.end());
   for (auto& c : consumers) all.push_back(c.get());
   if (!all.empty() && src.size() > 0)
@@ -106,6 +112,8 @@ FileCheck verify_opened(Result<std::unique_ptr<FileSource>> src, const std::stri
   FileCheck check = verify_source(**src, name, opts, buffer, extra);
   check.size_bytes = (*src)->size();
   check.mtime_unix_s = (*src)->mtime_unix_s();
+  check.mtime_nsec = (*src)->mtime_nsec();
+  check.changed_while_read = (*src)->changed_since_open();
   return check;
 }
 

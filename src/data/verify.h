@@ -14,6 +14,10 @@ namespace gt {
 
 struct VerifyOptions {
   bool deep = false;
+  /// Count NaN, +-Inf and all-zero float tensors (implies deep).
+  bool values = false;
+  /// With values: NaN and Inf are counted but are no `non-finite` problem.
+  bool allow_non_finite = false;
 };
 
 /// Verifies one file. `name` is its file name (only used to decide whether a

@@ -10,7 +10,7 @@
 
 #include "data/data_test_util.h"
 #include "data/format.h"
-#include "data/pickle_scan.h"
+#include "data/formats/pickle_scan.h"
 #include "data/stream.h"
 
 namespace gt {

@@ -122,9 +122,9 @@ struct RecoveryState {
   /// "bus_reset", "system_reboot", or "unknown" (a value we cannot name:
   /// never read as healthy; action_code / action_text say what it was).
   std::optional<std::string> action;
-  std::optional<uint32_t> action_code;      ///< NVML's number, when from NVML
-  std::optional<std::string> action_text;   ///< the capture's words, when from XML
-  std::optional<bool> reset_required;       ///< XML reset_required / field 226
+  std::optional<uint32_t> action_code;              ///< NVML's number, when from NVML
+  std::optional<std::string> action_text;           ///< the capture's words, when from XML
+  std::optional<bool> reset_required;               ///< XML reset_required / field 226
   std::optional<bool> drain_and_reset_recommended;  ///< XML / field 227
 };
 
@@ -163,11 +163,11 @@ struct NvLinkCounters {
 /// One NVLink of a GPU.
 struct NvLink {
   uint32_t link = 0;
-  std::optional<bool> active;      ///< GetNvLinkState
-  std::optional<uint32_t> version; ///< GetNvLinkVersion as NVML numbers it
+  std::optional<bool> active;                     ///< GetNvLinkState
+  std::optional<uint32_t> version;                ///< GetNvLinkVersion as NVML numbers it
   std::optional<std::string> remote_pci_bus_id;   ///< canonical "0000:19:00.0"
   std::optional<std::string> remote_device_type;  ///< "gpu", "switch", "ibmnpu", "unknown"
-  NvLinkCounters errors;  ///< at the end of the sample window
+  NvLinkCounters errors;                          ///< at the end of the sample window
   /// Growth of each counter between the window's first and last read; null
   /// when read once (no window) or not readable.
   NvLinkCounters errors_growth;
@@ -179,9 +179,9 @@ struct NvLink {
 struct ThermalState {
   std::optional<int32_t> shutdown_threshold_c;
   std::optional<int32_t> slowdown_threshold_c;
-  std::optional<int32_t> gpu_max_threshold_c;     ///< clocks may drop below base above it
+  std::optional<int32_t> gpu_max_threshold_c;  ///< clocks may drop below base above it
   std::optional<int32_t> memory_max_threshold_c;
-  std::optional<int32_t> memory_temperature_c;    ///< HBM boards (field 82)
+  std::optional<int32_t> memory_temperature_c;  ///< HBM boards (field 82)
   /// Degrees C left before the nearest slowdown threshold
   /// (GetMarginTemperature; XML gpu_temp_tlimit minus the slowdown
   /// T.Limit threshold; or slowdown threshold - temperature).
@@ -192,14 +192,14 @@ struct ThermalState {
 /// (0..1) of the sample window, from the driver's cumulative counters read
 /// at the window's start and end. Null when unreadable or no window.
 struct LimitTime {
-  std::optional<double> sw_power_cap_share;    ///< field 74 / policy POWER (normal under load)
-  std::optional<double> sync_boost_share;      ///< 76
-  std::optional<double> board_limit_share;     ///< 77
-  std::optional<double> low_utilization_share; ///< 78 (normal)
-  std::optional<double> reliability_share;     ///< 79
-  std::optional<double> sw_thermal_share;      ///< policy THERMAL / 251|269
-  std::optional<double> hw_thermal_share;      ///< 252|270
-  std::optional<double> hw_power_brake_share;  ///< 253|271
+  std::optional<double> sw_power_cap_share;     ///< field 74 / policy POWER (normal under load)
+  std::optional<double> sync_boost_share;       ///< 76
+  std::optional<double> board_limit_share;      ///< 77
+  std::optional<double> low_utilization_share;  ///< 78 (normal)
+  std::optional<double> reliability_share;      ///< 79
+  std::optional<double> sw_thermal_share;       ///< policy THERMAL / 251|269
+  std::optional<double> hw_thermal_share;       ///< 252|270
+  std::optional<double> hw_power_brake_share;   ///< 253|271
   /// The capture's cumulative clocks_event_reasons_counters (590+), in
   /// microseconds since the driver loaded; no share can be had from one read.
   std::optional<uint64_t> sw_power_cap_total_us;
@@ -243,8 +243,9 @@ struct GpuState {
   std::optional<std::string> name;
   std::optional<std::string> uuid;
   std::optional<std::string> serial;
-  std::optional<std::string> pci_bus_id;  ///< "00000000:19:00.0" (NVML form)
-  std::optional<uint32_t> pci_device_id;  ///< (device << 16) | vendor
+  std::optional<std::string> vbios_version;  ///< "96.00.99.00.01"
+  std::optional<std::string> pci_bus_id;     ///< "00000000:19:00.0" (NVML form)
+  std::optional<uint32_t> pci_device_id;     ///< (device << 16) | vendor
 
   std::optional<uint64_t> memory_total_bytes;
   std::optional<uint64_t> memory_used_bytes;
@@ -337,7 +338,7 @@ struct KernelLogEvent {
   /// `detail`), and how many more distinct ones were not kept.
   std::vector<std::string> distinct_details;
   uint64_t distinct_details_dropped = 0;
-  /// A later event that cancels this one (Xid 162 for 159? per the
+  /// A later event that cancels this one (Xid 162 cancels 163, per the
   /// catalogue): its code, so the checks can stand this one down.
   std::optional<int> cancelled_by_code;
 };
@@ -380,11 +381,11 @@ struct KernelModule {
 /// signature of a wedged driver (nvidia-smi and every NVML caller then hang).
 struct StuckTask {
   uint32_t pid = 0;
-  std::optional<uint32_t> tid;  ///< the stuck thread, when not the main one
-  std::string comm;             ///< /proc/PID/comm
+  std::optional<uint32_t> tid;              ///< the stuck thread, when not the main one
+  std::string comm;                         ///< /proc/PID/comm
   std::optional<std::string> wchan;         ///< /proc/PID/wchan, when readable
   std::optional<std::string> nvidia_frame;  ///< first nvidia frame of /proc/PID/stack
-  std::optional<double> sleeping_s;  ///< how long in D state, when known
+  std::optional<double> sleeping_s;         ///< how long in D state, when known
 };
 
 /// A known NVIDIA daemon that keeps the GPUs (and so the modules) open.
@@ -415,7 +416,8 @@ struct NodeSnapshot {
   NvmlStatus nvml;
   std::optional<std::string> driver_version;  ///< from NVML
   std::optional<std::string> nvml_version;
-  std::optional<std::string> cuda_driver_version;    ///< "13.1"
+  std::optional<std::string> cuda_driver_version;  ///< "13.1"
+  std::optional<std::string> kernel_release;  ///< the running kernel (uname -r); null: a capture
   std::optional<std::string> kernel_module_version;  ///< /sys/module/nvidia
   std::optional<uint32_t> gpu_count;                 ///< NVML's count
 
@@ -433,7 +435,7 @@ struct NodeSnapshot {
   /// Tasks stuck in D state in nvidia code; null when /proc was not scanned
   /// (a capture) or could not be read.
   std::optional<std::vector<StuckTask>> stuck_nvidia_tasks;
-  std::vector<std::string> warnings;           ///< collection problems, in words
+  std::vector<std::string> warnings;  ///< collection problems, in words
 };
 
 }  // namespace gt

@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "render/json_gpu_health.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -84,6 +85,7 @@ J gpu_json(const GpuState& g) {
   j["name"] = opt(g.name);
   j["uuid"] = opt(g.uuid);
   j["serial"] = opt(g.serial);
+  j["vbios_version"] = opt(g.vbios_version);
   j["pci"] = {
       {"bus_id", opt(g.pci_bus_id)},
       {"device_id",
@@ -127,6 +129,7 @@ J gpu_json(const GpuState& g) {
         {"width", {{"current", opt(g.pcie.current_width)}, {"max", opt(g.pcie.max_width)}}}}},
       {"replay_counter", opt(g.pcie.replay_counter)}};
   j["clocks_event_reasons"] = clock_reasons_json(g);
+  add_gpu_health_json(g, j);
   j["processes"] = processes_json(g);
   j["processes_error"] = opt(g.processes_error);
   j["process_record_bytes"] = opt(g.process_record_bytes);
@@ -161,7 +164,9 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
                        {"error", opt(s.error)},
                        {"lines", s.lines}});
   J events = J::array();
-  for (const KernelLogEvent& e : log->events)
+  for (const KernelLogEvent& e : log->events) {
+    J decoded = J::object();
+    for (const auto& [name, value] : e.decoded) decoded[name] = value;
     events.push_back({{"kind", e.kind},
                       {"code", opt(e.code)},
                       {"pci_bus_id", opt(e.pci_bus_id)},
@@ -172,7 +177,16 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
                       {"pid", opt(e.pid)},
                       {"process_name", opt(e.process_name)},
                       {"detail", e.detail},
-                      {"line", e.line}});
+                      {"line", e.line},
+                      {"decoded", decoded},
+                      {"count", e.count},
+                      {"last_monotonic_s", opt(e.last_monotonic_s)},
+                      {"last_time", iso_time(e.last_time_unix_s)},
+                      {"last_time_text", opt(e.last_time_text)},
+                      {"distinct_details", e.distinct_details},
+                      {"distinct_details_dropped", e.distinct_details_dropped},
+                      {"cancelled_by_code", opt(e.cancelled_by_code)}});
+  }
   return J{{"sources", sources},
            {"events", events},
            {"unparsed_nvidia_lines", log->unparsed_nvidia_lines}};
@@ -205,6 +219,19 @@ J services_json(const std::vector<NvidiaService>& services) {
   return arr;
 }
 
+J stuck_tasks_json(const std::optional<std::vector<StuckTask>>& tasks) {
+  if (!tasks) return nullptr;
+  J arr = J::array();
+  for (const StuckTask& t : *tasks)
+    arr.push_back({{"pid", t.pid},
+                   {"tid", opt(t.tid)},
+                   {"comm", t.comm},
+                   {"wchan", opt(t.wchan)},
+                   {"nvidia_frame", opt(t.nvidia_frame)},
+                   {"sleeping_s", opt(t.sleeping_s)}});
+  return arr;
+}
+
 J subject_json(const Subject& s) {
   return J{{"kind", s.kind},
            {"server_id", opt(s.server_id)},
@@ -215,9 +242,11 @@ J subject_json(const Subject& s) {
            {"path", opt(s.path)}};
 }
 
-J nvml_json(const NvmlStatus& n) {
-  return J{{"loaded", n.loaded},
-           {"initialized", n.initialized},
+/// A capture never loaded this machine's NVML: loaded and initialized are
+/// null there, not true (nvidia-smi's own NVML did start on that node).
+J nvml_json(const NvmlStatus& n, bool capture) {
+  return J{{"loaded", capture ? J(nullptr) : J(n.loaded)},
+           {"initialized", capture ? J(nullptr) : J(n.initialized)},
            {"library_path", opt(n.library_path)},
            {"library_file", opt(n.library_file)},
            {"library_version", opt(n.library_version)},
@@ -282,12 +311,16 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["source"] = snap.source;
   j["hostname"] = opt(snap.hostname);
   j["collected_at_unix_ms"] = snap.collected_at_unix_ms;
+  j["captured_at"] = opt(snap.captured_at);
+  j["captured_at_unix_s"] = opt(snap.captured_at_unix_s);
+  j["capture_file"] = opt(snap.capture_file);
   j["sample_window_s"] = snap.sample_window_s;
-  j["nvml"] = nvml_json(snap.nvml);
+  j["nvml"] = nvml_json(snap.nvml, snap.source != "nvml");
   j["driver_version"] = opt(snap.driver_version);
   j["nvml_version"] = opt(snap.nvml_version);
   j["cuda_driver_version"] = opt(snap.cuda_driver_version);
   j["kernel_module_version"] = opt(snap.kernel_module_version);
+  j["kernel_release"] = opt(snap.kernel_release);
   j["gpu_count"] = opt(snap.gpu_count);
   J gpus = J::array();
   for (const GpuState& g : snap.gpus) gpus.push_back(gpu_json(g));
@@ -300,6 +333,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["disks"] = disks_json(snap.disks);
   j["nvidia_modules"] = modules_json(snap.nvidia_modules);
   j["nvidia_services"] = services_json(snap.nvidia_services);
+  j["stuck_nvidia_tasks"] = stuck_tasks_json(snap.stuck_nvidia_tasks);
   j["warnings"] = snap.warnings;
   return j;
 }

@@ -215,6 +215,66 @@ void add_gpu_link_and_clocks(const GpuState& g, const MetricLabels& l, MetricSet
   }
 }
 
+void add_fabric_and_links(const GpuState& g, const MetricLabels& l, MetricSet& set) {
+  if (g.fabric && g.fabric->state && *g.fabric->state != "not_supported") {
+    const FabricInfo& f = *g.fabric;
+    set.add("gpu_triage_gpu_fabric_registered", l,
+            f.state == "completed" && f.status.value_or("success") == "success");
+    bool bad = f.bandwidth_degraded.value_or(false) || f.route_unhealthy.value_or(false) ||
+               f.route_recovery_in_progress.value_or(false) ||
+               f.access_timeout_recovery.value_or(false) ||
+               f.incorrect_configuration.value_or("none") != "none" ||
+               f.health_summary.value_or("healthy") != "healthy";
+    set.add("gpu_triage_gpu_fabric_healthy", l, bad ? 0 : 1);
+  }
+  if (!g.nvlinks) return;
+  double active = 0, inactive = 0;
+  NvLinkCounters sum;
+  auto acc = [](std::optional<uint64_t>& into, const std::optional<uint64_t>& v) {
+    if (v) into = into.value_or(0) + *v;
+  };
+  for (const NvLink& k : *g.nvlinks) {
+    if (k.active) (*k.active ? active : inactive) += 1;
+    acc(sum.crc_flit, k.errors.crc_flit);
+    acc(sum.crc_data, k.errors.crc_data);
+    acc(sum.replay, k.errors.replay);
+    acc(sum.recovery, k.errors.recovery);
+  }
+  set.add("gpu_triage_gpu_nvlinks", with(l, "state", "active"), active);
+  set.add("gpu_triage_gpu_nvlinks", with(l, "state", "inactive"), inactive);
+  const char* e = "gpu_triage_gpu_nvlink_errors_total";
+  add_opt(set, e, with(l, "type", "crc_flit"), sum.crc_flit);
+  add_opt(set, e, with(l, "type", "crc_data"), sum.crc_data);
+  add_opt(set, e, with(l, "type", "replay"), sum.replay);
+  add_opt(set, e, with(l, "type", "recovery"), sum.recovery);
+}
+
+void add_driver_signals(const GpuState& g, const MetricLabels& l, MetricSet& set) {
+  if (g.recovery.action)
+    set.add("gpu_triage_gpu_recovery_action", with(l, "action", *g.recovery.action), 1);
+  if (const auto& h = g.row_remapper_histogram) {
+    const char* b = "gpu_triage_gpu_row_remapper_banks";
+    add_opt(set, b, with(l, "spare", "max"), h->max);
+    add_opt(set, b, with(l, "spare", "high"), h->high);
+    add_opt(set, b, with(l, "spare", "partial"), h->partial);
+    add_opt(set, b, with(l, "spare", "low"), h->low);
+    add_opt(set, b, with(l, "spare", "none"), h->none);
+  }
+  add_fabric_and_links(g, l, set);
+  add_opt(set, "gpu_triage_gpu_thermal_margin_celsius", l, g.thermal.slowdown_margin_c);
+  add_opt(set, "gpu_triage_gpu_memory_temperature_celsius", l, g.thermal.memory_temperature_c);
+  const LimitTime& t = g.limit_time;
+  const std::pair<const char*, const std::optional<double>*> shares[] = {
+      {"sw_power_cap", &t.sw_power_cap_share}, {"sync_boost", &t.sync_boost_share},
+      {"board_limit", &t.board_limit_share},   {"low_utilization", &t.low_utilization_share},
+      {"reliability", &t.reliability_share},   {"sw_thermal", &t.sw_thermal_share},
+      {"hw_thermal", &t.hw_thermal_share},     {"hw_power_brake", &t.hw_power_brake_share}};
+  for (const auto& [name, v] : shares)
+    add_opt(set, "gpu_triage_gpu_clock_limit_ratio", with(l, "limit", name), *v);
+  if (g.mig_devices)
+    set.add("gpu_triage_gpu_mig_devices", l, static_cast<double>(g.mig_devices->size()));
+}
+
 }  // namespace
 
 void MetricSet::add(const std::string& name, const MetricLabels& labels, double value) {
@@ -252,6 +312,7 @@ void add_report_metrics(const Report& r, const PrometheusContext& ctx, MetricSet
     add_gpu_gauges(g, l, set);
     add_gpu_memory_errors(g, l, set);
     add_gpu_link_and_clocks(g, l, set);
+    add_driver_signals(g, l, set);
   }
 }
 

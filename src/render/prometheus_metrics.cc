@@ -81,6 +81,29 @@ const std::vector<MetricSpec>& prometheus_metric_specs() {
        "1 when the clock event reason is active, 0 when supported and inactive; label reason "
        "(nvidia-smi's clocks_event_reasons names)"},
       {"gpu_triage_gpu_processes", "gauge", "Processes NVML reports on the GPU"},
+      {"gpu_triage_gpu_recovery_action", "gauge",
+       "1, with label action: the driver's recovery action for the GPU (none, gpu_reset, "
+       "node_reboot, drain_p2p, drain_and_reset, bus_reset, system_reboot, unknown); "
+       "only when reported"},
+      {"gpu_triage_gpu_row_remapper_banks", "gauge",
+       "Memory banks by spare rows left; label spare: max, high, partial, low, none"},
+      {"gpu_triage_gpu_fabric_registered", "gauge",
+       "1 when the GPU completed NVSwitch fabric registration successfully, else 0; only on "
+       "GPUs with a fabric"},
+      {"gpu_triage_gpu_fabric_healthy", "gauge",
+       "1 when the fabric health mask reports no problem, else 0; only on GPUs with a fabric"},
+      {"gpu_triage_gpu_nvlinks", "gauge", "NVLinks the GPU reports; label state: active, inactive"},
+      {"gpu_triage_gpu_nvlink_errors_total", "counter",
+       "NVLink error counters summed over the GPU's links; label type: crc_flit, crc_data, "
+       "replay, recovery"},
+      {"gpu_triage_gpu_thermal_margin_celsius", "gauge",
+       "Degrees left before the GPU's own slowdown threshold"},
+      {"gpu_triage_gpu_memory_temperature_celsius", "gauge", "Memory (HBM) temperature"},
+      {"gpu_triage_gpu_clock_limit_ratio", "gauge",
+       "Share of the sample window the clocks were held by a limit (0-1); label limit: "
+       "sw_power_cap, sync_boost, board_limit, low_utilization, reliability, sw_thermal, "
+       "hw_thermal, hw_power_brake"},
+      {"gpu_triage_gpu_mig_devices", "gauge", "MIG devices on the GPU (only when MIG is on)"},
       // gpu-triage serve itself.
       {"gpu_triage_report_age_seconds", "gauge",
        "serve: age of the report these metrics come from"},

@@ -100,11 +100,23 @@ std::string short_name(const std::string& name) {
   return name.rfind("NVIDIA ", 0) == 0 ? name.substr(7) : name;
 }
 
+/// A capture's second and third lines: what it is, when and where from.
+void capture_header(const NodeSnapshot& snap, std::ostream& out) {
+  out << "driver " << snap.driver_version.value_or("?") << " (nvidia-smi)  CUDA "
+      << snap.cuda_driver_version.value_or("?") << "\n";
+  out << "capture " << snap.capture_file.value_or("?") << ", taken "
+      << snap.captured_at.value_or("at an unknown time")
+      << (snap.captured_at ? " (that node's clock)" : "")
+      << ": nvidia-smi -q -x; the kernel log, PCI bus, /proc and disks of that node were not "
+         "read\n";
+}
+
 void header(const NodeSnapshot& snap, const Painter& paint, std::ostream& out) {
   out << paint("gpu-triage", kBold) << "  host " << snap.hostname.value_or("?") << "  "
       << (snap.gpu_count ? std::to_string(*snap.gpu_count) : "?") << " GPUs";
   if (!snap.gpus.empty() && same_names(snap)) out << " x " << snap.gpus.front().name.value_or("?");
   out << "\n";
+  if (snap.source != "nvml") return capture_header(snap, out);
   out << "driver " << snap.driver_version.value_or("?") << " (NVML)  kernel module "
       << snap.kernel_module_version.value_or("?") << "  NVML library "
       << snap.nvml.library_version.value_or(snap.nvml_version.value_or("?")) << "  CUDA "
@@ -176,7 +188,9 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
       std::string prefix =
           fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} ", g.index, p.pid, user, mem, owner);
       std::string what;
-      if (!p.visible && !(snap.source != "nvml" && p.cmdline)) {
+      if (!p.visible && snap.source != "nvml" && !p.cmdline && !p.name) {
+        what = paint("? unnamed in the capture (that node's /proc was not read)", kYellow);
+      } else if (!p.visible && snap.source == "nvml") {
         what = paint("? not visible here (other PID namespace)", kYellow);
       } else {
         what = p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash());

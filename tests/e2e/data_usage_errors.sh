@@ -51,7 +51,7 @@ json_check 'd["summary"]["missing"] == 100000000 and len(d["missing"]) == 100000
 bounded "$TMP/empty" --expect 100000000
 expect_rc 1
 expect_out_contains "WARNING data: 0 files, 0 intact, 0 bad, 100000000 missing"
-expect_out_contains "resume: 100000000 samples to redo: 0-99999999"
+expect_out_contains "not started: 0-99999999 (100000000 samples above the highest index)"
 # Peak RSS under 100 MB at the limit; the refusal is immediate.
 /usr/bin/time -f %M -o "$TMP/rss" "$TOOL" data "$TMP/empty" --expect 100000000 --json >/dev/null || true
 rss_kb=$(tail -1 "$TMP/rss")

@@ -84,13 +84,13 @@ grep -q -- "-p 2222" "$FAKE_SSH_DIR/calls.log" || fail "--ssh-command options ke
 
 fleet --host ok1,gather1,native1,hang1 --json
 expect_rc 3
-json_check '[h["host"] for h in d] == ["ok1", "gather1", "native1", "hang1"]' "input order"
-json_check '[h["via"] for h in d] == ["nvidia-smi", "nvidia-smi", "gpu-triage", "ssh"]'
-json_check 'd[0]["report"]["gpus"][0]["name"] == "NVIDIA GeForce RTX 4090" and d[0]["exit_code"] == 0'
-json_check 'd[1]["report"]["gpu_count"] == 4 and d[1]["report"]["gpus"][1]["ecc"]["errors"]["corrected"]["aggregate"] == 34' "gathered values"
-json_check 'd[1]["report"]["kernel_log"]["sources"][0]["name"].endswith("(over ssh)")'
-json_check 'd[2]["report"]["gpu_count"] == 2 and d[2]["verdict"] == "OK"' "merged native report (one utilization reading: no idleness claimed)"
-json_check 'd[3]["verdict"] == "UNKNOWN" and d[3]["report"] is None and "ssh killed" in d[3]["error"]'
+json_check '[h["host"] for h in d["hosts"]] == ["ok1", "gather1", "native1", "hang1"]' "input order"
+json_check '[h["via"] for h in d["hosts"]] == ["nvidia-smi", "nvidia-smi", "gpu-triage", "ssh"]'
+json_check 'd["hosts"][0]["report"]["gpus"][0]["name"] == "NVIDIA GeForce RTX 4090" and d["hosts"][0]["exit_code"] == 0'
+json_check 'd["hosts"][1]["report"]["gpu_count"] == 4 and d["hosts"][1]["report"]["gpus"][1]["ecc"]["errors"]["corrected"]["aggregate"] == 34' "gathered values"
+json_check 'd["hosts"][1]["report"]["kernel_log"]["sources"][0]["name"].endswith("(over ssh)")'
+json_check 'd["hosts"][2]["report"]["gpu_count"] == 2 and d["hosts"][2]["verdict"] == "OK"' "merged native report (one utilization reading: no idleness claimed)"
+json_check 'd["hosts"][3]["verdict"] == "UNKNOWN" and d["hosts"][3]["report"] is None and "ssh killed" in d["hosts"][3]["error"]'
 
 fleet --host ok1,ok2 --exit-codes npd
 expect_rc 0

@@ -66,12 +66,12 @@ set +e
 "$TOOL" --ssh-command "$SSH -p $PORT" --host 127.0.0.1 --host-timeout 20s --json >"$TMP/out" 2>"$TMP/err"
 RC=$?
 set -e
-json_check 'len(d) == 1 and d[0]["host"] == "127.0.0.1" and d[0]["via"] == "nvidia-smi"' "gathered over real ssh: $(head -c 300 "$TMP/out")"
-json_check 'd[0]["error"] is None and d[0]["report"]["gpu_count"] == 2' "the capture's 2 GPUs"
-json_check 'd[0]["report"]["gpus"][1]["pci"]["bus_id"] == "00000000:C1:00.0"'
-json_check 'd[0]["report"]["hostname"] is not None and d[0]["report"]["kernel_log"] is not None'
-json_check 'len(d[0]["report"]["disks"]) == 1 and d[0]["report"]["disks"][0]["total_bytes"] > 0' "df over ssh"
-json_check 'd[0]["exit_code"] == '"$RC" "exit code is the host's"
+json_check 'len(d["hosts"]) == 1 and d["hosts"][0]["host"] == "127.0.0.1" and d["hosts"][0]["via"] == "nvidia-smi"' "gathered over real ssh: $(head -c 300 "$TMP/out")"
+json_check 'd["hosts"][0]["error"] is None and d["hosts"][0]["report"]["gpu_count"] == 2' "the capture's 2 GPUs"
+json_check 'd["hosts"][0]["report"]["gpus"][1]["pci"]["bus_id"] == "00000000:C1:00.0"'
+json_check 'd["hosts"][0]["report"]["hostname"] is not None and d["hosts"][0]["report"]["kernel_log"] is not None'
+json_check 'len(d["hosts"][0]["report"]["disks"]) == 1 and d["hosts"][0]["report"]["disks"][0]["total_bytes"] > 0' "df over ssh"
+json_check 'd["hosts"][0]["exit_code"] == '"$RC" "exit code is the host's"
 
 # A port nothing listens on: ssh's own error, UNKNOWN, exit 3.
 kill "$SSHD_PID"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "data/pickle_scan.h"
+#include "data/formats/pickle_scan.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view pickle(reinterpret_cast<const char*>(data), size);

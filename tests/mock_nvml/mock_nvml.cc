@@ -7,7 +7,11 @@
 //                              TemperatureV.
 //   MOCK_NVML_VARIANT_R470     old driver: no _v3 process calls, no
 //                              MemoryInfo_v2, no ClocksEvent names, no
-//                              GpuMaxPcieLinkGeneration, no ConfCompute.
+//                              GpuMaxPcieLinkGeneration, no ConfCompute,
+//                              no GpuFabricInfo(V), no MarginTemperature.
+// Field ids past the variant's NVML_FI_MAX answer INVALID_ARGUMENT per
+// element (MOCK_FI_MAX below); the current build emulates the 12.9/13.0
+// numbering (251-253 = clock event reason time, as R575/R580 answer).
 // Only the nvml* symbols are exported (-fvisibility=hidden plus a version
 // script). No exception ever crosses the C boundary: every export runs its
 // body through Guard().
@@ -44,6 +48,12 @@
 #define MOCK_HAS_CONF_COMPUTE 1
 #define MOCK_HAS_DETAIL_LIST 1
 #define MOCK_V3_RECORD nvmlProcessInfo_v2_t
+#define MOCK_HAS_FABRIC_INFO 1         // 12.0
+#define MOCK_HAS_FABRIC_INFO_V 1       // 12.4 (v2), v3 from 13.0
+#define MOCK_HAS_MARGIN_TEMPERATURE 1  // 12.8
+// Field ids: the 12.9/13.0 numbering (R575/R580), where 251-253 are the SW
+// thermal / HW thermal / HW power brake time counters (nvml-abi 8.2).
+#define MOCK_FI_MAX 274
 #elif defined(MOCK_NVML_VARIANT_R535)
 #define MOCK_HAS_V3_PROCESSES 1
 #define MOCK_HAS_MEMORY_V2 1
@@ -53,8 +63,11 @@
 // The hazard under test: the CUDA 12.2 GA header grew nvmlProcessInfo_t to
 // 32 bytes without renaming the _v3 symbol.
 #define MOCK_V3_RECORD nvmlProcessInfo_r535_t
+#define MOCK_HAS_FABRIC_INFO 1  // 12.0; no FabricInfoV (12.4), no margin (12.8)
+#define MOCK_FI_MAX 197         // the 12.2 header: no 226/227/230/251+
 #elif defined(MOCK_NVML_VARIANT_R470)
-// Nothing newer than NVML 11.4.
+// Nothing newer than NVML 11.4: no fabric calls at all, no margin.
+#define MOCK_FI_MAX 161
 #else
 #error "define one of MOCK_NVML_VARIANT_CURRENT, _R535, _R470"
 #endif
@@ -228,9 +241,44 @@ struct Remapped {
   bool pending = false, failure = false;
 };
 
+// A cumulative counter: base + per_s * seconds since nvmlInit, never below
+// 0 (a negative rate makes it shrink: a counter reset, for tests).
+struct Counter {
+  double base = 0, per_s = 0;
+};
+
+// One field value: an element status, or a typed value.
+struct FieldSpec {
+  int ret = NVML_SUCCESS;
+  int type = NVML_VALUE_TYPE_UNSIGNED_LONG_LONG;
+  nvmlValue_t value{};
+};
+
+struct RowHistogram {
+  unsigned max = 0, high = 0, partial = 0, low = 0, none = 0;
+};
+
+struct Fabric {
+  unsigned char state = 0;
+  int status = NVML_SUCCESS;
+  unsigned clique_id = 0;
+  unsigned char cluster_uuid[16] = {};
+  unsigned health_mask = 0;
+  unsigned char health_summary = 0;
+  unsigned max_version = 3;  // the newest struct version the "driver" knows
+};
+
+struct Link {
+  bool active = false;
+  std::optional<unsigned> version;
+  std::optional<Pci> remote;
+  std::optional<int> remote_type;
+  std::map<int, Counter> errors;  // by nvmlNvLinkErrorCounter_t
+};
+
 struct Device {
   unsigned index = 0;
-  std::optional<std::string> name, uuid, serial;
+  std::optional<std::string> name, uuid, serial, vbios_version;
   std::optional<Pci> pci;
   std::optional<Memory> memory;
   std::optional<Utilization> utilization;
@@ -250,6 +298,19 @@ struct Device {
   bool lost = false;
   std::optional<std::string> hang_in;
   std::optional<int> handle_error;
+
+  // Driver health signals (README "Driver signals").
+  std::map<unsigned, FieldSpec> fields;  // explicit "fields" and named keys
+  std::map<std::string, Counter> limit_time_ns;
+  std::optional<RowHistogram> row_remapper_histogram;
+  std::map<int, unsigned> temperature_thresholds;
+  std::optional<int> margin_temperature_c;
+  std::optional<Fabric> fabric;
+  std::optional<std::vector<Link>> nvlinks;
+  // MIG: the parent's slots (nullptr = empty), and a MIG device's own ids.
+  std::optional<unsigned> max_mig_device_count;
+  std::vector<std::unique_ptr<Device>> mig_devices;
+  std::optional<unsigned> gpu_instance_id, compute_instance_id;
 };
 
 struct Scenario {
@@ -262,6 +323,7 @@ struct Scenario {
   std::map<std::string, unsigned> latency_ms;
   std::map<std::string, int> errors;  // system-level injection
   std::vector<std::unique_ptr<Device>> devices;
+  std::chrono::steady_clock::time_point started;  // counters grow from here
 };
 
 // ---------------------------------------------------------------------------
@@ -484,10 +546,283 @@ void ParseHealth(const json& j, const std::string& w, Device* d) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Driver signals: fields, counters, fabric, NVLink, MIG.
+
+Counter ParseCounter(const json& v, const std::string& where) {
+  if (v.is_number()) return Counter{v.get<double>(), 0};
+  if (!v.is_object()) TypeError(where, "a number or {base, per_s}", v);
+  Counter c;
+  for (auto& [k, x] : v.items()) {
+    if (!x.is_number()) TypeError(where + "." + k, "a number", x);
+    if (k == "base") {
+      c.base = x.get<double>();
+    } else if (k == "per_s") {
+      c.per_s = x.get<double>();
+    } else {
+      throw ScenarioError(where + "." + k + ": expected base or per_s");
+    }
+  }
+  return c;
+}
+
+const std::map<std::string, int>& ValueTypeNames() {
+  static const auto* names = new std::map<std::string, int>{
+      {"double", NVML_VALUE_TYPE_DOUBLE},        {"uint", NVML_VALUE_TYPE_UNSIGNED_INT},
+      {"ulong", NVML_VALUE_TYPE_UNSIGNED_LONG},  {"ull", NVML_VALUE_TYPE_UNSIGNED_LONG_LONG},
+      {"sll", NVML_VALUE_TYPE_SIGNED_LONG_LONG}, {"int", NVML_VALUE_TYPE_SIGNED_INT},
+      {"ushort", NVML_VALUE_TYPE_UNSIGNED_SHORT}};
+  return *names;
+}
+
+// Stores `n` in the union member of `type`.
+nvmlValue_t TypedValue(int type, double d, long long ll) {
+  nvmlValue_t v{};
+  switch (type) {
+    case NVML_VALUE_TYPE_DOUBLE:
+      v.dVal = d;
+      break;
+    case NVML_VALUE_TYPE_UNSIGNED_INT:
+      v.uiVal = static_cast<unsigned>(ll);
+      break;
+    case NVML_VALUE_TYPE_UNSIGNED_LONG:
+      v.ulVal = static_cast<unsigned long>(ll);
+      break;
+    case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
+      v.ullVal = static_cast<u64>(ll);
+      break;
+    case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
+      v.sllVal = ll;
+      break;
+    case NVML_VALUE_TYPE_SIGNED_INT:
+      v.siVal = static_cast<int>(ll);
+      break;
+    case NVML_VALUE_TYPE_UNSIGNED_SHORT:
+      v.usVal = static_cast<unsigned short>(ll);
+      break;
+  }
+  return v;
+}
+
+FieldSpec NumberField(const json& n, int type) {
+  FieldSpec f;
+  f.type = type;
+  long long ll =
+      n.is_number_integer()
+          ? (n.is_number_unsigned() ? static_cast<long long>(n.get<u64>()) : n.get<long long>())
+          : static_cast<long long>(n.get<double>());
+  f.value = TypedValue(type, n.get<double>(), ll);
+  return f;
+}
+
+// "fields": {"<id>": number | "ERROR" | {"type": "uint", "value": n}}.
+FieldSpec ParseField(const json& v, const std::string& where) {
+  if (v.is_string()) {
+    FieldSpec f;
+    f.ret = ParseErrorCode(v, where);
+    return f;
+  }
+  if (v.is_number_float()) return NumberField(v, NVML_VALUE_TYPE_DOUBLE);
+  if (v.is_number_integer()) {
+    bool neg = !v.is_number_unsigned() && v.get<long long>() < 0;
+    return NumberField(v,
+                       neg ? NVML_VALUE_TYPE_SIGNED_LONG_LONG : NVML_VALUE_TYPE_UNSIGNED_LONG_LONG);
+  }
+  if (!v.is_object()) TypeError(where, "a number, an error name or {type, value}", v);
+  const std::string type = OptString(v, "type", where).value_or("ull");
+  auto t = ValueTypeNames().find(type);
+  if (t == ValueTypeNames().end()) throw ScenarioError(where + ".type: unknown \"" + type + "\"");
+  const json* n = Field(v, "value");
+  if (!n || !n->is_number()) TypeError(where + ".value", "a number", n ? *n : json());
+  return NumberField(*n, t->second);
+}
+
+void ParseFields(const json& j, const std::string& w, Device* d) {
+  // Named conveniences first; an explicit "fields" entry wins.
+  if (auto a = OptU32(j, "recovery_action", w))
+    d->fields[NVML_FI_DEV_GET_GPU_RECOVERY_ACTION] =
+        NumberField(json(*a), NVML_VALUE_TYPE_UNSIGNED_INT);
+  if (auto t = OptInt(j, "memory_temperature_c", w, -273, 1000))
+    d->fields[NVML_FI_DEV_MEMORY_TEMP] = NumberField(json(*t), NVML_VALUE_TYPE_UNSIGNED_INT);
+  const json* f = OptObject(j, "fields", w);
+  if (!f) return;
+  for (auto& [k, v] : f->items()) {
+    char* end = nullptr;
+    unsigned long id = strtoul(k.c_str(), &end, 10);
+    if (k.empty() || *end != '\0') throw ScenarioError(w + ".fields." + k + ": not a field id");
+    d->fields[static_cast<unsigned>(id)] = ParseField(v, w + ".fields." + k);
+  }
+}
+
+const char* const kLimitKeys[] = {"sw_power_cap",    "sw_thermal",  "sync_boost", "board_limit",
+                                  "low_utilization", "reliability", "hw_thermal", "hw_power_brake"};
+
+void ParseLimitTime(const json& j, const std::string& w, Device* d) {
+  const json* l = OptObject(j, "limit_time_ns", w);
+  if (!l) return;
+  for (auto& [k, v] : l->items()) {
+    bool known = false;
+    for (const char* key : kLimitKeys) known = known || k == key;
+    if (!known) throw ScenarioError(w + ".limit_time_ns." + k + ": unknown limit");
+    if (!v.is_null()) d->limit_time_ns[k] = ParseCounter(v, w + ".limit_time_ns." + k);
+  }
+}
+
+void ParseThermal(const json& j, const std::string& w, Device* d) {
+  if (const json* t = OptObject(j, "temperature_thresholds_c", w)) {
+    const std::string ww = w + ".temperature_thresholds_c";
+    const char* keys[] = {"shutdown", "slowdown", "memory_max", "gpu_max"};
+    for (int i = 0; i < 4; ++i) {
+      if (auto v = OptU32(*t, keys[i], ww)) d->temperature_thresholds[i] = *v;
+    }
+  }
+  if (auto m = OptInt(j, "margin_temperature_c", w, -300, 300))
+    d->margin_temperature_c = static_cast<int>(*m);
+  if (const json* h = OptObject(j, "row_remapper_histogram", w)) {
+    const std::string ww = w + ".row_remapper_histogram";
+    d->row_remapper_histogram =
+        RowHistogram{OptU32(*h, "max", ww).value_or(0), OptU32(*h, "high", ww).value_or(0),
+                     OptU32(*h, "partial", ww).value_or(0), OptU32(*h, "low", ww).value_or(0),
+                     OptU32(*h, "none", ww).value_or(0)};
+  }
+}
+
+int NamedOrNumber(const json& v, const std::string& where,
+                  std::initializer_list<std::pair<const char*, int>> names) {
+  if (v.is_number_unsigned()) return v.get<int>();
+  if (v.is_string()) {
+    for (const auto& [n, code] : names)
+      if (v.get<std::string>() == n) return code;
+  }
+  TypeError(where, "a known name or a number", v);
+}
+
+void ParseUuidBytes(const std::string& text, const std::string& where, unsigned char out[16]) {
+  std::string hex;
+  for (char ch : text)
+    if (ch != '-') hex += ch;
+  if (hex.size() != 32) throw ScenarioError(where + ": \"" + text + "\" is not a UUID");
+  for (int i = 0; i < 16; ++i)
+    out[i] = static_cast<unsigned char>(
+        std::stoul(hex.substr(static_cast<size_t>(i) * 2, 2), nullptr, 16));
+}
+
+void ParseFabric(const json& j, const std::string& w, Device* d) {
+  const json* f = OptObject(j, "fabric", w);
+  if (!f) return;
+  const std::string ww = w + ".fabric";
+  Fabric fb;
+  if (const json* st = Field(*f, "state"))
+    fb.state = static_cast<unsigned char>(NamedOrNumber(
+        *st, ww + ".state",
+        {{"not_supported", 0}, {"not_started", 1}, {"in_progress", 2}, {"completed", 3}}));
+  fb.status = OptErrorCode(*f, "status", ww).value_or(NVML_SUCCESS);
+  fb.clique_id = OptU32(*f, "clique_id", ww).value_or(0);
+  if (auto u = OptString(*f, "cluster_uuid", ww))
+    ParseUuidBytes(*u, ww + ".cluster_uuid", fb.cluster_uuid);
+  fb.health_mask = static_cast<unsigned>(OptHex(*f, "health_mask", ww).value_or(0));
+  if (const json* hs = Field(*f, "health_summary"))
+    fb.health_summary = static_cast<unsigned char>(NamedOrNumber(
+        *hs, ww + ".health_summary",
+        {{"not_supported", 0}, {"healthy", 1}, {"unhealthy", 2}, {"limited_capacity", 3}}));
+  fb.max_version = OptU32(*f, "max_struct_version", ww).value_or(3);
+  d->fabric = fb;
+}
+
+Link ParseLink(const json& j, const std::string& w, unsigned index) {
+  if (!j.is_object()) TypeError(w, "an object", j);
+  Link l;
+  l.active = OptBool(j, "active", w).value_or(0) != 0;
+  l.version = OptU32(j, "version", w);
+  if (const json* rb = Field(j, "remote_bus_id")) {
+    // An array (in a template) is cycled by link number.
+    const json& one = rb->is_array() && !rb->empty() ? (*rb)[index % rb->size()] : *rb;
+    json holder = {{"bus_id", one}};
+    l.remote = ParsePci(holder, w + ".remote_bus_id");
+  }
+  if (const json* t = Field(j, "remote_device_type"))
+    l.remote_type = NamedOrNumber(*t, w + ".remote_device_type",
+                                  {{"gpu", 0}, {"ibmnpu", 1}, {"switch", 2}, {"unknown", 0xFF}});
+  if (const json* e = OptObject(j, "errors", w)) {
+    const std::pair<const char*, int> keys[] = {{"replay", NVML_NVLINK_ERROR_DL_REPLAY},
+                                                {"recovery", NVML_NVLINK_ERROR_DL_RECOVERY},
+                                                {"crc_flit", NVML_NVLINK_ERROR_DL_CRC_FLIT},
+                                                {"crc_data", NVML_NVLINK_ERROR_DL_CRC_DATA}};
+    for (const auto& [k, code] : keys) {
+      if (const json* v = Field(*e, k)) l.errors[code] = ParseCounter(*v, w + ".errors." + k);
+    }
+  }
+  return l;
+}
+
+// "nvlinks": [link, ...] or {"count": N, "template": link, "links": {"i": patch}}.
+void ParseNvLinks(const json& j, const std::string& w, Device* d) {
+  const json* n = Field(j, "nvlinks");
+  if (!n) return;
+  const std::string ww = w + ".nvlinks";
+  std::vector<Link> links;
+  if (n->is_array()) {
+    for (size_t i = 0; i < n->size(); ++i)
+      links.push_back(
+          ParseLink((*n)[i], ww + "[" + std::to_string(i) + "]", static_cast<unsigned>(i)));
+  } else if (n->is_object()) {
+    const unsigned count = OptU32(*n, "count", ww).value_or(0);
+    const json* tmpl = OptObject(*n, "template", ww);
+    const json* patches = OptObject(*n, "links", ww);
+    for (unsigned i = 0; i < count; ++i) {
+      json link = tmpl ? *tmpl : json::object();
+      if (patches && patches->contains(std::to_string(i)))
+        link.merge_patch((*patches)[std::to_string(i)]);
+      links.push_back(ParseLink(link, ww + "[" + std::to_string(i) + "]", i));
+    }
+  } else {
+    TypeError(ww, "an array or {count, template, links}", *n);
+  }
+  d->nvlinks = std::move(links);
+}
+
+void ParseDeviceFields(const json& j, const std::string& w, Device* d);
+void ParseDeviceFaults(const json& j, const std::string& w, Device* d);
+
+// "mig_devices": [MIG device or null (an empty slot)], each parsed like a
+// device (name, uuid, memory, processes, errors, hang_in...) plus its ids.
+void ParseMig(const json& j, const std::string& w, Device* d) {
+  d->max_mig_device_count = OptU32(j, "max_mig_device_count", w);
+  const json* m = Field(j, "mig_devices");
+  if (!m) return;
+  if (!m->is_array()) TypeError(w + ".mig_devices", "an array", *m);
+  for (size_t i = 0; i < m->size(); ++i) {
+    const std::string ww = w + ".mig_devices[" + std::to_string(i) + "]";
+    if ((*m)[i].is_null()) {
+      d->mig_devices.push_back(nullptr);
+      continue;
+    }
+    auto mig = std::make_unique<Device>();
+    mig->index = static_cast<unsigned>(i);
+    ParseDeviceFields((*m)[i], ww, mig.get());
+    ParseDeviceFaults((*m)[i], ww, mig.get());
+    mig->gpu_instance_id = OptU32((*m)[i], "gpu_instance_id", ww);
+    mig->compute_instance_id = OptU32((*m)[i], "compute_instance_id", ww);
+    d->mig_devices.push_back(std::move(mig));
+  }
+  if (!d->max_mig_device_count)
+    d->max_mig_device_count = static_cast<unsigned>(d->mig_devices.size());
+}
+
+void ParseSignals(const json& j, const std::string& w, Device* d) {
+  ParseFields(j, w, d);
+  ParseLimitTime(j, w, d);
+  ParseThermal(j, w, d);
+  ParseFabric(j, w, d);
+  ParseNvLinks(j, w, d);
+  ParseMig(j, w, d);
+}
+
 void ParseDeviceFields(const json& j, const std::string& w, Device* d) {
   d->name = OptString(j, "name", w);
   d->uuid = OptString(j, "uuid", w);
   d->serial = OptString(j, "serial", w);
+  d->vbios_version = OptString(j, "vbios_version", w);
   if (const json* p = OptObject(j, "pci", w)) d->pci = ParsePci(*p, w + ".pci");
   if (const json* m = OptObject(j, "memory", w)) {
     const std::string ww = w + ".memory";
@@ -514,6 +849,7 @@ void ParseDeviceFields(const json& j, const std::string& w, Device* d) {
   if (const json* p = OptObject(j, "pcie", w)) ParsePcie(*p, w + ".pcie", d);
   d->clock_reasons = OptHex(j, "clock_event_reasons", w);
   d->clock_reasons_supported = OptHex(j, "clock_event_reasons_supported", w);
+  ParseSignals(j, w, d);
 }
 
 void ParseDeviceFaults(const json& j, const std::string& w, Device* d) {
@@ -695,6 +1031,9 @@ nvmlReturn_t EnterSystem(const char* sym, const Scenario** out) {
 const Device* FindDevice(const Scenario& s, nvmlDevice_t h) {
   for (const auto& d : s.devices) {
     if (reinterpret_cast<nvmlDevice_t>(d.get()) == h) return d.get();
+    for (const auto& m : d->mig_devices) {  // MIG handles are devices too
+      if (m && reinterpret_cast<nvmlDevice_t>(m.get()) == h) return m.get();
+    }
   }
   return nullptr;
 }
@@ -864,6 +1203,7 @@ nvmlReturn_t InitImpl(const char* sym) {
     if (s->init_error && *s->init_error != NVML_SUCCESS) {
       return *s->init_error;
     }
+    s->started = std::chrono::steady_clock::now();
     g_state.store(s.release());  // never freed, see above
     ++g_refcount;
     return NVML_SUCCESS;
@@ -992,6 +1332,9 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t h, char* b, unsigned int
 }
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t h, char* b, unsigned int n) {
   return DeviceString("nvmlDeviceGetSerial", h, b, n, &Device::serial);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t h, char* b, unsigned int n) {
+  return DeviceString("nvmlDeviceGetVbiosVersion", h, b, n, &Device::vbios_version);
 }
 
 // All three versions fill the same 68-byte struct (nvml-abi.md §4).
@@ -1336,3 +1679,359 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t h, v
   });
 }
 #endif
+
+// ---------------------------------------------------------------------------
+// Driver signals (README "Driver signals").
+
+namespace {
+
+u64 CounterNow(const Counter& c) {
+  const Scenario* s = g_state.load();
+  double secs = 0;
+  if (s) {
+    secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - s->started).count();
+  }
+  double v = c.base + c.per_s * secs;
+  return v <= 0 ? 0 : static_cast<u64>(v);
+}
+
+long long RealtimeUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+const char* LimitKeyOfPolicy(int policy) {
+  switch (policy) {
+    case 0:
+      return "sw_power_cap";
+    case 1:
+      return "sw_thermal";
+    case 2:
+      return "sync_boost";
+    case 3:
+      return "board_limit";
+    case 4:
+      return "low_utilization";
+    case 5:
+      return "reliability";
+  }
+  return nullptr;
+}
+
+// Field ids derived from limit_time_ns: 74-79 (never moved) and, in the
+// 12.9/13.0 numbering this mock emulates, 251-253.
+const char* LimitKeyOfField(unsigned id) {
+  switch (id) {
+    case 74:
+      return "sw_power_cap";
+    case 75:
+      return "sw_thermal";
+    case 76:
+      return "sync_boost";
+    case 77:
+      return "board_limit";
+    case 78:
+      return "low_utilization";
+    case 79:
+      return "reliability";
+    case 251:
+      return "sw_thermal";
+    case 252:
+      return "hw_thermal";
+    case 253:
+      return "hw_power_brake";
+  }
+  return nullptr;
+}
+
+void FillField(const Device& d, nvmlFieldValue_t* v) {
+  v->timestamp = RealtimeUs();
+  v->latencyUsec = 0;
+  if (v->fieldId >= MOCK_FI_MAX) {  // unknown to this "driver"
+    v->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT;
+    return;
+  }
+  auto f = d.fields.find(v->fieldId);
+  if (f != d.fields.end()) {
+    v->nvmlReturn = f->second.ret;
+    v->valueType = f->second.type;
+    v->value = f->second.value;
+    return;
+  }
+  if (const char* key = LimitKeyOfField(v->fieldId)) {
+    auto c = d.limit_time_ns.find(key);
+    if (c != d.limit_time_ns.end()) {
+      v->nvmlReturn = NVML_SUCCESS;
+      v->valueType = NVML_VALUE_TYPE_UNSIGNED_LONG_LONG;
+      v->value.ullVal = CounterNow(c->second);
+      return;
+    }
+  }
+  v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+}
+
+}  // namespace
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t h, int count,
+                                                  nvmlFieldValue_t* values) {
+  const char* sym = "nvmlDeviceGetFieldValues";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!values || count <= 0) return NVML_ERROR_INVALID_ARGUMENT;
+    for (int i = 0; i < count; ++i) FillField(*d, &values[i]);
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetRowRemapperHistogram(nvmlDevice_t h,
+                                                           nvmlRowRemapperHistogramValues_t* out) {
+  const char* sym = "nvmlDeviceGetRowRemapperHistogram";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!d->row_remapper_histogram) return NVML_ERROR_NOT_SUPPORTED;
+    const RowHistogram& rh = *d->row_remapper_histogram;
+    *out = {rh.max, rh.high, rh.partial, rh.low, rh.none};
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t h, int which,
+                                                           unsigned int* out) {
+  const char* sym = "nvmlDeviceGetTemperatureThreshold";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out || which < 0 || which > 7) return NVML_ERROR_INVALID_ARGUMENT;
+    auto it = d->temperature_thresholds.find(which);
+    if (it == d->temperature_thresholds.end()) return NVML_ERROR_NOT_SUPPORTED;
+    *out = it->second;
+    return NVML_SUCCESS;
+  });
+}
+
+#ifdef MOCK_HAS_MARGIN_TEMPERATURE
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMarginTemperature(nvmlDevice_t h,
+                                                        nvmlMarginTemperature_v1_t* out) {
+  const char* sym = "nvmlDeviceGetMarginTemperature";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (out->version != nvmlMarginTemperature_v1) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (!d->margin_temperature_c) return NVML_ERROR_NOT_SUPPORTED;
+    out->marginTemperature = *d->margin_temperature_c;
+    return NVML_SUCCESS;
+  });
+}
+#endif
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetViolationStatus(nvmlDevice_t h, int policy,
+                                                      nvmlViolationTime_t* out) {
+  const char* sym = "nvmlDeviceGetViolationStatus";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out || policy < 0 || policy > 11) return NVML_ERROR_INVALID_ARGUMENT;
+    const char* key = LimitKeyOfPolicy(policy);
+    auto it = key ? d->limit_time_ns.find(key) : d->limit_time_ns.end();
+    if (it == d->limit_time_ns.end()) return NVML_ERROR_NOT_SUPPORTED;
+    out->referenceTime = static_cast<u64>(RealtimeUs());
+    out->violationTime = CounterNow(it->second);
+    return NVML_SUCCESS;
+  });
+}
+
+#ifdef MOCK_HAS_FABRIC_INFO
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfo(nvmlDevice_t h, nvmlGpuFabricInfo_t* out) {
+  const char* sym = "nvmlDeviceGetGpuFabricInfo";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!d->fabric) return NVML_ERROR_NOT_SUPPORTED;
+    const Fabric& f = *d->fabric;
+    memset(out, 0, sizeof(*out));
+    memcpy(out->clusterUuid, f.cluster_uuid, 16);
+    out->status = f.status;
+    out->cliqueId = f.clique_id;
+    out->state = f.state;
+    return NVML_SUCCESS;
+  });
+}
+#endif
+
+#ifdef MOCK_HAS_FABRIC_INFO_V
+// v2 always; v3 when the scenario's max_struct_version allows (13.0+).
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t h, void* p) {
+  const char* sym = "nvmlDeviceGetGpuFabricInfoV";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!p) return NVML_ERROR_INVALID_ARGUMENT;
+    unsigned version = 0;
+    memcpy(&version, p, sizeof version);
+    const unsigned max = d->fabric ? d->fabric->max_version : 3;
+    const bool v3 = version == nvmlGpuFabricInfo_v3 && max >= 3;
+    if (!v3 && version != nvmlGpuFabricInfo_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (!d->fabric) return NVML_ERROR_NOT_SUPPORTED;
+    const Fabric& f = *d->fabric;
+    nvmlGpuFabricInfo_v3_t s{};  // v2's fields sit at the same offsets
+    s.version = version;
+    memcpy(s.clusterUuid, f.cluster_uuid, 16);
+    s.status = f.status;
+    s.cliqueId = f.clique_id;
+    s.state = f.state;
+    s.healthMask = f.health_mask;
+    s.healthSummary = f.health_summary;
+    memcpy(p, &s, v3 ? sizeof(nvmlGpuFabricInfo_v3_t) : sizeof(nvmlGpuFabricInfo_v2_t));
+    return NVML_SUCCESS;
+  });
+}
+#endif
+
+namespace {
+
+// Prologue of a per-link call: the link must exist.
+nvmlReturn_t EnterLink(const char* sym, nvmlDevice_t h, unsigned link, const Device** d,
+                       const Link** l) {
+  if (nvmlReturn_t r = Enter(sym, h, d)) return r;
+  if (!(*d)->nvlinks) return NVML_ERROR_NOT_SUPPORTED;
+  if (link >= (*d)->nvlinks->size()) return NVML_ERROR_INVALID_ARGUMENT;
+  *l = &(*(*d)->nvlinks)[link];
+  return NVML_SUCCESS;
+}
+
+}  // namespace
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t h, unsigned int link, int* out) {
+  const char* sym = "nvmlDeviceGetNvLinkState";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    const Link* l = nullptr;
+    if (nvmlReturn_t r = EnterLink(sym, h, link, &d, &l)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    *out = l->active ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t h, unsigned int link,
+                                                    unsigned int* out) {
+  const char* sym = "nvmlDeviceGetNvLinkVersion";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    const Link* l = nullptr;
+    if (nvmlReturn_t r = EnterLink(sym, h, link, &d, &l)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!l->version) return NVML_ERROR_NOT_SUPPORTED;
+    *out = *l->version;
+    return NVML_SUCCESS;
+  });
+}
+
+static nvmlReturn_t RemotePci(const char* sym, nvmlDevice_t h, unsigned link, nvmlPciInfo_t* out) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    const Link* l = nullptr;
+    if (nvmlReturn_t r = EnterLink(sym, h, link, &d, &l)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!l->remote) return NVML_ERROR_NOT_SUPPORTED;
+    const Pci& p = *l->remote;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->busIdLegacy, sizeof(out->busIdLegacy), "%04X:%02X:%02X.0", p.domain & 0xFFFF,
+             p.bus & 0xFF, p.device & 0xFF);
+    snprintf(out->busId, sizeof(out->busId), "%08X:%02X:%02X.0", p.domain, p.bus & 0xFF,
+             p.device & 0xFF);
+    out->domain = p.domain;
+    out->bus = p.bus;
+    out->device = p.device;
+    out->pciDeviceId = p.device_id;  // pciSubSystemId is left unset, as NVML does
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo(nvmlDevice_t h, unsigned int link,
+                                                          nvmlPciInfo_t* out) {
+  return RemotePci("nvmlDeviceGetNvLinkRemotePciInfo", h, link, out);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t h, unsigned int link,
+                                                             nvmlPciInfo_t* out) {
+  return RemotePci("nvmlDeviceGetNvLinkRemotePciInfo_v2", h, link, out);
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t h, unsigned int link,
+                                                             int* out) {
+  const char* sym = "nvmlDeviceGetNvLinkRemoteDeviceType";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    const Link* l = nullptr;
+    if (nvmlReturn_t r = EnterLink(sym, h, link, &d, &l)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!l->remote_type) return NVML_ERROR_NOT_SUPPORTED;
+    *out = *l->remote_type;
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t h, unsigned int link,
+                                                         int counter, unsigned long long* out) {
+  const char* sym = "nvmlDeviceGetNvLinkErrorCounter";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    const Link* l = nullptr;
+    if (nvmlReturn_t r = EnterLink(sym, h, link, &d, &l)) return r;
+    if (!out || counter < 0 || counter > 4) return NVML_ERROR_INVALID_ARGUMENT;
+    auto it = l->errors.find(counter);
+    if (it == l->errors.end()) return NVML_ERROR_NOT_SUPPORTED;
+    *out = CounterNow(it->second);
+    return NVML_SUCCESS;
+  });
+}
+
+// 0 when MIG is off (as NVML); NOT_SUPPORTED when the GPU has no MIG at all.
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t h, unsigned int* out) {
+  return Scalar("nvmlDeviceGetMaxMigDeviceCount", h, out,
+                [](const Device& d) -> std::optional<unsigned> {
+                  if (d.max_mig_device_count) return d.max_mig_device_count;
+                  if (d.mig_mode) return 0u;
+                  return std::nullopt;
+                });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t h, unsigned int index,
+                                                             nvmlDevice_t* out) {
+  const char* sym = "nvmlDeviceGetMigDeviceHandleByIndex";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    const unsigned max = d->max_mig_device_count.value_or(0);
+    if (index >= max) return NVML_ERROR_INVALID_ARGUMENT;
+    if (index >= d->mig_devices.size() || !d->mig_devices[index]) return NVML_ERROR_NOT_FOUND;
+    *out = reinterpret_cast<nvmlDevice_t>(d->mig_devices[index].get());
+    return NVML_SUCCESS;
+  });
+}
+
+// A MIG handle answers its ids; any other handle gets INVALID_ARGUMENT.
+static nvmlReturn_t InstanceId(const char* sym, nvmlDevice_t h, unsigned* out,
+                               std::optional<unsigned> Device::*field) {
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!out || !(d->*field)) return NVML_ERROR_INVALID_ARGUMENT;
+    *out = *(d->*field);
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t h, unsigned int* id) {
+  return InstanceId("nvmlDeviceGetGpuInstanceId", h, id, &Device::gpu_instance_id);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t h, unsigned int* id) {
+  return InstanceId("nvmlDeviceGetComputeInstanceId", h, id, &Device::compute_instance_id);
+}

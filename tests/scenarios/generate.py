@@ -100,6 +100,99 @@ def h100x8(scenario):
     return [h100(scenario, i) for i in range(8)]
 
 
+# Driver signals (README "Driver signals"). H100 SXM thresholds and the
+# bank count are plausible values, not taken from a fixture.
+NVSWITCH_BUSES = ["05", "06", "07", "08"]
+H100_THRESHOLDS = {"shutdown": 92, "slowdown": 89, "memory_max": 95,
+                   "gpu_max": 87}
+LIMIT_KINDS = ["sw_power_cap", "sw_thermal", "sync_boost", "board_limit",
+               "low_utilization", "reliability", "hw_thermal",
+               "hw_power_brake"]
+HISTOGRAM_CLEAN = {"max": 640, "high": 0, "partial": 0, "low": 0, "none": 0}
+
+
+def fabric(scenario, driver_major, degraded=False):
+    """A registered GPU. The health bits a driver knows grow with its
+    header (8.4): DEGRADED_BW 12.4, route/timeout bits 12.8, incorrect
+    configuration and the v3 summary 13.0."""
+    bw = 1 if degraded else 2
+    f = {"state": "completed", "status": "SUCCESS", "clique_id": 32766,
+         "cluster_uuid": str(uuid.uuid5(NS, scenario + "/cluster"))}
+    if driver_major >= 580:
+        f.update(health_mask=hex(bw | 2 << 2 | 2 << 4 | 2 << 6 | 1 << 8),
+                 health_summary="limited_capacity" if degraded else "healthy")
+    elif driver_major >= 570:
+        f.update(health_mask=hex(bw | 2 << 2 | 2 << 4 | 2 << 6),
+                 max_struct_version=2)
+    else:
+        f.update(health_mask=hex(bw), max_struct_version=2)
+    return f
+
+
+def h100_nvlinks(inactive=()):
+    """18 NVLink 4 links to the 4 NVSwitches (version 6 in the 12.8+
+    nvmlNvlinkVersion_t numbering), zero errors."""
+    return {"count": 18,
+            "template": {"active": True, "version": 6,
+                         "remote_device_type": "switch",
+                         "remote_bus_id": [f"00000000:{b}:00.0"
+                                           for b in NVSWITCH_BUSES],
+                         "errors": {"crc_flit": 0, "crc_data": 0,
+                                    "replay": 0, "recovery": 0}},
+            "links": {str(k): {"active": False} for k in inactive}}
+
+
+def driver_signals(d, scenario, driver_major):
+    """The healthy HGX H100 signals for one device `d` (in place)."""
+    d.update({
+        "fabric": fabric(scenario, driver_major),
+        "nvlinks": h100_nvlinks(),
+        "temperature_thresholds_c": dict(H100_THRESHOLDS),
+        "memory_temperature_c": d["temperature_c"] + 6,
+        "row_remapper_histogram": dict(HISTOGRAM_CLEAN),
+        "limit_time_ns": {k: 0 for k in LIMIT_KINDS},
+    })
+    if driver_major >= 570:  # field 230 and the margin call are 12.8
+        d["recovery_action"] = 0
+        d["margin_temperature_c"] = 89 - d["temperature_c"]
+    return d
+
+
+def hgx_root(path, driver):
+    """Root tree of an HGX H100 node: 8 GPUs and the 4 NVSwitches."""
+    root = os.path.join(path, "root")
+    base_root(root)
+    nvidia_module(root, driver)
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
+    for bus in NVSWITCH_BUSES:
+        pci_device(root, f"0000:{bus}:00.0", "0x10de", "0x22a3", "0x068000",
+                   "nvidia", 4, 2, max_gen=4, max_width=2,
+                   sub=("0x10de", "0x1796"))
+    return root
+
+
+def hgx(path, name, driver, description, mutate):
+    """An HGX H100x8 scenario on `driver` with healthy signals, then
+    `mutate(devs)` for what the scenario shows."""
+    major = int(driver.split(".")[0])
+    hgx_root(path, driver)
+    devs = [driver_signals(d, name, major) for d in h100x8(name)]
+    mutate(devs)
+    cuda = {580: 13000, 570: 12080}.get(major, 12040)
+    nvml = ("13." if major >= 580 else "12.") + driver
+    return scenario_json(description, "current", driver, driver, nvml, cuda,
+                         devs)
+
+
+def busy(d, util, power_w, temp_c):
+    d.update(utilization={"gpu": util, "memory": [40, 45, 50]},
+             power_draw_mw=power_w * 1000, temperature_c=temp_c,
+             clock_event_reasons="0x0")
+    d["memory_temperature_c"] = temp_c + 6
+    if "margin_temperature_c" in d:
+        d["margin_temperature_c"] = 89 - temp_c
+
+
 def scenario_json(description, variant, library_version, driver, nvml, cuda,
                   devices, **extra):
     s = {"description": description, "library_variant": variant,
@@ -291,9 +384,17 @@ def healthy_h100x8(path):
         pci_device(root, f"0000:{bus}:00.0", "0x10de", "0x22a3", "0x068000",
                    "nvidia", 4, 2, max_gen=4, max_width=2,
                    sub=("0x10de", "0x1796"))
+    devs = [driver_signals(d, "healthy-h100x8", 550)
+            for d in h100x8("healthy-h100x8")]
+    for d in devs:
+        # The current mock library answers field 230 whatever the version
+        # string says; a real R550 would not (12.8 field). "none" here.
+        d["recovery_action"] = 0
     return scenario_json(
-        "8x H100 80GB HBM3 on R550, idle and clean", "current", "550.90.07",
-        "550.90.07", "12.550.90.07", 12040, h100x8("healthy-h100x8"))
+        "8x H100 80GB HBM3 on R550, idle and clean; fabric registered and "
+        "healthy, 18 active NVLinks per GPU without errors, far from thermal "
+        "limits, no limit time, recovery action none", "current", "550.90.07",
+        "550.90.07", "12.550.90.07", 12040, devs)
 
 
 SGLANG_PIDS = list(range(3187, 3195))
@@ -440,6 +541,41 @@ def one_gpu_hung(path):
                     latency_ms={"default": 2})
 
 
+def wedged_driver(path):
+    """A wedged driver: python3 (PID 4242) sleeps in state D in nvidia.ko
+    (a real RM lock wait, open-gpu-kernel-modules#968) while GPU 5's NVML
+    call never returns; an rsync in D on NFS beside it is not nvidia's."""
+    devs = h100x8("wedged-driver")
+    devs[5]["hang_in"] = "nvmlDeviceGetPowerUsage"
+    out = h100_570(path, "wedged-driver",
+                   "8x H100; driver wedged: python3 (PID 4242) in state D in "
+                   "os_acquire_rwlock_write [nvidia], GPU 5 (BB:00.0) blocks "
+                   "forever in nvmlDeviceGetPowerUsage", devs,
+                   latency_ms={"default": 2})
+    root = os.path.join(path, "root")
+    init_proc(root)
+    proc(root, 4242, "python3", ["/usr/bin/python3", "train.py"], 1, 0,
+         1200.0, "/user.slice/user-0.slice/session-3.scope", state="D")
+    write(root, "proc/4242/wchan", "os_acquire_rwlock_write")
+    write(root, "proc/4242/stack",
+          "[<0>] rwsem_down_write_slowpath+0x27e/0x550\n"
+          "[<0>] down_write+0x5c/0x80\n"
+          "[<0>] os_acquire_rwlock_write+0x3c/0x70 [nvidia]\n"
+          "[<0>] portSyncRwLockAcquireWrite+0x10/0x40 [nvidia]\n"
+          "[<0>] rmapiLockAcquire+0x294/0x360 [nvidia]\n"
+          "[<0>] nvidia_ioctl+0x5cb/0x8f0 [nvidia]\n"
+          "[<0>] __x64_sys_ioctl+0x92/0xd0\n"
+          "[<0>] do_syscall_64+0x59/0x90\n")
+    proc(root, 5000, "rsync", ["rsync", "-a", "/nfs/ckpt/", "/data/"], 1, 0,
+         1300.0, "/user.slice/user-0.slice/session-3.scope", state="D")
+    write(root, "proc/5000/wchan", "rpc_wait_bit_killable")
+    write(root, "proc/5000/stack",
+          "[<0>] rpc_wait_bit_killable+0x1e/0xa0 [sunrpc]\n"
+          "[<0>] __rpc_execute+0x11a/0x3c0 [sunrpc]\n"
+          "[<0>] nfs4_proc_getattr+0x83/0x110 [nfsv4]\n")
+    return out
+
+
 def one_gpu_lost(path):
     devs = h100x8("one-gpu-lost")
     devs[3]["lost"] = True
@@ -547,6 +683,20 @@ def mig_enabled(path):
         {"pid": 7102, "used_mib": 15360, "type": "compute",
          "gpu_instance_id": 2, "compute_instance_id": 0},
     ]
+    for i in range(4):
+        devs[i].update(max_mig_device_count=7, mig_devices=[])
+    # GPU 0's two instances (3g.40gb and 2g.20gb; sizes plausible, not
+    # from a fixture), each listing its own process as NVML does for a
+    # MIG handle; the parent lists both (a privileged caller).
+    for gi, (profile, mib, p) in enumerate(
+            [("3g.40gb", 40448, devs[0]["processes"][0]),
+             ("2g.20gb", 20096, devs[0]["processes"][1])], start=1):
+        devs[0]["mig_devices"].append({
+            "uuid": "MIG-" + str(uuid.uuid5(NS, f"mig-enabled/0/{gi}")),
+            "name": f"NVIDIA H100 80GB HBM3 MIG {profile}",
+            "gpu_instance_id": gi, "compute_instance_id": 0,
+            "memory": {"total_mib": mib, "reserved_mib": 0, "used_mib": 13},
+            "processes": [dict(p)]})
     for pid in (7101, 7102):
         proc(root, pid, "python3", ["/usr/bin/python3", "serve.py"], 1,
              1001, 600.0, "/user.slice/user-1001.slice", threads=24)
@@ -726,6 +876,74 @@ def docker_restart(path):
         "current", "570.124.04", "570.124.04", "12.570.124.04", 12080, devs)
 
 
+def recovery_reboot(path):
+    def mutate(devs):
+        devs[2]["recovery_action"] = 2  # NODE_REBOOT; every ECC counter 0
+    return hgx(path, "recovery-reboot", "580.65.06",
+               "8x H100 on R580; the driver asks for a node reboot on GPU 2 "
+               "(recovery action NODE_REBOOT) while every ECC counter is 0",
+               mutate)
+
+
+def fabric_degraded(path):
+    def mutate(devs):
+        devs[6]["fabric"] = fabric("fabric-degraded", 580, degraded=True)
+    return hgx(path, "fabric-degraded", "580.65.06",
+               "8x H100 on R580; GPU 6 (CB:00.0) is registered with the "
+               "fabric but reports degraded bandwidth (health summary "
+               "limited capacity); the other 7 are healthy", mutate)
+
+
+def nvlink_down(path):
+    def mutate(devs):
+        devs[5]["nvlinks"] = h100_nvlinks(inactive=[7])
+    return hgx(path, "nvlink-down", "570.133.20",
+               "8x H100 on R570; NVLink 7 of GPU 5 (BB:00.0) is inactive "
+               "while it is active on the other 7 GPUs", mutate)
+
+
+def power_brake(path):
+    def mutate(devs):
+        for i, d in enumerate(devs):
+            busy(d, [95, 97, 99, 96, 98], 630 + i, 60 + i)
+        # The external power-brake signal holds GPU 3's clocks down for
+        # ~90% of any window (R580 field 253); reasons mask 0x80 throughout.
+        d = devs[3]
+        d["limit_time_ns"]["hw_power_brake"] = {"base": 4.2e11,
+                                                "per_s": 0.9e9}
+        d.update(clock_event_reasons="0x80", power_draw_mw=212000)
+    return hgx(path, "power-brake", "580.65.06",
+               "8x H100 on R580 under load; GPU 3 (5D:00.0) is held in HW "
+               "power brake for ~90% of the window (reasons 0x80)", mutate)
+
+
+def thermal_margin(path):
+    def mutate(devs):
+        for i, d in enumerate(devs):
+            busy(d, [92, 95, 97, 94], 610 + i, 62 + i)
+        busy(devs[1], [96, 98, 99, 97], 655, 86)  # 3 C from slowdown (89)
+    return hgx(path, "thermal-margin", "580.65.06",
+               "8x H100 on R580 under load; GPU 1 (3B:00.0) runs at 86 C, "
+               "3 C from its 89 C slowdown threshold", mutate)
+
+
+def aggregate_dbe(path):
+    def mutate(devs):
+        d = devs[4]
+        # A board with a past: volatile counters cleared by a driver
+        # reload, the lifetime ones not; rows remapped long ago and one
+        # bank out of spare rows (its next failing row cannot be remapped).
+        d["ecc_errors"].update(aggregate_corrected=18950,
+                               aggregate_uncorrected=4312)
+        d["remapped_rows"].update(correctable=3, uncorrectable=14)
+        d["row_remapper_histogram"] = {"max": 631, "high": 6, "partial": 1,
+                                       "low": 1, "none": 1}
+    return hgx(path, "aggregate-dbe", "570.133.20",
+               "8x H100 on R570; GPU 4 (9B:00.0): volatile ECC 0, aggregate "
+               "uncorrectable 4,312, 17 rows remapped, one bank with no spare "
+               "row left", mutate)
+
+
 MALFORMED = """{
   "description": "truncated scenario file: the mock must fail init with UNKNOWN",
   "library_variant": "current",
@@ -743,6 +961,7 @@ SCENARIOS = {
     "driver-not-loaded": driver_not_loaded,
     "version-mismatch": version_mismatch,
     "one-gpu-hung": one_gpu_hung,
+    "wedged-driver": wedged_driver,
     "one-gpu-lost": one_gpu_lost,
     "ecc-remap": ecc_remap,
     "pcie-downtrained": pcie_downtrained,
@@ -752,6 +971,12 @@ SCENARIOS = {
     "desktop-gpu": desktop_gpu,
     "two-vllm-tp4": two_vllm_tp4,
     "docker-restart": docker_restart,
+    "recovery-reboot": recovery_reboot,
+    "fabric-degraded": fabric_degraded,
+    "nvlink-down": nvlink_down,
+    "power-brake": power_brake,
+    "thermal-margin": thermal_margin,
+    "aggregate-dbe": aggregate_dbe,
 }
 
 

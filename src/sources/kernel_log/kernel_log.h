@@ -43,6 +43,12 @@ struct ParsedKernelLog {
 /// time_unix_s from wall-clock stamps (local time when they carry no offset;
 /// RFC 3164 stamps get the latest year not in the future). `boot` is copied
 /// into each event. Non-NVIDIA lines are ignored; garbage never crashes.
+/// Storms fold as they are read (storm.h): every line of the same (kind,
+/// code, bus, boot) is one event with count, last_* times and up to 8
+/// distinct details. Xid 13/31/74/144-150/154 payloads are decoded into
+/// `decoded` (xid_decode.h); an Xid 163 followed by an Xid 162 on the same
+/// GPU gets cancelled_by_code 162 (cancellation.h). Implemented in
+/// nvrm_events.cc (lines: line_format.cc).
 ParsedKernelLog parse_kernel_log_text(std::string_view text, const std::string& boot);
 
 /// How to read the kernel log.
@@ -73,7 +79,9 @@ struct KernelLogOptions {
 ///   journalctl event (same kind, code, bus, pid, detail, within 5 s) are
 ///   dropped. Without btime or a wall-clock stamp an event's boot is unknown:
 ///   "current" if kmsg was not read, else dropped.
-/// Events come previous boot first (by time when all are timed), then current.
+/// Events come previous boot first (by time when all are timed), then current;
+/// each boot's events from all its sources are folded again into one per key.
+/// Implemented in readers.cc.
 /// Never throws; never blocks past the timeout (except reading stdin).
 KernelLog read_kernel_log(const FsRoot& root, const KernelLogOptions& options);
 

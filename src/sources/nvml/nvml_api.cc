@@ -77,6 +77,42 @@ void resolve_processes(Resolver& r, NvmlApi& api) {
   }
 }
 
+void resolve_signals(Resolver& r, NvmlApi& api) {
+  api.field_values =
+      r.find<nvmlReturn_t(nvmlDevice_t, int, nvmlFieldValue_t*)>({"nvmlDeviceGetFieldValues"});
+  api.row_remapper_histogram =
+      r.find<nvmlReturn_t(nvmlDevice_t, nvmlRowRemapperHistogramValues_t*)>(
+          {"nvmlDeviceGetRowRemapperHistogram"});
+  api.temperature_threshold =
+      r.find<nvmlReturn_t(nvmlDevice_t, int, unsigned*)>({"nvmlDeviceGetTemperatureThreshold"});
+  api.margin_temperature = r.find<nvmlReturn_t(nvmlDevice_t, nvmlMarginTemperature_v1_t*)>(
+      {"nvmlDeviceGetMarginTemperature"});
+  api.violation_status = r.find<nvmlReturn_t(nvmlDevice_t, int, nvmlViolationTime_t*)>(
+      {"nvmlDeviceGetViolationStatus"});
+  // Two slots, not one fallback list: the versioned call may reject both
+  // struct versions we know, and then the old call is still worth a try.
+  api.fabric_info_v = r.find<nvmlReturn_t(nvmlDevice_t, void*)>({"nvmlDeviceGetGpuFabricInfoV"});
+  api.fabric_info =
+      r.find<nvmlReturn_t(nvmlDevice_t, nvmlGpuFabricInfo_t*)>({"nvmlDeviceGetGpuFabricInfo"});
+}
+
+void resolve_links_and_mig(Resolver& r, NvmlApi& api) {
+  using LinkInt = nvmlReturn_t(nvmlDevice_t, unsigned, int*);
+  api.nvlink_state = r.find<LinkInt>({"nvmlDeviceGetNvLinkState"});
+  api.nvlink_version =
+      r.find<nvmlReturn_t(nvmlDevice_t, unsigned, unsigned*)>({"nvmlDeviceGetNvLinkVersion"});
+  api.nvlink_remote_pci = r.find<nvmlReturn_t(nvmlDevice_t, unsigned, nvmlPciInfo_t*)>(
+      {"nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo"});
+  api.nvlink_remote_device_type = r.find<LinkInt>({"nvmlDeviceGetNvLinkRemoteDeviceType"});
+  api.nvlink_error_counter = r.find<nvmlReturn_t(nvmlDevice_t, unsigned, int, unsigned long long*)>(
+      {"nvmlDeviceGetNvLinkErrorCounter"});
+  api.max_mig_device_count = r.find<DevFnU>({"nvmlDeviceGetMaxMigDeviceCount"});
+  api.mig_device_handle_by_index = r.find<nvmlReturn_t(nvmlDevice_t, unsigned, nvmlDevice_t*)>(
+      {"nvmlDeviceGetMigDeviceHandleByIndex"});
+  api.gpu_instance_id = r.find<DevFnU>({"nvmlDeviceGetGpuInstanceId"});
+  api.compute_instance_id = r.find<DevFnU>({"nvmlDeviceGetComputeInstanceId"});
+}
+
 void resolve_optional(Resolver& r, NvmlApi& api) {
   api.error_string = r.find<const char*(nvmlReturn_t)>({"nvmlErrorString"});
   api.driver_version = r.find<nvmlReturn_t(char*, unsigned)>({"nvmlSystemGetDriverVersion"});
@@ -86,6 +122,7 @@ void resolve_optional(Resolver& r, NvmlApi& api) {
   api.name = r.find<DevFnStr>({"nvmlDeviceGetName"});
   api.uuid = r.find<DevFnStr>({"nvmlDeviceGetUUID"});
   api.serial = r.find<DevFnStr>({"nvmlDeviceGetSerial"});
+  api.vbios_version = r.find<DevFnStr>({"nvmlDeviceGetVbiosVersion"});
   api.pci_info = r.find<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_t*)>(
       {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo"});
   api.memory_v2 =
@@ -126,6 +163,8 @@ void resolve_optional(Resolver& r, NvmlApi& api) {
       {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"});
   api.clock_reasons_supported = r.find<DevFnULL>(
       {"nvmlDeviceGetSupportedClocksEventReasons", "nvmlDeviceGetSupportedClocksThrottleReasons"});
+  resolve_signals(r, api);
+  resolve_links_and_mig(r, api);
   resolve_processes(r, api);
 }
 

@@ -47,7 +47,7 @@ struct NvmlApi {
   NvmlFn<nvmlReturn_t(int*)> cuda_driver_version;  // _v2, else plain
 
   // Optional: identity.
-  NvmlFn<DevFnStr> name, uuid, serial;
+  NvmlFn<DevFnStr> name, uuid, serial, vbios_version;
   NvmlFn<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_t*)> pci_info;  // _v3,_v2,v1
 
   // Optional: memory, utilization, thermals, power.
@@ -79,6 +79,30 @@ struct NvmlApi {
 
   // Optional: clock event reasons (EventReasons 12.2, else Throttle names).
   NvmlFn<DevFnULL> clock_reasons, clock_reasons_supported;
+
+  // Optional: driver health signals (nvml-abi 8). First header in brackets.
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, int, nvmlFieldValue_t*)> field_values;  // <= 11.0
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, nvmlRowRemapperHistogramValues_t*)>
+      row_remapper_histogram;  // 11.1
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, int, unsigned int*)> temperature_threshold;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, nvmlMarginTemperature_v1_t*)> margin_temperature;  // 12.8
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, int, nvmlViolationTime_t*)> violation_status;
+  /// Versioned: the struct is nvmlGpuFabricInfo_v3_t or _v2_t by its version.
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, void*)> fabric_info_v;               // 12.4
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, nvmlGpuFabricInfo_t*)> fabric_info;  // 12.0
+
+  // Optional: NVLink, per link (<= 11.0; remote device type 11.4).
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, int*)> nvlink_state;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, unsigned int*)> nvlink_version;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, nvmlPciInfo_t*)> nvlink_remote_pci;  // _v2
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, int*)> nvlink_remote_device_type;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, int, unsigned long long*)> nvlink_error_counter;
+
+  // Optional: MIG devices (<= 11.0). A MIG handle also answers name, uuid,
+  // memory and the process calls above.
+  NvmlFn<DevFnU> max_mig_device_count;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, nvmlDevice_t*)> mig_device_handle_by_index;
+  NvmlFn<DevFnU> gpu_instance_id, compute_instance_id;
 
   // Optional: processes (see process_record_bytes).
   NvmlFn<DevFnProcs> compute_processes, graphics_processes;

@@ -12,6 +12,12 @@
 #include <thread>
 
 #include "model/limits.h"
+#include "sources/nvml/nvml_call.h"
+#include "sources/nvml/nvml_driver_signals.h"
+#include "sources/nvml/nvml_fabric.h"
+#include "sources/nvml/nvml_limit_time.h"
+#include "sources/nvml/nvml_links.h"
+#include "sources/nvml/nvml_mig.h"
 
 namespace gt {
 namespace {
@@ -33,6 +39,8 @@ struct Shared {
   std::condition_variable cv;
   std::vector<Slot> slots;
   int pending = 0;
+  /// The driver's version string, which picks field numberings (8.2).
+  std::optional<std::string> driver_version;
 };
 
 const char* compute_mode_name(int m) {
@@ -60,43 +68,39 @@ SampleStats stats_of(const std::vector<unsigned>& v) {
   return s;
 }
 
-/// Memory allocated by clients, as nvidia-smi's "Used" shows it. nvml.h
-/// says v2 `used` also counts `reserved`; nvidia-smi prints them apart
-/// (Reserved 551, Used 0, Free 81007 of 81559 MiB on an idle H100). Which
-/// one a driver did is told by the sum: free + used == total means reserved
-/// is inside `used`, so it is taken out.
-uint64_t allocated_bytes(const nvmlMemory_v2_t& m) {
-  bool includes_reserved = m.free + m.used == m.total;
-  if (includes_reserved && m.used >= m.reserved) return m.used - m.reserved;
-  return m.used;
-}
-
 std::optional<uint32_t> mig_id(uint32_t v) {
   if (v == 0xFFFFFFFFu) return std::nullopt;
   return v;
 }
 
-/// Queries one GPU. Every NVML call goes through call(), which publishes
-/// the state so far and the name of the call about to be made.
+/// Queries one GPU. Every NVML call goes through caller_ (nvml_call.h),
+/// which publishes the state so far and the name of the call about to be
+/// made.
 class GpuQuery {
  public:
   GpuQuery(std::shared_ptr<Shared> shared, unsigned index)
-      : sh_(std::move(shared)), api_(sh_->lib->api()), index_(index) {
+      : sh_(std::move(shared)),
+        api_(sh_->lib->api()),
+        index_(index),
+        c_(api_, g_, [this](const char* call) { publish(call); }) {
     g_.index = index;
   }
 
   void run() {
     if (!get_handle()) return finish();
     Clock::time_point t0 = Clock::now();
-    sample_utilization();
+    sample();
+    window_start();
     identity();
     memory();
     thermals_and_power();
+    read_thermal(c_, dev_);
     modes();
     ecc_and_rows();
+    driver_signals();
     pcie_and_clocks();
     processes();
-    finish_sampling(t0);
+    finish_window(t0);
     finish();
   }
 
@@ -117,31 +121,9 @@ class GpuQuery {
     sh_->cv.notify_all();
   }
 
-  /// Returns true when the result is usable.
-  bool check(const char* symbol, nvmlReturn_t r) {
-    switch (r) {
-      case NVML_SUCCESS:
-        return true;
-      case NVML_ERROR_NOT_SUPPORTED:
-      case NVML_ERROR_FUNCTION_NOT_FOUND:
-      case NVML_ERROR_DEPRECATED:
-        return false;
-      case NVML_ERROR_GPU_IS_LOST:
-        lost_ = true;
-        g_.status = GpuStatus::kLost;
-        g_.status_detail = std::string(symbol) + " returned NVML_ERROR_GPU_IS_LOST";
-        return false;
-      default:
-        g_.errors.push_back(std::string(symbol) + ": " + NvmlLibrary::return_name(r));
-        return false;
-    }
-  }
-
   template <typename Sig, typename... Args>
   bool call(const NvmlFn<Sig>& f, Args... args) {
-    if (!f || lost_) return false;
-    publish(f.symbol);
-    return check(f.symbol, f.fn(args...));
+    return c_.call(f, args...);
   }
 
   bool get_handle() {
@@ -154,24 +136,57 @@ class GpuQuery {
     return false;
   }
 
-  void sample_utilization() {
+  /// One sample: utilization and the clock event reasons mask. Returns
+  /// whether anything was read (so the window is worth waiting for).
+  bool sample() {
+    bool any = false;
     nvmlUtilization_t u{};
     if (call(api_.utilization, dev_, &u)) {
       gpu_samples_.push_back(u.gpu);
       mem_samples_.push_back(u.memory);
+      any = true;
     }
+    unsigned long long mask = 0;
+    if (call(api_.clock_reasons, dev_, &mask)) {
+      g_.clock_event_reasons_samples.push_back(mask);
+      g_.clock_event_reasons = mask;
+      any = true;
+    }
+    return any;
   }
 
-  void finish_sampling(Clock::time_point t0) {
-    int n = utilization_sample_count(sh_->options.sample_window);
-    if (gpu_samples_.empty()) return;  // unsupported (MIG) or failed
-    for (int k = 1; k < n && !lost_; ++k) {
-      std::this_thread::sleep_until(t0 + sh_->options.sample_window * k / (n - 1));
-      sample_utilization();
+  /// The counters whose growth over the window is the signal.
+  void window_start() {
+    limit_start_ = read_limit_counters(c_, dev_, reason_time_fields(sh_->driver_version));
+    g_.nvlinks = read_nvlinks(c_, dev_);
+  }
+
+  bool window_has_counters() const {
+    for (const auto& r : limit_start_)
+      if (r) return true;
+    return g_.nvlinks.has_value();
+  }
+
+  void finish_window(Clock::time_point t0) {
+    const int n = utilization_sample_count(sh_->options.sample_window);
+    const bool sampled = !gpu_samples_.empty() || !g_.clock_event_reasons_samples.empty();
+    if (n > 1 && (sampled || window_has_counters())) {
+      for (int k = 1; k < n && !c_.lost(); ++k) {
+        std::this_thread::sleep_until(t0 + sh_->options.sample_window * k / (n - 1));
+        sample();
+      }
+      window_end();
     }
-    if (gpu_samples_.empty()) return;
+    if (gpu_samples_.empty()) return;  // unsupported (MIG) or failed
     g_.utilization_gpu_pct = stats_of(gpu_samples_);
     g_.utilization_memory_pct = stats_of(mem_samples_);
+  }
+
+  void window_end() {
+    if (c_.lost()) return;
+    LimitCounters end = read_limit_counters(c_, dev_, reason_time_fields(sh_->driver_version));
+    apply_limit_shares(limit_start_, end, g_.limit_time);
+    if (g_.nvlinks) read_nvlinks_window_end(c_, dev_, *g_.nvlinks);
   }
 
   void identity() {
@@ -179,6 +194,7 @@ class GpuQuery {
     if (call(api_.name, dev_, buf, sizeof buf)) g_.name = buf;
     if (call(api_.uuid, dev_, buf, sizeof buf)) g_.uuid = buf;
     if (call(api_.serial, dev_, buf, sizeof buf)) g_.serial = buf;
+    if (call(api_.vbios_version, dev_, buf, sizeof buf)) g_.vbios_version = buf;
     nvmlPciInfo_t pci{};
     if (call(api_.pci_info, dev_, &pci)) {
       pci.busId[sizeof pci.busId - 1] = '\0';
@@ -190,19 +206,16 @@ class GpuQuery {
   void memory() {
     nvmlMemory_v2_t m2{};
     m2.version = nvmlMemory_v2;
-    if (api_.memory_v2 && !lost_) {
-      publish(api_.memory_v2.symbol);
-      nvmlReturn_t r = api_.memory_v2.fn(dev_, &m2);
-      // An older driver may export _v2 but reject our struct version.
-      if (r == NVML_SUCCESS) {
-        g_.memory_total_bytes = m2.total;
-        g_.memory_reserved_bytes = m2.reserved;
-        g_.memory_free_bytes = m2.free;
-        g_.memory_used_bytes = allocated_bytes(m2);
-        return;
-      }
-      if (r != NVML_ERROR_ARGUMENT_VERSION_MISMATCH) check(api_.memory_v2.symbol, r);
+    std::optional<nvmlReturn_t> r = c_.raw(api_.memory_v2, dev_, &m2);
+    // An older driver may export _v2 but reject our struct version.
+    if (r && *r == NVML_SUCCESS) {
+      g_.memory_total_bytes = m2.total;
+      g_.memory_reserved_bytes = m2.reserved;
+      g_.memory_free_bytes = m2.free;
+      g_.memory_used_bytes = allocated_bytes(m2);
+      return;
     }
+    if (r && *r != NVML_ERROR_ARGUMENT_VERSION_MISMATCH) c_.check(api_.memory_v2.symbol, *r);
     nvmlMemory_t m{};
     if (call(api_.memory_v1, dev_, &m)) {
       g_.memory_total_bytes = m.total;
@@ -252,14 +265,13 @@ class GpuQuery {
   }
 
   std::optional<uint32_t> retired_count(int cause) {
-    if (!api_.retired_pages || lost_) return std::nullopt;
     unsigned count = 0;
-    publish(api_.retired_pages.symbol);
-    nvmlReturn_t r = api_.retired_pages.fn(dev_, cause, &count, nullptr);
+    std::optional<nvmlReturn_t> r = c_.raw(api_.retired_pages, dev_, cause, &count, nullptr);
+    if (!r) return std::nullopt;
     // pageCount 0 asks for the size: SUCCESS when none, INSUFFICIENT_SIZE
     // with the count filled in otherwise.
-    if (r == NVML_SUCCESS || r == NVML_ERROR_INSUFFICIENT_SIZE) return count;
-    check(api_.retired_pages.symbol, r);
+    if (*r == NVML_SUCCESS || *r == NVML_ERROR_INSUFFICIENT_SIZE) return count;
+    c_.check(api_.retired_pages.symbol, *r);
     return std::nullopt;
   }
 
@@ -279,6 +291,12 @@ class GpuQuery {
     if (call(api_.remapped_rows, dev_, &corr, &unc, &pend, &fail)) {
       g_.remapped_rows = {corr, unc, pend != 0, fail != 0};
     }
+    read_row_remapper_histogram(c_, dev_);
+  }
+
+  void driver_signals() {
+    read_recovery(c_, dev_);
+    read_fabric(c_, dev_);
   }
 
   void pcie_and_clocks() {
@@ -289,34 +307,33 @@ class GpuQuery {
     if (call(api_.pcie_curr_width, dev_, &v)) g_.pcie.current_width = v;
     if (call(api_.pcie_max_width, dev_, &v)) g_.pcie.max_width = v;
     if (call(api_.pcie_replay_counter, dev_, &v)) g_.pcie.replay_counter = v;
+    // The current reasons mask is read with every sample (sample()).
     unsigned long long mask = 0;
-    if (call(api_.clock_reasons, dev_, &mask)) g_.clock_event_reasons = mask;
     if (call(api_.clock_reasons_supported, dev_, &mask)) g_.clock_event_reasons_supported = mask;
   }
 
   /// The NVML count-then-fill protocol; nullopt when the query failed.
-  std::optional<std::vector<GpuProcess>> list(const NvmlFn<DevFnProcs>& f) {
-    if (!f || lost_) return std::nullopt;
+  std::optional<std::vector<GpuProcess>> list(const NvmlFn<DevFnProcs>& f, nvmlDevice_t h) {
     const int rec = api_.process_record_bytes;
     unsigned count = 0;
-    publish(f.symbol);
-    nvmlReturn_t r = f.fn(dev_, &count, nullptr);
-    if (r == NVML_SUCCESS) return std::vector<GpuProcess>{};
-    for (int attempt = 0; attempt < 3 && r == NVML_ERROR_INSUFFICIENT_SIZE; ++attempt) {
+    std::optional<nvmlReturn_t> r = c_.raw(f, h, &count, nullptr);
+    if (!r) return std::nullopt;
+    if (*r == NVML_SUCCESS) return std::vector<GpuProcess>{};
+    for (int attempt = 0; attempt < 3 && *r == NVML_ERROR_INSUFFICIENT_SIZE; ++attempt) {
       // Processes can start between the calls: leave room (nvitop: 2n+5).
       unsigned cap = count * 2 + 5;
       std::vector<unsigned char> buf(static_cast<size_t>(cap) * rec);
       count = cap;
-      publish(f.symbol);
-      r = f.fn(dev_, &count, buf.data());
-      if (r == NVML_SUCCESS) {
+      r = c_.raw(f, h, &count, static_cast<void*>(buf.data()));
+      if (!r) return std::nullopt;
+      if (*r == NVML_SUCCESS) {
         std::vector<GpuProcess> out;
         for (unsigned i = 0; i < std::min(count, cap); ++i)
           out.push_back(parse_process_record(&buf[static_cast<size_t>(i) * rec], rec));
         return out;
       }
     }
-    if (!check(f.symbol, r) && r == NVML_ERROR_NOT_SUPPORTED) return std::vector<GpuProcess>{};
+    if (!c_.check(f.symbol, *r) && *r == NVML_ERROR_NOT_SUPPORTED) return std::vector<GpuProcess>{};
     return std::nullopt;
   }
 
@@ -333,24 +350,41 @@ class GpuQuery {
     }
   }
 
-  void processes() {
-    std::optional<std::vector<GpuProcess>> compute = list(api_.compute_processes);
-    std::optional<std::vector<GpuProcess>> graphics = list(api_.graphics_processes);
-    if (!compute && !graphics) {
-      if (!lost_) g_.processes_error = "the process queries failed or are not exported";
-      return;
-    }
-    // One query failing makes the list incomplete: say so (free will not
-    // signal a launcher whose other processes could be hiding there).
-    if (api_.compute_processes && !compute)
-      g_.processes_error = "the compute process query failed: the list is incomplete";
-    if (api_.graphics_processes && !graphics)
-      g_.processes_error = "the graphics process query failed: the list is incomplete";
+  /// Compute and graphics lists of one handle, merged; nullopt when both
+  /// failed. `incomplete` is set when one of them failed.
+  std::optional<std::vector<GpuProcess>> list_both(nvmlDevice_t h, bool* incomplete) {
+    std::optional<std::vector<GpuProcess>> compute = list(api_.compute_processes, h);
+    std::optional<std::vector<GpuProcess>> graphics = list(api_.graphics_processes, h);
+    if (!compute && !graphics) return std::nullopt;
+    if (incomplete)
+      *incomplete = (api_.compute_processes && !compute) || (api_.graphics_processes && !graphics);
     std::vector<GpuProcess> all;
     if (compute) merge(all, std::move(*compute), "compute");
     if (graphics) merge(all, std::move(*graphics), "graphics");
+    return all;
+  }
+
+  void processes() {
+    std::optional<std::vector<GpuProcess>> compute = list(api_.compute_processes, dev_);
+    std::optional<std::vector<GpuProcess>> graphics = list(api_.graphics_processes, dev_);
+    std::optional<std::vector<GpuProcess>> all;
+    if (!compute && !graphics) {
+      if (!c_.lost()) g_.processes_error = "the process queries failed or are not exported";
+    } else {
+      // One query failing makes the list incomplete: say so (free will not
+      // signal a launcher whose other processes could be hiding there).
+      if (api_.compute_processes && !compute)
+        g_.processes_error = "the compute process query failed: the list is incomplete";
+      if (api_.graphics_processes && !graphics)
+        g_.processes_error = "the graphics process query failed: the list is incomplete";
+      all.emplace();
+      if (compute) merge(*all, std::move(*compute), "compute");
+      if (graphics) merge(*all, std::move(*graphics), "graphics");
+    }
+    mig_processes(all);
+    if (!all) return;
     g_.process_record_bytes = api_.process_record_bytes;
-    for (GpuProcess& p : all) {
+    for (GpuProcess& p : *all) {
       // A struct-layout mismatch yields PIDs 0 or 0xFFFFFFFF (nvitop#75).
       if (p.pid == 0 || p.pid == 0xFFFFFFFFu)
         g_.errors.push_back("process list: implausible PID " + std::to_string(p.pid) +
@@ -366,13 +400,38 @@ class GpuQuery {
     publish(nullptr);
   }
 
+  /// In MIG mode: reads the MIG devices and merges their processes into
+  /// the parent's list, so each appears once there with its instance ids
+  /// (the parent lists them all only to privileged callers).
+  void mig_processes(std::optional<std::vector<GpuProcess>>& all) {
+    if (g_.mig_mode_current != true || c_.lost()) return;
+    bool any_incomplete = false;
+    ProcessLister lister = [&](nvmlDevice_t h) {
+      bool incomplete = false;
+      auto ps = list_both(h, &incomplete);
+      any_incomplete = any_incomplete || incomplete;
+      return ps;
+    };
+    std::optional<MigRead> mig = read_mig_devices(c_, dev_, lister);
+    if (!mig) return;
+    g_.mig_devices = mig->devices;
+    const bool parent_failed = !all.has_value();
+    if (!all) all.emplace();
+    merge_mig_processes(*all, mig->processes);
+    // Every process on a MIG GPU runs in an instance: when every instance
+    // was listed, the parent's own failure hides nothing.
+    if (parent_failed && mig->all_processes_listed && !any_incomplete && !mig->devices.empty())
+      g_.processes_error.reset();
+  }
+
   std::shared_ptr<Shared> sh_;
   const NvmlApi& api_;
   unsigned index_;
   nvmlDevice_t dev_ = nullptr;
   GpuState g_;
-  bool lost_ = false;
+  NvmlCaller c_;
   std::vector<unsigned> gpu_samples_, mem_samples_;
+  LimitCounters limit_start_;
 };
 
 /// Node-wide phase: init, versions, count. Runs on its own thread.
@@ -497,6 +556,7 @@ NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib, const NvmlColl
   const unsigned n = std::min(*snap.gpu_count, kMaxGpus);
   sh->slots.resize(n);
   sh->pending = static_cast<int>(n);
+  sh->driver_version = snap.driver_version;
   lock.unlock();
   if (options.parallel) {
     for (unsigned i = 0; i < n; ++i) std::thread([sh, i] { GpuQuery(sh, i).run(); }).detach();

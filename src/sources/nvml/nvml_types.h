@@ -11,6 +11,7 @@
 // on every struct by construction.
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -159,6 +160,220 @@ enum { NVML_PSTATE_UNKNOWN = 32 };
 
 // NVML_VALUE_NOT_AVAILABLE in an unsigned long long field (WDDM memory).
 #define NVML_VALUE_NOT_AVAILABLE_ULL 0xFFFFFFFFFFFFFFFFULL
+
+// ---------------------------------------------------------------------------
+// Driver health signals (nvml-abi.md section 8).
+
+/// nvmlDeviceGetFieldValues (<= 11.0): 40 bytes, align 8. `value` is
+/// undefined unless the element's own nvmlReturn is SUCCESS.
+typedef union {
+  double dVal;
+  unsigned int uiVal;
+  unsigned long ulVal;
+  unsigned long long ullVal;
+  long long sllVal;
+  int siVal;             // 12.2+
+  unsigned short usVal;  // 12.6+
+} nvmlValue_t;
+
+typedef struct {
+  unsigned int fieldId;
+  unsigned int scopeId;
+  long long timestamp;  // CPU time, microseconds since 1970
+  long long latencyUsec;
+  int valueType;  // NVML_VALUE_TYPE_*
+  nvmlReturn_t nvmlReturn;
+  nvmlValue_t value;
+} nvmlFieldValue_t;
+
+enum {
+  NVML_VALUE_TYPE_DOUBLE = 0,
+  NVML_VALUE_TYPE_UNSIGNED_INT = 1,
+  NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
+  NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+  NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+  NVML_VALUE_TYPE_SIGNED_INT = 5,
+  NVML_VALUE_TYPE_UNSIGNED_SHORT = 6,
+};
+
+// Field ids (section 8.1). Ids we never need are left out on purpose.
+enum {
+  NVML_FI_DEV_PERF_POLICY_POWER = 74,  // violation time, ns (never moved)
+  NVML_FI_DEV_PERF_POLICY_SYNC_BOOST = 76,
+  NVML_FI_DEV_MEMORY_TEMP = 82,
+  NVML_FI_DEV_RESET_STATUS = 226,             // 12.6, deprecated from 12.8
+  NVML_FI_DEV_DRAIN_AND_RESET_STATUS = 227,   // 12.6, deprecated from 12.8
+  NVML_FI_DEV_GET_GPU_RECOVERY_ACTION = 230,  // 12.8
+};
+
+// Section 8.2: the three clock-event-reason time counters (ns) moved
+// between headers. 12.9/13.0 (R575/R580: nvidia-smi 580 asks for exactly
+// 251-253) versus 13.1+ (269-271). In the 12.8 header 251-268 are power
+// smoothing, so the same number means a different thing per driver.
+enum {
+  NVML_FI_CLOCKS_EVENT_REASON_SW_THERM_SLOWDOWN_R580 = 251,
+  NVML_FI_CLOCKS_EVENT_REASON_HW_THERM_SLOWDOWN_R580 = 252,
+  NVML_FI_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN_R580 = 253,
+  NVML_FI_CLOCKS_EVENT_REASON_SW_THERM_SLOWDOWN_13_1 = 269,
+  NVML_FI_CLOCKS_EVENT_REASON_HW_THERM_SLOWDOWN_13_1 = 270,
+  NVML_FI_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN_13_1 = 271,
+};
+
+/// nvmlDeviceGpuRecoveryAction_t (12.8). 5 is RECOVER_IMEX_DOMAIN in the
+/// 13.3 header but GPU_RESET_BUS in nvidia-ml-py: ambiguous (section 8.3).
+enum {
+  NVML_GPU_RECOVERY_ACTION_NONE = 0,
+  NVML_GPU_RECOVERY_ACTION_GPU_RESET = 1,
+  NVML_GPU_RECOVERY_ACTION_NODE_REBOOT = 2,
+  NVML_GPU_RECOVERY_ACTION_DRAIN_P2P = 3,
+  NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET = 4,
+  NVML_GPU_RECOVERY_ACTION_BUS_RESET = 6,      // cuda-python docs only
+  NVML_GPU_RECOVERY_ACTION_SYSTEM_REBOOT = 7,  // cuda-python docs only
+};
+
+/// nvmlDeviceGetRowRemapperHistogram (11.1): banks by spare rows left.
+typedef struct {
+  unsigned int max;
+  unsigned int high;
+  unsigned int partial;
+  unsigned int low;
+  unsigned int none;
+} nvmlRowRemapperHistogramValues_t;
+
+/// nvmlDeviceGetViolationStatus (<= 11.0, deprecated 13.0).
+typedef struct {
+  unsigned long long referenceTime;  // CPU microseconds
+  unsigned long long violationTime;  // cumulative ns
+} nvmlViolationTime_t;
+
+enum {
+  NVML_PERF_POLICY_POWER = 0,
+  NVML_PERF_POLICY_THERMAL = 1,
+  NVML_PERF_POLICY_SYNC_BOOST = 2,
+  NVML_PERF_POLICY_BOARD_LIMIT = 3,
+  NVML_PERF_POLICY_LOW_UTILIZATION = 4,
+  NVML_PERF_POLICY_RELIABILITY = 5,
+};
+
+/// nvmlTemperatureThresholds_t (0-3 in every header we support).
+enum {
+  NVML_TEMPERATURE_THRESHOLD_SHUTDOWN = 0,
+  NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1,
+  NVML_TEMPERATURE_THRESHOLD_MEM_MAX = 2,
+  NVML_TEMPERATURE_THRESHOLD_GPU_MAX = 3,
+};
+
+/// nvmlDeviceGetMarginTemperature (12.8): degrees C to the nearest
+/// slowdown threshold. 8 bytes.
+typedef struct {
+  unsigned int version;   // nvmlMarginTemperature_v1
+  int marginTemperature;  // signed
+} nvmlMarginTemperature_v1_t;
+#define nvmlMarginTemperature_v1 ((unsigned int)(sizeof(nvmlMarginTemperature_v1_t) | (1u << 24)))
+
+/// nvmlDeviceGetGpuFabricInfo (12.0, deprecated 13.0): 28 bytes.
+typedef struct {
+  unsigned char clusterUuid[16];  // raw bytes, not text
+  nvmlReturn_t status;            // meaningful once state is COMPLETED
+  unsigned int cliqueId;          // "partitionId" in 12.0-12.2
+  unsigned char state;            // NVML_GPU_FABRIC_STATE_*
+} nvmlGpuFabricInfo_t;
+
+/// nvmlDeviceGetGpuFabricInfoV with version 2 (12.4): 36 bytes.
+typedef struct {
+  unsigned int version;  // nvmlGpuFabricInfo_v2
+  unsigned char clusterUuid[16];
+  nvmlReturn_t status;
+  unsigned int cliqueId;
+  unsigned char state;
+  unsigned int healthMask;
+} nvmlGpuFabricInfo_v2_t;
+#define nvmlGpuFabricInfo_v2 ((unsigned int)(sizeof(nvmlGpuFabricInfo_v2_t) | (2u << 24)))
+
+/// Version 3 (13.0): v2 plus healthSummary. 40 bytes.
+typedef struct {
+  unsigned int version;  // nvmlGpuFabricInfo_v3
+  unsigned char clusterUuid[16];
+  nvmlReturn_t status;
+  unsigned int cliqueId;
+  unsigned char state;
+  unsigned int healthMask;
+  unsigned char healthSummary;  // NVML_GPU_FABRIC_HEALTH_SUMMARY_*
+} nvmlGpuFabricInfo_v3_t;
+#define nvmlGpuFabricInfo_v3 ((unsigned int)(sizeof(nvmlGpuFabricInfo_v3_t) | (3u << 24)))
+
+enum {
+  NVML_GPU_FABRIC_STATE_NOT_SUPPORTED = 0,
+  NVML_GPU_FABRIC_STATE_NOT_STARTED = 1,
+  NVML_GPU_FABRIC_STATE_IN_PROGRESS = 2,
+  NVML_GPU_FABRIC_STATE_COMPLETED = 3,
+};
+enum {
+  NVML_GPU_FABRIC_HEALTH_SUMMARY_NOT_SUPPORTED = 0,
+  NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY = 1,
+  NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY = 2,
+  NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY = 3,
+};
+// healthMask fields: (mask >> SHIFT) & WIDTH; 0 always means "not supported".
+enum {
+  NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_DEGRADED_BW = 0,
+  NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ROUTE_RECOVERY = 2,
+  NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ROUTE_UNHEALTHY = 4,
+  NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_ACCESS_TIMEOUT_RECOVERY = 6,
+  NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_INCORRECT_CONFIGURATION = 8,
+  NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_2BIT = 0x3,
+  NVML_GPU_FABRIC_HEALTH_MASK_WIDTH_INCORRECT_CONFIGURATION = 0xF,
+};
+
+// NVLink (section 8.5). 36 in the 13.3 header (12 and 18 before): a bound
+// for the loop only; the loop stops at the first link the driver rejects.
+enum { NVML_NVLINK_MAX_LINKS = 36 };
+enum {
+  NVML_NVLINK_ERROR_DL_REPLAY = 0,
+  NVML_NVLINK_ERROR_DL_RECOVERY = 1,
+  NVML_NVLINK_ERROR_DL_CRC_FLIT = 2,
+  NVML_NVLINK_ERROR_DL_CRC_DATA = 3,
+};
+enum {
+  NVML_NVLINK_DEVICE_TYPE_GPU = 0,
+  NVML_NVLINK_DEVICE_TYPE_IBMNPU = 1,
+  NVML_NVLINK_DEVICE_TYPE_SWITCH = 2,
+  NVML_NVLINK_DEVICE_TYPE_UNKNOWN = 0xFF,
+};
+
+// MIG (section 8.9): instance ids of a non-MIG process record.
+#define NVML_MIG_ID_NONE 0xFFFFFFFFu
+
+#ifdef __cplusplus
+static_assert(sizeof(nvmlFieldValue_t) == 40, "nvml-abi 4: nvmlFieldValue_t is 40 bytes");
+static_assert(offsetof(nvmlFieldValue_t, scopeId) == 4, "nvml-abi 8.1");
+static_assert(offsetof(nvmlFieldValue_t, timestamp) == 8, "nvml-abi 8.1");
+static_assert(offsetof(nvmlFieldValue_t, latencyUsec) == 16, "nvml-abi 8.1");
+static_assert(offsetof(nvmlFieldValue_t, valueType) == 24, "nvml-abi 8.1");
+static_assert(offsetof(nvmlFieldValue_t, nvmlReturn) == 28, "nvml-abi 8.1");
+static_assert(offsetof(nvmlFieldValue_t, value) == 32, "nvml-abi 8.1");
+static_assert(sizeof(nvmlRowRemapperHistogramValues_t) == 20, "nvml-abi 4");
+static_assert(sizeof(nvmlViolationTime_t) == 16, "nvml-abi 4");
+static_assert(sizeof(nvmlMarginTemperature_v1_t) == 8, "nvml-abi 4");
+static_assert(nvmlMarginTemperature_v1 == 0x01000008u, "nvml-abi 8.6");
+static_assert(sizeof(nvmlGpuFabricInfo_t) == 28, "nvml-abi 4");
+static_assert(offsetof(nvmlGpuFabricInfo_t, status) == 16, "nvml-abi 4");
+static_assert(offsetof(nvmlGpuFabricInfo_t, cliqueId) == 20, "nvml-abi 4");
+static_assert(offsetof(nvmlGpuFabricInfo_t, state) == 24, "nvml-abi 4");
+static_assert(sizeof(nvmlGpuFabricInfo_v2_t) == 36, "nvml-abi 4");
+static_assert(nvmlGpuFabricInfo_v2 == 0x02000024u, "nvml-abi 8.4");
+static_assert(offsetof(nvmlGpuFabricInfo_v2_t, clusterUuid) == 4, "nvml-abi 4");
+static_assert(offsetof(nvmlGpuFabricInfo_v2_t, status) == 20, "nvml-abi 4");
+static_assert(offsetof(nvmlGpuFabricInfo_v2_t, cliqueId) == 24, "nvml-abi 4");
+static_assert(offsetof(nvmlGpuFabricInfo_v2_t, state) == 28, "nvml-abi 4");
+static_assert(offsetof(nvmlGpuFabricInfo_v2_t, healthMask) == 32, "nvml-abi 4");
+static_assert(sizeof(nvmlGpuFabricInfo_v3_t) == 40, "nvml-abi 4");
+static_assert(nvmlGpuFabricInfo_v3 == 0x03000028u, "nvml-abi 8.4");
+static_assert(offsetof(nvmlGpuFabricInfo_v3_t, healthMask) == 32, "nvml-abi 4");
+static_assert(offsetof(nvmlGpuFabricInfo_v3_t, healthSummary) == 36, "nvml-abi 8.4");
+static_assert(sizeof(nvmlPciInfo_t) == 68, "nvml-abi 4");
+static_assert(sizeof(nvmlMemory_v2_t) == 40 && nvmlMemory_v2 == 0x02000028u, "nvml-abi 4");
+#endif
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -22,140 +22,24 @@
 //   converted, and one outside is unknown with an error, never 0.
 #include "sources/smi_xml/smi_xml_parser.h"
 
-#include <array>
 #include <charconv>
-#include <cstdlib>
-#include <limits>
 #include <pugixml.hpp>
 #include <regex>
 
+#include "sources/smi_xml/smi_timestamp.h"
+#include "sources/smi_xml/smi_xml_health.h"
+#include "sources/smi_xml/smi_xml_reader.h"
 #include "util/numeric.h"
 
 namespace gt {
 namespace {
 
-constexpr uint64_t kMiB = 1024ull * 1024ull;
-
-// Plausibility bounds of what nvidia-smi prints; a value outside is unknown.
-constexpr double kMaxMemoryMiB = 16.0 * 1024 * 1024;  // 16 TiB; GPUs have well under 1 TiB
-constexpr double kMaxCount = 9007199254740992.0;      // 2^53: counters exact in a double
-constexpr double kMaxU32 = std::numeric_limits<uint32_t>::max();
-constexpr double kMinTemperatureC = -100, kMaxTemperatureC = 300;
+// Bounds of the values only this file reads (the shared ones are in
+// smi_xml_reader.h).
 constexpr double kMaxPowerW = 100000;  // 100 kW; a GPU module draws under 2 kW
 constexpr double kMaxPercent = 100;
 constexpr double kMaxFanPercent = 1000;  // nvml.h: fan speed "may exceed 100%"
 constexpr double kMaxPcieGen = 32, kMaxPcieWidth = 64;
-
-std::string trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
-
-enum class Kind { kValue, kAbsent, kError, kLost };
-
-/// Classifies an element's text: a value, "not available", or an error.
-Kind classify(const std::string& v) {
-  static const std::array<const char*, 9> kAbsent = {
-      "N/A",
-      "[N/A]",
-      "Not Supported",
-      "[Not Supported]",
-      "Not Found",
-      "None",
-      "",
-      "Requested functionality has been deprecated",
-      "[Requested functionality has been deprecated]"};
-  for (const char* a : kAbsent)
-    if (v == a) return Kind::kAbsent;
-  if (v.find("GPU is lost") != std::string::npos) return Kind::kLost;
-  if (v.starts_with("[") || v == "Unknown Error" || v == "Insufficient Permissions")
-    return Kind::kError;
-  return Kind::kValue;
-}
-
-/// Reads one GPU's elements, recording errors and loss in the GpuState.
-class GpuReader {
- public:
-  GpuReader(pugi::xml_node node, GpuState& g) : n_(node), g_(g) {}
-
-  /// The text at `path` ("fb_memory_usage/total") when it holds a value.
-  std::optional<std::string> text(const char* path) {
-    pugi::xml_node e = n_.first_element_by_path(path);
-    if (!e) return std::nullopt;
-    std::string v = trim(e.child_value());
-    switch (classify(v)) {
-      case Kind::kValue:
-        return v;
-      case Kind::kAbsent:
-        return std::nullopt;
-      case Kind::kLost:
-        g_.status = GpuStatus::kLost;
-        g_.status_detail = std::string("nvidia-smi printed \"") + v + "\" for " + path;
-        return std::nullopt;
-      case Kind::kError:
-        g_.errors.push_back(std::string(path) + ": " + v);
-        return std::nullopt;
-    }
-    return std::nullopt;
-  }
-
-  /// The leading number of the text ("25.58 W" -> 25.58) when it is finite
-  /// and within [lo, hi]; else null, with an error.
-  std::optional<double> number(const char* path, double lo, double hi) {
-    std::optional<std::string> t = text(path);
-    if (!t) return std::nullopt;
-    const char* b = t->c_str();
-    char* end = nullptr;
-    double v = std::strtod(b, &end);
-    if (end == b) {
-      g_.errors.push_back(std::string(path) + ": not a number: " + *t);
-      return std::nullopt;
-    }
-    std::optional<double> in_range = checked_double(v, lo, hi);
-    if (!in_range) g_.errors.push_back(std::string(path) + ": out of range: " + t->substr(0, 64));
-    return in_range;
-  }
-
-  std::optional<uint64_t> count(const char* path, double hi = kMaxCount) {
-    std::optional<double> v = number(path, 0, hi);
-    return v ? checked_cast<uint64_t>(*v) : std::nullopt;
-  }
-
-  std::optional<uint32_t> u32(const char* path, double hi = kMaxU32) {
-    std::optional<double> v = number(path, 0, hi);
-    return v ? checked_cast<uint32_t>(*v) : std::nullopt;
-  }
-
-  std::optional<uint64_t> mib(const char* path) {
-    std::optional<uint64_t> v = count(path, kMaxMemoryMiB);
-    return v ? std::optional<uint64_t>(*v * kMiB) : std::nullopt;
-  }
-
-  /// "Enabled"/"Yes"/"Active" -> true, "Disabled"/"No"/"Not Active" -> false.
-  std::optional<bool> flag(const char* path) {
-    std::optional<std::string> t = text(path);
-    if (!t) return std::nullopt;
-    if (*t == "Enabled" || *t == "Yes" || *t == "Active") return true;
-    if (*t == "Disabled" || *t == "No" || *t == "Not Active") return false;
-    return std::nullopt;
-  }
-
-  /// The first path that gives a number within [lo, hi].
-  std::optional<double> first_number(std::initializer_list<const char*> paths, double lo,
-                                     double hi) {
-    for (const char* p : paths)
-      if (std::optional<double> v = number(p, lo, hi)) return v;
-    return std::nullopt;
-  }
-
-  pugi::xml_node node() const { return n_; }
-
- private:
-  pugi::xml_node n_;
-  GpuState& g_;
-};
 
 SampleStats one_sample(double v) { return SampleStats{v, v, v, 1}; }
 
@@ -163,6 +47,7 @@ void read_identity(GpuReader& r, GpuState& g) {
   g.name = r.text("product_name");
   g.uuid = r.text("uuid");
   g.serial = r.text("serial");
+  g.vbios_version = r.text("vbios_version");
   g.pci_bus_id = r.text("pci/pci_bus_id");
   if (!g.pci_bus_id) {
     std::string id = r.node().attribute("id").value();
@@ -187,7 +72,8 @@ void read_memory_and_utilization(GpuReader& r, GpuState& g) {
 }
 
 void read_thermals_and_power(GpuReader& r, GpuState& g) {
-  std::optional<double> t = r.number("temperature/gpu_temp", kMinTemperatureC, kMaxTemperatureC);
+  std::optional<double> t =
+      r.number("temperature/gpu_temp", kSmiMinTemperatureC, kSmiMaxTemperatureC);
   bool vgpu = r.text("gpu_virtualization_mode/virtualization_mode") == "VGPU";
   if (t && !(vgpu && *t == 0)) g.temperature_c = checked_cast<int32_t>(*t);
   // NVML's power usage is the 1 s average on Ampere+, nvidia-smi's "average".
@@ -330,7 +216,8 @@ void read_processes(GpuReader& r, GpuState& g) {
     // nvidia-smi's process_name is the command line (or the executable's
     // path); /proc of the node is not read, so nothing else is known.
     p.cmdline = pr.text("process_name");
-    p.visibility_note = "from nvidia-smi output: /proc of that node was not read";
+    p.visibility_note =
+        "PID " + std::to_string(p.pid) + " on the captured node; /proc of that node was not read";
     out.push_back(std::move(p));
   }
   g.processes = std::move(out);
@@ -347,6 +234,12 @@ GpuState read_gpu(pugi::xml_node node, uint32_t index) {
   read_ecc_and_rows(r, g);
   read_pcie(r, g);
   read_clock_reasons(r, g);
+  read_smi_recovery(r);
+  read_smi_fabric(r);
+  read_smi_thermal(r);
+  read_smi_limit_counters(r);
+  read_smi_row_histogram(r);
+  read_smi_mig_devices(r);
   read_processes(r, g);
   return g;
 }
@@ -354,8 +247,8 @@ GpuState read_gpu(pugi::xml_node node, uint32_t index) {
 std::optional<std::string> top_text(pugi::xml_node root, const char* name) {
   pugi::xml_node e = root.child(name);
   if (!e) return std::nullopt;
-  std::string v = trim(e.child_value());
-  if (classify(v) != Kind::kValue) return std::nullopt;
+  std::string v = smi_trim(e.child_value());
+  if (smi_classify(v) != SmiKind::kValue) return std::nullopt;
   return v;
 }
 
@@ -399,6 +292,8 @@ Result<SmiXml> parse_smi_xml(std::string_view text) {
 void apply_smi_xml(SmiXml xml, NodeSnapshot& snap) {
   snap.nvml.loaded = true;
   snap.nvml.initialized = true;
+  snap.captured_at = xml.timestamp;
+  snap.captured_at_unix_s = xml.timestamp ? smi_timestamp_unix_s(*xml.timestamp) : std::nullopt;
   snap.driver_version = xml.driver_version;
   snap.cuda_driver_version = xml.cuda_version;
   snap.gpu_count = xml.attached_gpus ? *xml.attached_gpus : static_cast<uint32_t>(xml.gpus.size());

@@ -37,8 +37,10 @@ struct SmiXml {
 Result<SmiXml> parse_smi_xml(std::string_view text);
 
 /// Puts a parsed document into `snap`: driver and CUDA versions, gpu_count
-/// (attached_gpus, else the number of <gpu> elements), gpus, and NVML
-/// status loaded+initialized (nvidia-smi got that far). Warnings are appended.
+/// (attached_gpus, else the number of <gpu> elements), gpus, captured_at
+/// (+ _unix_s, read as UTC: see smi_timestamp.h), and NVML status
+/// loaded+initialized (nvidia-smi got that far; the JSON shows them null
+/// for a capture). Warnings are appended.
 void apply_smi_xml(SmiXml xml, NodeSnapshot& snap);
 
 }  // namespace gt

@@ -321,6 +321,8 @@ TEST(SmiXml, GarbageIsAnErrorNeverACrash) {
 TEST(SmiXml, GoldenReportPerFixture) {
   for (const std::string& name : kFixtures) {
     Report r;
+    r.snapshot.source = "nvidia-smi-capture";  // as --smi-xml sets them
+    r.snapshot.capture_file = name;
     ASSERT_TRUE(fill_snapshot_from_smi_output(fixture(name), r.snapshot).ok()) << name;
     judge(r, CheckOptions{});
     r.exit_code = verdict_exit_code(verdict_word(r), false);

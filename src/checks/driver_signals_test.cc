@@ -1,0 +1,266 @@
+// The driver's own signals: recovery action, ECC history, fabric and
+// NVLink, thermal margin and time in limits. Each fires on its state, with
+// its numbers, and stays quiet on a healthy node and on normal operation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "checks/plan.h"
+#include "checks/registry.h"
+#include "checks/test_node.h"
+
+namespace gt {
+namespace {
+
+/// Judges `r` afresh (so a test may ask for several ids) and returns the
+/// findings with `id`.
+std::vector<const Finding*> judged(Report& r, const std::string& id) {
+  r.findings.clear();
+  r.plan.clear();
+  judge(r, CheckOptions{});
+  std::vector<const Finding*> out;
+  for (const Finding& f : r.findings)
+    if (f.id == id) out.push_back(&f);
+  return out;
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+TEST(RecoveryAction, RebootWithEveryCounterZeroIsCriticalAndThePlanReboots) {
+  Report r = healthy_node();
+  r.snapshot.gpus[2].recovery.action = "node_reboot";
+  r.snapshot.gpus[2].recovery.action_code = 2;
+  auto f = judged(r, "gpu.recovery_action");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kCritical);
+  EXPECT_EQ(f[0]->subject.gpu_index, 2u);
+  EXPECT_TRUE(contains(f[0]->evidence, "volatile 0, aggregate 0")) << f[0]->evidence;
+  EXPECT_EQ(r.verdict, Severity::kCritical);
+  ASSERT_FALSE(r.plan.empty());
+  EXPECT_EQ(r.plan[0].finding_ids, std::vector<std::string>{"gpu.recovery_action"});
+  EXPECT_TRUE(contains(r.plan[0].text, "Drain"));
+  EXPECT_TRUE(contains(r.plan[0].commands.at(0), "reboot"));
+}
+
+TEST(RecoveryAction, NoneIsSilentAndAnUnnamedValueIsNeverHealthy) {
+  Report ok = healthy_node();
+  for (GpuState& g : ok.snapshot.gpus) g.recovery.action = "none";
+  EXPECT_TRUE(judged(ok, "gpu.recovery_action").empty());
+  EXPECT_EQ(ok.verdict, Severity::kOk);
+
+  Report r = healthy_node();
+  r.snapshot.gpus[0].recovery.action = "unknown";
+  r.snapshot.gpus[0].recovery.action_code = 5;
+  auto f = judged(r, "gpu.recovery_action");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kWarning);
+  EXPECT_TRUE(contains(f[0]->title, "recovery action 5")) << f[0]->title;
+}
+
+TEST(RecoveryAction, GradedByValueAsDcgmDoes) {
+  struct Case {
+    const char* action;
+    Severity severity;
+    const char* command_part;
+  } cases[] = {{"gpu_reset", Severity::kCritical, "--gpu-reset -i 1"},
+               {"drain_and_reset", Severity::kCritical, "--gpu-reset -i 1"},
+               {"drain_p2p", Severity::kWarning, "topo"},
+               {"system_reboot", Severity::kCritical, "reboot"}};
+  for (const Case& c : cases) {
+    Report r = healthy_node();
+    r.snapshot.gpus[1].recovery.action = c.action;
+    auto f = judged(r, "gpu.recovery_action");
+    ASSERT_EQ(f.size(), 1u) << c.action;
+    EXPECT_EQ(f[0]->severity, c.severity) << c.action;
+    EXPECT_TRUE(contains(f[0]->commands.at(0), c.command_part)) << c.action;
+  }
+}
+
+TEST(RecoveryAction, OlderFlagsFromACaptureAndXid154AreQuoted) {
+  Report r = healthy_node();
+  r.snapshot.gpus[3].recovery.reset_required = true;
+  r.snapshot.gpus[3].recovery.drain_and_reset_recommended = false;
+  KernelLogEvent e;
+  e.kind = "xid";
+  e.code = 154;
+  e.boot = "previous";
+  e.pci_bus_id = "0000:1c:00.0";
+  e.detail = "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)";
+  r.snapshot.kernel_log->events.push_back(e);
+  auto f = judged(r, "gpu.recovery_action");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kCritical);
+  EXPECT_TRUE(contains(f[0]->evidence, "reset required yes"));
+  EXPECT_TRUE(contains(f[0]->evidence, "Xid 154 (previous boot)")) << f[0]->evidence;
+}
+
+TEST(EccHistory, LifetimeDoubleBitErrorsWarnWithTheNumbers) {
+  Report r = healthy_node();
+  GpuState& g = r.snapshot.gpus[4];
+  g.ecc.aggregate_uncorrected = 4312;
+  g.ecc.aggregate_corrected = 18;
+  g.row_remapper_histogram = RowRemapperHistogram{639, 1, 0, 0, 0};
+  auto f = judged(r, "ecc.aggregate_uncorrectable");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_GE(f[0]->severity, Severity::kWarning);
+  EXPECT_TRUE(contains(f[0]->title, "4312")) << f[0]->title;
+  EXPECT_TRUE(contains(f[0]->evidence, "aggregate 4312, volatile 0")) << f[0]->evidence;
+  EXPECT_TRUE(judged(r, "ecc.remap_no_spare").empty());
+  EXPECT_GE(r.verdict, Severity::kWarning);
+}
+
+TEST(EccHistory, VolatileErrorsAreTheCriticalFindingsNotAHistoryNote) {
+  Report r = healthy_node();
+  r.snapshot.gpus[0].ecc.volatile_uncorrected = 2;
+  r.snapshot.gpus[0].ecc.aggregate_uncorrected = 2;
+  EXPECT_TRUE(judged(r, "ecc.aggregate_uncorrectable").empty());
+  EXPECT_EQ(judged(r, "ecc.volatile_uncorrectable").size(), 1u);
+}
+
+TEST(EccHistory, NoSpareRowsAndDoubleBitPagesPastTheSoftLimit) {
+  Report r = healthy_node();
+  r.snapshot.gpus[1].row_remapper_histogram = RowRemapperHistogram{630, 5, 2, 1, 2};
+  r.snapshot.gpus[2].retired_pages = {3, 16, false};
+  r.snapshot.gpus[3].retired_pages = {10, 50, false};  // at the RMA limit: that finding says it
+  auto spare = judged(r, "ecc.remap_no_spare");
+  ASSERT_EQ(spare.size(), 1u);
+  EXPECT_TRUE(contains(spare[0]->title, "2 memory bank(s)"));
+  auto dbe = judged(r, "ecc.retired_pages_dbe");
+  ASSERT_EQ(dbe.size(), 1u);
+  EXPECT_EQ(dbe[0]->subject.gpu_index, 2u);
+  EXPECT_EQ(judged(r, "ecc.retired_pages_limit").size(), 1u);
+}
+
+FabricInfo completed_fabric() {
+  FabricInfo f;
+  f.state = "completed";
+  f.status = "success";
+  f.bandwidth_degraded = false;
+  f.route_unhealthy = false;
+  return f;
+}
+
+TEST(Fabric, DegradedOnOneOfEightIsOneWarning) {
+  Report r = healthy_node();
+  for (GpuState& g : r.snapshot.gpus) g.fabric = completed_fabric();
+  r.snapshot.gpus[6].fabric->bandwidth_degraded = true;
+  auto f = judged(r, "fabric.unhealthy");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kWarning);
+  EXPECT_EQ(f[0]->subject.gpu_index, 6u);
+  EXPECT_TRUE(contains(f[0]->title, "bandwidth degraded"));
+  EXPECT_TRUE(contains(f[0]->evidence, "no Fabric Manager process")) << f[0]->evidence;
+  EXPECT_TRUE(judged(r, "fabric.not_registered").empty());
+}
+
+TEST(Fabric, RegistrationStatesAndPcieBoards) {
+  Report r = healthy_node();
+  for (GpuState& g : r.snapshot.gpus) g.fabric = completed_fabric();
+  r.snapshot.gpus[0].fabric->state = "not_started";
+  r.snapshot.gpus[1].fabric->status = "NVML_ERROR_UNKNOWN";
+  r.snapshot.gpus[2].fabric->state = "in_progress";
+  r.snapshot.gpus[3].fabric->state = "not_supported";
+  r.snapshot.gpus[4].fabric->incorrect_configuration = "insufficient_nvlinks";
+  auto f = judged(r, "fabric.not_registered");
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0]->severity, Severity::kCritical);
+  auto bad = judged(r, "fabric.unhealthy");
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0]->severity, Severity::kCritical);
+
+  Report pcie = healthy_node();  // no fabric at all
+  EXPECT_TRUE(judged(pcie, "fabric.not_registered").empty());
+}
+
+std::vector<NvLink> links(uint32_t n) {
+  std::vector<NvLink> v(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    v[i].link = i;
+    v[i].active = true;
+    v[i].errors_growth = {0, 0, 0, 0};
+  }
+  return v;
+}
+
+TEST(NvLink, ALinkDownAgainstItsSiblings) {
+  Report r = healthy_node();
+  for (GpuState& g : r.snapshot.gpus) g.nvlinks = links(18);
+  (*r.snapshot.gpus[5].nvlinks)[7].active = false;
+  // A link no GPU uses is nobody's fault.
+  for (GpuState& g : r.snapshot.gpus) (*g.nvlinks)[17].active = false;
+  auto f = judged(r, "nvlink.link_down");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->subject.gpu_index, 5u);
+  EXPECT_EQ(f[0]->severity, Severity::kCritical);
+  EXPECT_TRUE(contains(f[0]->title, "NVLink 7 down")) << f[0]->title;
+  EXPECT_TRUE(contains(f[0]->evidence, "16 of 18 links active")) << f[0]->evidence;
+}
+
+TEST(NvLink, ErrorsJudgedOnGrowthOverTheWindowNotTheirTotal) {
+  Report r = healthy_node();
+  r.snapshot.sample_window_s = 2;
+  for (GpuState& g : r.snapshot.gpus) g.nvlinks = links(4);
+  (*r.snapshot.gpus[0].nvlinks)[1].errors = {90000, 12, 400, 3};      // old totals, no growth
+  (*r.snapshot.gpus[1].nvlinks)[2].errors_growth = {150, 0, 0, 0};    // 75/s: under DCGM's 100/s
+  (*r.snapshot.gpus[2].nvlinks)[3].errors_growth = {150, 100, 0, 0};  // 125/s
+  (*r.snapshot.gpus[3].nvlinks)[0].errors_growth = {0, 0, 0, 1};      // a recovery
+  auto f = judged(r, "nvlink.errors_growing");
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0]->subject.gpu_index, 2u);
+  EXPECT_EQ(f[1]->subject.gpu_index, 3u);
+  EXPECT_TRUE(contains(f[1]->evidence, "+1 recovery"));
+}
+
+TEST(Thermal, MarginAgainstTheGpusOwnThreshold) {
+  Report r = healthy_node();
+  r.snapshot.gpus[1].thermal.slowdown_margin_c = 3;
+  r.snapshot.gpus[2].thermal.slowdown_margin_c = 40;
+  r.snapshot.gpus[3].thermal.memory_temperature_c = 93;
+  r.snapshot.gpus[3].thermal.memory_max_threshold_c = 95;
+  auto f = judged(r, "thermal.near_slowdown");
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_TRUE(contains(f[0]->title, "3 C from its slowdown threshold"));
+  EXPECT_TRUE(contains(f[1]->title, "memory at 93 C"));
+}
+
+TEST(Limits, PowerBrakeForMostOfTheWindow) {
+  Report r = healthy_node();
+  r.snapshot.gpus[3].limit_time.hw_power_brake_share = 0.9;
+  r.snapshot.gpus[3].clock_event_reasons = 0x80;
+  auto f = judged(r, "clocks.power_brake");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(contains(f[0]->evidence, "held 90% of the")) << f[0]->evidence;
+  EXPECT_EQ(r.verdict, Severity::kWarning);
+}
+
+TEST(Limits, NormalReasonsAndBlipsAreNeverFindings) {
+  Report r = healthy_node();
+  GpuState& g = r.snapshot.gpus[0];
+  g.limit_time.sw_power_cap_share = 1.0;     // a busy GPU at its power cap: normal
+  g.limit_time.low_utilization_share = 1.0;  // idle
+  g.limit_time.hw_thermal_share = 0.02;      // measured, and short
+  g.clock_event_reasons = 0x40 | 0x4 | 0x1;  // the last reading had it: the time says no
+  r.snapshot.gpus[1].clock_event_reasons_samples = {0x1, 0x81, 0x1, 0x1, 0x1, 0x1};
+  r.snapshot.gpus[1].clock_event_reasons = 0x1;
+  r.snapshot.gpus[2].clock_event_reasons_samples = {0x8, 0x8, 0x8, 0x1};
+  r.snapshot.gpus[2].clock_event_reasons = 0x1;
+  judge(r, CheckOptions{});
+  std::vector<std::string> clocks;
+  for (const Finding& f : r.findings)
+    if (f.id.starts_with("clocks."))
+      clocks.push_back(f.id + "@" + std::to_string(*f.subject.gpu_index));
+  EXPECT_EQ(clocks, std::vector<std::string>{"clocks.hw_slowdown@2"});
+}
+
+TEST(Limits, OneReadingIsSaidToBeOne) {
+  Report r = healthy_node();
+  r.snapshot.gpus[0].clock_event_reasons = 0x80;
+  auto f = judged(r, "clocks.power_brake");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(contains(f[0]->evidence, "duration is unknown")) << f[0]->evidence;
+}
+
+}  // namespace
+}  // namespace gt

@@ -1,0 +1,182 @@
+// NVSwitch fabric registration and NVLink state (nvml-abi.md 8.4, 8.5).
+//
+// On an NVSwitch system a GPU must register with the fabric (Fabric
+// Manager) before CUDA can use it; a PCIe board reports no fabric and is
+// never judged here. A link is judged against its siblings: GPUs of the
+// same model where at least one has that link active (a board without
+// NVLink, or one whose links are all unused by design, reports no active
+// sibling and is left alone). Error counters are judged on their growth
+// during the sample window, never on the cumulative value: DCGM's health
+// watch treats any replay/recovery error as a failure (limit 1) and CRC
+// errors only at 100 or more per second (dcgm_gpu_hardware_limits.h).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+#include <set>
+
+#include "checks/checks.h"
+
+namespace gt {
+namespace {
+
+constexpr double kCrcPerSecondLimit = 100.0;
+
+/// "Fabric Manager (nv-fabricmanager, pid 1234, unit nvidia-fabricmanager.service) is running",
+/// or that none runs; empty for a capture (its services were not read).
+std::string fabric_manager_state(const NodeSnapshot& s) {
+  if (s.source != "nvml") return "";
+  for (const NvidiaService& svc : s.nvidia_services)
+    if (svc.what == "Fabric Manager")
+      return fmt::format("; Fabric Manager runs ({}, pid {}{})", svc.comm, svc.pid,
+                         svc.unit ? ", unit " + *svc.unit : "");
+  return "; no Fabric Manager process runs on this node";
+}
+
+const std::vector<std::string> kFabricManagerCommands = {
+    "systemctl status nvidia-fabricmanager",
+    "sudo journalctl -u nvidia-fabricmanager -b | tail -50",
+    "sudo systemctl restart nvidia-fabricmanager",
+};
+
+void registration_one(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>& out) {
+  const FabricInfo& fi = *g.fabric;
+  const std::string state = fi.state.value_or("");
+  if (state.empty() || state == "not_supported") return;
+  bool failed = state == "completed" && fi.status && *fi.status != "success";
+  if (state == "completed" && !failed) return;
+  Finding f = gpu_finding("fabric.not_registered", g);
+  if (state == "in_progress") {
+    f.severity = Severity::kWarning;
+    f.title = gpu_label(g) + ": fabric registration still in progress";
+    f.action =
+        "Registration takes seconds after the driver or Fabric Manager starts: run gpu-triage "
+        "again in a minute; if it stays in progress, read Fabric Manager's log.";
+  } else {
+    f.title = gpu_label(g) + (failed ? ": fabric registration failed (" + *fi.status + ")"
+                                     : ": not registered with the NVSwitch fabric");
+    f.action =
+        "CUDA cannot use this GPU until it registers: check that Fabric Manager runs and what "
+        "its log says, restart it, and reboot if registration does not complete.";
+  }
+  f.evidence = fmt::format("fabric state {}, status {}", state, fi.status.value_or("unknown")) +
+               fabric_manager_state(s);
+  f.commands = kFabricManagerCommands;
+  out.push_back(f);
+}
+
+/// The health problems the fabric reports, and whether any is critical.
+std::vector<std::string> health_problems(const FabricInfo& fi, bool& critical) {
+  std::vector<std::string> p;
+  if (fi.bandwidth_degraded.value_or(false)) p.push_back("bandwidth degraded");
+  if (fi.route_recovery_in_progress.value_or(false)) p.push_back("route recovery in progress");
+  if (fi.route_unhealthy.value_or(false)) p.push_back("route unhealthy");
+  if (fi.access_timeout_recovery.value_or(false)) p.push_back("access-timeout recovery");
+  if (fi.incorrect_configuration && *fi.incorrect_configuration != "none") {
+    p.push_back("incorrect configuration: " + *fi.incorrect_configuration);
+    critical = true;
+  }
+  if (fi.health_summary == "unhealthy") {
+    p.push_back("summary unhealthy");
+    critical = true;
+  } else if (fi.health_summary == "limited_capacity") {
+    p.push_back("summary limited capacity");
+  }
+  return p;
+}
+
+void health_one(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>& out) {
+  bool critical = false;
+  std::vector<std::string> problems = health_problems(*g.fabric, critical);
+  if (problems.empty()) return;
+  Finding f = gpu_finding("fabric.unhealthy", g);
+  if (critical) f.severity = Severity::kCritical;
+  f.title = gpu_label(g) + ": fabric " + fmt::format("{}", fmt::join(problems, ", "));
+  f.evidence =
+      fmt::format(
+          "fabric state {}, status {}, health mask {}", g.fabric->state.value_or("unknown"),
+          g.fabric->status.value_or("unknown"),
+          g.fabric->health_mask ? fmt::format("0x{:08X}", *g.fabric->health_mask) : "unknown") +
+      fabric_manager_state(s);
+  f.action =
+      "Multi-GPU jobs over NVLink run degraded or fail: drain them, then check NVLink/NVSwitch "
+      "cabling and trays and Fabric Manager's log; reboot if it does not clear.";
+  f.commands = kFabricManagerCommands;
+  out.push_back(f);
+}
+
+/// (model, link) -> whether any GPU of that model has the link active.
+std::set<std::pair<std::string, uint32_t>> active_links(const NodeSnapshot& s) {
+  std::set<std::pair<std::string, uint32_t>> up;
+  for (const GpuState& g : s.gpus) {
+    if (!g.nvlinks) continue;
+    for (const NvLink& l : *g.nvlinks)
+      if (l.active.value_or(false)) up.insert({g.name.value_or(""), l.link});
+  }
+  return up;
+}
+
+void links_down_one(const GpuState& g, const std::set<std::pair<std::string, uint32_t>>& up,
+                    std::vector<Finding>& out) {
+  std::vector<uint32_t> down;
+  size_t active = 0;
+  for (const NvLink& l : *g.nvlinks) {
+    if (l.active.value_or(false)) ++active;
+    if (l.active == false && up.count({g.name.value_or(""), l.link})) down.push_back(l.link);
+  }
+  if (down.empty()) return;
+  Finding f = gpu_finding("nvlink.link_down", g);
+  f.title = fmt::format("{}: NVLink {} down while other {} GPUs have {} up", gpu_label(g),
+                        fmt::join(down, ", "), g.name.value_or("(unnamed)"),
+                        down.size() == 1 ? "it" : "them");
+  f.evidence = fmt::format("{} of {} links active on this GPU; down: {}", active, g.nvlinks->size(),
+                           fmt::join(down, ", "));
+  f.action =
+      "Peer-to-peer traffic over this GPU is slower or fails (NCCL may hang): drain it, reset "
+      "the GPU or reboot; if the link stays down, reseat or RMA.";
+  f.commands = {"nvidia-smi nvlink --status -i " + std::to_string(g.index),
+                "sudo nvidia-smi --gpu-reset -i " + std::to_string(g.index) +
+                    "   # after stopping its processes; else reboot"};
+  out.push_back(f);
+}
+
+void link_errors_one(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>& out) {
+  std::vector<std::string> growing;
+  for (const NvLink& l : *g.nvlinks) {
+    const NvLinkCounters& d = l.errors_growth;
+    uint64_t retries = d.replay.value_or(0) + d.recovery.value_or(0);
+    uint64_t crc = d.crc_flit.value_or(0) + d.crc_data.value_or(0);
+    double crc_rate = s.sample_window_s > 0 ? crc / s.sample_window_s : 0;
+    if (retries == 0 && crc_rate < kCrcPerSecondLimit) continue;
+    growing.push_back(fmt::format("link {}: +{} replay, +{} recovery, +{} CRC", l.link,
+                                  d.replay.value_or(0), d.recovery.value_or(0), crc));
+  }
+  if (growing.empty()) return;
+  Finding f = gpu_finding("nvlink.errors_growing", g);
+  f.title = fmt::format("{}: NVLink errors grew during the {:.0f} s window on {} link(s)",
+                        gpu_label(g), s.sample_window_s, growing.size());
+  f.evidence = fmt::format("{}", fmt::join(growing, "; "));
+  f.action =
+      "Watch the link under load (`nvidia-smi nvlink -e`); if the counters keep growing, drain "
+      "the GPU and reseat or RMA it.";
+  f.commands = {"nvidia-smi nvlink -e -i " + std::to_string(g.index)};
+  out.push_back(f);
+}
+
+}  // namespace
+
+void check_fabric_and_nvlink(const NodeSnapshot& s, std::vector<Finding>& out) {
+  const auto up = active_links(s);
+  for (const GpuState& g : s.gpus) {
+    if (g.fabric) {
+      registration_one(s, g, out);
+      health_one(s, g, out);
+    }
+    if (g.nvlinks) {
+      links_down_one(g, up, out);
+      link_errors_one(s, g, out);
+    }
+  }
+}
+
+}  // namespace gt

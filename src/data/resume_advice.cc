@@ -1,0 +1,120 @@
+#include "data/resume_advice.h"
+
+namespace gt {
+namespace {
+
+std::string count(uint64_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// "gpu-triage data DIR --expect N --deep --move-bad-to DEST": the check that
+// moves the files a rerun must redo.
+std::string move_command(const DataReport& r, const ResumeContext& c) {
+  std::string cmd = "gpu-triage data";
+  for (const std::string& d : r.dirs) cmd += " " + d;
+  if (r.range)
+    cmd += r.range->first == 0 ? " --expect " + std::to_string(r.range->second)
+                               : " --range " + std::to_string(r.range->first) + ":" +
+                                     std::to_string(r.range->second);
+  cmd += " --deep --move-bad-to " + (c.move_bad_to.empty() ? "DEST" : c.move_bad_to);
+  return cmd;
+}
+
+std::string list_name(const ResumeContext& c) {
+  return c.resume_list.empty() ? "the list (--resume-list FILE)" : c.resume_list;
+}
+
+// What a rerun will redo: gaps, moved files, the not-started range.
+std::string redo_summary(const DataReport& r) {
+  std::string s = count(r.gap_count, "gap") + ", " + count(r.bad.size(), "bad file") + ", " +
+                  count(r.changed.size(), "changed file");
+  if (r.not_started)
+    s += " and the not-started " + std::to_string(r.not_started->first) + "-" +
+         std::to_string(r.not_started->last);
+  return s;
+}
+
+void specforge(const DataReport& r, const ResumeContext& c, std::vector<std::string>& out) {
+  out.push_back(
+      "SpecForge (scripts/prepare_hidden_states.py) skips every index whose data_<idx>.ckpt or "
+      ".ckpt.gz exists: it checks existence, not content.");
+  if (!r.bad.empty() || !r.changed.empty())
+    out.push_back("1. Move the bad and changed files out of DIR (same filesystem): " +
+                  move_command(r, c));
+  out.push_back(std::string(r.bad.empty() && r.changed.empty() ? "1. " : "2. ") +
+                "Rerun the same prepare_hidden_states.py command (same --output-path, dataset "
+                "and --file-group-size): it redoes " +
+                redo_summary(r) + ".");
+}
+
+void speculators(const DataReport& r, const ResumeContext& c, std::vector<std::string>& out) {
+  out.push_back(
+      "speculators (scripts/data_generation_offline.py) resumes after the highest existing "
+      "index (find_last_checkpoint): gaps below it and damaged files are never revisited.");
+  out.push_back("1. Move the bad and changed files out of DIR: " + move_command(r, c));
+  out.push_back("2. Rerun the same command: it continues after the highest remaining index.");
+  out.push_back("3. Regenerate the " + std::to_string(r.resume_count) + " samples in " +
+                list_name(c) +
+                " (gaps, bad, changed) separately: the script does not go back to them.");
+}
+
+void eagle(const DataReport& r, std::vector<std::string>& out) {
+  out.push_back(
+      "EAGLE's ge_data scripts have no resume: a restart re-processes the worker's whole "
+      "--start/--end slice and names files data_<k> by counting the folder (k = "
+      "len(os.listdir)), so a rerun into a folder that holds files appends shifted duplicates.");
+  std::string workers;
+  for (const KeyRun& k : r.resume)
+    if (workers.find(" " + k.group + ",") == std::string::npos) workers += " " + k.group + ",";
+  if (!workers.empty()) workers.pop_back();
+  out.push_back("For each worker folder with bad or missing files (" + workers +
+                " ), rerun that worker (same --index/--start/--end) into an empty folder, check "
+                "it with gpu-triage data, then swap it in.");
+}
+
+void generic(const DataReport& r, const ResumeContext& c, std::vector<std::string>& out) {
+  std::string s;
+  if (r.resume_count)
+    s = "Redo the " + std::to_string(r.resume_count) + " samples in " + list_name(c) +
+        " (gaps, bad, changed)";
+  if (r.not_started)
+    s += std::string(s.empty() ? "Run" : ", then continue") + " from " +
+         std::to_string(r.not_started->first) + " to " + std::to_string(r.not_started->last) +
+         " (not started)";
+  out.push_back(s + ".");
+}
+
+}  // namespace
+
+bool layout_skips_samples(Layout l) { return l == Layout::kSpecForge; }
+
+std::vector<std::string> resume_advice(const DataReport& r, const ResumeContext& c) {
+  std::vector<std::string> out;
+  if (r.resume.empty() && !r.not_started) return out;
+  switch (r.layout.kind) {
+    case Layout::kSpecForge:
+      specforge(r, c, out);
+      break;
+    case Layout::kSpeculators:
+      speculators(r, c, out);
+      break;
+    case Layout::kEagle:
+      eagle(r, out);
+      break;
+    default:
+      generic(r, c, out);
+  }
+  if (layout_skips_samples(r.layout.kind) && r.gap_count > 0)
+    out.push_back(
+        "A gap may be expected: SpecForge does not save a sample whose hidden states hold NaN "
+        "(it prints \"Warning: NaN found ... Skipping save\"); such an index stays missing after "
+        "the rerun.");
+  return out;
+}
+
+std::string stale_advice() {
+  return "the writer died mid-write (temp file, never renamed); safe to remove once no process "
+         "writes under DIR";
+}
+
+}  // namespace gt

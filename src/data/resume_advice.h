@@ -1,0 +1,30 @@
+// "How to resume", said plainly for the layout's pipeline: which files to
+// move away so its own resume redoes them, and the command's shape.
+// SpecForge resumes by file existence, speculators after the highest index,
+// EAGLE not at all (shared/reference/data-formats.md, section 1).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "data/analysis.h"
+
+namespace gt {
+
+/// What the operator typed that the advice repeats.
+struct ResumeContext {
+  std::string resume_list;  ///< --resume-list, "" when not given
+  std::string move_bad_to;  ///< --move-bad-to, "" when not given
+};
+
+/// The paragraph's lines (empty when there is nothing to redo).
+std::vector<std::string> resume_advice(const DataReport& r, const ResumeContext& c);
+
+/// Whether the layout's pipeline skips samples by design, so a missing index
+/// may be expected (SpecForge does not save a sample with NaN).
+bool layout_skips_samples(Layout l);
+
+/// The advice for stale temporary files.
+std::string stale_advice();
+
+}  // namespace gt

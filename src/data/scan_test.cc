@@ -1,0 +1,62 @@
+#include "data/scan.h"
+
+#include <gtest/gtest.h>
+#include <sys/time.h>
+
+#include "data/data_test_util.h"
+#include "util/test_util.h"
+
+namespace gt {
+namespace {
+
+void set_mtime(const std::string& path, int64_t t) {
+  struct timeval tv[2] = {{t, 0}, {t, 0}};
+  ASSERT_EQ(::utimes(path.c_str(), tv), 0);
+}
+
+// A flipped bit inside tensor data passes quick mode's structure checks.
+// The files written in the window before the newest one get the CRC check
+// anyway; an older file does not, and the scan says how many were checked.
+TEST(DataScanTest, QuickModeDeepChecksTheRecentFiles) {
+  TempTree t;
+  std::string bytes = real_fixture("torch/specforge/rows_0-4/data_0.ckpt");
+  bytes[1100] ^= 0x01;  // inside data_0/data/2: only the CRC32 tells
+  t.write("/d/data_0.pt", bytes);
+  t.write("/d/data_1.pt", bytes);
+  t.write("/d/data_2.pt", real_fixture("torch/specforge/rows_0-4/data_1.ckpt"));
+  set_mtime(t.path("/d/data_0.pt"), 1'000'000);           // hours before the others
+  set_mtime(t.path("/d/data_1.pt"), 1'000'000 + 86'000);  // recent
+  set_mtime(t.path("/d/data_2.pt"), 1'000'000 + 86'400);  // newest
+  ScanOptions o;
+  o.dirs = {t.path("/d")};
+  Result<DirScan> s = scan_dirs(o);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->files.size(), 3u);
+  EXPECT_EQ(s->files[0].verdict, FileVerdict::kIntact);  // old: not CRC-checked
+  EXPECT_FALSE(s->files[0].crc_checked);
+  EXPECT_EQ(s->files[1].verdict, FileVerdict::kBad);
+  EXPECT_EQ(s->files[1].code, ProblemCode::kChecksum);
+  EXPECT_TRUE(s->files[2].crc_checked);
+  ASSERT_TRUE(s->recent);
+  EXPECT_EQ(s->recent->files, 2u);
+  EXPECT_EQ(*s->recent->newest_unix_s, 1'000'000 + 86'400);
+  // --recent 0: quick mode as before; --deep: both flipped files.
+  o.recent_window_s = 0;
+  s = scan_dirs(o);
+  EXPECT_EQ(s->files[1].verdict, FileVerdict::kIntact);
+  o.deep = true;
+  s = scan_dirs(o);
+  EXPECT_EQ(s->files[0].code, ProblemCode::kChecksum);
+  EXPECT_EQ(s->files[1].code, ProblemCode::kChecksum);
+  EXPECT_FALSE(s->recent);
+}
+
+TEST(DataScanTest, AMillionEqualMessagesAreOneString) {
+  TextPool pool;
+  EXPECT_EQ(pool.intern("0 bytes"), pool.intern(std::string("0 ") + "bytes"));
+  EXPECT_NE(pool.intern("0 bytes"), pool.intern("truncated"));
+  EXPECT_EQ(pool.at(pool.intern("truncated")), "truncated");
+}
+
+}  // namespace
+}  // namespace gt

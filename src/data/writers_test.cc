@@ -1,0 +1,33 @@
+#include "data/writers.h"
+
+#include <gtest/gtest.h>
+
+#include "util/test_util.h"
+
+namespace gt {
+namespace {
+
+TEST(DataWritersTest, OnlyFilesUnderDirOpenForWritingCount) {
+  TempTree t;
+  t.write("/proc/10/comm", "python3\n");
+  t.symlink("/data/hidden/rows_0-2000/data_7.ckpt", "/proc/10/fd/5");
+  t.write("/proc/10/fdinfo/5", "pos:\t0\nflags:\t0100001\nmnt_id:\t29\n");  // O_WRONLY|O_CREAT
+  t.symlink("/data/hidden/rows_0-2000/data_6.ckpt", "/proc/10/fd/6");
+  t.write("/proc/10/fdinfo/6", "pos:\t0\nflags:\t0100000\n");  // read-only
+  t.symlink("/data/hidden2/x", "/proc/11/fd/3");               // not under DIR
+  t.write("/proc/11/fdinfo/3", "flags:\t02\n");
+  t.symlink("/data/hidden/y", "/proc/12/fd/3");  // O_RDWR, no comm
+  t.write("/proc/12/fdinfo/3", "flags:\t0100002\n");
+  t.write("/proc/self", "");  // not a pid
+  std::vector<Writer> w = find_writers(t.root(), {"/data/hidden"});
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].pid, 10);
+  EXPECT_EQ(w[0].comm, "python3");
+  EXPECT_EQ(w[0].path, "/data/hidden/rows_0-2000/data_7.ckpt");
+  EXPECT_EQ(w[1].pid, 12);
+  EXPECT_EQ(w[1].comm, "");
+  EXPECT_TRUE(find_writers(TempTree().root(), {"/data/hidden"}).empty());  // no /proc
+}
+
+}  // namespace
+}  // namespace gt

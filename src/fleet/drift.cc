@@ -1,0 +1,261 @@
+#include "fleet/drift.h"
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+#include <set>
+
+namespace gt {
+namespace {
+
+using J = nlohmann::ordered_json;
+
+/// A scalar as text (strings as they are, numbers and bools dumped); null
+/// for null, absent, objects and arrays.
+std::optional<std::string> scalar(const J& j) {
+  if (j.is_string()) return j.get<std::string>();
+  if (j.is_boolean()) return j.get<bool>() ? "on" : "off";
+  if (j.is_number()) return j.dump();
+  return std::nullopt;
+}
+
+/// j at a path of object keys, or null.
+const J& at(const J& j, std::initializer_list<const char*> path) {
+  static const J kNull;
+  const J* cur = &j;
+  for (const char* k : path) {
+    if (!cur->is_object()) return kNull;
+    auto it = cur->find(k);
+    if (it == cur->end()) return kNull;
+    cur = &*it;
+  }
+  return *cur;
+}
+
+const J& gpus_of(const J& report) {
+  static const J kEmpty = J::array();
+  const J& g = at(report, {"gpus"});
+  return g.is_array() ? g : kEmpty;
+}
+
+/// Folds the known per-GPU values of one host: "x" when all agree, else
+/// "x on 7 GPUs, y on 1" (a host that differs within itself differs from
+/// a uniform host too). Null when no GPU said.
+std::optional<std::string> fold(const std::vector<std::string>& values) {
+  if (values.empty()) return std::nullopt;
+  std::map<std::string, int> n;
+  for (const std::string& v : values) ++n[v];
+  if (n.size() == 1) return n.begin()->first;
+  std::vector<std::pair<std::string, int>> v(n.begin(), n.end());
+  std::stable_sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.second > b.second; });
+  std::string s;
+  for (const auto& [value, count] : v)
+    s += (s.empty() ? "" : ", ") + value + " on " + std::to_string(count) + " GPU" +
+         (count == 1 ? "" : "s");
+  return s;
+}
+
+using GpuValue = std::optional<std::string> (*)(const J& gpu);
+
+std::optional<std::string> vbios(const J& g) { return scalar(at(g, {"vbios_version"})); }
+std::optional<std::string> power_limit(const J& g) {
+  const J& w = at(g, {"power", "limit_w"});
+  if (!w.is_number()) return std::nullopt;
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.0f W", w.get<double>());
+  return std::string(buf);
+}
+std::optional<std::string> pcie_gen(const J& g) {
+  auto v = scalar(at(g, {"pcie", "link", "gen", "max"}));
+  return v ? std::optional("gen " + *v) : std::nullopt;
+}
+std::optional<std::string> ecc_mode(const J& g) {
+  return scalar(at(g, {"ecc", "mode", "current"}));
+}
+std::optional<std::string> persistence(const J& g) { return scalar(at(g, {"persistence_mode"})); }
+std::optional<std::string> mig_mode(const J& g) {
+  return scalar(at(g, {"mig", "mode", "current"}));
+}
+std::optional<std::string> mig_layout(const J& g) {
+  const J& m = at(g, {"mig_devices"});
+  if (!m.is_array()) return std::nullopt;
+  std::vector<std::string> names;
+  for (const J& d : m) names.push_back(scalar(at(d, {"name"})).value_or("?"));
+  std::sort(names.begin(), names.end());
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : " + ") + n;
+  return s.empty() ? std::optional<std::string>("none") : s;
+}
+
+struct GpuProperty {
+  const char* name;
+  GpuValue value;
+  bool per_model;  ///< compared among GPUs of the same model only
+};
+
+const GpuProperty kGpuProperties[] = {
+    {"vbios_version", vbios, true},           {"power_limit", power_limit, true},
+    {"pcie_max_gen", pcie_gen, true},         {"ecc_mode", ecc_mode, false},
+    {"persistence_mode", persistence, false}, {"mig_mode", mig_mode, false},
+    {"mig_layout", mig_layout, true},
+};
+
+/// (property, sku) -> value, for one host.
+using HostValues = std::map<std::pair<std::string, std::string>, std::optional<std::string>>;
+
+void node_values(const J& r, HostValues& out) {
+  // The paths are one or two keys deep (a static table of
+  // initializer_lists would dangle).
+  struct NodeProperty {
+    const char* name;
+    const char* key;
+    const char* subkey;
+  };
+  static const NodeProperty kNode[] = {
+      {"driver_version", "driver_version", nullptr},
+      {"nvml_library_version", "nvml", "library_version"},
+      {"cuda_driver_version", "cuda_driver_version", nullptr},
+      {"kernel_module_version", "kernel_module_version", nullptr},
+      {"kernel_release", "kernel_release", nullptr},
+  };
+  for (const NodeProperty& p : kNode)
+    out[{p.name, ""}] = scalar(p.subkey ? at(r, {p.key, p.subkey}) : at(r, {p.key}));
+  const J& gpus = gpus_of(r);
+  std::vector<std::string> models;
+  for (const J& g : gpus) models.push_back(scalar(at(g, {"name"})).value_or("unknown model"));
+  out[{"gpu_count", ""}] = std::to_string(gpus.size());
+  std::map<std::string, int> per;
+  for (const std::string& m : models) ++per[m];
+  std::string sku;
+  for (const auto& [m, n] : per) sku += (sku.empty() ? "" : ", ") + std::to_string(n) + "x " + m;
+  out[{"gpu_models", ""}] = sku.empty() ? std::optional<std::string>("no GPU") : sku;
+}
+
+void gpu_values(const J& r, HostValues& out) {
+  for (const GpuProperty& p : kGpuProperties) {
+    std::map<std::string, std::vector<std::string>> by_model;
+    std::set<std::string> models;
+    for (const J& g : gpus_of(r)) {
+      std::string model = p.per_model ? scalar(at(g, {"name"})).value_or("unknown model") : "";
+      models.insert(model);
+      if (auto v = p.value(g)) by_model[model].push_back(*v);
+    }
+    for (const std::string& m : models)
+      out[{p.name, m}] = by_model.count(m) ? fold(by_model[m]) : std::nullopt;
+  }
+}
+
+std::optional<std::string> why_not_compared(const HostReport& h) {
+  if (h.error) return "UNKNOWN: " + *h.error;
+  if (!h.report.is_object()) return std::string("no report");
+  if (scalar(at(h.report, {"schema"})) != "gpu-triage/report") return std::string("not a report");
+  const J& v = at(h.report, {"schema_version"});
+  if (!v.is_number_integer() || v.get<int64_t>() != 2)
+    return "report schema version " + v.dump() + " (this gpu-triage reads 2)";
+  return std::nullopt;
+}
+
+DriftProperty judge_property(
+    const std::string& name, const std::string& sku,
+    const std::vector<std::pair<std::string, std::optional<std::string>>>& per_host) {
+  DriftProperty p;
+  p.property = name;
+  if (!sku.empty()) p.sku = sku;
+  std::map<std::string, std::vector<std::string>> hosts_by_value;
+  for (const auto& [host, v] : per_host) {
+    if (v)
+      hosts_by_value[*v].push_back(host);
+    else
+      p.unknown_hosts.push_back(host);
+  }
+  std::vector<DriftValue> values;
+  for (auto& [v, hosts] : hosts_by_value) values.push_back({v, hosts});
+  std::stable_sort(values.begin(), values.end(),
+                   [](auto& a, auto& b) { return a.hosts.size() > b.hosts.size(); });
+  if (values.size() >= 2 && values[0].hosts.size() == values[1].hosts.size()) {
+    p.others = values;  // a tie: no majority to name
+  } else if (!values.empty()) {
+    p.majority = values.front();
+    p.others.assign(values.begin() + 1, values.end());
+  }
+  return p;
+}
+
+std::string host_list(const std::vector<std::string>& hosts) {
+  std::string s;
+  for (size_t i = 0; i < hosts.size() && i < 20; ++i) s += (i ? ", " : "") + hosts[i];
+  if (hosts.size() > 20) s += " and " + std::to_string(hosts.size() - 20) + " more";
+  return s;
+}
+
+J value_json(const DriftValue& v) { return J{{"value", v.value}, {"hosts", v.hosts}}; }
+
+}  // namespace
+
+DriftReport find_drift(const std::vector<HostReport>& hosts) {
+  DriftReport d;
+  std::vector<std::pair<std::string, HostValues>> compared;
+  for (const HostReport& h : hosts) {
+    if (auto why = why_not_compared(h)) {
+      d.not_compared.push_back({h.host, *why});
+      continue;
+    }
+    HostValues v;
+    node_values(h.report, v);
+    gpu_values(h.report, v);
+    compared.emplace_back(h.host, std::move(v));
+  }
+  d.hosts_compared = compared.size();
+  // Every (property, sku) any host has, in a stable order.
+  std::set<std::pair<std::string, std::string>> keys;
+  for (const auto& [host, v] : compared)
+    for (const auto& [k, value] : v) keys.insert(k);
+  for (const auto& [name, sku] : keys) {
+    std::vector<std::pair<std::string, std::optional<std::string>>> per_host;
+    for (const auto& [host, v] : compared) {
+      auto it = v.find({name, sku});
+      if (it != v.end()) per_host.emplace_back(host, it->second);  // hosts with that model
+    }
+    DriftProperty p = judge_property(name, sku, per_host);
+    if (!p.others.empty()) d.differing.push_back(std::move(p));
+  }
+  return d;
+}
+
+void render_drift_text(const DriftReport& d, std::ostream& out) {
+  out << "drift: " << d.differing.size() << " propert" << (d.differing.size() == 1 ? "y" : "ies")
+      << " differ across " << d.hosts_compared << " compared host"
+      << (d.hosts_compared == 1 ? "" : "s") << "\n";
+  for (const DriftProperty& p : d.differing) {
+    out << "drift: " << p.property << (p.sku ? " [" + *p.sku + "]" : "") << ": ";
+    if (p.majority)
+      out << p.majority->value << " on " << p.majority->hosts.size() << " host"
+          << (p.majority->hosts.size() == 1 ? "" : "s") << "; differs: ";
+    else
+      out << "no majority: ";
+    for (size_t i = 0; i < p.others.size(); ++i)
+      out << (i ? "; " : "") << p.others[i].value << " on " << host_list(p.others[i].hosts);
+    if (!p.unknown_hosts.empty()) out << " (not told by " << host_list(p.unknown_hosts) << ")";
+    out << "\n";
+  }
+  for (const NotCompared& n : d.not_compared)
+    out << "drift: not compared: " << n.host << ": " << n.why << "\n";
+}
+
+nlohmann::ordered_json drift_to_json(const DriftReport& d) {
+  J props = J::array();
+  for (const DriftProperty& p : d.differing) {
+    J others = J::array();
+    for (const DriftValue& v : p.others) others.push_back(value_json(v));
+    props.push_back(J{{"property", p.property},
+                      {"sku", p.sku ? J(*p.sku) : J()},
+                      {"majority", p.majority ? value_json(*p.majority) : J()},
+                      {"differing", others},
+                      {"unknown_hosts", p.unknown_hosts}});
+  }
+  J nc = J::array();
+  for (const NotCompared& n : d.not_compared) nc.push_back(J{{"host", n.host}, {"why", n.why}});
+  return J{{"hosts_compared", d.hosts_compared}, {"differing", props}, {"not_compared", nc}};
+}
+
+}  // namespace gt

@@ -1,0 +1,263 @@
+// Reading the kernel log: /dev/kmsg, journalctl for the previous boot,
+// /var/log/kern.log(.1), or one --kernel-log file (kernel_log.h says what
+// each source gives). Each source's text goes through parse_text with a hook
+// that settles the line's boot and wall time before it is folded, so a storm
+// folds per boot and a kern.log spanning a reboot is split first.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include "sources/kernel_log/cancellation.h"
+#include "sources/kernel_log/kernel_log.h"
+#include "sources/kernel_log/line_format.h"
+#include "sources/kernel_log/nvrm_events.h"
+#include "sources/kernel_log/storm.h"
+
+namespace gt {
+namespace {
+
+using klog::kNpos;
+using klog::string_view;
+using klog::trim;
+constexpr size_t kReadCap = 256u << 20;  // bytes of one log file we parse
+
+using Source = KernelLog::Source;
+
+struct Text {
+  std::string data;
+  std::optional<std::string> error;
+};
+
+// Reads fd to EOF (or EAGAIN for a non-blocking /dev/kmsg; EPIPE there means
+// records were overwritten while reading: go on with the next one).
+Text read_fd(int fd, const std::string& path) {
+  Text t;
+  std::string buf(64 * 1024, '\0');
+  for (;;) {
+    ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n > 0) {
+      t.data.append(buf.data(), static_cast<size_t>(n));
+      if (t.data.size() >= kReadCap) break;
+      continue;
+    }
+    if (n == 0 || errno == EAGAIN) break;
+    if (errno == EINTR || errno == EPIPE) continue;
+    t.error = "cannot read " + path + ": " + std::strerror(errno);
+    break;
+  }
+  return t;
+}
+
+// A whole file, or its last kReadCap bytes from a line start.
+Text read_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Text{{}, "cannot open " + path + ": " + std::strerror(errno)};
+  struct stat sb {};
+  bool tail =
+      ::fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && static_cast<uint64_t>(sb.st_size) > kReadCap;
+  if (tail) ::lseek(fd, sb.st_size - static_cast<off_t>(kReadCap), SEEK_SET);
+  Text t = read_fd(fd, path);
+  ::close(fd);
+  if (tail) t.data.erase(0, std::min(t.data.size(), t.data.find('\n') + 1));
+  return t;
+}
+
+Text read_kmsg(const FsRoot& root) {
+  const std::string path = root.path("/dev/kmsg");
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return Text{{}, "not found"};
+    if (err == EPERM || err == EACCES)
+      return Text{{}, "permission denied (run as root or with CAP_SYSLOG)"};
+    return Text{{}, "cannot open " + path + ": " + std::strerror(err)};
+  }
+  // SEEK_SET: the oldest record still buffered (SEEK_DATA would skip those
+  // before the last "dmesg -c"). Fails harmlessly on odd files.
+  ::lseek(fd, 0, SEEK_SET);
+  Text t = read_fd(fd, path);
+  ::close(fd);
+  return t;
+}
+
+std::optional<int64_t> read_btime(const FsRoot& root) {
+  Result<std::string> stat = root.read("/proc/stat");
+  if (!stat) return std::nullopt;
+  const std::string text = "\n" + *stat;
+  size_t at = text.find("\nbtime ");
+  if (at == std::string::npos) return std::nullopt;
+  size_t start = at + 7, end = text.find('\n', start);
+  std::optional<int64_t> btime =
+      klog::to_num<int64_t>(trim(string_view(text).substr(start, end - start)));
+  if (!btime || *btime < 0 || *btime > klog::kMaxUnixS) return std::nullopt;  // no sum can overflow
+  return btime;
+}
+
+// Monotonic seconds of the first record in kmsg text.
+std::optional<double> first_kmsg_mono(string_view text) {
+  auto k = klog::parse_kmsg_header(text.substr(0, text.find('\n')));
+  if (!k) return std::nullopt;
+  return klog::plausible_uptime(static_cast<double>(k->usec) / 1e6);
+}
+
+Source make_source(std::string name, std::string boot) {
+  Source s;
+  s.name = std::move(name);
+  s.boot = std::move(boot);
+  return s;
+}
+
+// Records the parse of `text` in `src`; returns its events.
+std::vector<KernelLogEvent> take(const Text& text, const std::string& boot, Source& src,
+                                 KernelLog& log, const klog::EventHook& hook = {}) {
+  if (text.error) {
+    src.error = text.error;
+    return {};
+  }
+  ParsedKernelLog parsed = klog::parse_text(text.data, boot, hook);
+  src.read = true;
+  src.lines = parsed.lines;
+  log.unparsed_nvidia_lines += parsed.unparsed_nvidia_lines;
+  return std::move(parsed.events);
+}
+
+std::string first_line(string_view s) {
+  size_t start = s.find_first_not_of("\n \t");
+  if (start == kNpos) return "";
+  s.remove_prefix(start);
+  return std::string(trim(s.substr(0, s.find('\n'))));
+}
+
+std::vector<KernelLogEvent> read_journal(const KernelLogOptions& o, KernelLog& log) {
+  static const RealCommandRunner kReal;
+  const CommandRunner& runner = o.runner ? *o.runner : kReal;
+  Source src = make_source("journalctl -k -b -1", "previous");
+  CommandResult r = runner.run(
+      {"journalctl", "-k", "-b", "-1", "-o", "short-iso", "--no-pager", "-q"}, o.command_timeout);
+  Text text;
+  if (r.spawn_error) {
+    text.error = r.spawn_error;
+  } else if (r.timed_out) {
+    text.error = "timed out after " + std::to_string(o.command_timeout.count()) + " ms";
+  } else if (r.exit_code != 0) {
+    std::string line = first_line(r.err);
+    text.error = line.empty() ? "exit code " + std::to_string(r.exit_code) : line;
+  } else {
+    text.data = std::move(r.out);
+  }
+  std::vector<KernelLogEvent> events = take(text, "previous", src, log);
+  log.sources.push_back(std::move(src));
+  return events;
+}
+
+std::string dedupe_key(const KernelLogEvent& e) {
+  return e.kind + '|' + std::to_string(e.code.value_or(-1)) + '|' + e.pci_bus_id.value_or("") +
+         '|' + std::to_string(e.pid.value_or(0)) + '|' + e.detail;
+}
+
+// Drops from `events` those that repeat one of `seen` within 5 s.
+void drop_repeats(std::vector<KernelLogEvent>& events, const std::vector<KernelLogEvent>& seen) {
+  std::multimap<std::string, std::optional<int64_t>> index;
+  for (const KernelLogEvent& e : seen) index.emplace(dedupe_key(e), e.time_unix_s);
+  std::erase_if(events, [&](const KernelLogEvent& e) {
+    auto [lo, hi] = index.equal_range(dedupe_key(e));
+    for (auto it = lo; it != hi; ++it) {
+      if (!it->second || !e.time_unix_s || std::llabs(*it->second - *e.time_unix_s) <= 5)
+        return true;
+    }
+    return false;
+  });
+}
+
+struct KmsgState {
+  bool read = false;
+  std::optional<int64_t> oldest_unix;  // wall time of the oldest kmsg record
+};
+
+// Sets the boot of a kern.log event; false when it is to be dropped.
+bool classify(KernelLogEvent& e, std::optional<int64_t> btime, const KmsgState& kmsg) {
+  if (!btime || !e.time_unix_s) {
+    e.boot = "current";
+    return !kmsg.read;
+  }
+  if (*e.time_unix_s < *btime) {
+    e.boot = "previous";
+    return true;
+  }
+  e.boot = "current";
+  return !kmsg.read || (kmsg.oldest_unix && *e.time_unix_s < *kmsg.oldest_unix - 1);
+}
+
+void read_kern_logs(const FsRoot& root, std::optional<int64_t> btime, const KmsgState& kmsg,
+                    KernelLog& log, std::vector<KernelLogEvent>& previous,
+                    std::vector<KernelLogEvent>& current) {
+  for (const char* name : {"/var/log/kern.log.1", "/var/log/kern.log"}) {
+    struct stat sb {};
+    if (::stat(root.path(name).c_str(), &sb) != 0 && errno == ENOENT) continue;
+    Source src = make_source(name, "previous");
+    auto hook = [&](KernelLogEvent& e) { return classify(e, btime, kmsg); };
+    for (KernelLogEvent& e : take(read_file(root.path(name)), "previous", src, log, hook))
+      (e.boot == "previous" ? previous : current).push_back(std::move(e));
+    log.sources.push_back(std::move(src));
+  }
+}
+
+void sort_if_all_timed(std::vector<KernelLogEvent>& events) {
+  if (std::all_of(events.begin(), events.end(), [](auto& e) { return e.time_unix_s.has_value(); }))
+    std::stable_sort(events.begin(), events.end(),
+                     [](auto& a, auto& b) { return *a.time_unix_s < *b.time_unix_s; });
+}
+
+KernelLog read_file_option(const std::string& file) {
+  KernelLog log;
+  Source src = make_source(file == "-" ? "stdin" : file, "file");
+  Text text = file == "-" ? read_fd(0, "stdin") : read_file(file);
+  log.events = take(text, "file", src, log);
+  log.sources.push_back(std::move(src));
+  return log;
+}
+
+}  // namespace
+
+KernelLog read_kernel_log(const FsRoot& root, const KernelLogOptions& options) {
+  if (options.file) return read_file_option(*options.file);
+  KernelLog log;
+  const std::optional<int64_t> btime = read_btime(root);
+  Source ksrc = make_source("/dev/kmsg", "current");
+  Text ktext = read_kmsg(root);
+  auto wall_time = [&](KernelLogEvent& e) {
+    if (btime && e.monotonic_s) e.time_unix_s = *btime + std::llround(*e.monotonic_s);
+    return true;
+  };
+  std::vector<KernelLogEvent> kmsg_events = take(ktext, "current", ksrc, log, wall_time);
+  KmsgState kmsg{ksrc.read, std::nullopt};
+  if (auto mono = first_kmsg_mono(ktext.data); mono && btime)
+    kmsg.oldest_unix = *btime + static_cast<int64_t>(*mono);
+  log.sources.push_back(std::move(ksrc));
+
+  std::vector<KernelLogEvent> previous, current;
+  if (root.root() == "/" || root.root().empty()) previous = read_journal(options, log);
+  std::vector<KernelLogEvent> kern_previous;
+  read_kern_logs(root, btime, kmsg, log, kern_previous, current);
+  drop_repeats(kern_previous, previous);
+  previous.insert(previous.end(), kern_previous.begin(), kern_previous.end());
+  current.insert(current.end(), kmsg_events.begin(), kmsg_events.end());
+  sort_if_all_timed(previous);
+  sort_if_all_timed(current);
+  // Sources of one boot may each hold part of a storm: one event per key.
+  previous = klog::fold_events(std::move(previous));
+  current = klog::fold_events(std::move(current));
+  klog::mark_cancellations(previous);
+  klog::mark_cancellations(current);
+  log.events = std::move(previous);
+  log.events.insert(log.events.end(), current.begin(), current.end());
+  return log;
+}
+
+}  // namespace gt
