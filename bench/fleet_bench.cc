@@ -3,7 +3,10 @@
 // the delays divided by the fan-out, bounded below by the slowest host.
 // Twice: with an in-process fake runner (the scheduling and our parsing and
 // judging), and with tests/fake_ssh/fake-ssh as the ssh program (adds a
-// process start per host, as real ssh has).
+// process start per host, as real ssh has). Then 1,000 fake hosts at
+// fan-out 64 (in-process), with the peak memory it took and the time of
+// the fleet's own analysis (Xid correlation and drift) over their reports.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +18,8 @@
 #include <sstream>
 #include <thread>
 
+#include "fleet/correlate.h"
+#include "fleet/drift.h"
 #include "fleet/fanout.h"
 #include "fleet/remote.h"
 
@@ -62,17 +67,60 @@ class DelayRunner : public gt::CommandRunner {
   std::string answer_;
 };
 
-double run_ms(const gt::CommandRunner& runner, const gt::RemoteOptions& o) {
+double run_ms(const gt::CommandRunner& runner, const gt::RemoteOptions& o, int hosts = kHosts,
+              int fanout = kFanout, std::vector<gt::HostReport>* out = nullptr) {
   auto t0 = steady_clock::now();
   int ok = 0;
-  std::vector<gt::HostReport> reports(kHosts);
-  gt::run_bounded(kHosts, kFanout, [&](size_t i) {
+  std::vector<gt::HostReport> reports(hosts);
+  gt::run_bounded(hosts, fanout, [&](size_t i) {
     reports[i] = gt::check_host("h" + std::to_string(i), o, runner);
   });
   for (auto& r : reports) ok += r.verdict == "OK";
   double ms = duration<double, std::milli>(steady_clock::now() - t0).count();
-  if (ok != kHosts) std::printf("  (only %d of %d hosts OK)\n", ok, kHosts);
+  if (ok != hosts) std::printf("  (only %d of %d hosts OK)\n", ok, hosts);
+  if (out) *out = std::move(reports);
   return ms;
+}
+
+double ideal_ms(const std::vector<int>& delays, int fanout) {
+  double sum = 0;
+  for (int d : delays) sum += d;
+  return std::max(sum / fanout,
+                  static_cast<double>(*std::max_element(delays.begin(), delays.end())));
+}
+
+long peak_rss_kib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+/// 1,000 hosts at fan-out 64 through the in-process runner; then the
+/// fleet's own analysis over the 1,000 reports.
+void thousand_hosts(const gt::RemoteOptions& o, const std::string& answer) {
+  constexpr int kMany = 1000, kManyFanout = 64;
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> dist(50, 500);
+  std::vector<int> delays(kMany);
+  for (int& d : delays) d = dist(rng);
+  const double ideal = ideal_ms(delays, kManyFanout);
+  const long rss_before = peak_rss_kib();
+  std::vector<gt::HostReport> reports;
+  double ms = run_ms(DelayRunner(delays, answer), o, kMany, kManyFanout, &reports);
+  const long rss_after = peak_rss_kib();
+  auto t0 = steady_clock::now();
+  std::vector<gt::FleetFinding> found = gt::correlate_xids(reports);
+  gt::DriftReport drift = gt::find_drift(reports);
+  double analysis = duration<double, std::milli>(steady_clock::now() - t0).count();
+  std::printf("fleet: %d hosts, delays 50-500 ms, fan-out %d\n", kMany, kManyFanout);
+  std::printf("  ideal max(sum/fanout, slowest)      %8.1f ms\n", ideal);
+  std::printf("  in-process fake runner              %8.1f ms   %.2fx ideal\n", ms, ms / ideal);
+  std::printf("  peak RSS %.1f MiB (%.1f MiB before the run)\n", rss_after / 1024.0,
+              rss_before / 1024.0);
+  std::printf(
+      "  correlation + drift over %d reports %8.1f ms (%zu fleet findings, %zu "
+      "properties differ)\n",
+      kMany, analysis, found.size(), drift.differing.size());
 }
 
 }  // namespace
@@ -84,8 +132,7 @@ int main() {
   for (int& d : delays) d = dist(rng);
   double sum = 0;
   for (int d : delays) sum += d;
-  const double ideal =
-      std::max(sum / kFanout, static_cast<double>(*std::max_element(delays.begin(), delays.end())));
+  const double ideal = ideal_ms(delays, kFanout);
   gt::RemoteOptions o;
   o.host_timeout = seconds(10);
   const std::string answer = recorded_answer();
@@ -111,5 +158,8 @@ int main() {
   std::printf("  fake-ssh processes (real runner)    %8.1f ms   %.2fx ideal\n", procs,
               procs / ideal);
   std::filesystem::remove_all(dir);
+  ::unsetenv("FAKE_SSH_DIR");
+  o.ssh_command = "ssh";
+  thousand_hosts(o, answer);
   return 0;
 }

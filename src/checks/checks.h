@@ -23,6 +23,16 @@ void check_fabric_and_nvlink(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_thermal_and_limits(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_kernel_log(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out);
 void check_disks(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_data(const NodeSnapshot& s, std::vector<Finding>& out);
+/// incident.* (how the previous boot ended, storage errors before it) and
+/// clock.* (unsynchronised, RTC drift, files dated in the future).
+void check_incident(const NodeSnapshot& s, std::vector<Finding>& out);
+/// mount.*: a configured mount missing, read-only after errors, a data path
+/// on a network or overlay filesystem (model/mounts.h).
+void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out);
+/// gpu.repeat_offender from the record across boots and this run's findings
+/// so far (`out`); runs after the joins.
+void check_history(const NodeSnapshot& s, std::vector<Finding>& out);
 /// driver.wedged from the tasks stuck in nvidia code; then folds the NVML
 /// timeouts into it (join_driver_wedged), so it runs after join_gpu_events.
 void check_driver_wedged(const NodeSnapshot& s, std::vector<Finding>& out);
@@ -38,6 +48,9 @@ void join_gpu_events(std::vector<Finding>& findings);
 /// the same wedge seen from our side) into the driver.wedged finding, which
 /// leads; nothing when there is none.
 void join_driver_wedged(std::vector<Finding>& findings);
+/// Joins each GPU's Xid 154 ("recovery action changed") into its
+/// gpu.recovery_action finding, by bus id.
+void join_recovery_events(std::vector<Finding>& findings);
 /// Every finding's commands without sudo (running as root).
 void drop_sudo(std::vector<Finding>& findings);
 
@@ -45,6 +58,8 @@ void drop_sudo(std::vector<Finding>& findings);
 Finding gpu_finding(const char* id, const GpuState& g);
 /// A finding about the node.
 Finding node_finding(const char* id);
+/// A finding about a path of this node (a mount, a data directory).
+Finding path_finding(const char* id, const std::string& path);
 /// The GPU NVML knows at `bus_id` (any spelling, see normalize_pci_bus_id),
 /// or nullptr.
 const GpuState* gpu_by_bus_id(const NodeSnapshot& s, std::string_view bus_id);

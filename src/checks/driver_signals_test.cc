@@ -93,7 +93,9 @@ TEST(RecoveryAction, OlderFlagsFromACaptureAndXid154AreQuoted) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->severity, Severity::kCritical);
   EXPECT_TRUE(contains(f[0]->evidence, "reset required yes"));
-  EXPECT_TRUE(contains(f[0]->evidence, "Xid 154 (previous boot)")) << f[0]->evidence;
+  EXPECT_EQ(f[0]->joined_ids, std::vector<std::string>{"gpu.xid.154"});
+  EXPECT_TRUE(contains(f[0]->evidence, "gpu.xid.154: ")) << f[0]->evidence;
+  for (const Finding& x : r.findings) EXPECT_NE(x.id, "gpu.xid.154") << "joined, not repeated";
 }
 
 TEST(EccHistory, LifetimeDoubleBitErrorsWarnWithTheNumbers) {
@@ -146,6 +148,7 @@ TEST(Fabric, DegradedOnOneOfEightIsOneWarning) {
   Report r = healthy_node();
   for (GpuState& g : r.snapshot.gpus) g.fabric = completed_fabric();
   r.snapshot.gpus[6].fabric->bandwidth_degraded = true;
+  r.snapshot.nvidia_services_read = true;
   auto f = judged(r, "fabric.unhealthy");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->severity, Severity::kWarning);

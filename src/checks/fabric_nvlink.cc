@@ -22,10 +22,11 @@ namespace {
 
 constexpr double kCrcPerSecondLimit = 100.0;
 
-/// "Fabric Manager (nv-fabricmanager, pid 1234, unit nvidia-fabricmanager.service) is running",
-/// or that none runs; empty for a capture (its services were not read).
+/// "Fabric Manager runs (nv-fabricmanager, pid 1234, unit ...)", or that
+/// none runs; empty when the node's processes were not read (a capture, a
+/// host gathered over ssh).
 std::string fabric_manager_state(const NodeSnapshot& s) {
-  if (s.source != "nvml") return "";
+  if (!s.nvidia_services_read) return "";
   for (const NvidiaService& svc : s.nvidia_services)
     if (svc.what == "Fabric Manager")
       return fmt::format("; Fabric Manager runs ({}, pid {}{})", svc.comm, svc.pid,

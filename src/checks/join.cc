@@ -56,19 +56,32 @@ void fold(Finding& lead, const Finding& f) {
 
 }  // namespace
 
-void join_gpu_events(std::vector<Finding>& findings) {
+namespace {
+
+/// The driver's recovery action leads; its Xid 154 ("recovery action
+/// changed") messages of this and the previous boot join it.
+int recovery_rank(const std::string& id) {
+  if (id == "gpu.recovery_action") return 0;
+  if (id == "gpu.xid.154") return 1;
+  return -1;
+}
+
+/// Joins the findings `rank` orders (>= 0) by bus id: the lowest leads.
+/// With `need_lead`, only where a rank-0 finding is there to lead.
+void join_by_bus(std::vector<Finding>& findings, int (*rank)(const std::string&), bool need_lead) {
   std::map<std::string, std::vector<size_t>> by_bus;
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
-    if (lead_rank(f.id) >= 0 && f.subject.pci_bus_id)
+    if (rank(f.id) >= 0 && f.subject.pci_bus_id)
       by_bus[normalize_pci_bus_id(*f.subject.pci_bus_id)].push_back(i);
   }
   std::vector<bool> drop(findings.size(), false);
   for (auto& [bus, idx] : by_bus) {
     if (idx.size() < 2) continue;
     std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
-      return lead_rank(findings[a].id) < lead_rank(findings[b].id);
+      return rank(findings[a].id) < rank(findings[b].id);
     });
+    if (need_lead && rank(findings[idx[0]].id) != 0) continue;
     for (size_t k = 1; k < idx.size(); ++k) {
       fold(findings[idx[0]], findings[idx[k]]);
       drop[idx[k]] = true;
@@ -78,6 +91,16 @@ void join_gpu_events(std::vector<Finding>& findings) {
   for (size_t i = 0; i < findings.size(); ++i)
     if (!drop[i]) kept.push_back(std::move(findings[i]));
   findings = std::move(kept);
+}
+
+}  // namespace
+
+void join_gpu_events(std::vector<Finding>& findings) {
+  join_by_bus(findings, lead_rank, /*need_lead=*/false);
+}
+
+void join_recovery_events(std::vector<Finding>& findings) {
+  join_by_bus(findings, recovery_rank, /*need_lead=*/true);
 }
 
 namespace {

@@ -24,6 +24,13 @@ Finding node_finding(const char* id) {
   return f;
 }
 
+Finding path_finding(const char* id, const std::string& path) {
+  Finding f = node_finding(id);
+  f.subject.kind = "path";
+  f.subject.path = path;
+  return f;
+}
+
 namespace {
 
 /// The module names in unload order: those loaded, else the usual set.

@@ -20,13 +20,20 @@ int rank(const Finding& f) {
   // A broken driver: nvml.* and a wedged driver (nothing else works until
   // the reboot it needs).
   if (id.starts_with("nvml.") || id == "driver.wedged") return 0;
+  // Every time in the report depends on the clock: check it first.
+  if (id.starts_with("clock.")) return 1;
   if (f.severity == Severity::kCritical && id.starts_with("gpu.")) return 1;
+  // A missing or read-only mount: fixed before the job resumes, ahead of
+  // its disk space (the stable order puts mount.* before disk.* here).
+  if (id.starts_with("mount.") && f.severity >= Severity::kWarning) return 2;
   if (f.severity == Severity::kCritical) return 2;
   if (id.starts_with("ecc.") || id.starts_with("gpu.") || id.starts_with("fabric.") ||
       id.starts_with("nvlink.") || id.starts_with("thermal.") || id == "pcie.link_downgraded")
     return 3;
   if (id.starts_with("memory.")) return 4;
-  if (id.starts_with("disk.")) return 5;
+  // The job's disk space, then its data (resume with the right files);
+  // the checks run in that order, and the sort is stable.
+  if (id.starts_with("disk.") || id.starts_with("incident.") || id.starts_with("data.")) return 5;
   if (id.starts_with("driver.")) return 6;
   if (id.starts_with("pcie.") || id.starts_with("clocks.") || id.starts_with("persistence."))
     return 7;

@@ -5,7 +5,8 @@
 // from the counters. Severities follow DCGM's health watch for the same
 // values (0 healthy; 1, 2, 4 failure; 3 warning); a value we cannot name is
 // a warning, never healthy. An Xid 154 (the driver's "recovery action
-// changed" message) of this or the previous boot on the same GPU is quoted.
+// changed" message) of this or the previous boot on the same GPU is joined
+// into it (join.cc).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -84,24 +85,7 @@ std::string source_evidence(const RecoveryState& r) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-/// Xid 154 lines of this or the previous boot naming this GPU.
-std::string xid154_evidence(const NodeSnapshot& s, const GpuState& g) {
-  if (!s.kernel_log || !g.pci_bus_id) return "";
-  const std::string bus = normalize_pci_bus_id(*g.pci_bus_id);
-  std::vector<std::string> seen;
-  for (const KernelLogEvent& e : s.kernel_log->events) {
-    if (e.kind != "xid" || e.code != 154 || !e.pci_bus_id) continue;
-    if (normalize_pci_bus_id(*e.pci_bus_id) != bus) continue;
-    seen.push_back(fmt::format("Xid 154 ({} boot{}{}): {}", e.boot,
-                               e.time_text ? ", " + *e.time_text : "",
-                               e.count > 1 ? fmt::format(", x{}", e.count) : "", e.detail));
-    if (seen.size() == 3) break;
-  }
-  if (seen.empty()) return "";
-  return "; kernel log: " + fmt::format("{}", fmt::join(seen, "; "));
-}
-
-void recovery_one(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>& out) {
+void recovery_one(const GpuState& g, std::vector<Finding>& out) {
   const std::string action = effective_action(g.recovery);
   if (action.empty()) return;
   Finding f = gpu_finding("gpu.recovery_action", g);
@@ -122,7 +106,7 @@ void recovery_one(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>
         "Do not treat the GPU as healthy: read `nvidia-smi -q` for the action, and reset or "
         "reboot as it says.";
   }
-  f.evidence = source_evidence(g.recovery) + "; " + counters_evidence(g) + xid154_evidence(s, g);
+  f.evidence = source_evidence(g.recovery) + "; " + counters_evidence(g);
   f.commands = commands_for(action, g);
   out.push_back(f);
 }
@@ -130,7 +114,7 @@ void recovery_one(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>
 }  // namespace
 
 void check_recovery_action(const NodeSnapshot& s, std::vector<Finding>& out) {
-  for (const GpuState& g : s.gpus) recovery_one(s, g, out);
+  for (const GpuState& g : s.gpus) recovery_one(g, out);
 }
 
 }  // namespace gt

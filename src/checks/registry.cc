@@ -76,6 +76,33 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"disk.low_space", "disk", S::kWarning, "Low free space (critical below 3%)"},
       {"disk.low_inodes", "disk", S::kWarning, "Few free inodes (critical below 3%)"},
       {"disk.unreadable", "disk", S::kWarning, "Filesystem of a --path cannot be read"},
+      {"data.bad", "data", S::kWarning, "Bad files in the job's output (--data)"},
+      {"data.missing", "data", S::kWarning, "Samples missing below the highest index (--data)"},
+      {"data.not_started", "data", S::kInfo, "Samples never started (--data)"},
+      {"data.writer_active", "data", S::kWarning, "A process still writes into the data directory"},
+      {"data.stale", "data", S::kInfo, "Stale temporary files in the data directory"},
+      {"data.unreadable", "data", S::kWarning, "The data directory or some files cannot be read"},
+      {"data.intact", "data", S::kOk, "Every file of the job's output intact (--data)"},
+      {"mount.missing", "mount", S::kCritical,
+       "A mount /etc/fstab or a .mount unit asks for is not mounted (writes fill the parent)"},
+      {"mount.read_only", "mount", S::kCritical,
+       "A filesystem mounted read-only after errors (or against its configuration)"},
+      {"mount.network_or_overlay", "mount", S::kInfo,
+       "A --path on a network filesystem (info) or a container's overlay (warning)"},
+      {"gpu.repeat_offender", "gpu", S::kCritical,
+       "The same Xid or recovery action on a GPU in several boots (RMA after three)"},
+      {"incident.previous_boot_abrupt", "incident", S::kWarning,
+       "The previous boot ended with no shutdown record (power loss, killed VM, hard hang)"},
+      {"incident.kernel_panic", "incident", S::kWarning,
+       "The previous boot ended in a kernel panic (pstore, kdump or the journal)"},
+      {"incident.storage_errors_before_crash", "incident", S::kWarning,
+       "Storage I/O errors, read-only remounts or resets in the crashed boot's last minutes"},
+      {"clock.unsynchronised", "clock", S::kWarning,
+       "System clock not synchronised (adjtimex or timedatectl): report times may be off"},
+      {"clock.rtc_drift", "clock", S::kWarning,
+       "System time differs from the hardware clock (RTC) by more than 120 s"},
+      {"clock.future_files", "clock", S::kWarning,
+       "Files in the inspected directories dated in the future"},
       {"kernel_log.unreadable", "kernel_log", S::kWarning, "Kernel log could not be read"},
       {"gpu.xid.*", "kernel_log", S::kWarning,
        "Xid error in the kernel log (severity from the catalogue)"},
@@ -113,9 +140,14 @@ void judge(Report& report, const CheckOptions& options) {
   check_pcie_and_persistence(s, f);
   check_thermal_and_limits(s, f);
   check_kernel_log(s, options, f);
+  check_mounts(s, f);  // before the disks: mount first, then judge the space
   check_disks(s, f);
+  check_data(s, f);
+  check_incident(s, f);
   join_gpu_events(f);
+  join_recovery_events(f);
   check_driver_wedged(s, f);  // after the GPU joins: it folds the NVML timeouts in
+  check_history(s, f);        // after the joins: a joined Xid counts too
   if (options.running_as_root) drop_sudo(f);
   std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);

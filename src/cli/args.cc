@@ -123,11 +123,25 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   app.add_option("--reports", o.reports_dir,
                  "A fleet from saved --json reports: every file in DIR is one host's report")
       ->excludes("--smi-xml");
+  app.add_option("--data", o.data_dir,
+                 "Also check the job's output in DIR as `gpu-triage data DIR` does (quick mode, "
+                 "the files written last CRC-checked; nothing is moved): its findings join the "
+                 "verdict and the plan, whose data step gives the exact resume commands")
+      ->excludes("--smi-xml");
+  app.add_option("--expect", o.data_expect, "With --data: samples 0..N-1 are expected in DIR")
+      ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
+  app.add_flag("--deep", o.data_deep, "With --data: check every CRC of every file");
   app.add_flag("--drift", o.drift,
                "With a fleet (--host, --hosts-file, --smi-xml DIR, --reports DIR): list what "
                "differs across the hosts (driver, library, CUDA, module and kernel versions, "
                "VBIOS per model, GPU count and model, ECC/persistence/MIG modes, power limit, "
                "PCIe generation) with the majority value and the hosts that differ");
+  app.add_option("--state-dir", o.state_dir,
+                 "Keep the record across boots (boot id and Xid / recovery-action findings "
+                 "per GPU) in DIR (default /var/lib/gpu-triage; on a --root tree only when "
+                 "given): a GPU with the same one in several boots is escalated");
+  app.add_flag("--no-state", o.no_state, "Neither read nor write the record across boots")
+      ->excludes("--state-dir");
   app.add_flag("--color", color, "Colour even when not on a terminal");
   app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
   app.add_flag("-V,--version", version, "Print the version");
@@ -152,6 +166,10 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   if (!o.hosts.empty() && o.smi_xml) return usage(prog, "--smi-xml and --host exclude each other");
   if (!o.hosts.empty() && o.reports_dir)
     return usage(prog, "--reports and --host exclude each other");
+  if ((o.data_expect || o.data_deep) && !o.data_dir)
+    return usage(prog, "--expect and --deep go with --data DIR");
+  if (o.data_dir && fleet_input(o))
+    return usage(prog, "--data checks a directory of this machine: not with a fleet");
   if (o.drift && !fleet_input(o))
     return usage(prog,
                  "--drift compares hosts: give --host/--hosts-file, --smi-xml DIR or --reports "

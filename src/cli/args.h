@@ -32,6 +32,11 @@ struct Options {
   std::chrono::milliseconds host_timeout{30000};  ///< --host-timeout: per-host deadline
   std::optional<std::string> reports_dir;  ///< --reports DIR: saved --json reports, one a host
   bool drift = false;                      ///< --drift: what differs across the fleet
+  std::optional<std::string> data_dir;     ///< --data DIR: check the job's output too
+  std::optional<int64_t> data_expect;      ///< --expect N: samples 0..N-1 expected in DIR
+  bool data_deep = false;                  ///< --deep: every CRC of DIR
+  std::optional<std::string> state_dir;    ///< --state-dir: the record across boots
+  bool no_state = false;                   ///< --no-state: neither read nor write it
 };
 
 /// Either options to run with, or an exit code to leave with right away

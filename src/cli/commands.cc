@@ -12,6 +12,7 @@ namespace gt {
 
 int cmd_free(int argc, char** argv);
 int cmd_serve(int argc, char** argv);
+int cmd_history(int argc, char** argv);
 int cmd_help(int argc, char** argv);
 
 namespace {
@@ -21,6 +22,8 @@ const Command kCommands[] = {
     {"free", "release GPUs held by leftover processes, safely (plan first)", cmd_free},
     {"serve", "Prometheus exporter: /metrics and /healthz over HTTP", cmd_serve},
     {"data", "is the job's output intact, and which samples must be redone?", cmd_data},
+    {"history", "the record across boots: GPUs with the same Xid after reboots; --clear",
+     cmd_history},
     {"help", "this help, or a command's: gpu-triage help COMMAND", cmd_help},
     {nullptr, nullptr, nullptr},  // sentinel
 };

@@ -11,12 +11,16 @@
 #include "checks/registry.h"
 #include "cli/fleet_main.h"
 #include "cli/smi_capture.h"
+#include "data/data_check.h"
+#include "history/run_history.h"
 #include "render/json_report.h"
 #include "render/oneline_report.h"
 #include "render/prometheus.h"
 #include "render/table_report.h"
 #include "render/textfile.h"
 #include "sources/fs/disk_usage.h"
+#include "sources/fs/mounts.h"
+#include "sources/incident/incident.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/driver_version.h"
@@ -61,6 +65,19 @@ NvmlCollectOutcome collect_gpus(const Options& o, const FsRoot& root, NodeSnapsh
   co.sample_window = o.sample_window;
   co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
   return collect_nvml(*lib, co, snap);
+}
+
+/// What happened and when, within --timeout of its own (the journal and
+/// timedatectl run under it; the --path walks stop at it).
+Incident read_incident(const Options& o, const FsRoot& root,
+                       const std::optional<std::vector<Server>>& servers) {
+  HostSeams seams = host_seams_for(root);
+  IncidentOptions io;
+  io.runner = seams.runner.get();
+  io.clock = seams.clock.get();
+  io.paths = o.paths;
+  io.deadline = std::chrono::steady_clock::now() + o.timeout;
+  return collect_incident(root, io, servers);
 }
 
 /// Turns a failed init into the one clear line the operator needs.
@@ -144,6 +161,7 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
     snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
     snap.nvidia_modules = read_nvidia_modules(root);
     snap.nvidia_services = read_nvidia_services(root);
+    snap.nvidia_services_read = true;
     snap.stuck_nvidia_tasks = read_stuck_nvidia_tasks(root, &snap.warnings);
     Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
     if (pci)
@@ -156,6 +174,10 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
       snap.kernel_log = read_kernel_log(root, klo);
     }
     snap.disks = read_disk_usage(root, o.paths);
+    if (o.data_dir) snap.data = check_data_dir({*o.data_dir, o.data_expect, o.data_deep}, root);
+    snap.incident = read_incident(o, root, snap.servers);
+    snap.mounts = read_mounts(root, snap.disks);
+    load_history(o.state_dir, o.no_state, root, snap);
   }  // --smi-xml
   // Phase 2: explain what failed, in words; judge.
   explain_nvml_failure(snap);
@@ -165,6 +187,7 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
   // the OS); a capture's commands are for its own node's operator.
   co.running_as_root = !o.smi_xml && ::geteuid() == 0;
   judge(report, co);
+  record_run(report);  // after judging: this run joins the record
   report.exit_code = exit_code_for(report, o.npd_exit_codes);
   return report;
 }

@@ -12,6 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "model/data_check.h"
+#include "model/history.h"
+#include "model/incident.h"
+#include "model/mounts.h"
 #include "model/server.h"
 
 namespace gt {
@@ -428,13 +432,26 @@ struct NodeSnapshot {
   std::vector<PciDevice> pci_devices;   ///< every NVIDIA GPU on the bus
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
   std::vector<DiskUsage> disks;         ///< one per --path (and /), in the order given
+  /// `--data DIR`: the job's output checked inside the triage; null without.
+  std::optional<DataCheck> data;
+  /// The mount holding / and each --path (model/mounts.h); empty for a capture.
+  std::vector<MountInfo> mounts;
+  /// The record of earlier boots (--state-dir); null: --no-state, a capture,
+  /// a fixture root without --state-dir, or unreadable (a warning says why).
+  std::optional<GpuHistory> history;
   /// Loaded nvidia* kernel modules, unload order (nvidia_peermem first,
   /// nvidia last); empty when none is loaded or /sys was not read.
   std::vector<KernelModule> nvidia_modules;
   std::vector<NvidiaService> nvidia_services;  ///< running NVIDIA daemons
+  /// Whether nvidia_services was read (this node's /proc); false for a
+  /// capture or a host gathered over ssh, where "none runs" is unknown.
+  bool nvidia_services_read = false;
   /// Tasks stuck in D state in nvidia code; null when /proc was not scanned
   /// (a capture) or could not be read.
   std::optional<std::vector<StuckTask>> stuck_nvidia_tasks;
+  /// What happened and when (model/incident.h): this boot, the previous
+  /// boot and how it ended, crash records, the clock; null for a capture.
+  std::optional<Incident> incident;
   std::vector<std::string> warnings;  ///< collection problems, in words
 };
 

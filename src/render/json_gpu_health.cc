@@ -2,15 +2,14 @@
 
 #include <cstdio>
 
+#include "render/json_util.h"
+
 namespace gt {
 namespace {
 
 using J = nlohmann::ordered_json;
-
-template <typename T>
-J opt(const std::optional<T>& v) {
-  return v ? J(*v) : J(nullptr);
-}
+using json_util::hex_opt;
+using json_util::opt;
 
 J recovery_json(const RecoveryState& r) {
   return J{{"action", opt(r.action)},
@@ -31,12 +30,7 @@ J histogram_json(const std::optional<RowRemapperHistogram>& h) {
 
 J fabric_json(const std::optional<FabricInfo>& f) {
   if (!f) return nullptr;
-  J mask = nullptr;
-  if (f->health_mask) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08X", *f->health_mask);
-    mask = buf;
-  }
+  J mask = hex_opt(f->health_mask ? std::optional<uint64_t>(*f->health_mask) : std::nullopt, 8);
   return J{{"state", opt(f->state)},
            {"status", opt(f->status)},
            {"clique_id", opt(f->clique_id)},
@@ -105,11 +99,7 @@ J limit_time_json(const LimitTime& l) {
 
 J reason_samples_json(const std::vector<uint64_t>& samples) {
   J arr = J::array();
-  for (uint64_t m : samples) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016llX", static_cast<unsigned long long>(m));
-    arr.push_back(buf);
-  }
+  for (uint64_t m : samples) arr.push_back(hex_opt(m, 16));
   return arr;
 }
 

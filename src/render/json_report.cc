@@ -2,25 +2,18 @@
 
 #include <ctime>
 
+#include "history/state_file.h"
+#include "render/incident_render.h"
 #include "render/json_gpu_health.h"
+#include "render/json_util.h"
 #include "util/time_format.h"
 
 namespace gt {
 namespace {
 
 using J = nlohmann::ordered_json;
-
-template <typename T>
-J opt(const std::optional<T>& v) {
-  return v ? J(*v) : J(nullptr);
-}
-
-J hex_opt(const std::optional<uint64_t>& v, int digits) {
-  if (!v) return nullptr;
-  char buf[40];
-  snprintf(buf, sizeof buf, "0x%0*llX", digits, static_cast<unsigned long long>(*v));
-  return buf;
-}
+using json_util::hex_opt;
+using json_util::opt;
 
 J iso_time(const std::optional<int64_t>& unix_s) {
   if (!unix_s) return nullptr;
@@ -192,6 +185,36 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
            {"unparsed_nvidia_lines", log->unparsed_nvidia_lines}};
 }
 
+J data_json(const std::optional<DataCheck>& d) {
+  if (!d) return nullptr;
+  J bad = J::array();
+  for (const auto& [path, problem] : d->bad) bad.push_back({{"path", path}, {"problem", problem}});
+  J range = nullptr;
+  if (d->not_started_range)
+    range = J{{"first", d->not_started_range->first}, {"last", d->not_started_range->second}};
+  return J{{"dir", d->dir},
+           {"error", opt(d->error)},
+           {"deep", d->deep},
+           {"layout", d->layout},
+           {"files", d->files},
+           {"intact_files", d->intact_files},
+           {"samples", d->samples},
+           {"crc_checked", d->crc_checked},
+           {"bad_count", d->bad_count},
+           {"bad", bad},
+           {"gap_count", d->gap_count},
+           {"gaps", d->gaps},
+           {"not_started", d->not_started},
+           {"not_started_range", range},
+           {"layout_skips_samples", d->layout_skips_samples},
+           {"stale", d->stale},
+           {"writers", d->writers},
+           {"errors", d->errors},
+           {"how_to_resume", d->how_to_resume},
+           {"move_command", d->move_command.empty() ? J(nullptr) : J(d->move_command)},
+           {"last_write", iso_time(d->last_write_unix_s)}};
+}
+
 J disks_json(const std::vector<DiskUsage>& disks) {
   J arr = J::array();
   for (const DiskUsage& d : disks)
@@ -203,6 +226,36 @@ J disks_json(const std::vector<DiskUsage>& disks) {
                    {"inodes_total", opt(d.inodes_total)},
                    {"inodes_available", opt(d.inodes_available)}});
   return arr;
+}
+
+J mounts_json(const std::vector<MountInfo>& mounts) {
+  J arr = J::array();
+  for (const MountInfo& m : mounts)
+    arr.push_back({{"path", m.path},
+                   {"error", opt(m.error)},
+                   {"mount_point", opt(m.mount_point)},
+                   {"fs_type", opt(m.fs_type)},
+                   {"source", opt(m.source)},
+                   {"options", opt(m.options)},
+                   {"read_only", opt(m.read_only)},
+                   {"read_only_after_errors", opt(m.read_only_after_errors)},
+                   {"total_bytes", opt(m.total_bytes)},
+                   {"available_bytes", opt(m.available_bytes)},
+                   {"expected_by", opt(m.expected_by)},
+                   {"expected_mount_point", opt(m.expected_mount_point)},
+                   {"expected_noauto", opt(m.expected_noauto)},
+                   {"expected_options", opt(m.expected_options)},
+                   {"problem", opt(m.problem)},
+                   {"plain_directory", opt(m.plain_directory)}});
+  return arr;
+}
+
+/// The record as read before judging (this run not yet in it).
+J history_json(const std::optional<GpuHistory>& h) {
+  if (!h) return nullptr;
+  J j = history_to_json(*h);
+  return J{
+      {"file", h->file}, {"boot_id", opt(h->boot_id)}, {"boots", j["boots"]}, {"gpus", j["gpus"]}};
 }
 
 J modules_json(const std::vector<KernelModule>& mods) {
@@ -331,6 +384,10 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["pci_devices"] = pci;
   j["kernel_log"] = kernel_log_json(snap.kernel_log);
   j["disks"] = disks_json(snap.disks);
+  j["data"] = data_json(snap.data);
+  j["incident"] = incident_to_json(snap.incident);
+  j["mounts"] = mounts_json(snap.mounts);
+  j["history"] = history_json(snap.history);
   j["nvidia_modules"] = modules_json(snap.nvidia_modules);
   j["nvidia_services"] = services_json(snap.nvidia_services);
   j["stuck_nvidia_tasks"] = stuck_tasks_json(snap.stuck_nvidia_tasks);

@@ -9,6 +9,8 @@
 
 #include "holders/identity.h"
 #include "holders/stop.h"
+#include "render/incident_render.h"
+#include "render/text_wrap.h"
 #include "util/index_list.h"
 
 namespace gt {
@@ -263,25 +265,7 @@ void servers_section(const NodeSnapshot& snap, const TableOptions& opt, const Pa
 }
 
 /// Word-wraps `text` to `width` columns: first line indented by 2, the rest by 4.
-std::string wrap(const std::string& text, size_t width) {
-  std::string out = "  ", word;
-  size_t col = 2;
-  std::istringstream words(text);
-  bool first = true;
-  while (words >> word) {
-    if (!first && col + 1 + word.size() > width) {
-      out += "\n    ";
-      col = 4;
-    } else if (!first) {
-      out += " ";
-      ++col;
-    }
-    out += word;
-    col += word.size();
-    first = false;
-  }
-  return out + "\n";
-}
+std::string wrap(const std::string& text, size_t width) { return wrap_words("  ", text, width, 4); }
 
 void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
            std::ostream& out) {
@@ -453,10 +437,13 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
     return;
   }
   verdict_line(r, paint, out);
-  if (!snap.nvml.initialized) {
+  // A broken driver's one clear line comes right under the verdict; then
+  // what happened.
+  if (!snap.nvml.initialized)
     out << paint("gpu-triage: " + snap.nvml.error_message.value_or("NVML is not usable"), kRed)
         << "\n";
-  } else {
+  render_incident_section(snap.incident, opt.wide, opt.width, out);
+  if (snap.nvml.initialized) {
     header(snap, paint, out);
     gpu_table(snap, opt, paint, out);
     if (opt.wide) wide_identity(snap, out);

@@ -7,7 +7,7 @@ MAN="$GT_SOURCE_DIR/docs/gpu-triage.1"
 # The page as text: groff's \- is a plain dash.
 sed 's/\\-/-/g' "$MAN" >"$TMP/man.txt"
 
-for cmd in "" free serve data; do
+for cmd in "" free serve data history; do
   # shellcheck disable=SC2086
   "$TOOL" $cmd --help >"$TMP/help" || fail "$cmd --help"
   # Long options anywhere in the help, short ones that start an option line.
@@ -23,7 +23,7 @@ for cmd in "" free serve data; do
 done
 
 # Each command has its section, with examples and exit status.
-for section in FREE DATA SERVE; do
+for section in FREE DATA SERVE HISTORY; do
   grep -q "^\.SH $section\$" "$MAN" || fail "no $section section"
 done
 for sub in "Examples of free" "Exit status of free" "Options of data" "Examples of data" \

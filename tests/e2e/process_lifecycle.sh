@@ -15,9 +15,12 @@ cat >"$TMP/scenario.json" <<JSON
                  {"pid": 999999, "used_mib": 1000, "type": "compute"}]}]}
 JSON
 export CHILD_PID=$child
+# This machine's own clock and boot history (clock.*, incident.*) are real
+# findings here, not the test's: only the rest must be clean.
+clean='[f["id"] for f in d["findings"] if f["severity"] in ("warning", "critical") and not f["id"].startswith(("clock.", "incident."))] == []'
 # The real /proc (root "/"), so the child is visible with its command line.
 run "$TMP/scenario.json" --json --sample 0 --root /
-expect_rc 0
+json_check "$clean" "no problem but this machine's clock"
 json_check 'd["gpus"][0]["memory"]["used_bytes"] == 41000 * 2**20'
 json_check 'd["gpus"][0]["processes"][0]["cmdline"] == "sleep 300" and d["gpus"][0]["processes"][0]["visible"] is True'
 json_check 'd["gpus"][0]["processes"][0]["start_time_unix_s"] is not None'
@@ -27,7 +30,7 @@ json_check 'd["gpus"][0]["processes"][1]["cmdline"] is None and d["gpus"][0]["pr
 kill "$child"
 wait "$child" 2>/dev/null || true
 run "$TMP/scenario.json" --json --sample 0 --root /
-expect_rc 0
+json_check "$clean" "no problem but this machine's clock"
 json_check 'd["gpus"][0]["memory"]["used_bytes"] == 1000 * 2**20' "memory released on exit"
 json_check '[p["pid"] for p in d["gpus"][0]["processes"]] == [999999]'
 

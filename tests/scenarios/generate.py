@@ -421,7 +421,7 @@ WantedBy=multi-user.target
 """
 
 
-def after_crash(path):
+def after_crash(path, launcher_start_s=12.0):
     root = os.path.join(path, "root")
     base_root(root, ["svc-llm:x:997:997:SGLang service:/var/lib/svc-llm:"
                      "/usr/sbin/nologin"], hostname="llm-rtxpro-03")
@@ -429,11 +429,11 @@ def after_crash(path):
     gpu_pci_tree(root, CRASH_BUSES, "0x2bb5", ("0x10de", "0x204e"))
     init_proc(root)
     cg = "/system.slice/sglang.service"
-    proc(root, LAUNCHER_PID, "python3", SGLANG_CMD, 1, 997, 12.0, cg,
+    proc(root, LAUNCHER_PID, "python3", SGLANG_CMD, 1, 997, launcher_start_s, cg,
          threads=64, vsize_kb=9800000, rss_kb=1900000)
     for r, pid in enumerate(SGLANG_PIDS):
         proc(root, pid, "sglang::scheduler", [f"sglang::scheduler_TP{r}"],
-             LAUNCHER_PID, 997, 18.5 + 0.01 * r, cg, threads=140,
+             LAUNCHER_PID, 997, launcher_start_s + 6.5 + 0.01 * r, cg, threads=140,
              vsize_kb=152000000, rss_kb=6100000)
     write(root, "etc/systemd/system/sglang.service", SGLANG_UNIT)
     # `systemctl enable` writes an absolute link; relative keeps it inside
@@ -953,6 +953,198 @@ MALFORMED = """{
     {"name": "NVIDIA H100 80GB HBM3", "memory": {"total_mib": 815"""
 
 
+def missing_mount(path):
+    """A healthy node whose /data mount did not come up: /etc/fstab names
+    it (nofail: the boot went on), the mount table has only /, and /data is
+    a plain directory on / that a resumed job already wrote into."""
+    out = healthy_h100x8(path)
+    root = os.path.join(path, "root")
+    write(root, "proc/self/mountinfo",
+          "22 1 252:1 / / rw,relatime shared:1 - ext4 /dev/vda1 "
+          "rw,errors=remount-ro\n"
+          "23 22 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - "
+          "proc proc rw\n"
+          "24 22 0:20 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - "
+          "sysfs sysfs rw\n")
+    write(root, "etc/fstab",
+          "# /etc/fstab: static file system information.\n"
+          "UUID=3b1f0c9e-52a4-4d0b-9a51-0c6a2f1e7d11 / ext4 "
+          "errors=remount-ro 0 1\n"
+          "UUID=9f1c2d7a-6e0b-4b8e-8d2f-5a7c3e1b9d40 /data ext4 "
+          "defaults,nofail 0 2\n")
+    write(root, "data/checkpoints/step-1200.pt.partial", "partial\n")
+    out["description"] = ("8x H100, healthy; the /data mount (fstab, nofail) "
+                          "is missing: /data is a plain directory on /")
+    return out
+
+
+def repeat_xid79(path):
+    """GPU 3 fell off the bus again in this boot (Xid 79); the e2e runs it
+    in several boots by writing another boot_id into a copy."""
+    out = one_gpu_lost(path)
+    write(os.path.join(path, "root"), "proc/sys/kernel/random/boot_id",
+          "6f1d2c3b-0a4e-4c5d-9e8f-7a6b5c4d3e21\n")
+    out["description"] = ("8x H100; GPU 3 lost with Xid 79 in this boot "
+                          "(run in several boots: gpu.repeat_offender)")
+    return out
+
+
+# --- Incident scenarios (issue 15): "what happened, and when?" -------------
+# The journal, timedatectl and the clock come from <root>/.gt-fixture/
+# (src/sources/incident/host.h): the saved outputs of the exact commands
+# gpu-triage runs, and the clock's reading.
+JOURNAL_LIST_CMD = "journalctl --list-boots -o json --no-pager -q"
+JOURNAL_PREV_CMD = (
+    "journalctl -b -1 -o json -n 20000 --no-pager -q "
+    "--output-fields=MESSAGE,SYSLOG_IDENTIFIER,MESSAGE_ID,SHUTDOWN,_PID,_TRANSPORT "
+    "_TRANSPORT=kernel + SYSLOG_IDENTIFIER=systemd + SYSLOG_IDENTIFIER=systemd-logind + "
+    "SYSLOG_IDENTIFIER=systemd-journald + SYSLOG_IDENTIFIER=systemd-shutdown")
+TIMEDATECTL_CMD = "timedatectl show -p NTP -p NTPSynchronized"
+PREV_BOOT_ID = "5dffeb08a27344d5ae9e2fc244bbcbc5"
+PREV_START = BTIME - 3 * 86400
+PREV_END = BTIME - 300          # the VM was killed; restarted 5 minutes later
+NOW = BTIME + 3600
+LAST_SAMPLE = PREV_END - 540    # the job's last write: 9 min before the end
+
+
+def fixture_command(root, name, cmd, out="", rc=None, err=None):
+    write(root, f".gt-fixture/commands/{name}.cmd", cmd + "\n")
+    write(root, f".gt-fixture/commands/{name}.out", out)
+    if rc is not None:
+        write(root, f".gt-fixture/commands/{name}.rc", f"{rc}\n")
+    if err is not None:
+        write(root, f".gt-fixture/commands/{name}.err", err)
+
+
+def fixture_clock(root, now, state=0, rtc=None, ntp_synced="yes"):
+    write(root, ".gt-fixture/clock",
+          f"now_unix_s={now}\nadjtimex_state={state}\nmaxerror_us=16000\n")
+    write(root, "sys/class/rtc/rtc0/since_epoch", f"{now if rtc is None else rtc}\n")
+    fixture_command(root, "timedatectl", TIMEDATECTL_CMD,
+                    f"NTP=yes\nNTPSynchronized={ntp_synced}\n")
+
+
+def this_boot(root, uptime_s=3600):
+    write(root, "proc/uptime", f"{uptime_s}.00 {uptime_s * 90}.00\n")
+    write(root, "proc/sys/kernel/random/boot_id",
+          "00bcba97-c709-4fa8-8cc5-d1cf2a389057\n")
+
+
+def journal_entry(t, message, ident="kernel", pid=None, **extra):
+    e = {"__REALTIME_TIMESTAMP": str(t * 1000000), "_BOOT_ID": PREV_BOOT_ID,
+         "SYSLOG_IDENTIFIER": ident, "MESSAGE": message}
+    if ident == "kernel":
+        e["_TRANSPORT"] = "kernel"
+    if pid is not None:
+        e["_PID"] = str(pid)
+    e.update(extra)
+    return json.dumps(e)
+
+
+def fixture_journal(root, entries, last=PREV_END):
+    boots = [{"index": -1, "boot_id": PREV_BOOT_ID,
+              "first_entry": PREV_START * 1000000, "last_entry": last * 1000000},
+             {"index": 0, "boot_id": "00bcba97c7094fa88cc5d1cf2a389057",
+              "first_entry": BTIME * 1000000, "last_entry": NOW * 1000000}]
+    fixture_command(root, "list-boots", JOURNAL_LIST_CMD, json.dumps(boots) + "\n")
+    fixture_command(root, "previous-boot", JOURNAL_PREV_CMD,
+                    "".join(line + "\n" for line in entries))
+
+
+def ordinary_entries():
+    return [journal_entry(PREV_START, "Linux version 6.1.0-28-amd64"),
+            journal_entry(PREV_START + 40, "Started sglang.service - SGLang inference server.",
+                          "systemd", 1)]
+
+
+def storm_entries():
+    """The last minutes of the story: the storage under the VM fills up."""
+    out = []
+    for i in range(14):  # block layer, blk_print_req_error()
+        out.append(journal_entry(
+            PREV_END - 480 + 30 * i,
+            f"I/O error, dev vdb, sector {2097152 + 8 * i} op 0x1:(WRITE) flags 0x800 "
+            "phys_seg 1 prio class 0"))
+    out.append(journal_entry(PREV_END - 400, "EXT4-fs (vdb1): Remounting filesystem read-only"))
+    for i, task in enumerate(["python3:3190", "jbd2/vdb1-8:611", "kworker/u64:3:21034"]):
+        out.append(journal_entry(PREV_END - 120 + 60 * i,
+                                 f"INFO: task {task} blocked for more than 120 seconds."))
+    return out
+
+
+def data_tree(root):
+    for i, name in enumerate(["sample-000121.jsonl", "sample-000122.jsonl",
+                              "sample-000123.jsonl"]):
+        rel = f"data/run-0412/samples/{name}"
+        write(root, rel, '{"step": %d}\n' % (121 + i))
+        t = LAST_SAMPLE - 600 * (2 - i)
+        # git keeps no mtimes: tests/e2e/incident.sh sets them again.
+        os.utime(os.path.join(root, rel), (t, t))
+
+
+def incident_story(path):
+    s = after_crash(path, launcher_start_s=41.0)
+    root = os.path.join(path, "root")
+    this_boot(root)
+    fixture_clock(root, NOW)
+    fixture_journal(root, ordinary_entries() + storm_entries())
+    data_tree(root)
+    s["description"] = ("the story: the storage under the VM filled up (I/O errors, a "
+                        "read-only remount, hung tasks), the VM was killed (no shutdown "
+                        "record); sglang.service auto-started SGLang 41 s after boot")
+    return s
+
+
+def incident_clean_reboot(path):
+    s = healthy_h100x8(path)
+    root = os.path.join(path, "root")
+    this_boot(root)
+    fixture_clock(root, NOW)
+    fixture_journal(root, ordinary_entries() + [
+        journal_entry(PREV_END - 20, "System is rebooting.", "systemd-logind", 1117,
+                      MESSAGE_ID="98268866d1d54a499c4e98921d93bc40", SHUTDOWN="reboot"),
+        journal_entry(PREV_END - 5, "Reached target System Reboot.", "systemd", 1),
+        journal_entry(PREV_END, "Journal stopped", "systemd-journald", 402)])
+    s["description"] = "the previous boot ended with a requested reboot"
+    return s
+
+
+PANIC_RECORD = (
+    "Panic#1 Part1\n"
+    "<4>[259100.311052] CPU: 17 PID: 0 Comm: swapper/17 Tainted: P           OE      "
+    "6.1.0-28-amd64 #1  Debian 6.1.119-1\n"
+    "<0>[259100.311310] Kernel panic - not syncing: Fatal exception in interrupt\n"
+    "<0>[259100.311771] Kernel Offset: 0x2a000000 from 0xffffffff81000000\n"
+    "<0>[259100.312004] ---[ end Kernel panic - not syncing: Fatal exception in interrupt ]---\n")
+
+
+def incident_panic(path):
+    s = healthy_h100x8(path)
+    root = os.path.join(path, "root")
+    this_boot(root)
+    fixture_clock(root, NOW)
+    fixture_journal(root, ordinary_entries() + [
+        journal_entry(PREV_END - 2, "NVRM: Xid (PCI:0000:19:00): 79, pid=3190, "
+                                    "name=python3, GPU has fallen off the bus.")])
+    rel = "var/lib/systemd/pstore/1766966100/dmesg-efi-176696610001001"
+    write(root, rel, PANIC_RECORD)
+    os.utime(os.path.join(root, rel), (PREV_END, PREV_END))
+    s["description"] = "the previous boot ended in a kernel panic (systemd-pstore kept it)"
+    return s
+
+
+def incident_clock_off(path):
+    s = healthy_h100x8(path)
+    root = os.path.join(path, "root")
+    this_boot(root)
+    fixture_clock(root, NOW, state=5, rtc=NOW - 7200, ntp_synced="no")
+    fixture_command(root, "list-boots", JOURNAL_LIST_CMD, "", rc=1,
+                    err="No journal files were found.\n")
+    s["description"] = ("the clock is 2 hours off the RTC and unsynchronised; the journal "
+                        "is missing")
+    return s
+
+
 SCENARIOS = {
     "healthy-h100x8": healthy_h100x8,
     "after-crash": after_crash,
@@ -977,6 +1169,12 @@ SCENARIOS = {
     "power-brake": power_brake,
     "thermal-margin": thermal_margin,
     "aggregate-dbe": aggregate_dbe,
+    "incident-story": incident_story,
+    "incident-clean-reboot": incident_clean_reboot,
+    "incident-panic": incident_panic,
+    "incident-clock-off": incident_clock_off,
+    "missing-mount": missing_mount,
+    "repeat-xid79": repeat_xid79,
 }
 
 

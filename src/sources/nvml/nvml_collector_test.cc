@@ -12,36 +12,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include "sources/nvml/nvml_test_util.h"
+
 namespace gt {
 namespace {
 
 namespace fs = std::filesystem;
 
-class MockNvml : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/gt-nvml-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  /// Writes `scenario` and loads a private copy of the mock `variant`.
-  std::shared_ptr<NvmlLibrary> load(const std::string& scenario, const std::string& variant = "") {
-    std::string scen = dir_ + "/scenario.json";
-    std::ofstream(scen) << scenario;
-    setenv("MOCK_NVML_SCENARIO", scen.c_str(), 1);
-    fs::path src = fs::path(GT_MOCK_NVML_DIR) / variant / "libnvidia-ml.so.1";
-    fs::path copy = fs::path(dir_) / ("libnvidia-ml.so." + std::to_string(++copies_));
-    fs::copy_file(src, copy);
-    Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(copy.string());
-    EXPECT_TRUE(lib.ok()) << (lib.ok() ? "" : lib.error().message);
-    return lib.ok() ? *lib : nullptr;
-  }
-
-  std::string dir_;
-  int copies_ = 0;
-};
+using MockNvml = testing_nvml::MockNvml;
 
 constexpr const char* kDevice = R"({
   "name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-%d", "serial": "165492200456%d",

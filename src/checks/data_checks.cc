@@ -1,0 +1,134 @@
+// The job's output, checked inside the triage (`--data DIR`): bad files,
+// gaps, the not-started rest, a writer still at work, stale temporary
+// files. The resume commands come from the layout's own resume rule
+// (data/resume_advice.cc), so the plan's data step is the one
+// `gpu-triage data` would give.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+
+#include "checks/checks.h"
+
+namespace gt {
+namespace {
+
+Finding data_finding(const char* id, const DataCheck& d) { return path_finding(id, d.dir); }
+
+std::string resume_text(const DataCheck& d) {
+  return fmt::format("{}", fmt::join(d.how_to_resume, " "));
+}
+
+/// "2 truncated, 1 crc".
+std::string problem_counts(const DataCheck& d) {
+  std::map<std::string, int> n;
+  for (const auto& [path, problem] : d.bad) ++n[problem];
+  std::vector<std::string> parts;
+  for (const auto& [problem, count] : n) parts.push_back(fmt::format("{} {}", count, problem));
+  std::string s = fmt::format("{}", fmt::join(parts, ", "));
+  if (d.bad_count > d.bad.size()) s += fmt::format(" among the first {}", d.bad.size());
+  return s;
+}
+
+std::string quick_note(const DataCheck& d) {
+  if (d.deep) return "";
+  return fmt::format(
+      " Quick mode: every file's structure was checked, the CRC32 of {} file(s) written last; "
+      "an older file's damaged bytes show only with --deep.",
+      d.crc_checked);
+}
+
+void bad_files(const DataCheck& d, std::vector<Finding>& out) {
+  if (d.bad_count == 0) return;
+  Finding f = data_finding("data.bad", d);
+  f.title = fmt::format("{}: {} bad file(s) ({})", d.dir, d.bad_count, problem_counts(d));
+  std::vector<std::string> first;
+  for (size_t i = 0; i < d.bad.size() && i < 5; ++i)
+    first.push_back(d.bad[i].first + " (" + d.bad[i].second + ")");
+  f.evidence =
+      fmt::format("{}{}", fmt::join(first, "; "), d.bad_count > first.size() ? "; ..." : "") +
+      quick_note(d);
+  f.action = resume_text(d);
+  if (!d.move_command.empty()) f.commands = {d.move_command};
+  out.push_back(f);
+}
+
+void gaps(const DataCheck& d, std::vector<Finding>& out) {
+  if (d.gap_count == 0) return;
+  Finding f = data_finding("data.missing", d);
+  f.title = fmt::format("{}: {} sample(s) missing below the highest index ({})", d.dir, d.gap_count,
+                        d.gaps);
+  f.evidence = d.layout_skips_samples
+                   ? "layout " + d.layout +
+                         ": this pipeline skips samples that produced NaN, so a gap may be "
+                         "expected; the others must be redone"
+                   : "layout " + d.layout;
+  f.action = resume_text(d);
+  if (!d.move_command.empty()) f.commands = {d.move_command};
+  out.push_back(f);
+}
+
+void not_started(const DataCheck& d, std::vector<Finding>& out) {
+  if (d.not_started == 0 || !d.not_started_range) return;
+  Finding f = data_finding("data.not_started", d);
+  f.title = fmt::format("{}: {} sample(s) not started ({}-{})", d.dir, d.not_started,
+                        d.not_started_range->first, d.not_started_range->second);
+  f.evidence = fmt::format("{} intact sample(s) written; the rest was never begun", d.samples);
+  out.push_back(f);
+}
+
+void writers(const DataCheck& d, std::vector<Finding>& out) {
+  if (d.writers.empty()) return;
+  Finding f = data_finding("data.writer_active", d);
+  f.title = fmt::format("{}: a process still writes into it", d.dir);
+  f.evidence = fmt::format("{}", fmt::join(d.writers, "; "));
+  f.action =
+      "The job (or something else) is still running: let it finish or stop it before moving "
+      "files or resuming, or the two runs write the same samples.";
+  out.push_back(f);
+}
+
+void stale(const DataCheck& d, std::vector<Finding>& out) {
+  if (d.stale.empty()) return;
+  Finding f = data_finding("data.stale", d);
+  f.title = fmt::format("{}: {} stale temporary file(s)", d.dir, d.stale.size());
+  f.evidence = fmt::format(
+      "{}",
+      fmt::join(d.stale.begin(), d.stale.begin() + std::min<size_t>(d.stale.size(), 5), "; "));
+  f.action = d.stale_advice;
+  out.push_back(f);
+}
+
+void unreadable(const DataCheck& d, std::vector<Finding>& out) {
+  if (!d.error && d.errors.empty()) return;
+  Finding f = data_finding("data.unreadable", d);
+  f.title = d.error ? d.dir + ": cannot be checked" : d.dir + ": some files could not be read";
+  f.evidence = d.error ? *d.error : fmt::format("{}", fmt::join(d.errors, "; "));
+  f.action =
+      "Check the path, the mount and the permissions; run `gpu-triage data` as the job's "
+      "user or as root.";
+  out.push_back(f);
+}
+
+}  // namespace
+
+void check_data(const NodeSnapshot& s, std::vector<Finding>& out) {
+  if (!s.data) return;
+  const DataCheck& d = *s.data;
+  unreadable(d, out);
+  if (d.error) return;
+  writers(d, out);
+  bad_files(d, out);
+  gaps(d, out);
+  not_started(d, out);
+  stale(d, out);
+  if (d.bad_count == 0 && d.gap_count == 0 && d.errors.empty()) {
+    Finding f = data_finding("data.intact", d);
+    f.title = fmt::format("{}: {} sample(s) in {} file(s), all intact{}", d.dir, d.samples, d.files,
+                          d.deep ? "" : " (quick mode)");
+    f.evidence = quick_note(d);
+    out.push_back(f);
+  }
+}
+
+}  // namespace gt

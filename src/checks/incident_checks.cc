@@ -1,0 +1,104 @@
+// What happened: the previous boot's end (abrupt, a kernel panic), the
+// storage errors in its last minutes, and whether the clock can be trusted
+// (every time in the report depends on it). All are history or hygiene:
+// warnings, never critical (the node's present state is judged elsewhere).
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "checks/checks.h"
+#include "util/time_format.h"
+
+namespace gt {
+namespace {
+
+std::string at(const std::optional<int64_t>& t) {
+  return t ? " at " + format_utc(*t, "%Y-%m-%d %H:%M:%S UTC") : "";
+}
+
+void previous_boot_end(const PreviousBoot& b, std::vector<Finding>& out) {
+  const std::string summary = last_minutes_summary(b);
+  if (b.ending == "abrupt") {
+    Finding f = node_finding("incident.previous_boot_abrupt");
+    f.title = "The previous boot ended abruptly" + at(b.last_entry_unix_s) +
+              " (no shutdown record: power loss, a killed VM or a hard hang)";
+    f.evidence = summary.empty()
+                     ? "its last minutes show no storage, hung-task, OOM or Xid message"
+                     : fmt::format("its last {} min show {}", kLastMinutesS / 60, summary);
+    f.action =
+        "Find what ended it before resuming work: the hypervisor's or BMC's event log (a VM "
+        "killed by its host, power), and the previous boot's last messages.";
+    f.commands = {"journalctl -b -1 -n 200 --no-pager", "journalctl --list-boots --no-pager"};
+    out.push_back(f);
+  }
+  if (b.ending == "kernel_panic") {
+    Finding f = node_finding("incident.kernel_panic");
+    f.title = "The previous boot ended in a kernel panic" + at(b.last_entry_unix_s);
+    f.evidence = b.ending_evidence.value_or("a crash record holds the panic");
+    f.action = "Read the whole panic (pstore or kdump) and the messages before it.";
+    f.commands = {"ls -l /sys/fs/pstore /var/lib/systemd/pstore /var/crash",
+                  "journalctl -b -1 -k -n 200 --no-pager"};
+    out.push_back(f);
+  }
+  const uint64_t storage = b.io_errors.count + b.read_only_remounts.count + b.storage_resets.count;
+  if (storage > 0 && (b.ending == "abrupt" || b.ending == "kernel_panic")) {
+    Finding f = node_finding("incident.storage_errors_before_crash");
+    f.title = "Storage failed in the previous boot's last minutes: " + summary;
+    std::optional<std::string> ex = b.io_errors.example            ? b.io_errors.example
+                                    : b.read_only_remounts.example ? b.read_only_remounts.example
+                                                                   : b.storage_resets.example;
+    f.evidence = "first: " + ex.value_or("?");
+    f.action =
+        "Check the storage under the node (and under the VM) before resuming: free space on "
+        "the backing store, the disk's health, and which filesystems went read-only.";
+    f.commands = {"journalctl -b -1 -k --no-pager | grep -E 'I/O error|read-only|reset' | tail -50",
+                  "df -h", "findmnt -o TARGET,SOURCE,FSTYPE,OPTIONS"};
+    out.push_back(f);
+  }
+}
+
+void clock_findings(const ClockState& c, std::vector<Finding>& out) {
+  if (c.kernel_synchronised == false || c.ntp_synchronised == false) {
+    Finding f = node_finding("clock.unsynchronised");
+    f.title = "The system clock is not synchronised: every time in this report may be off";
+    f.evidence = fmt::format("kernel (adjtimex): {}; timedatectl NTPSynchronized: {}; NTP: {}",
+                             c.kernel_synchronised
+                                 ? (*c.kernel_synchronised ? "synchronised" : "unsynchronised")
+                                 : "unknown",
+                             c.ntp_synchronised ? (*c.ntp_synchronised ? "yes" : "no") : "unknown",
+                             c.ntp_enabled ? (*c.ntp_enabled ? "enabled" : "disabled") : "unknown");
+    f.action = "Enable and check time synchronisation (chrony / systemd-timesyncd).";
+    f.commands = {"timedatectl status", "chronyc tracking"};
+    out.push_back(f);
+  }
+  if (c.rtc_offset_s && std::llabs(*c.rtc_offset_s) > kRtcDriftBoundS) {
+    Finding f = node_finding("clock.rtc_drift");
+    f.title = fmt::format("System time differs from the hardware clock (RTC) by {} s (bound {} s)",
+                          *c.rtc_offset_s, kRtcDriftBoundS);
+    f.evidence = "system" + at(c.system_unix_s) + ", RTC" + at(c.rtc_unix_s);
+    f.action =
+        "Find which is right (an NTP source), then set the other: times read from the last boot "
+        "(journal, files) may be off by as much.";
+    f.commands = {"timedatectl status", "sudo hwclock --show"};
+    out.push_back(f);
+  }
+  if (c.future_files > 0) {
+    Finding f = node_finding("clock.future_files");
+    f.title = fmt::format("{} file(s) in the inspected directories are dated in the future",
+                          c.future_files);
+    f.evidence = "e.g. " + c.future_example.value_or("?");
+    f.action = "The clock was ahead when they were written, or is behind now: check it first.";
+    f.commands = {"timedatectl status"};
+    out.push_back(f);
+  }
+}
+
+}  // namespace
+
+void check_incident(const NodeSnapshot& s, std::vector<Finding>& out) {
+  if (!s.incident) return;
+  if (s.incident->previous_boot) previous_boot_end(*s.incident->previous_boot, out);
+  clock_findings(s.incident->clock, out);
+}
+
+}  // namespace gt

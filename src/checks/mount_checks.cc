@@ -1,0 +1,126 @@
+// Mount sanity for / and each --path (model/mounts.h). A mount that
+// /etc/fstab or a .mount unit asks for but that is not there leaves its
+// mount point a bare directory on the parent filesystem: a resumed job then
+// writes its checkpoints onto / and fills it. A filesystem the kernel
+// remounted read-only after errors fails every write. A data path on a
+// network or overlay filesystem is said, so nobody is surprised by it.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "checks/checks.h"
+
+namespace gt {
+namespace {
+
+/// "nvme1n1p1" from "/dev/nvme1n1p1"; other sources as they are.
+std::string device_name(const std::string& source) {
+  return source.starts_with("/dev/") ? source.substr(5) : source;
+}
+
+std::string size_text(uint64_t bytes) {
+  if (bytes >= 1'000'000'000'000ull) return fmt::format("{:.1f} TB", bytes / 1e12);
+  return fmt::format("{:.1f} GB", bytes / 1e9);
+}
+
+/// "15.0 TB nvme1n1p1, ext4, 98% free" (the parts that are known).
+std::string mount_summary(const MountInfo& m) {
+  std::string out;
+  if (m.total_bytes) out = size_text(*m.total_bytes) + " ";
+  out += device_name(m.source.value_or("?")) + ", " + m.fs_type.value_or("?");
+  if (m.total_bytes && m.available_bytes && *m.total_bytes > 0)
+    out += fmt::format(", {:.0f}% free", 100.0 * *m.available_bytes / *m.total_bytes);
+  return out;
+}
+
+/// "/etc/fstab:12" or the unit file, from expected_by.
+std::string origin_short(const MountInfo& m) {
+  const std::string& e = *m.expected_by;
+  size_t colon = e.find(": ");
+  return colon == std::string::npos ? e : e.substr(0, colon);
+}
+
+std::string unit_of(const MountInfo& m) {
+  const std::string o = origin_short(m);
+  size_t slash = o.find_last_of('/');
+  std::string name = slash == std::string::npos ? o : o.substr(slash + 1);
+  return name.ends_with(".mount") ? name : "";
+}
+
+Finding missing(const MountInfo& m) {
+  Finding f = path_finding("mount.missing", m.path);
+  const std::string& where = *m.expected_mount_point;
+  if (m.expected_noauto.value_or(false)) f.severity = Severity::kWarning;
+  const std::string holder = m.mount_point.value_or("/");
+  f.title = fmt::format("{} is not mounted although {} mounts it: writes to {} fill {} instead",
+                        where, origin_short(m), m.path, holder);
+  f.evidence = fmt::format(
+      "{}; {} is {} on {} ({}){}{}", *m.expected_by, m.path,
+      m.plain_directory.value_or(false) ? "a plain directory" : "missing", holder, mount_summary(m),
+      m.expected_options && m.expected_options->find("nofail") != std::string::npos
+          ? "; nofail: the boot went on without it"
+          : "",
+      m.expected_noauto.value_or(false) ? "; noauto: it is mounted by hand" : "");
+  f.action = fmt::format(
+      "Mount {} before resuming the job (until then its output lands on {} and fills it). "
+      "Anything written into the bare directory meanwhile is hidden once mounted: move it "
+      "aside first. If the mount fails, check the device (lsblk, the kernel log).",
+      where, holder);
+  const std::string unit = unit_of(m);
+  f.commands = {unit.empty() ? "sudo mount " + where : "sudo systemctl start " + unit,
+                "findmnt " + where, "df -h " + m.path};
+  return f;
+}
+
+Finding read_only(const MountInfo& m) {
+  Finding f = path_finding("mount.read_only", m.path);
+  const std::string& mp = *m.mount_point;
+  const bool errors = m.read_only_after_errors.value_or(false);
+  f.title =
+      fmt::format("{} is mounted read-only{}: writes to {} fail", mp,
+                  errors ? " after filesystem errors" : " although configured read-write", m.path);
+  f.evidence = fmt::format("{}: {}; options {}{}", mp, mount_summary(m), m.options.value_or("?"),
+                           m.expected_by ? "; " + *m.expected_by : "");
+  f.action =
+      "Find the filesystem errors in the kernel log and repair the filesystem (fsck / "
+      "xfs_repair, unmounted), then mount it read-write before resuming the job.";
+  f.commands = {"sudo dmesg -T | grep -iE 'EXT4-fs|XFS|remount|I/O error' | tail -20",
+                "findmnt -o TARGET,SOURCE,FSTYPE,OPTIONS " + mp};
+  return f;
+}
+
+Finding shared_fs(const MountInfo& m) {
+  Finding f = path_finding("mount.network_or_overlay", m.path);
+  const bool overlay = *m.problem == "overlay";
+  f.severity = overlay ? Severity::kWarning : Severity::kInfo;
+  f.title = overlay ? fmt::format(
+                          "{} is on an overlay filesystem (a container's own layer): what is "
+                          "written there is lost with the container",
+                          m.path)
+                    : fmt::format("{} is on a network filesystem ({} {})", m.path,
+                                  m.fs_type.value_or("?"), m.source.value_or("?"));
+  f.evidence =
+      fmt::format("{} mounted at {}: {}", m.path, m.mount_point.value_or("?"), mount_summary(m));
+  f.action = overlay ? "Write the job's output to a volume mounted into the container."
+                     : "Expected for shared storage; its free space and speed are the "
+                       "storage cluster's, not this node's.";
+  f.commands = {"findmnt -T " + m.path};
+  return f;
+}
+
+}  // namespace
+
+void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out) {
+  std::set<std::string> said;  // one finding per mount point and problem
+  for (const MountInfo& m : s.mounts) {
+    if (m.error || !m.problem) continue;
+    const std::string& p = *m.problem;
+    const std::string key = p + " " + m.expected_mount_point.value_or(m.mount_point.value_or(""));
+    if (p != "network" && p != "overlay" && !said.insert(key).second) continue;
+    if (p == "not_mounted") out.push_back(missing(m));
+    if (p == "read_only") out.push_back(read_only(m));
+    if ((p == "network" || p == "overlay") && m.path != "/") out.push_back(shared_fs(m));
+  }
+}
+
+}  // namespace gt

@@ -1,0 +1,106 @@
+#include "data/data_check.h"
+
+#include <sys/statvfs.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#include "data/analysis.h"
+#include "data/data_report.h"
+#include "data/resume_advice.h"
+#include "data/writers.h"
+
+namespace gt {
+namespace {
+
+std::optional<uint64_t> free_bytes(const std::string& dir) {
+  struct statvfs v;
+  if (statvfs(dir.c_str(), &v) != 0) return std::nullopt;
+  return uint64_t(v.f_bavail) * v.f_frsize;
+}
+
+/// DIR's sibling "DIR.bad": outside the scan set and, unless DIR is itself a
+/// mount point, on the same filesystem (`gpu-triage data` refuses it before
+/// scanning otherwise, exit 64, moving nothing).
+std::string sibling_bad_dir(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir + ".bad";
+}
+
+std::vector<std::string> writers_of(const FsRoot& root, const std::string& dir) {
+  std::vector<std::string> out;
+  char* real = realpath(dir.c_str(), nullptr);
+  if (!real) return out;
+  std::string abs = real;
+  free(real);
+  for (const Writer& w : find_writers(root, {abs}))
+    out.push_back("pid " + std::to_string(w.pid) + (w.comm.empty() ? "" : " (" + w.comm + ")") +
+                  " has " + w.path + " open for writing");
+  return out;
+}
+
+DirScan* keep(Result<DirScan>& scan) { return scan ? &*scan : nullptr; }
+
+void fill(const DataReport& r, DataCheck& d) {
+  d.layout = layout_name(r.layout.kind);
+  d.files = r.files;
+  d.intact_files = r.ok;
+  d.samples = r.progress.samples_done;
+  d.crc_checked = r.crc_checked;
+  d.bad_count = r.bad.size();
+  for (uint32_t i : r.bad) {
+    if (d.bad.size() == DataCheck::kMaxListed) break;
+    d.bad.emplace_back(r.path(i), r.problem(i));
+  }
+  d.gap_count = r.gap_count;
+  d.gaps = format_key_runs(r.gaps, 10);
+  if (r.not_started) {
+    d.not_started = r.not_started->count();
+    d.not_started_range = std::make_pair(r.not_started->first, r.not_started->last);
+  }
+  d.layout_skips_samples = layout_skips_samples(r.layout.kind);
+  d.stale = r.stale;
+  if (!r.stale.empty()) d.stale_advice = stale_advice();
+  d.errors = r.errors;
+  d.last_write_unix_s = r.progress.last_write_unix_s;
+}
+
+}  // namespace
+
+DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
+  DataCheck d;
+  d.dir = req.dir;
+  d.deep = req.deep;
+  ScanOptions so;
+  so.dirs = {req.dir};
+  so.deep = req.deep;
+  Result<DirScan> scan = scan_dirs(so);
+  if (!keep(scan)) {
+    d.error = scan.error().message;
+    return d;
+  }
+  std::vector<std::string_view> rels;
+  for (const ScannedFile& f : scan->files) rels.push_back(f.rel);
+  AnalysisOptions ao;
+  ao.layout = detect_layout(Layout::kAuto, rels);
+  if (req.expect && ao.layout.kind != Layout::kEagle) ao.range = std::make_pair(0, *req.expect);
+  ao.now_unix_s = std::chrono::duration_cast<std::chrono::seconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  ao.free_bytes = free_bytes(req.dir);
+  DataReport r = analyze(*scan, ao);
+  r.dirs = {req.dir};
+  r.deep = req.deep;
+  fill(r, d);
+  d.writers = writers_of(root, req.dir);
+  const std::string bad_dir = sibling_bad_dir(req.dir);
+  d.how_to_resume = resume_advice(r, {"", bad_dir});
+  if (!r.bad.empty() || !r.changed.empty()) {
+    d.move_command = "gpu-triage data " + req.dir +
+                     (req.expect ? " --expect " + std::to_string(*req.expect) : "") +
+                     " --deep --move-bad-to " + bad_dir;
+  }
+  return d;
+}
+
+}  // namespace gt

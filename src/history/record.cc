@@ -1,0 +1,145 @@
+// An Xid from the previous boot (journalctl -k -b -1) is that boot's, not
+// this one's: only events of the current boot are recorded under its id, so
+// the same line read again after a reboot does not count twice. A file given
+// with --kernel-log has no boot: nothing from it is recorded.
+#include "history/record.h"
+
+#include <algorithm>
+
+namespace gt {
+namespace {
+
+std::optional<int> xid_code(const std::string& id) {
+  if (!id.starts_with("gpu.xid.")) return std::nullopt;
+  try {
+    return std::stoi(id.substr(8));
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+bool logged_this_boot(const NodeSnapshot& s, int code, const std::optional<std::string>& bus) {
+  if (!s.kernel_log || !bus) return false;
+  return std::any_of(s.kernel_log->events.begin(), s.kernel_log->events.end(),
+                     [&](const KernelLogEvent& e) {
+                       return e.kind == "xid" && e.code == code && e.boot == "current" &&
+                              e.pci_bus_id && normalize_pci_bus_id(*e.pci_bus_id) == *bus;
+                     });
+}
+
+std::optional<std::string> uuid_of(const NodeSnapshot& s, const Finding& f) {
+  if (f.subject.gpu_uuid) return f.subject.gpu_uuid;
+  if (f.subject.gpu_index)
+    if (const GpuState* g = gpu_by_index(s, *f.subject.gpu_index); g && g->uuid) return g->uuid;
+  if (!f.subject.pci_bus_id) return std::nullopt;
+  const std::string bus = normalize_pci_bus_id(*f.subject.pci_bus_id);
+  for (const GpuState& g : s.gpus)
+    if (g.uuid && g.pci_bus_id && normalize_pci_bus_id(*g.pci_bus_id) == bus) return g.uuid;
+  for (const PciDevice& d : s.pci_devices)
+    if (d.uuid && normalize_pci_bus_id(d.bus_id) == bus) return d.uuid;
+  return std::nullopt;
+}
+
+bool worth_recording(const NodeSnapshot& s, const Finding& f, const std::string& id) {
+  if (id == "gpu.recovery_action") return true;
+  std::optional<int> code = xid_code(id);
+  if (!code) return false;
+  std::optional<std::string> bus;
+  if (f.subject.pci_bus_id) bus = normalize_pci_bus_id(*f.subject.pci_bus_id);
+  if (const GpuState* g = f.subject.gpu_index ? gpu_by_index(s, *f.subject.gpu_index) : nullptr;
+      !bus && g && g->pci_bus_id)
+    bus = normalize_pci_bus_id(*g->pci_bus_id);
+  return logged_this_boot(s, *code, bus);
+}
+
+FindingBoots& entry(GpuHistory& h, const std::string& uuid, const std::string& id) {
+  auto g = std::find_if(h.gpus.begin(), h.gpus.end(),
+                        [&](const GpuRecord& r) { return r.uuid == uuid; });
+  if (g == h.gpus.end()) g = h.gpus.insert(h.gpus.end(), GpuRecord{uuid, {}});
+  auto f = std::find_if(g->findings.begin(), g->findings.end(),
+                        [&](const FindingBoots& x) { return x.finding_id == id; });
+  if (f == g->findings.end()) f = g->findings.insert(g->findings.end(), FindingBoots{id, {}});
+  return *f;
+}
+
+/// Drops the oldest boots beyond the bound, and their ids everywhere.
+void bound(GpuHistory& h) {
+  while (h.boots.size() > kMaxHistoryBoots) {
+    const std::string gone = h.boots.front().boot_id;
+    h.boots.erase(h.boots.begin());
+    for (GpuRecord& g : h.gpus) {
+      for (FindingBoots& f : g.findings) std::erase(f.boot_ids, gone);
+      std::erase_if(g.findings, [](const FindingBoots& f) { return f.boot_ids.empty(); });
+    }
+    std::erase_if(h.gpus, [](const GpuRecord& g) { return g.findings.empty(); });
+  }
+}
+
+}  // namespace
+
+std::vector<Observed> observed_findings(const NodeSnapshot& s, const std::vector<Finding>& fs) {
+  std::vector<Observed> out;
+  for (const Finding& f : fs) {
+    if (f.severity <= Severity::kInfo) continue;
+    std::optional<std::string> uuid = uuid_of(s, f);
+    if (!uuid) continue;
+    std::vector<std::string> ids = {f.id};
+    ids.insert(ids.end(), f.joined_ids.begin(), f.joined_ids.end());
+    for (const std::string& id : ids) {
+      Observed o{*uuid, id};
+      if (worth_recording(s, f, id) && std::find(out.begin(), out.end(), o) == out.end())
+        out.push_back(o);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> boots_with(const GpuHistory& h, const std::string& uuid,
+                                    const std::string& finding_id,
+                                    const std::vector<Observed>& now) {
+  std::vector<std::string> boots;
+  for (const GpuRecord& g : h.gpus)
+    if (g.uuid == uuid)
+      for (const FindingBoots& f : g.findings)
+        if (f.finding_id == finding_id) boots = f.boot_ids;
+  const bool seen_now = std::find(now.begin(), now.end(), Observed{uuid, finding_id}) != now.end();
+  if (seen_now && h.boot_id && std::find(boots.begin(), boots.end(), *h.boot_id) == boots.end())
+    boots.push_back(*h.boot_id);
+  return boots;
+}
+
+void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& observed) {
+  if (!h.boot_id) return;
+  const std::string& id = *h.boot_id;
+  auto b = std::find_if(h.boots.begin(), h.boots.end(),
+                        [&](const HistoryBoot& x) { return x.boot_id == id; });
+  if (b == h.boots.end())
+    h.boots.push_back({id, now_unix_s, now_unix_s});
+  else
+    b->last_seen_unix_s = now_unix_s;
+  for (const Observed& o : observed) {
+    FindingBoots& f = entry(h, o.uuid, o.finding_id);
+    if (std::find(f.boot_ids.begin(), f.boot_ids.end(), id) == f.boot_ids.end())
+      f.boot_ids.push_back(id);
+  }
+  bound(h);
+}
+
+size_t clear_history(GpuHistory& h, const std::string& uuid) {
+  const size_t before = h.gpus.size();
+  if (uuid.empty()) {
+    h.gpus.clear();
+    h.boots.clear();
+  } else {
+    std::erase_if(h.gpus, [&](const GpuRecord& g) { return g.uuid == uuid; });
+  }
+  return before - h.gpus.size();
+}
+
+const HistoryBoot* find_boot(const GpuHistory& h, const std::string& boot_id) {
+  for (const HistoryBoot& b : h.boots)
+    if (b.boot_id == boot_id) return &b;
+  return nullptr;
+}
+
+}  // namespace gt

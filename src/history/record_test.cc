@@ -1,0 +1,89 @@
+#include "history/record.h"
+
+#include <gtest/gtest.h>
+
+#include "checks/test_node.h"
+
+namespace gt {
+namespace {
+
+Finding xid(const Report& r, uint32_t gpu, int code) {
+  Finding f;
+  f.id = "gpu.xid." + std::to_string(code);
+  f.severity = Severity::kCritical;
+  f.subject.kind = "gpu";
+  f.subject.gpu_index = gpu;
+  f.subject.pci_bus_id = normalize_pci_bus_id(*r.snapshot.gpus[gpu].pci_bus_id);
+  return f;
+}
+
+KernelLogEvent event(const Report& r, uint32_t gpu, int code, const char* boot) {
+  KernelLogEvent e;
+  e.kind = "xid";
+  e.code = code;
+  e.boot = boot;
+  e.pci_bus_id = normalize_pci_bus_id(*r.snapshot.gpus[gpu].pci_bus_id);
+  return e;
+}
+
+TEST(HistoryRecord, OnlyThisBootsXidsAndRecoveryActionsAreObserved) {
+  Report r = healthy_node(4);
+  r.snapshot.kernel_log->events = {event(r, 1, 79, "current"), event(r, 2, 48, "previous")};
+  Finding lost;
+  lost.id = "gpu.lost";
+  lost.severity = Severity::kCritical;
+  lost.subject.gpu_index = 1;
+  lost.joined_ids = {"gpu.xid.79"};
+  Finding ra;
+  ra.id = "gpu.recovery_action";
+  ra.severity = Severity::kCritical;
+  ra.subject.gpu_uuid = "GPU-3";
+  Finding info = xid(r, 1, 79);
+  info.severity = Severity::kInfo;
+  std::vector<Observed> o = observed_findings(r.snapshot, {lost, xid(r, 2, 48), ra, info});
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_EQ(o[0], (Observed{"GPU-1", "gpu.xid.79"}));
+  EXPECT_EQ(o[1], (Observed{"GPU-3", "gpu.recovery_action"}));
+}
+
+TEST(HistoryRecord, OneEntryPerBootAndFinding) {
+  GpuHistory h;
+  std::vector<Observed> o = {{"GPU-1", "gpu.xid.79"}};
+  h.boot_id = "b1";
+  add_run(h, 100, o);
+  add_run(h, 200, o);  // the same boot again
+  EXPECT_EQ(boots_with(h, "GPU-1", "gpu.xid.79", o), std::vector<std::string>{"b1"});
+  ASSERT_EQ(h.boots.size(), 1u);
+  EXPECT_EQ(h.boots[0].last_seen_unix_s, 200);
+  h.boot_id = "b2";
+  EXPECT_EQ(boots_with(h, "GPU-1", "gpu.xid.79", o), (std::vector<std::string>{"b1", "b2"}));
+  EXPECT_EQ(boots_with(h, "GPU-1", "gpu.xid.79", {}), std::vector<std::string>{"b1"});
+}
+
+TEST(HistoryRecord, KeepsTheLatestBootsOnly) {
+  GpuHistory h;
+  for (size_t i = 0; i < kMaxHistoryBoots + 3; ++i) {
+    h.boot_id = "b" + std::to_string(i);
+    add_run(h, static_cast<int64_t>(i), {{"GPU-1", i < 2 ? "gpu.xid.48" : "gpu.xid.79"}});
+  }
+  EXPECT_EQ(h.boots.size(), kMaxHistoryBoots);
+  EXPECT_EQ(h.boots.front().boot_id, "b3");
+  ASSERT_EQ(h.gpus.size(), 1u);
+  ASSERT_EQ(h.gpus[0].findings.size(), 1u);  // the Xid 48 boots are gone
+  EXPECT_EQ(h.gpus[0].findings[0].boot_ids.size(), kMaxHistoryBoots);
+}
+
+TEST(HistoryRecord, ClearOneGpuOrAll) {
+  GpuHistory h;
+  h.boot_id = "b1";
+  add_run(h, 1, {{"GPU-1", "gpu.xid.79"}, {"GPU-2", "gpu.xid.79"}});
+  EXPECT_EQ(clear_history(h, "GPU-9"), 0u);
+  EXPECT_EQ(clear_history(h, "GPU-1"), 1u);
+  ASSERT_EQ(h.gpus.size(), 1u);
+  EXPECT_EQ(h.gpus[0].uuid, "GPU-2");
+  EXPECT_EQ(clear_history(h, ""), 1u);
+  EXPECT_TRUE(h.boots.empty());
+}
+
+}  // namespace
+}  // namespace gt

@@ -1,0 +1,45 @@
+// What `gpu-triage --data DIR` found in the job's output, as plain data for
+// the checks and renderers (the full report is `gpu-triage data`'s).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gt {
+
+struct DataCheck {
+  std::string dir;                   ///< as given
+  std::optional<std::string> error;  ///< why it could not be checked at all
+  bool deep = false;                 ///< every CRC checked (--deep)
+  std::string layout;                ///< "specforge", "eagle", "speculators", "flat", "none"
+  uint64_t files = 0;
+  uint64_t intact_files = 0;
+  uint64_t samples = 0;      ///< distinct intact samples
+  uint64_t crc_checked = 0;  ///< files read whole with every CRC checked
+  /// Bad files: path and problem word ("truncated", "zero-filled", "crc"...),
+  /// the first kMaxListed; bad_count is all of them.
+  std::vector<std::pair<std::string, std::string>> bad;
+  uint64_t bad_count = 0;
+  uint64_t gap_count = 0;    ///< missing indices below the highest one seen
+  std::string gaps;          ///< "12, 40-41" (the first runs)
+  uint64_t not_started = 0;  ///< indices above the highest, to --expect
+  std::optional<std::pair<int64_t, int64_t>> not_started_range;  ///< first, last
+  bool layout_skips_samples = false;  ///< a gap may be expected (SpecForge skips NaN samples)
+  std::vector<std::string> stale;     ///< temporary files left by a writer that died
+  std::string stale_advice;
+  std::vector<std::string> writers;        ///< "pid 4242 (python3) has DIR/x open for writing"
+  std::vector<std::string> errors;         ///< files or directories that could not be read
+  std::vector<std::string> how_to_resume;  ///< the layout's resume paragraph
+  /// The command that moves the bad files away so the pipeline redoes
+  /// them (gpu-triage data ... --deep --move-bad-to SIBLING); empty when
+  /// nothing is bad.
+  std::string move_command;
+  std::optional<int64_t> last_write_unix_s;  ///< newest sample: when writing stopped
+
+  static constexpr size_t kMaxListed = 20;
+};
+
+}  // namespace gt

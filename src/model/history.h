@@ -1,0 +1,38 @@
+// Memory across boots (--state-dir): in which boots each GPU showed the
+// findings that a reboot is supposed to clear (an Xid, a recovery action).
+// Read before judging, so the checks can escalate a repeat offender.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+/// A boot gpu-triage ran in (oldest first in GpuHistory::boots).
+struct HistoryBoot {
+  std::string boot_id;  ///< /proc/sys/kernel/random/boot_id
+  int64_t first_seen_unix_s = 0;
+  int64_t last_seen_unix_s = 0;
+};
+
+/// One finding id on one GPU and the boots it appeared in (each once).
+struct FindingBoots {
+  std::string finding_id;  ///< "gpu.xid.79", "gpu.recovery_action"
+  std::vector<std::string> boot_ids;
+};
+
+struct GpuRecord {
+  std::string uuid;
+  std::vector<FindingBoots> findings;
+};
+
+struct GpuHistory {
+  std::string file;                    ///< the state file read (and written)
+  std::optional<std::string> boot_id;  ///< this run's boot
+  std::vector<HistoryBoot> boots;      ///< bounded: the latest kMaxBoots
+  std::vector<GpuRecord> gpus;         ///< by UUID, in the order first seen
+};
+
+}  // namespace gt

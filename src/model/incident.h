@@ -1,0 +1,101 @@
+// Incident: what happened to this node, and when (issue 15). Plain data
+// filled by sources/incident and read by the checks and renderers. Unknown
+// is null, never 0; times are Unix seconds.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+/// One line of the "what happened" section, in time order.
+struct IncidentLine {
+  std::optional<int64_t> time_unix_s;  ///< null: when is not known
+  std::string what;                    ///< "previous boot ended abruptly (...)"
+  std::string source;                  ///< "journal", "/proc/stat", "pstore", "/data"...
+};
+
+/// How often one kind of message appeared near the end of the previous boot.
+struct MessageTally {
+  uint64_t count = 0;
+  std::optional<int64_t> first_unix_s;
+  std::optional<int64_t> last_unix_s;
+  std::optional<std::string> example;  ///< the first such message
+};
+
+/// The boot before this one, from the journal.
+struct PreviousBoot {
+  std::optional<std::string> boot_id;
+  std::optional<int64_t> first_entry_unix_s;
+  std::optional<int64_t> last_entry_unix_s;
+  /// "clean_shutdown", "reboot", "kernel_panic", "abrupt" (no shutdown
+  /// record: power loss, a killed VM, a hard hang) or "unknown" (not read).
+  std::string ending = "unknown";
+  std::optional<std::string> ending_evidence;  ///< the message that says so
+  uint64_t entries_read = 0;
+  uint64_t garbage_lines = 0;  ///< lines that were not journal JSON
+  bool capped = false;         ///< the read stopped at the entry cap
+  /// Counted over the last kLastMinutesS of the boot.
+  MessageTally io_errors;
+  MessageTally read_only_remounts;
+  MessageTally hung_tasks;
+  MessageTally oom_kills;
+  MessageTally storage_resets;  ///< NVMe controller / SCSI resets and aborts
+  MessageTally xids;
+};
+
+/// A crash record: a pstore entry, one systemd-pstore archived, a kdump dump.
+struct CrashRecord {
+  std::string source;                    ///< "pstore", "systemd-pstore", "kdump"
+  std::string path;                      ///< as seen from "/"
+  std::optional<int64_t> time_unix_s;    ///< the file's mtime
+  std::vector<std::string> panic_lines;  ///< "Kernel panic - not syncing: ..." and after
+};
+
+/// Whether the clock can be trusted (every other time depends on it).
+struct ClockState {
+  std::optional<int64_t> system_unix_s;
+  std::optional<int64_t> rtc_unix_s;        ///< /sys/class/rtc/rtc0
+  std::optional<int64_t> rtc_offset_s;      ///< system - RTC
+  std::optional<bool> kernel_synchronised;  ///< adjtimex(2): not TIME_ERROR / STA_UNSYNC
+  std::optional<int64_t> kernel_max_error_us;
+  std::optional<bool> ntp_enabled;       ///< timedatectl NTP=
+  std::optional<bool> ntp_synchronised;  ///< timedatectl NTPSynchronized=
+  uint64_t future_files = 0;             ///< files dated after now in the --path dirs
+  std::optional<std::string> future_example;
+};
+
+/// The newest file under one --path directory: the job's last write.
+struct NewestFile {
+  std::string dir;
+  std::optional<std::string> path;
+  std::optional<int64_t> mtime_unix_s;
+  uint64_t entries_seen = 0;
+  bool capped = false;  ///< the walk stopped at its entry or depth cap
+  std::optional<std::string> error;
+};
+
+struct Incident {
+  std::optional<int64_t> boot_time_unix_s;    ///< /proc/stat btime
+  std::optional<std::string> boot_id;         ///< /proc/sys/kernel/random/boot_id
+  std::optional<double> uptime_s;             ///< /proc/uptime
+  std::optional<PreviousBoot> previous_boot;  ///< null: the journal was not read
+  std::vector<CrashRecord> crash_records;
+  ClockState clock;
+  std::vector<NewestFile> newest_files;
+  std::vector<IncidentLine> timeline;  ///< time order; undated lines last
+  std::vector<std::string> unread;     ///< what could not be read, one line each
+};
+
+/// The previous boot's "last minutes": messages this close to its last entry.
+inline constexpr int64_t kLastMinutesS = 15 * 60;
+/// The clock finding's bound on system time vs the RTC.
+inline constexpr int64_t kRtcDriftBoundS = 120;
+
+/// "14 I/O errors, 3 hung tasks" from the previous boot's tallies; "" when
+/// none.
+std::string last_minutes_summary(const PreviousBoot& b);
+
+}  // namespace gt

@@ -1,0 +1,46 @@
+// What the mount table says about / and each --path: the filesystem that
+// holds it, and whether that is the one the node's configuration expects.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gt {
+
+/// One inspected path (/ and each --path, in the order given).
+struct MountInfo {
+  std::string path;  ///< as given
+  /// Why the mount table could not be read (then every field below is null).
+  std::optional<std::string> error;
+  // The mount holding the path (longest mount point that is a prefix of it),
+  // from /proc/self/mountinfo.
+  std::optional<std::string> mount_point;
+  std::optional<std::string> fs_type;  ///< "ext4", "nfs4", "overlay", "fuse.s3fs"...
+  std::optional<std::string> source;   ///< "/dev/nvme1n1p1", "server:/export"...
+  std::optional<std::string> options;  ///< per-mount options, then the superblock's
+  std::optional<bool> read_only;       ///< either says "ro"
+  /// The superblock is read-only while the mount is read-write: the kernel
+  /// remounted it after errors (errors=remount-ro).
+  std::optional<bool> read_only_after_errors;
+  // Space on it, from the path's DiskUsage (statvfs), when read.
+  std::optional<uint64_t> total_bytes;
+  std::optional<uint64_t> available_bytes;
+  /// The configuration that names a mount at or above the path: the
+  /// /etc/fstab line ("/etc/fstab:12: UUID=... /data ext4 defaults 0 2") or
+  /// the systemd unit ("/etc/systemd/system/data.mount: What=/dev/nvme1n1p1").
+  std::optional<std::string> expected_by;
+  std::optional<std::string> expected_mount_point;  ///< that mount's point
+  std::optional<bool> expected_noauto;              ///< fstab noauto (not mounted at boot)
+  std::optional<std::string> expected_options;      ///< fstab options / unit Options=
+  /// What is wrong, when something is: "not_mounted" (the expected mount
+  /// is missing: the path is on its parent's filesystem), "read_only" (read-only
+  /// although its configuration or the kernel says it was read-write),
+  /// "network" or "overlay" (the path is on such a filesystem).
+  std::optional<std::string> problem;
+  /// not_mounted: the path is a directory on the parent filesystem (writes
+  /// land there); false: it does not exist at all; null: not looked at.
+  std::optional<bool> plain_directory;
+};
+
+}  // namespace gt

@@ -1,0 +1,265 @@
+// /proc/self/mountinfo (proc(5)): "36 35 98:0 /mnt1 /mnt2 rw,noatime
+// master:1 - ext3 /dev/root rw,errors=continue": the optional fields end at
+// "-". A filesystem the kernel remounted read-only after errors keeps "rw"
+// per mount but "ro" in the superblock's options.
+#include "sources/fs/mounts.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace gt {
+namespace {
+
+std::vector<std::string> split_ws(std::string_view line) {
+  std::vector<std::string> out;
+  std::istringstream in{std::string(line)};
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> out;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    out.push_back(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return out;
+}
+
+bool has_option(std::string_view options, std::string_view want) {
+  while (!options.empty()) {
+    size_t comma = options.find(',');
+    if (options.substr(0, comma) == want) return true;
+    if (comma == std::string_view::npos) break;
+    options.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+const std::set<std::string>& network_types() {
+  static const std::set<std::string> k = {"nfs",  "nfs4",   "cifs",     "smb3",     "smbfs",
+                                          "ceph", "lustre", "beegfs",   "gpfs",     "glusterfs",
+                                          "9p",   "afs",    "virtiofs", "orangefs", "davfs"};
+  return k;
+}
+
+bool is_overlay(const std::string& type) {
+  return type == "overlay" || type == "aufs" || type == "overlayfs";
+}
+
+/// FUSE network filesystems name themselves "fuse.sshfs", "fuse.s3fs"...
+bool is_network(const std::string& type) {
+  return network_types().count(type) > 0 || type.starts_with("fuse.");
+}
+
+/// The entry whose mount point is the longest prefix of `path` (the last
+/// one mounted there when stacked).
+const MountEntry* holder_of(const std::vector<MountEntry>& table, const std::string& path) {
+  const MountEntry* best = nullptr;
+  for (const MountEntry& m : table)
+    if (path_under(path, m.mount_point) &&
+        (!best || m.mount_point.size() >= best->mount_point.size()))
+      best = &m;
+  return best;
+}
+
+/// The configured mount at or above `path` with the longest mount point.
+const ExpectedMount* expectation_for(const std::vector<ExpectedMount>& expected,
+                                     const std::string& path) {
+  const ExpectedMount* best = nullptr;
+  for (const ExpectedMount& e : expected)
+    if (path_under(path, e.where) && (!best || e.where.size() > best->where.size())) best = &e;
+  return best;
+}
+
+bool mounted_at(const std::vector<MountEntry>& table, const std::string& where) {
+  return std::any_of(table.begin(), table.end(),
+                     [&](const MountEntry& m) { return m.mount_point == where; });
+}
+
+std::vector<ExpectedMount> read_expected(const FsRoot& root) {
+  std::vector<ExpectedMount> out;
+  if (Result<std::string> fstab = root.read("/etc/fstab")) out = parse_fstab(*fstab);
+  const std::string dir = "/etc/systemd/system";
+  if (Result<std::vector<std::string>> names = root.list(dir)) {
+    for (const std::string& n : *names) {
+      if (!n.ends_with(".mount")) continue;
+      Result<std::string> text = root.read(dir + "/" + n);
+      if (!text) continue;
+      if (std::optional<ExpectedMount> u = parse_mount_unit(*text, dir + "/" + n)) {
+        u->unit = n;
+        out.push_back(*u);
+      }
+    }
+  }
+  return out;
+}
+
+void describe_holder(const MountEntry& m, MountInfo& mi) {
+  mi.mount_point = m.mount_point;
+  mi.fs_type = m.fs_type;
+  mi.source = m.source;
+  mi.options = m.mount_options + (m.super_options.empty() ? "" : " (" + m.super_options + ")");
+  const bool mount_ro = has_option(m.mount_options, "ro");
+  const bool super_ro = has_option(m.super_options, "ro");
+  mi.read_only = mount_ro || super_ro;
+  mi.read_only_after_errors = super_ro && !mount_ro;
+}
+
+void set_expected(const ExpectedMount& e, MountInfo& mi) {
+  mi.expected_by = e.origin;
+  mi.expected_mount_point = e.where;
+  mi.expected_noauto = has_option(e.options, "noauto");
+  mi.expected_options = e.options;
+}
+
+/// The problem of a path whose expected mount (if any) is in place.
+std::optional<std::string> mounted_problem(const MountInfo& mi, const ExpectedMount* exact) {
+  const bool expected_ro = exact && has_option(exact->options, "ro");
+  if (mi.read_only_after_errors.value_or(false)) return "read_only";
+  if (mi.read_only.value_or(false) && exact && !expected_ro) return "read_only";
+  if (is_overlay(*mi.fs_type)) return "overlay";
+  if (is_network(*mi.fs_type)) return "network";
+  return std::nullopt;
+}
+
+MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
+                  const std::vector<ExpectedMount>& expected, const DiskUsage& d) {
+  MountInfo mi;
+  mi.path = d.path;
+  mi.total_bytes = d.total_bytes;
+  mi.available_bytes = d.available_bytes;
+  if (const MountEntry* m = holder_of(table, d.path)) describe_holder(*m, mi);
+  const ExpectedMount* e = expectation_for(expected, d.path);
+  if (e) set_expected(*e, mi);
+  if (e && !mounted_at(table, e->where)) {
+    mi.problem = "not_mounted";
+    struct stat st;
+    mi.plain_directory = ::stat(root.path(d.path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    return mi;
+  }
+  if (!mi.fs_type) return mi;
+  const ExpectedMount* exact = e && e->where == *mi.mount_point ? e : nullptr;
+  mi.problem = mounted_problem(mi, exact);
+  return mi;
+}
+
+}  // namespace
+
+std::string unescape_octal(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size() &&
+        std::all_of(s.begin() + i + 1, s.begin() + i + 4,
+                    [](char c) { return c >= '0' && c <= '7'; })) {
+      out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+bool path_under(std::string_view path, std::string_view prefix) {
+  if (prefix == "/") return path.starts_with("/");
+  if (!path.starts_with(prefix)) return false;
+  return path.size() == prefix.size() || path[prefix.size()] == '/';
+}
+
+std::vector<MountEntry> parse_mountinfo(std::string_view text) {
+  std::vector<MountEntry> out;
+  for (std::string_view line : lines_of(text)) {
+    std::vector<std::string> w = split_ws(line);
+    auto dash = std::find(w.begin(), w.end(), "-");
+    if (w.size() < 6 || dash == w.end() || dash - w.begin() < 6 || w.end() - dash < 3) continue;
+    MountEntry m;
+    m.mount_point = unescape_octal(w[4]);
+    m.mount_options = w[5];
+    m.fs_type = *(dash + 1);
+    m.source = unescape_octal(*(dash + 2));
+    if (w.end() - dash >= 4) m.super_options = *(dash + 3);
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<ExpectedMount> parse_fstab(std::string_view text) {
+  std::vector<ExpectedMount> out;
+  int n = 0;
+  for (std::string_view line : lines_of(text)) {
+    ++n;
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    std::vector<std::string> w = split_ws(t);
+    if (w.size() < 2) continue;
+    ExpectedMount e;
+    e.what = unescape_octal(w[0]);
+    e.where = unescape_octal(w[1]);
+    e.type = w.size() > 2 ? w[2] : "auto";
+    e.options = w.size() > 3 ? w[3] : "defaults";
+    if (e.type == "swap" || !e.where.starts_with("/")) continue;
+    if (e.where.size() > 1 && e.where.ends_with("/")) e.where.pop_back();
+    e.origin = "/etc/fstab:" + std::to_string(n) + ": " + t;
+    out.push_back(e);
+  }
+  return out;
+}
+
+std::optional<ExpectedMount> parse_mount_unit(std::string_view text, const std::string& file) {
+  ExpectedMount e;
+  e.type = "auto";
+  e.options = "defaults";
+  bool in_mount = false;
+  for (std::string_view raw : lines_of(text)) {
+    std::string line = trim(raw);
+    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+    if (line[0] == '[') {
+      in_mount = line == "[Mount]";
+      continue;
+    }
+    size_t eq = line.find('=');
+    if (!in_mount || eq == std::string::npos) continue;
+    std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    if (key == "Where") e.where = value;
+    if (key == "What") e.what = value;
+    if (key == "Type") e.type = value;
+    if (key == "Options") e.options = value;
+  }
+  if (!e.where.starts_with("/")) return std::nullopt;
+  e.origin = file + ": What=" + e.what + " Where=" + e.where;
+  return e;
+}
+
+std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsage>& disks) {
+  std::vector<MountInfo> out;
+  Result<std::string> text = root.read("/proc/self/mountinfo");
+  std::vector<MountEntry> table;
+  if (text) table = parse_mountinfo(*text);
+  const std::vector<ExpectedMount> expected = read_expected(root);
+  for (const DiskUsage& d : disks) {
+    if (!text) {
+      MountInfo mi;
+      mi.path = d.path;
+      mi.error = "mount table not read: " + text.error().message;
+      out.push_back(mi);
+      continue;
+    }
+    out.push_back(inspect(root, table, expected, d));
+  }
+  return out;
+}
+
+}  // namespace gt

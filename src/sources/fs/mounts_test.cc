@@ -1,0 +1,115 @@
+#include "sources/fs/mounts.h"
+
+#include <gtest/gtest.h>
+
+#include "util/test_util.h"
+
+namespace gt {
+namespace {
+
+constexpr const char* kMountinfo =
+    "22 1 252:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n"
+    "30 22 259:3 / /scratch\\040space rw,relatime shared:5 - xfs /dev/nvme0n1p1 rw\n"
+    "31 22 259:4 / /ckpt rw,relatime shared:6 - ext4 /dev/nvme2n1 ro,errors=remount-ro\n"
+    "32 22 0:50 / /shared rw,relatime shared:7 - nfs4 filer:/export rw,vers=4.2\n"
+    "garbage line\n";
+
+TEST(Mounts, ParsesMountinfoWithEscapesAndOptionalFields) {
+  std::vector<MountEntry> m = parse_mountinfo(kMountinfo);
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_EQ(m[1].mount_point, "/scratch space");
+  EXPECT_EQ(m[1].fs_type, "xfs");
+  EXPECT_EQ(m[1].source, "/dev/nvme0n1p1");
+  EXPECT_EQ(m[2].super_options, "ro,errors=remount-ro");
+  EXPECT_EQ(m[3].source, "filer:/export");
+}
+
+TEST(Mounts, FstabSkipsCommentsSwapAndKeepsTheLine) {
+  std::vector<ExpectedMount> e = parse_fstab(
+      "# /etc/fstab\n\nUUID=abc / ext4 errors=remount-ro 0 1\nUUID=def none swap sw 0 0\n"
+      "LABEL=data /data/ ext4 defaults,nofail 0 2\n");
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[1].where, "/data");
+  EXPECT_EQ(e[1].what, "LABEL=data");
+  EXPECT_EQ(e[1].origin, "/etc/fstab:5: LABEL=data /data/ ext4 defaults,nofail 0 2");
+}
+
+TEST(Mounts, MountUnitNeedsWhere) {
+  std::optional<ExpectedMount> u = parse_mount_unit(
+      "[Unit]\nWhere=/wrong\n[Mount]\nWhat=/dev/nvme1n1p1\nWhere=/models\nType=xfs\n", "f");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->where, "/models");
+  EXPECT_EQ(u->type, "xfs");
+  EXPECT_FALSE(parse_mount_unit("[Mount]\nWhat=/dev/x\n", "f"));
+}
+
+TEST(Mounts, PathUnderIsByComponent) {
+  EXPECT_TRUE(path_under("/data/x", "/data"));
+  EXPECT_TRUE(path_under("/data", "/data"));
+  EXPECT_FALSE(path_under("/database", "/data"));
+  EXPECT_TRUE(path_under("/anything", "/"));
+}
+
+DiskUsage disk(const std::string& path) {
+  DiskUsage d;
+  d.path = path;
+  d.total_bytes = 1000;
+  d.available_bytes = 980;
+  return d;
+}
+
+TEST(Mounts, FstabMountMissingLeavesAPlainDirectory) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.write("/etc/fstab", "UUID=abc / ext4 defaults 0 1\n/dev/nvme1n1p1 /data ext4 defaults 0 2\n");
+  t.write("/data/ckpt/x", "1");
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/"), disk("/data/ckpt")});
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_FALSE(m[0].problem);
+  EXPECT_EQ(m[1].problem, "not_mounted");
+  EXPECT_EQ(m[1].mount_point, "/");  // it is on / instead
+  EXPECT_EQ(m[1].expected_mount_point, "/data");
+  EXPECT_EQ(m[1].expected_by, "/etc/fstab:2: /dev/nvme1n1p1 /data ext4 defaults 0 2");
+  EXPECT_EQ(m[1].plain_directory, true);
+  EXPECT_EQ(m[1].total_bytes, 1000u);
+}
+
+TEST(Mounts, MountedAsConfiguredIsNoProblem) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.write("/etc/fstab", "/dev/nvme0n1p1 /scratch\\040space xfs defaults 0 2\n");
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/scratch space/run")});
+  EXPECT_EQ(m[0].mount_point, "/scratch space");
+  EXPECT_FALSE(m[0].problem);
+  EXPECT_EQ(m[0].read_only, false);
+}
+
+TEST(Mounts, SuperblockReadOnlyIsReadOnlyAfterErrors) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/ckpt"), disk("/shared/x")});
+  EXPECT_EQ(m[0].problem, "read_only");
+  EXPECT_EQ(m[0].read_only_after_errors, true);
+  EXPECT_EQ(m[1].problem, "network");
+  EXPECT_EQ(m[1].fs_type, "nfs4");
+}
+
+TEST(Mounts, SystemdUnitExpectsAMount) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.write("/etc/systemd/system/models.mount", "[Mount]\nWhat=/dev/sdb1\nWhere=/models\n");
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/models")});
+  EXPECT_EQ(m[0].problem, "not_mounted");
+  EXPECT_EQ(m[0].plain_directory, false);  // not even there
+  EXPECT_NE(m[0].expected_by->find("models.mount"), std::string::npos);
+}
+
+TEST(Mounts, NoMountTableIsAnErrorPerPath) {
+  TempTree t;
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/")});
+  ASSERT_TRUE(m[0].error);
+  EXPECT_FALSE(m[0].problem);
+}
+
+}  // namespace
+}  // namespace gt

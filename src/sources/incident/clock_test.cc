@@ -1,0 +1,65 @@
+// Clock sanity: RTC, adjtimex through the seam, timedatectl through the runner.
+#include "sources/incident/clock.h"
+
+#include <gtest/gtest.h>
+
+#include "sources/incident/fake_host_test_util.h"
+#include "util/test_util.h"
+
+namespace gt {
+namespace {
+
+TEST(ReadRtc, SinceEpochElseDateAndTimeAsUtc) {
+  TempTree t;
+  EXPECT_FALSE(read_rtc_unix_s(t.root()));
+  t.write("/sys/class/rtc/rtc0/date", "2023-11-14\n");
+  t.write("/sys/class/rtc/rtc0/time", "22:13:20\n");
+  EXPECT_EQ(read_rtc_unix_s(t.root()), 1700000000);
+  t.write("/sys/class/rtc/rtc0/since_epoch", "1700000123\n");
+  EXPECT_EQ(read_rtc_unix_s(t.root()), 1700000123);
+}
+
+TEST(ParseTimedatectl, YesNoAndUnknown) {
+  ClockState c;
+  parse_timedatectl("NTP=yes\nNTPSynchronized=no\n", c);
+  EXPECT_EQ(c.ntp_enabled, true);
+  EXPECT_EQ(c.ntp_synchronised, false);
+  ClockState d;
+  parse_timedatectl("NTP=maybe\n", d);
+  EXPECT_FALSE(d.ntp_enabled);
+}
+
+TEST(ReadClock, OffsetAgainstRtcAndSyncState) {
+  TempTree t;
+  t.write("/sys/class/rtc/rtc0/since_epoch", "1699992800\n");  // 2 h behind
+  FakeHost h;
+  h.now = 1700000000;
+  h.kernel = KernelClock{false, 16000000};
+  h.answers["timedatectl show"] = FakeHost::ok("NTP=no\nNTPSynchronized=no\n");
+  ClockOptions o;
+  o.clock = &h;
+  o.runner = &h;
+  Incident in;
+  read_clock(t.root(), o, in);
+  EXPECT_EQ(in.clock.rtc_offset_s, 7200);
+  EXPECT_EQ(in.clock.kernel_synchronised, false);
+  EXPECT_EQ(in.clock.ntp_enabled, false);
+  EXPECT_TRUE(in.unread.empty());
+}
+
+TEST(ReadClock, WhatCannotBeReadIsSaid) {
+  TempTree t;
+  FakeHost h;  // no timedatectl
+  h.kernel = Error{ErrorKind::kIo, "adjtimex: Operation not permitted"};
+  ClockOptions o;
+  o.clock = &h;
+  o.runner = &h;
+  Incident in;
+  read_clock(t.root(), o, in);
+  EXPECT_FALSE(in.clock.rtc_offset_s);
+  EXPECT_FALSE(in.clock.kernel_synchronised);
+  EXPECT_EQ(in.unread.size(), 3u);  // RTC, adjtimex, timedatectl
+}
+
+}  // namespace
+}  // namespace gt
