@@ -48,16 +48,15 @@ TEST(ReadCrashRecords, AllThreePlaces) {
 }
 
 TEST(ReadCrashRecords, UnreadableDirectoryIsOneLine) {
-  if (::geteuid() == 0) GTEST_SKIP() << "root reads any directory";
+  // A file where the directory should be cannot be listed, as root too (a
+  // chmod 0 directory is readable to root, so it would test nothing there).
   TempTree t;
-  t.write("/sys/fs/pstore/dmesg-efi-1", kRamoops);
-  ::chmod(t.path("/sys/fs/pstore").c_str(), 0);
+  t.write("/sys/fs/pstore", kRamoops);
   Incident in;
   read_crash_records(t.root(), in);
-  ::chmod(t.path("/sys/fs/pstore").c_str(), 0755);
   EXPECT_TRUE(in.crash_records.empty());
   ASSERT_EQ(in.unread.size(), 1u);
-  EXPECT_NE(in.unread[0].find("pstore (/sys/fs/pstore)"), std::string::npos);
+  EXPECT_NE(in.unread[0].find("pstore (/sys/fs/pstore)"), std::string::npos) << in.unread[0];
 }
 
 }  // namespace
