@@ -49,7 +49,10 @@ void bad_files(const DataCheck& d, std::vector<Finding>& out) {
       fmt::format("{}{}", fmt::join(first, "; "), d.bad_count > first.size() ? "; ..." : "") +
       quick_note(d);
   f.action = resume_text(d);
-  if (!d.move_command.empty()) f.commands = {d.move_command};
+  if (!d.move_command.empty())
+    f.commands = {d.move_command};
+  else if (!d.move_withheld.empty())
+    f.action = "No move command is given: " + d.move_withheld + ". " + f.action;
   out.push_back(f);
 }
 

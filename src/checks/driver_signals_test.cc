@@ -189,7 +189,10 @@ std::vector<NvLink> links(uint32_t n) {
 
 TEST(NvLink, ALinkDownAgainstItsSiblings) {
   Report r = healthy_node();
-  for (GpuState& g : r.snapshot.gpus) g.nvlinks = links(18);
+  for (GpuState& g : r.snapshot.gpus) {
+    g.nvlinks = links(18);
+    g.fabric = completed_fabric();  // an NVSwitch system: every link is cabled
+  }
   (*r.snapshot.gpus[5].nvlinks)[7].active = false;
   // A link no GPU uses is nobody's fault.
   for (GpuState& g : r.snapshot.gpus) (*g.nvlinks)[17].active = false;
@@ -199,6 +202,20 @@ TEST(NvLink, ALinkDownAgainstItsSiblings) {
   EXPECT_EQ(f[0]->severity, Severity::kCritical);
   EXPECT_TRUE(contains(f[0]->title, "NVLink 7 down")) << f[0]->title;
   EXPECT_TRUE(contains(f[0]->evidence, "16 of 18 links active")) << f[0]->evidence;
+}
+
+TEST(NvLink, WithoutAFabricABridgeMayBeMissingByDesign) {
+  // 4 PCIe boards: GPUs 0-1 bridged on 12 links, GPUs 2-3 on 8.
+  Report r = healthy_node(4);
+  for (GpuState& g : r.snapshot.gpus) g.nvlinks = links(12);
+  for (uint32_t i = 2; i < 4; ++i)
+    for (uint32_t l = 8; l < 12; ++l) (*r.snapshot.gpus[i].nvlinks)[l].active = false;
+  auto f = judged(r, "nvlink.link_down");
+  ASSERT_EQ(f.size(), 2u);
+  for (const Finding* x : f) {
+    EXPECT_EQ(x->severity, Severity::kWarning) << "never a critical on a bridged board";
+    EXPECT_TRUE(contains(x->evidence, "inactive by design")) << x->evidence;
+  }
 }
 
 TEST(NvLink, ErrorsJudgedOnGrowthOverTheWindowNotTheirTotal) {

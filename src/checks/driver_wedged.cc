@@ -62,14 +62,18 @@ void check_driver_wedged(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.stuck_nvidia_tasks || s.stuck_nvidia_tasks->empty()) return;
   const std::vector<StuckTask>& tasks = *s.stuck_nvidia_tasks;
   Finding f = node_finding("driver.wedged");
+  // Stuck at both ends of the window but nothing else hangs: a warning to
+  // look again; an NVML call that timed out joins it and makes it critical.
+  f.severity = Severity::kWarning;
   std::set<uint32_t> pids;
   for (const StuckTask& t : tasks) pids.insert(t.pid);
   if (pids.size() == 1) f.subject.pid = *pids.begin();
   f.title = title_of(tasks);
   f.evidence = evidence_of(tasks);
   f.action =
-      "Nothing in user space can free a task stuck in the driver (kill -9 waits for it), and "
-      "every program that touches the GPUs will hang too. Drain the node, collect "
+      "If it is still stuck a minute later (run gpu-triage again), the driver is wedged: "
+      "nothing in user space can free a task stuck in it (kill -9 waits for it), and every "
+      "program that touches the GPUs will hang too. Drain the node, collect "
       "nvidia-bug-report.sh in safe mode first (the plain run calls nvidia-smi and hangs; the "
       "reboot loses the state NVIDIA needs), then reboot.";
   f.commands = {"sudo nvidia-bug-report.sh --safe-mode --extra-system-data   # before the reboot",

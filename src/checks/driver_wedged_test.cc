@@ -54,8 +54,10 @@ TEST(DriverWedged, NamesThePidsCommsAndFrames) {
   auto w = with_id(r, "driver.wedged");
   ASSERT_EQ(w.size(), 1u);
   const Finding& f = *w.front();
-  EXPECT_EQ(f.severity, Severity::kCritical);
-  EXPECT_EQ(r.verdict, Severity::kCritical);
+  // Stuck, but nothing else hangs: look again (an NVML timeout makes it
+  // critical, see the join tests).
+  EXPECT_EQ(f.severity, Severity::kWarning);
+  EXPECT_EQ(r.verdict, Severity::kWarning);
   EXPECT_NE(f.title.find("python3 (PID 4242, thread 4250) in os_acquire_mutex+0x1f/0x30 [nvidia]"),
             std::string::npos)
       << f.title;

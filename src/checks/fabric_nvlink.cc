@@ -127,11 +127,20 @@ void links_down_one(const GpuState& g, const std::set<std::pair<std::string, uin
   }
   if (down.empty()) return;
   Finding f = gpu_finding("nvlink.link_down", g);
+  // On an NVSwitch system every link is cabled: down is a fault. Without a
+  // fabric (bridges on PCIe boards) a link can be inactive by design (no
+  // bridge fitted there), which NVML cannot tell from a failed one.
+  const bool switched = g.fabric && g.fabric->state && *g.fabric->state != "not_supported";
+  if (!switched) f.severity = Severity::kWarning;
   f.title = fmt::format("{}: NVLink {} down while other {} GPUs have {} up", gpu_label(g),
                         fmt::join(down, ", "), g.name.value_or("(unnamed)"),
                         down.size() == 1 ? "it" : "them");
   f.evidence = fmt::format("{} of {} links active on this GPU; down: {}", active, g.nvlinks->size(),
                            fmt::join(down, ", "));
+  if (!switched)
+    f.evidence +=
+        "; no NVSwitch fabric: with NVLink bridges a link may be inactive by design (no bridge "
+        "fitted there): check `nvidia-smi topo -m` against the bridges installed";
   f.action =
       "Peer-to-peer traffic over this GPU is slower or fails (NCCL may hang): drain it, reset "
       "the GPU or reboot; if the link stays down, reseat or RMA.";

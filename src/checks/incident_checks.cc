@@ -57,16 +57,37 @@ void previous_boot_end(const PreviousBoot& b, std::vector<Finding>& out) {
   }
 }
 
+/// systemd-timedated's own rule for "synchronised": the kernel's maximum
+/// error under 16 s. The STA_UNSYNC flag alone is not enough: chrony without
+/// rtcsync, or a VM that takes its time from the hypervisor, leave it set on
+/// a clock that is right.
+constexpr int64_t kMaxErrorSyncedUs = 16'000'000;
+
+/// Whether the clock is known to be unsynchronised (timedatectl says so, or
+/// the kernel's maximum error is too large); the flag alone is only a note.
+bool known_unsynchronised(const ClockState& c) {
+  if (c.ntp_synchronised) return !*c.ntp_synchronised;
+  return c.kernel_max_error_us && *c.kernel_max_error_us >= kMaxErrorSyncedUs;
+}
+
 void clock_findings(const ClockState& c, std::vector<Finding>& out) {
-  if (c.kernel_synchronised == false || c.ntp_synchronised == false) {
+  const bool unsynced = known_unsynchronised(c);
+  if (unsynced || c.kernel_synchronised == false) {
     Finding f = node_finding("clock.unsynchronised");
     f.title = "The system clock is not synchronised: every time in this report may be off";
-    f.evidence = fmt::format("kernel (adjtimex): {}; timedatectl NTPSynchronized: {}; NTP: {}",
-                             c.kernel_synchronised
-                                 ? (*c.kernel_synchronised ? "synchronised" : "unsynchronised")
-                                 : "unknown",
-                             c.ntp_synchronised ? (*c.ntp_synchronised ? "yes" : "no") : "unknown",
-                             c.ntp_enabled ? (*c.ntp_enabled ? "enabled" : "disabled") : "unknown");
+    if (!unsynced) {
+      f.severity = Severity::kInfo;
+      f.title =
+          "The kernel's clock-synchronised flag is not set (chrony without rtcsync and VMs "
+          "timed by the hypervisor leave it so): the clock may still be right";
+    }
+    f.evidence = fmt::format(
+        "kernel (adjtimex): {}, max error {}; timedatectl NTPSynchronized: {}; NTP: {}",
+        c.kernel_synchronised ? (*c.kernel_synchronised ? "synchronised" : "unsynchronised")
+                              : "unknown",
+        c.kernel_max_error_us ? fmt::format("{:.1f} s", *c.kernel_max_error_us / 1e6) : "unknown",
+        c.ntp_synchronised ? (*c.ntp_synchronised ? "yes" : "no") : "unknown",
+        c.ntp_enabled ? (*c.ntp_enabled ? "enabled" : "disabled") : "unknown");
     f.action = "Enable and check time synchronisation (chrony / systemd-timesyncd).";
     f.commands = {"timedatectl status", "chronyc tracking"};
     out.push_back(f);

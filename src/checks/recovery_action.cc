@@ -48,7 +48,10 @@ std::string reset_command(const GpuState& g) {
 std::vector<std::string> commands_for(const std::string& action, const GpuState& g) {
   if (action == "gpu_reset" || action == "drain_and_reset") return {reset_command(g)};
   if (action == "drain_p2p") return {"nvidia-smi topo -m   # which GPUs are its P2P peers"};
-  return {"sudo reboot   # after draining the node"};
+  if (action == "node_reboot" || action == "system_reboot" || action == "bus_reset")
+    return {"sudo reboot   # after draining the node"};
+  // An action we cannot name: read what the driver says, act on nothing.
+  return {"nvidia-smi -q -i " + std::to_string(g.index) + " | grep -i -A2 recovery"};
 }
 
 /// The action to judge: NVML's / the capture's named action, else the
@@ -105,6 +108,12 @@ void recovery_one(const GpuState& g, std::vector<Finding>& out) {
     f.action =
         "Do not treat the GPU as healthy: read `nvidia-smi -q` for the action, and reset or "
         "reboot as it says.";
+  }
+  if (!g.recovery.action && g.recovery.flags_from_deprecated_fields) {
+    // No header documents these fields' values: say what was read, never
+    // send the operator to a reset on a guess.
+    f.severity = Severity::kWarning;
+    f.title += " (deprecated reset-status field; its encoding is undocumented)";
   }
   f.evidence = source_evidence(g.recovery) + "; " + counters_evidence(g);
   f.commands = commands_for(action, g);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
@@ -299,6 +300,9 @@ AnalysisOptions analysis_options(const DataCli& c, const DirScan& scan) {
 void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
   std::vector<uint32_t> files = report.bad;
   files.insert(files.end(), report.changed.begin(), report.changed.end());
+  // A file both bad and changed is moved once (a second rename would fail).
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
   for (uint32_t i : files) {
     std::string from = scan.path(scan.files[i]);
     Result<std::string> to = move_out(from, scan.files[i].rel, c.move_bad_to);

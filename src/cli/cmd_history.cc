@@ -81,6 +81,11 @@ int cmd_history(int argc, char** argv) {
   app.add_flag("--clear", c.clear, "Clear the record (with --gpu: that GPU's), after a repair");
   app.add_flag("--json", c.json, "The record as JSON")->excludes("--clear");
   if (std::optional<int> rc = parse_command_line(app, argc, argv, {kProg, {}})) return *rc;
+  // `--gpu "$UUID"` with an empty variable must not clear every GPU.
+  if (app.count("--gpu") && c.gpu.empty()) {
+    std::cerr << kProg << ": --gpu needs a GPU UUID (an empty one would mean every GPU)\n";
+    return 64;
+  }
   std::vector<std::string> warnings;
   Result<GpuHistory> h = read_history(c.state_dir, warnings);
   for (const std::string& w : warnings) std::cerr << kProg << ": " << w << "\n";

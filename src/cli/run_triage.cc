@@ -153,6 +153,10 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
     }
     snap.servers = group_servers(snap, nullptr);
   } else {
+    // Stuck tasks are read at both ends of the NVML collection (the sample
+    // window): only a task stuck at both counts (persisting_tasks).
+    std::vector<std::string> first_scan_warnings;
+    auto stuck_before = read_stuck_nvidia_tasks(root, &first_scan_warnings);
     NvmlCollectOutcome outcome = collect_gpus(o, root, snap);
     abandoned_threads = outcome.abandoned_threads;
     snap.servers = group_servers(snap, &root);
@@ -162,7 +166,8 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
     snap.nvidia_modules = read_nvidia_modules(root);
     snap.nvidia_services = read_nvidia_services(root);
     snap.nvidia_services_read = true;
-    snap.stuck_nvidia_tasks = read_stuck_nvidia_tasks(root, &snap.warnings);
+    snap.stuck_nvidia_tasks =
+        persisting_tasks(stuck_before, read_stuck_nvidia_tasks(root, &snap.warnings));
     Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
     if (pci)
       snap.pci_devices = std::move(*pci);

@@ -2,13 +2,16 @@
 
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
 #include "data/analysis.h"
 #include "data/data_report.h"
+#include "data/resume.h"
 #include "data/resume_advice.h"
 #include "data/writers.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -19,12 +22,40 @@ std::optional<uint64_t> free_bytes(const std::string& dir) {
   return uint64_t(v.f_bavail) * v.f_frsize;
 }
 
-/// DIR's sibling "DIR.bad": outside the scan set and, unless DIR is itself a
-/// mount point, on the same filesystem (`gpu-triage data` refuses it before
-/// scanning otherwise, exit 64, moving nothing).
+/// DIR's sibling "DIR.bad" (DIR resolved): outside the scan set and, unless
+/// DIR is itself a mount point, on the same filesystem; the caller checks it
+/// as `gpu-triage data --move-bad-to` would, before offering it.
 std::string sibling_bad_dir(std::string dir) {
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   return dir + ".bad";
+}
+
+/// DIR as the kernel resolves it, else as given.
+std::string resolved(const std::string& dir) {
+  char* real = realpath(dir.c_str(), nullptr);
+  if (!real) return dir;
+  std::string out = real;
+  free(real);
+  return out;
+}
+
+/// Files written this recently may belong to a job still running: moving
+/// them away under it would race its next save.
+constexpr int64_t kRecentWriteS = 120;
+
+/// Why the move command is withheld, or "" when it can be offered.
+std::string why_not_move(const DataReport& r, const DataCheck& d, const std::string& abs,
+                         const std::string& bad_dir, int64_t now) {
+  int64_t newest = 0;  // any file, bad ones included: a half-written file is the newest
+  for (const ScannedFile& f : r.scan->files) newest = std::max(newest, f.mtime_unix_s);
+  if (r.layout.kind == Layout::kEagle)
+    return "EAGLE's scripts name files by counting the folder: rerun the worker into an empty "
+           "folder instead of moving files";
+  if (!d.writers.empty()) return "a process still writes into " + d.dir;
+  if (newest > 0 && now - newest < kRecentWriteS)
+    return "files were written in the last 2 minutes: the job may still be running";
+  if (Status s = check_move_target(bad_dir, {abs}); !s) return s.error().message;
+  return "";
 }
 
 std::vector<std::string> writers_of(const FsRoot& root, const std::string& dir) {
@@ -89,17 +120,20 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
                       .count();
   ao.free_bytes = free_bytes(req.dir);
   DataReport r = analyze(*scan, ao);
-  r.dirs = {req.dir};
+  const std::string abs = resolved(req.dir);
+  r.dirs = {shell_word(abs)};
   r.deep = req.deep;
   fill(r, d);
   d.writers = writers_of(root, req.dir);
-  const std::string bad_dir = sibling_bad_dir(req.dir);
-  d.how_to_resume = resume_advice(r, {"", bad_dir});
-  if (!r.bad.empty() || !r.changed.empty()) {
-    d.move_command = "gpu-triage data " + req.dir +
+  const std::string bad_dir = sibling_bad_dir(abs);
+  if (!r.bad.empty() || !r.changed.empty())
+    d.move_withheld = why_not_move(r, d, abs, bad_dir, ao.now_unix_s);
+  const bool offer = (!r.bad.empty() || !r.changed.empty()) && d.move_withheld.empty();
+  d.how_to_resume = resume_advice(r, {"", offer ? shell_word(bad_dir) : "DEST"});
+  if (offer)
+    d.move_command = "gpu-triage data " + shell_word(abs) +
                      (req.expect ? " --expect " + std::to_string(*req.expect) : "") +
-                     " --deep --move-bad-to " + bad_dir;
-  }
+                     " --deep --move-bad-to " + shell_word(bad_dir);
   return d;
 }
 

@@ -40,10 +40,16 @@ std::optional<std::string> uuid_of(const NodeSnapshot& s, const Finding& f) {
   return std::nullopt;
 }
 
+/// Xids that are the application's doing (13 graphics exception, 31 MMU
+/// fault, 43 channel stopped, 45 preemptive cleanup: the catalogue's
+/// RESTART_APP / IGNORE): a buggy job that recurs across boots is not a GPU
+/// for RMA.
+bool application_xid(int code) { return code == 13 || code == 31 || code == 43 || code == 45; }
+
 bool worth_recording(const NodeSnapshot& s, const Finding& f, const std::string& id) {
   if (id == "gpu.recovery_action") return true;
   std::optional<int> code = xid_code(id);
-  if (!code) return false;
+  if (!code || application_xid(*code)) return false;
   std::optional<std::string> bus;
   if (f.subject.pci_bus_id) bus = normalize_pci_bus_id(*f.subject.pci_bus_id);
   if (const GpuState* g = f.subject.gpu_index ? gpu_by_index(s, *f.subject.gpu_index) : nullptr;

@@ -11,7 +11,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/read_capped.h"
+
 namespace gt {
+
+/// The record is a few KiB (16 boots, a few GPUs); anything this big is not it.
+constexpr uint64_t kMaxHistoryBytes = 16ull << 20;
+
 namespace {
 
 using J = nlohmann::ordered_json;
@@ -113,11 +119,18 @@ Result<GpuHistory> read_history(const std::string& dir, std::vector<std::string>
     h.file = file;
     return h;
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return errno_error("cannot read " + file);
-  std::stringstream text;
-  text << in.rdbuf();
-  Result<GpuHistory> h = history_from_json(text.str());
+  // Never follow a link, never block on a FIFO, never read past the cap.
+  int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return errno_error("cannot read " + file);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error{ErrorKind::kMalformed, file + " is not a regular file"};
+  }
+  Result<std::string> text = read_fd_capped(fd, file, kMaxHistoryBytes, "the history record");
+  ::close(fd);
+  if (!text) return text.error();
+  Result<GpuHistory> h = history_from_json(*text);
   if (!h) {
     warnings.push_back(set_aside(file, h.error().message));
     h = GpuHistory{};
@@ -141,7 +154,10 @@ Result<GpuHistory> open_history(const std::string& dir, const FsRoot& root,
 Status write_history(const GpuHistory& h) {
   const std::string tmp = h.file + ".tmp-" + std::to_string(::getpid());
   const std::string text = history_to_json(h).dump(1) + "\n";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // O_EXCL | O_NOFOLLOW: in a directory others can write, a planted link or
+  // file at the temporary name is refused, never followed or truncated.
+  ::unlink(tmp.c_str());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return errno_error("cannot create " + tmp);
   Status w = write_all(fd, text, tmp);
   ::close(fd);

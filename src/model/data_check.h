@@ -37,6 +37,10 @@ struct DataCheck {
   /// them (gpu-triage data ... --deep --move-bad-to SIBLING); empty when
   /// nothing is bad.
   std::string move_command;
+  /// Why no move command is given although files are bad (a process still
+  /// writes there, files written in the last minutes, EAGLE's layout, no
+  /// destination on DIR's filesystem outside it...).
+  std::string move_withheld;
   std::optional<int64_t> last_write_unix_s;  ///< newest sample: when writing stopped
 
   static constexpr size_t kMaxListed = 20;

@@ -130,6 +130,9 @@ struct RecoveryState {
   std::optional<std::string> action_text;           ///< the capture's words, when from XML
   std::optional<bool> reset_required;               ///< XML reset_required / field 226
   std::optional<bool> drain_and_reset_recommended;  ///< XML / field 227
+  /// The two flags came from NVML's deprecated fields 226/227, whose value
+  /// encoding no header documents (read 0 no, 1 yes): judged milder.
+  bool flags_from_deprecated_fields = false;
 };
 
 /// NVSwitch fabric registration (nvml-abi 8.4). Null on the GPU when the

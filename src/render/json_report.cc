@@ -212,6 +212,7 @@ J data_json(const std::optional<DataCheck>& d) {
            {"errors", d->errors},
            {"how_to_resume", d->how_to_resume},
            {"move_command", d->move_command.empty() ? J(nullptr) : J(d->move_command)},
+           {"move_withheld", d->move_withheld.empty() ? J(nullptr) : J(d->move_withheld)},
            {"last_write", iso_time(d->last_write_unix_s)}};
 }
 

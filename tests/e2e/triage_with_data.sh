@@ -11,6 +11,9 @@ cp -r "$REAL/specforge" "$D"
 chmod -R u+w "$D"
 head -c 3000 "$REAL/specforge/rows_0-4/data_3.ckpt" > "$D/rows_0-4/data_3.ckpt"  # truncated
 rm "$D/rows_0-4/data_2.ckpt"                                                    # a gap
+# Written before the crash (files written in the last 2 minutes may belong to
+# a job still running: no move command is offered for them, checked below).
+find "$D" -type f -exec touch -d '2 hours ago' {} +
 before=$(cd "$D" && find . -type f -printf '%p %s %T@\n' | sort | sha256sum)
 
 run after-crash --data "$D" --expect 40 --json --sample 600ms
@@ -32,6 +35,18 @@ set -e
 run after-crash --data "$D" --expect 40 --json --sample 0
 json_check 'not any(f["id"] == "data.bad" for f in d["findings"])' "nothing bad left"
 json_check 'd["data"]["gap_count"] == 2' "the moved file is now a gap the pipeline redoes"
+
+# A file written just now may be the running job's: no move command.
+head -c 3000 "$REAL/specforge/rows_4-8/data_5.ckpt" > "$D/rows_4-8/data_5.ckpt"
+run after-crash --data "$D" --expect 40 --json --sample 0
+json_check 'd["data"]["move_command"] is None and "last 2 minutes" in d["data"]["move_withheld"]' "withheld while the job may run"
+json_check '[f["commands"] for f in d["findings"] if f["id"] == "data.bad"] == [[]]'
+
+# A directory name with a space is quoted in the command.
+touch -d '2 hours ago' "$D/rows_4-8/data_5.ckpt"
+mv "$D" "$TMP/my data"
+run after-crash --data "$TMP/my data" --expect 40 --json --sample 0
+json_check 'd["data"]["move_command"] == "gpu-triage data '"'$TMP/my data'"' --expect 40 --deep --move-bad-to '"'$TMP/my data.bad'"'"' "quoted"
 
 # --expect and --deep belong to --data; --data is this machine's.
 run after-crash --expect 40

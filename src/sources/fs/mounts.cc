@@ -144,7 +144,12 @@ MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
   if (const MountEntry* m = holder_of(table, d.path)) describe_holder(*m, mi);
   const ExpectedMount* e = expectation_for(expected, d.path);
   if (e) set_expected(*e, mi);
-  if (e && !mounted_at(table, e->where)) {
+  // Not mounted where configured, and nothing mounted at or below that
+  // point holds the path (a manual or CSI mount under it is a mount).
+  const MountEntry* holder = holder_of(table, d.path);
+  const bool held_below = holder && e && holder->mount_point.size() > e->where.size() &&
+                          holder->mount_point.starts_with(e->where);
+  if (e && !mounted_at(table, e->where) && !held_below) {
     mi.problem = "not_mounted";
     struct stat st;
     mi.plain_directory = ::stat(root.path(d.path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -239,6 +244,7 @@ std::optional<ExpectedMount> parse_mount_unit(std::string_view text, const std::
     if (key == "Options") e.options = value;
   }
   if (!e.where.starts_with("/")) return std::nullopt;
+  while (e.where.size() > 1 && e.where.back() == '/') e.where.pop_back();
   e.origin = file + ": What=" + e.what + " Where=" + e.where;
   return e;
 }

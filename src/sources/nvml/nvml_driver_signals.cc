@@ -44,6 +44,7 @@ void read_deprecated_reset_status(NvmlCaller& c, nvmlDevice_t dev) {
     if (!field_ok(c, (*v)[i])) continue;
     std::optional<uint64_t> n = field_uint((*v)[i]);
     *into[i] = n ? reset_status_flag(*n) : std::nullopt;
+    if (*into[i]) c.gpu().recovery.flags_from_deprecated_fields = true;
     if (!*into[i])
       c.gpu().errors.push_back("nvmlDeviceGetFieldValues(field " + std::to_string((*v)[i].fieldId) +
                                "): value " + (n ? std::to_string(*n) : "of an unexpected type") +
@@ -77,10 +78,21 @@ void read_row_remapper_histogram(NvmlCaller& c, nvmlDevice_t dev) {
 
 namespace {
 
+/// An absolute threshold in degrees C. Anything outside what a GPU's
+/// limits are (a T.Limit-scale reply such as -2, or a wrapped unsigned) is
+/// not one: unknown, and said so, never a margin computed from it.
+constexpr int32_t kMinThresholdC = 40, kMaxThresholdC = 150;
+
 std::optional<int32_t> threshold(NvmlCaller& c, nvmlDevice_t dev, int which) {
   unsigned t = 0;
   if (!c.call(c.api().temperature_threshold, dev, which, &t)) return std::nullopt;
-  return static_cast<int32_t>(t);
+  const int32_t v = static_cast<int32_t>(t);
+  if (v < kMinThresholdC || v > kMaxThresholdC) {
+    c.gpu().errors.push_back("nvmlDeviceGetTemperatureThreshold(" + std::to_string(which) + "): " +
+                             std::to_string(v) + " is no absolute threshold in C; left unknown");
+    return std::nullopt;
+  }
+  return v;
 }
 
 std::optional<int32_t> memory_temperature(NvmlCaller& c, nvmlDevice_t dev) {

@@ -69,8 +69,11 @@ std::optional<double> limit_share(const std::optional<LimitCounterRead>& start,
   const double wall_ns = static_cast<double>(end->at_us - start->at_us) * 1000.0;
   const double held_ns = static_cast<double>(end->violation_ns - start->violation_ns);
   // Driver and clock sample at slightly different moments: a share a hair
-  // over 1 means "the whole window".
-  return std::clamp(held_ns / wall_ns, 0.0, 1.0);
+  // over 1 means "the whole window"; well over 1 means the counter is not
+  // what we take it for (a renumbered field, another unit): unknown.
+  const double share = held_ns / wall_ns;
+  if (share > 1.05) return std::nullopt;
+  return std::clamp(share, 0.0, 1.0);
 }
 
 void apply_limit_shares(const LimitCounters& start, const LimitCounters& end, LimitTime& out) {

@@ -27,11 +27,13 @@ TEST(LimitTime, FieldNumberingByDriverBranch) {
 TEST(LimitTime, ShareOfTheWindow) {
   LimitCounterRead a{1000, 1'000'000}, b{1000 + 450'000'000, 1'500'000};  // 0.45 s of 0.5 s
   EXPECT_NEAR(*limit_share(a, b), 0.9, 1e-9);
-  EXPECT_FALSE(limit_share(b, a));             // backwards
-  EXPECT_FALSE(limit_share(a, a));             // no time passed
-  EXPECT_FALSE(limit_share(a, std::nullopt));  // unreadable at one end
-  LimitCounterRead over{1000 + 600'000'000, 1'500'000};
-  EXPECT_EQ(*limit_share(a, over), 1.0);  // clamped
+  EXPECT_FALSE(limit_share(b, a));                       // backwards
+  EXPECT_FALSE(limit_share(a, a));                       // no time passed
+  EXPECT_FALSE(limit_share(a, std::nullopt));            // unreadable at one end
+  LimitCounterRead hair{1000 + 510'000'000, 1'500'000};  // 1.02: sampled apart
+  EXPECT_EQ(*limit_share(a, hair), 1.0);                 // clamped
+  LimitCounterRead over{1000 + 600'000'000, 1'500'000};  // 1.2: not what we take it for
+  EXPECT_FALSE(limit_share(a, over));
 }
 
 constexpr const char* kBrake = R"(, "limit_time_ns": {

@@ -72,8 +72,12 @@ std::optional<std::vector<NvLink>> read_nvlinks(NvmlCaller& c, nvmlDevice_t dev)
     NvLink l;
     l.link = link;
     l.active = active == NVML_FEATURE_ENABLED;
-    if (*l.active) read_active_link(c, dev, l);
-    l.errors = read_counters(c, dev, link);
+    // An inactive link (no bridge fitted) has nothing to count; asking
+    // would only turn its refusals into query errors.
+    if (*l.active) {
+      read_active_link(c, dev, l);
+      l.errors = read_counters(c, dev, link);
+    }
     links.push_back(l);
   }
   if (links.empty()) return std::nullopt;
@@ -82,6 +86,7 @@ std::optional<std::vector<NvLink>> read_nvlinks(NvmlCaller& c, nvmlDevice_t dev)
 
 void read_nvlinks_window_end(NvmlCaller& c, nvmlDevice_t dev, std::vector<NvLink>& links) {
   for (NvLink& l : links) {
+    if (!l.active.value_or(false)) continue;
     NvLinkCounters end = read_counters(c, dev, l.link);
     l.errors_growth.crc_flit = counter_growth(l.errors.crc_flit, end.crc_flit);
     l.errors_growth.crc_data = counter_growth(l.errors.crc_data, end.crc_data);

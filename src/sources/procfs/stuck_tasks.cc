@@ -199,4 +199,18 @@ std::optional<std::vector<StuckTask>> read_stuck_nvidia_tasks(const FsRoot& root
   return out;
 }
 
+std::optional<std::vector<StuckTask>> persisting_tasks(
+    const std::optional<std::vector<StuckTask>>& earlier,
+    const std::optional<std::vector<StuckTask>>& later) {
+  if (!earlier || !later) return std::nullopt;
+  std::vector<StuckTask> out;
+  for (const StuckTask& t : *later)
+    for (const StuckTask& e : *earlier)
+      if (e.pid == t.pid && e.tid == t.tid) {
+        out.push_back(t);
+        break;
+      }
+  return out;
+}
+
 }  // namespace gt

@@ -52,6 +52,14 @@ std::optional<std::vector<StuckTask>> read_stuck_nvidia_tasks(
     const FsRoot& root, std::vector<std::string>* warnings = nullptr,
     const StuckTaskLimits& limits = {});
 
+/// The tasks of `later` that `earlier` saw stuck too (same PID and TID): a
+/// task passes through state D in nvidia code for milliseconds all the time
+/// on a busy node, so only one seen at both ends of the sample window counts.
+/// Null when either scan is null.
+std::optional<std::vector<StuckTask>> persisting_tasks(
+    const std::optional<std::vector<StuckTask>>& earlier,
+    const std::optional<std::vector<StuckTask>>& later);
+
 /// What /proc/PID/stat says that the scan needs (process_info.h's ProcStat
 /// has neither comm nor the thread count).
 struct TaskStat {

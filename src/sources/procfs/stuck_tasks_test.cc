@@ -226,5 +226,20 @@ TEST(StuckTasks, FileReadsAreBounded) {
   EXPECT_EQ(tasks->size(), 1u);
 }
 
+TEST(StuckTasks, OnlyATaskSeenAtBothEndsOfTheWindowCounts) {
+  StuckTask a;
+  a.pid = 10;
+  StuckTask b;
+  b.pid = 11;
+  b.tid = 12;
+  StuckTask c = b;
+  c.tid = 13;  // another thread of the same process
+  auto kept = persisting_tasks(std::vector<StuckTask>{a, b}, std::vector<StuckTask>{b, c});
+  ASSERT_TRUE(kept);
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].tid, 12u);
+  EXPECT_FALSE(persisting_tasks(std::nullopt, std::vector<StuckTask>{a}));
+}
+
 }  // namespace
 }  // namespace gt

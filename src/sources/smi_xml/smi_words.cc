@@ -52,6 +52,10 @@ std::optional<std::string> smi_recovery_action(std::string_view text) {
   // Guesses from nvmlDeviceGpuRecoveryAction_t: NODE_REBOOT 2, SYSTEM_REBOOT 7
   // (a bare "Reboot" read as the node's), DRAIN_AND_RESET 4, DRAIN_P2P 3,
   // BUS_RESET 6 (GPU_RESET_BUS in nvidia-ml-py), GPU_RESET 1.
+  // A negation ("No reset required", "Reset not needed") is no action we can
+  // name: unknown (a warning), never a reset or a reboot.
+  const std::string padded = " " + l + " ";
+  if (has(padded, " no ") || has(padded, " not ") || has(l, "n't")) return "unknown";
   if (has(l, "reboot")) return has(l, "system") ? "system_reboot" : "node_reboot";
   if (has(l, "drain") && has(l, "reset")) return "drain_and_reset";
   if (has(l, "drain") && has(l, "p2p")) return "drain_p2p";

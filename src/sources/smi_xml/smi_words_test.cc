@@ -26,6 +26,13 @@ TEST(SmiWords, RecoveryActionNamesFromNvmlsEnum) {
   EXPECT_EQ(smi_recovery_action("GPU_RESET_BUS"), "bus_reset");
 }
 
+TEST(SmiWords, RecoveryActionNegationIsNeverAnAction) {
+  EXPECT_EQ(smi_recovery_action("No reset required"), "unknown");
+  EXPECT_EQ(smi_recovery_action("Reset not required"), "unknown");
+  EXPECT_EQ(smi_recovery_action("Reboot isn't needed"), "unknown");
+  EXPECT_EQ(smi_recovery_action("Node Reboot"), "node_reboot");
+}
+
 TEST(SmiWords, RecoveryActionNothingKnown) {
   for (const char* t : {"", "  ", "N/A", "[N/A]", "Unknown Error", "[Unknown Error]",
                         "Requested functionality has been deprecated", "[Not Supported]"})
