@@ -29,8 +29,20 @@ std::vector<DiskUsage> read_disk_usage(const FsRoot& root, const std::vector<std
       out.push_back(d);
       continue;
     }
-    if (auto [at, fresh] = first_on.emplace(st.st_dev, p); !fresh)
+    if (auto [at, fresh] = first_on.emplace(st.st_dev, p); !fresh) {
+      // One filesystem, one set of numbers: those read for its first path
+      // (a second statvfs a moment later can differ while others write).
       d.same_filesystem_as = at->second;
+      for (const DiskUsage& e : out)
+        if (e.path == at->second) {
+          d.total_bytes = e.total_bytes;
+          d.available_bytes = e.available_bytes;
+          d.inodes_total = e.inodes_total;
+          d.inodes_available = e.inodes_available;
+        }
+      out.push_back(d);
+      continue;
+    }
     d.total_bytes = static_cast<uint64_t>(vfs.f_blocks) * vfs.f_frsize;
     d.available_bytes = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     if (vfs.f_files > 0) {
