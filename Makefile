@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
 
-.PHONY: all build demo check check-asan fuzz bench format clean deps deb load
+.PHONY: all build tool demo check check-asan fuzz bench format clean deps deb load
 
 all: build
 
@@ -20,7 +20,11 @@ $(BUILD)/build.ninja: CMakeLists.txt tests/mock_nvml/CMakeLists.txt | $(STAMP)
 build: $(STAMP) $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+# The demo needs only the tool and the mock library, not the tests.
+tool: $(STAMP) $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS) --target gpu-triage mock_nvml_all
+
+demo: tool
 	@echo "== gpu-triage on the after-crash scenario (tests/scenarios/after-crash) =="
 	scripts/with-mock after-crash $(BUILD)/gpu-triage; rc=$$?; \
 	  echo "(exit code $$rc)"
