@@ -13,11 +13,12 @@ void drop_sudo(std::vector<Finding>& findings) {
 }
 
 bool no_nvidia_gpu(const NodeSnapshot& s) {
-  return s.source == "nvml" && !s.nvml.loaded && s.pci_devices.empty() && !s.kernel_module_version;
+  return s.source == Origin::kNvml && !s.nvml.loaded && s.pci_devices.empty() &&
+         !s.kernel_module_version;
 }
 
 bool nothing_to_judge(const NodeSnapshot& s) {
-  return no_nvidia_gpu(s) || (s.source != "nvml" && !s.nvml.loaded);
+  return no_nvidia_gpu(s) || (s.source != Origin::kNvml && !s.nvml.loaded);
 }
 
 }  // namespace gt

@@ -19,7 +19,7 @@
 #include "checks/app_fault.h"
 #include "checks/checks.h"
 #include "checks/kernel_log_groups.h"
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 
 namespace gt {
 namespace {
@@ -52,9 +52,10 @@ Severity graded(const std::string& kind, int code, const XidEntry* entry,
   Severity sev = entry ? entry->severity : Severity::kWarning;
   for (const KernelLogEvent* e : events) {
     const std::string& text = e->detail.empty() ? e->line : e->detail;
-    if ((kind == "sxid" || (code >= 144 && code <= 150)) && says_fatal(text))
+    const XidFacts facts = kind == "xid" ? xid_facts(code) : XidFacts{};
+    if ((kind == "sxid" || facts.payload == XidPayload::kNvlink5) && says_fatal(text))
       sev = std::max(sev, Severity::kCritical);
-    if (kind == "xid" && code == 154)
+    if (facts.cls == XidClass::kRecovery)
       if (std::optional<int> action = xid154_recovery_action(text))
         sev = std::max(sev, recovery_action_severity(*action));
   }
@@ -103,7 +104,7 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const XidEntry* entry = kind == "xid"    ? find_xid(code)
                           : kind == "sxid" ? find_sxid(code)
                                            : &fallen_off_bus_entry();
-  std::string id = kind == "xid"    ? "gpu.xid." + std::to_string(code)
+  std::string id = kind == "xid"    ? xid_finding_id(code)
                    : kind == "sxid" ? "gpu.sxid." + std::to_string(code)
                                     : "gpu.fallen_off_bus_logged";
   Finding f = node_finding(id.c_str());
@@ -111,6 +112,7 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const GpuState* g = bus.empty() ? nullptr : gpu_by_bus_id(s, bus);
   if (g) f = gpu_finding(id.c_str(), *g);
   if (!bus.empty()) f.subject.pci_bus_id = normalize_pci_bus_id(bus);
+  if (kind == "xid") f.xid_codes = {code};
   f.severity = graded(kind, code, entry, grp.all);
   if (boot == "previous") f.severity = milder(f.severity);
   std::string where =

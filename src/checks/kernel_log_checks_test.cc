@@ -135,5 +135,23 @@ TEST(KernelLogChecks, OneGpuOrFarApartKeepsThePerGpuWarnings) {
   EXPECT_TRUE(with_id(far, "kernel_log.app_fault_many_gpus").empty());
 }
 
+// The application-fault rule is the catalogue's application class (one
+// column for history, correlation and this check): Xid 8 and 68 are the
+// job's as much as 13 and 31; a consequence (43) is not a fault of its own.
+TEST(KernelLogChecks, ApplicationClassFromTheCatalogueClustersAcrossGpus) {
+  Report r = healthy_node();
+  r.snapshot.kernel_log->events = {xid(8, "0000:19:00.0", 100), xid(68, "0000:1a:00.0", 110)};
+  judge(r, {});
+  auto node = with_id(r, "kernel_log.app_fault_many_gpus");
+  ASSERT_EQ(node.size(), 1u);
+  EXPECT_NE(node[0]->title.find("Xid 8/68 on 2 GPUs"), std::string::npos) << node[0]->title;
+  EXPECT_EQ(node[0]->xid_codes, (std::vector<int>{8, 68}));
+
+  Report only43 = healthy_node();
+  only43.snapshot.kernel_log->events = {xid(43, "0000:19:00.0", 100), xid(43, "0000:1a:00.0", 101)};
+  judge(only43, {});
+  EXPECT_TRUE(with_id(only43, "kernel_log.app_fault_many_gpus").empty());
+}
+
 }  // namespace
 }  // namespace gt

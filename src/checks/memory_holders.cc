@@ -145,7 +145,7 @@ Finding held_idle(const NodeSnapshot& s, const Server& sv) {
              (stop.disable.empty() ? "." : ", and disable it so it does not start again.");
   if (stop.via_owner && sv.restarts_when_signalled)
     f.action += " Its owner restarts what a signal stops, so stop the owner.";
-  if (s.source != "nvml")
+  if (gpus_from_nvidia_smi(s.source))
     f.action +=
         " (From a capture: run gpu-triage on the node it came from, where it can also read "
         "the process tree and name the unit or container that owns it.)";
@@ -173,7 +173,7 @@ void unnamed_in_capture(const GpuState& g, Finding& f) {
 Finding held_no_process(const NodeSnapshot& s, const GpuState& g) {
   Finding f = gpu_finding("memory.held_no_process", g);
   bool invisible = g.processes && !g.processes->empty();
-  if (invisible && s.source != "nvml") {
+  if (invisible && gpus_from_nvidia_smi(s.source)) {
     unnamed_in_capture(g, f);
     return f;
   }
@@ -201,7 +201,7 @@ Finding held_no_process(const NodeSnapshot& s, const GpuState& g) {
 
 /// A holder that can be named: visible here, or named by a capture.
 bool nameable(const NodeSnapshot& s, const GpuProcess& p) {
-  return p.visible || (s.source != "nvml" && (p.cmdline || p.name));
+  return p.visible || (gpus_from_nvidia_smi(s.source) && (p.cmdline || p.name));
 }
 
 }  // namespace

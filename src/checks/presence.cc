@@ -103,7 +103,7 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
   }
   // A capture says how many GPUs are attached; when it describes fewer it
   // was cut, and nothing can be said about the GPUs it left out.
-  const bool capture = s.source != "nvml";
+  const bool capture = !pci_bus_read(s.source);
   if (capture && nvml > s.gpus.size()) {
     Finding f = node_finding("capture.incomplete");
     f.title = "The capture names " + std::to_string(nvml) + " attached GPUs but describes " +

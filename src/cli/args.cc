@@ -16,7 +16,8 @@
 namespace gt {
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
+// The version from the build (CMakeLists.txt project(VERSION)), one home.
+constexpr const char* kVersion = GT_VERSION;
 
 /// Validates a duration option in place of CLI11's own parsing.
 Status apply_duration(const std::string& text, const char* flag, std::chrono::milliseconds& out) {

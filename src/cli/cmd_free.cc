@@ -11,10 +11,10 @@
 
 #include "checks/plan.h"
 #include "cli/usage.h"
+#include "collect/collect.h"
 #include "free/free_act.h"
 #include "free/free_plan.h"
 #include "model/exit_code.h"
-#include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/process_tree.h"
 #include "sources/procfs/servers.h"
@@ -252,22 +252,17 @@ int cmd_free(int argc, char** argv) {
   std::optional<FreeCli> c = parse(argc, argv, code);
   if (!c) return code;
   const FsRoot root(c->root);
-  Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(c->nvml_lib);
-  if (!lib) {
-    std::cerr << "gpu-triage free: " << lib.error().message << "\n";
-    return static_cast<int>(ExitCode::kCritical);
-  }
   bool abandoned = false;
+  // The one pipeline, limited to what free needs: the GPUs and their servers.
   auto collect = [&](std::chrono::milliseconds sample) {
-    NodeSnapshot s;
-    NvmlCollectOptions co;
-    co.timeout = c->timeout;
-    co.sample_window = sample;
-    co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
-    s.sample_window_s = sample.count() / 1000.0;
-    abandoned = collect_nvml(*lib, co, s).abandoned_threads || abandoned;
-    s.servers = group_servers(s, &root);
-    return s;
+    CollectInputs in;
+    in.root = c->root;
+    in.nvml_lib = c->nvml_lib;
+    in.timeout = c->timeout;
+    in.sample_window = sample;
+    Collected got = collect_node(in, Stage::kGpus | Stage::kServers);
+    abandoned = got.abandoned_threads || abandoned;
+    return std::move(got.report.snapshot);
   };
   NodeSnapshot before = collect(c->sample);
   if (!before.nvml.initialized) {

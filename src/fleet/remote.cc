@@ -27,6 +27,7 @@
 #include <sstream>
 
 #include "checks/registry.h"
+#include "collect/collect.h"
 #include "render/json_report.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/procfs/driver_version.h"
@@ -396,28 +397,46 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
   if (!scratch.ok()) return host_unknown(host, "nvidia-smi", "cannot create a scratch directory");
   scratch.lay_out(g);
   const FsRoot root(scratch.dir());
-  Report report;
-  NodeSnapshot& snap = report.snapshot;
-  snap.collected_at_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  std::chrono::system_clock::now().time_since_epoch())
-                                  .count();
-  snap.nvml.library_path = "nvidia-smi (over ssh)";
-  if (Status s = fill_gpus(smi->second, o, snap); !s)
-    return host_unknown(host, "nvidia-smi", "nvidia-smi output unreadable: " + s.error().message);
-  if (auto h = g.outs.find("hostname"); h != g.outs.end() && !h->second.text.empty())
-    snap.hostname = h->second.text;
-  snap.kernel_module_version = read_kernel_module_version(root);
-  if (Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root); pci)
-    snap.pci_devices = std::move(*pci);
-  fill_processes(root, snap);
-  snap.servers = group_servers(snap, &root);
-  if (auto k = g.outs.find("kernel-log"); k != g.outs.end())
-    snap.kernel_log = kernel_log_of(k->second);
-  if (auto df = g.outs.find("df"); df != g.outs.end()) {
-    auto dfi = g.outs.find("df-i");
-    snap.disks = parse_df(o.paths, df->second.text, dfi == g.outs.end() ? "" : dfi->second.text);
-  }
-  judge(report, CheckOptions{});
+  // The gathered node's table for the one pipeline: nvidia-smi's answer for
+  // the GPUs, the copies of its /proc and /sys for the rest.
+  std::optional<std::string> unreadable;
+  const std::vector<Collector> table = {
+      {Stage::kGpus,
+       [&](NodeSnapshot& s) {
+         s.nvml.library_path = "nvidia-smi (over ssh)";
+         if (Status st = fill_gpus(smi->second, o, s); !st) unreadable = st.error().message;
+       }},
+      {Stage::kHost,
+       [&](NodeSnapshot& s) {
+         if (auto h = g.outs.find("hostname"); h != g.outs.end() && !h->second.text.empty())
+           s.hostname = h->second.text;
+         s.kernel_module_version = read_kernel_module_version(root);
+         if (Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root); pci)
+           s.pci_devices = std::move(*pci);
+       }},
+      {Stage::kServers,
+       [&](NodeSnapshot& s) {
+         fill_processes(root, s);
+         s.servers = group_servers(s, &root);
+       }},
+      {Stage::kKernelLog,
+       [&](NodeSnapshot& s) {
+         if (auto k = g.outs.find("kernel-log"); k != g.outs.end())
+           s.kernel_log = kernel_log_of(k->second);
+       }},
+      {Stage::kDisks,
+       [&](NodeSnapshot& s) {
+         if (auto df = g.outs.find("df"); df != g.outs.end()) {
+           auto dfi = g.outs.find("df-i");
+           s.disks =
+               parse_df(o.paths, df->second.text, dfi == g.outs.end() ? "" : dfi->second.text);
+         }
+       }},
+  };
+  Report report = collect_with(Origin::kGathered, table, kAllStages);
+  if (unreadable)
+    return host_unknown(host, "nvidia-smi", "nvidia-smi output unreadable: " + *unreadable);
+  judge(report, o.checks);
   return host_report_from_json(host, "nvidia-smi", report_to_json(report));
 }
 

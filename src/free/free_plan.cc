@@ -188,7 +188,7 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
   const std::string what = fmt::format(
       "{} ({} process{}, root PID {})", server_noun(sv.kind, sv.recognised), sv.members.size(),
       sv.members.size() == 1 ? "" : "es", sv.root_pid.value_or(sv.members.front().pid));
-  if (snap.source == "nvml")
+  if (!gpus_from_nvidia_smi(snap.source))
     for (const ServerMember* m : reach)
       if (const GpuProcess* p = process_at(snap, m->pid); p && !p->visible) {
         plan.refusals.push_back({m->pid, describe(*m),

@@ -6,17 +6,10 @@
 
 #include <algorithm>
 
+#include "model/xid_catalog.h"
+
 namespace gt {
 namespace {
-
-std::optional<int> xid_code(const std::string& id) {
-  if (!id.starts_with("gpu.xid.")) return std::nullopt;
-  try {
-    return std::stoi(id.substr(8));
-  } catch (...) {
-    return std::nullopt;
-  }
-}
 
 bool logged_this_boot(const NodeSnapshot& s, int code, const std::optional<std::string>& bus) {
   if (!s.kernel_log || !bus) return false;
@@ -40,22 +33,28 @@ std::optional<std::string> uuid_of(const NodeSnapshot& s, const Finding& f) {
   return std::nullopt;
 }
 
-/// Xids that are the application's doing (13 graphics exception, 31 MMU
-/// fault, 43 channel stopped, 45 preemptive cleanup: the catalogue's
-/// RESTART_APP / IGNORE): a buggy job that recurs across boots is not a GPU
-/// for RMA.
-bool application_xid(int code) { return code == 13 || code == 31 || code == 43 || code == 45; }
-
-bool worth_recording(const NodeSnapshot& s, const Finding& f, const std::string& id) {
-  if (id == "gpu.recovery_action") return true;
-  std::optional<int> code = xid_code(id);
-  if (!code || application_xid(*code)) return false;
-  std::optional<std::string> bus;
-  if (f.subject.pci_bus_id) bus = normalize_pci_bus_id(*f.subject.pci_bus_id);
+std::optional<std::string> bus_of(const NodeSnapshot& s, const Finding& f) {
+  if (f.subject.pci_bus_id) return normalize_pci_bus_id(*f.subject.pci_bus_id);
   if (const GpuState* g = f.subject.gpu_index ? gpu_by_index(s, *f.subject.gpu_index) : nullptr;
-      !bus && g && g->pci_bus_id)
-    bus = normalize_pci_bus_id(*g->pci_bus_id);
-  return logged_this_boot(s, *code, bus);
+      g && g->pci_bus_id)
+    return normalize_pci_bus_id(*g->pci_bus_id);
+  return std::nullopt;
+}
+
+/// The finding ids of `f` worth keeping across boots: the recovery action,
+/// and each Xid it reports that this boot's log shows, except the
+/// application's (the catalogue's class: a buggy job that recurs across
+/// boots is not a GPU for RMA).
+std::vector<std::string> ids_worth_recording(const NodeSnapshot& s, const Finding& f) {
+  std::vector<std::string> out;
+  if (f.id == "gpu.recovery_action" || std::find(f.joined_ids.begin(), f.joined_ids.end(),
+                                                 "gpu.recovery_action") != f.joined_ids.end())
+    out.push_back("gpu.recovery_action");
+  const std::optional<std::string> bus = bus_of(s, f);
+  for (int code : f.xid_codes)
+    if (!is_application_xid(code) && logged_this_boot(s, code, bus))
+      out.push_back(xid_finding_id(code));
+  return out;
 }
 
 FindingBoots& entry(GpuHistory& h, const std::string& uuid, const std::string& id) {
@@ -89,12 +88,9 @@ std::vector<Observed> observed_findings(const NodeSnapshot& s, const std::vector
     if (f.severity <= Severity::kInfo) continue;
     std::optional<std::string> uuid = uuid_of(s, f);
     if (!uuid) continue;
-    std::vector<std::string> ids = {f.id};
-    ids.insert(ids.end(), f.joined_ids.begin(), f.joined_ids.end());
-    for (const std::string& id : ids) {
+    for (const std::string& id : ids_worth_recording(s, f)) {
       Observed o{*uuid, id};
-      if (worth_recording(s, f, id) && std::find(out.begin(), out.end(), o) == out.end())
-        out.push_back(o);
+      if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
     }
   }
   return out;

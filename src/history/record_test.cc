@@ -10,6 +10,7 @@ namespace {
 Finding xid(const Report& r, uint32_t gpu, int code) {
   Finding f;
   f.id = "gpu.xid." + std::to_string(code);
+  f.xid_codes = {code};
   f.severity = Severity::kCritical;
   f.subject.kind = "gpu";
   f.subject.gpu_index = gpu;
@@ -34,6 +35,7 @@ TEST(HistoryRecord, OnlyThisBootsXidsAndRecoveryActionsAreObserved) {
   lost.severity = Severity::kCritical;
   lost.subject.gpu_index = 1;
   lost.joined_ids = {"gpu.xid.79"};
+  lost.xid_codes = {79};
   Finding ra;
   ra.id = "gpu.recovery_action";
   ra.severity = Severity::kCritical;
@@ -44,6 +46,35 @@ TEST(HistoryRecord, OnlyThisBootsXidsAndRecoveryActionsAreObserved) {
   ASSERT_EQ(o.size(), 2u);
   EXPECT_EQ(o[0], (Observed{"GPU-1", "gpu.xid.79"}));
   EXPECT_EQ(o[1], (Observed{"GPU-3", "gpu.recovery_action"}));
+}
+
+// The application class is the catalogue's, one rule for every layer: Xid 8,
+// 13, 31, 43, 45, 68, 69 and 80 are the job's and never recorded for RMA.
+TEST(HistoryRecord, ApplicationXidsOfTheCatalogueAreNotRecorded) {
+  Report r = healthy_node(2);
+  std::vector<Finding> fs;
+  for (int code : {8, 13, 31, 43, 45, 68, 69, 80, 48}) {
+    r.snapshot.kernel_log->events.push_back(event(r, 0, code, "current"));
+    fs.push_back(xid(r, 0, code));
+  }
+  std::vector<Observed> o = observed_findings(r.snapshot, fs);
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0], (Observed{"GPU-0", "gpu.xid.48"}));
+}
+
+// A finding's Xid codes come from the finding, not from parsing its id: a
+// renamed id still records the Xid it carries.
+TEST(HistoryRecord, CodesComeFromTheFindingNotItsId) {
+  Report r = healthy_node(2);
+  r.snapshot.kernel_log->events = {event(r, 1, 79, "current")};
+  Finding f;
+  f.id = "gpu.lost";
+  f.severity = Severity::kCritical;
+  f.subject.gpu_index = 1;
+  f.xid_codes = {79};
+  std::vector<Observed> o = observed_findings(r.snapshot, {f});
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0], (Observed{"GPU-1", "gpu.xid.79"}));
 }
 
 TEST(HistoryRecord, OneEntryPerBootAndFinding) {

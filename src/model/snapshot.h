@@ -403,13 +403,32 @@ struct NvidiaService {
   std::optional<std::string> unit;  ///< its systemd unit, from /proc/PID/cgroup
 };
 
+/// Where a snapshot's GPU facts came from. Every origin is collected by the
+/// one pipeline (src/collect/) and judged by the same checks; what differs is
+/// only what the origin could read.
+enum class Origin {
+  kNvml,      ///< this node, live, through NVML
+  kCapture,   ///< a saved `nvidia-smi -q -x`: /proc, /sys, the kernel log
+              ///< and disks of that node were not read
+  kGathered,  ///< another node over ssh: its nvidia-smi -q -x, and copies
+              ///< of its /proc, /sys, kernel log and df
+};
+
+/// "nvml", "nvidia-smi-capture", "nvidia-smi-over-ssh" (the JSON "source").
+const char* origin_name(Origin o);
+
+/// The GPUs and their processes are nvidia-smi's (a capture or a gathered
+/// node): a process nvidia-smi lists with no /proc entry is that node's, not
+/// a hidden one of this PID namespace.
+inline bool gpus_from_nvidia_smi(Origin o) { return o != Origin::kNvml; }
+
+/// The node's PCI bus was read (live, or copied over ssh); a capture has none.
+inline bool pci_bus_read(Origin o) { return o != Origin::kCapture; }
+
 struct NodeSnapshot {
   std::string schema = "gpu-triage/snapshot";
   int schema_version = 2;  ///< 2: servers[]
-  /// Where the GPU facts came from: "nvml" (this node, live) or
-  /// "nvidia-smi-capture" (a saved `nvidia-smi -q -x`: /proc, /sys, the
-  /// kernel log and disks of that node were not read).
-  std::string source = "nvml";
+  Origin source = Origin::kNvml;
   std::optional<std::string> hostname;
   int64_t collected_at_unix_ms = 0;
   /// A capture's own <timestamp> as it printed it, and in Unix seconds when

@@ -362,14 +362,14 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   J j;
   j["schema"] = snap.schema;
   j["schema_version"] = snap.schema_version;
-  j["source"] = snap.source;
+  j["source"] = origin_name(snap.source);
   j["hostname"] = opt(snap.hostname);
   j["collected_at_unix_ms"] = snap.collected_at_unix_ms;
   j["captured_at"] = opt(snap.captured_at);
   j["captured_at_unix_s"] = opt(snap.captured_at_unix_s);
   j["capture_file"] = opt(snap.capture_file);
   j["sample_window_s"] = snap.sample_window_s;
-  j["nvml"] = nvml_json(snap.nvml, snap.source != "nvml");
+  j["nvml"] = nvml_json(snap.nvml, snap.source != Origin::kNvml);
   j["driver_version"] = opt(snap.driver_version);
   j["nvml_version"] = opt(snap.nvml_version);
   j["cuda_driver_version"] = opt(snap.cuda_driver_version);

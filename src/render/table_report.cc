@@ -118,7 +118,7 @@ void header(const NodeSnapshot& snap, const Painter& paint, std::ostream& out) {
       << (snap.gpu_count ? std::to_string(*snap.gpu_count) : "?") << " GPUs";
   if (!snap.gpus.empty() && same_names(snap)) out << " x " << snap.gpus.front().name.value_or("?");
   out << "\n";
-  if (snap.source != "nvml") return capture_header(snap, out);
+  if (snap.source != Origin::kNvml) return capture_header(snap, out);
   out << "driver " << snap.driver_version.value_or("?") << " (NVML)  kernel module "
       << snap.kernel_module_version.value_or("?") << "  NVML library "
       << snap.nvml.library_version.value_or(snap.nvml_version.value_or("?")) << "  CUDA "
@@ -190,9 +190,9 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
       std::string prefix =
           fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} ", g.index, p.pid, user, mem, owner);
       std::string what;
-      if (!p.visible && snap.source != "nvml" && !p.cmdline && !p.name) {
+      if (!p.visible && gpus_from_nvidia_smi(snap.source) && !p.cmdline && !p.name) {
         what = paint("? unnamed in the capture (that node's /proc was not read)", kYellow);
-      } else if (!p.visible && snap.source == "nvml") {
+      } else if (!p.visible && !gpus_from_nvidia_smi(snap.source)) {
         what = paint("? not visible here (other PID namespace)", kYellow);
       } else {
         what = p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash());
@@ -273,7 +273,7 @@ void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& pai
   for (const GpuState& g : snap.gpus) {
     std::string who = fmt::format("GPU {}", g.index);
     for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
-      if (p.visible || snap.source != "nvml") continue;
+      if (p.visible || gpus_from_nvidia_smi(snap.source)) continue;
       lines.push_back(fmt::format(
           "{}: PID {} holds {} but is not visible in this PID namespace (NVML reports host "
           "PIDs): run gpu-triage on the host or in a container with --pid=host",
@@ -450,9 +450,9 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
     process_table(snap, opt, paint, out);
   }
   bool pci_disagrees =
-      snap.source == "nvml" && snap.gpu_count && *snap.gpu_count != snap.pci_devices.size();
-  if ((!snap.nvml.initialized && snap.source == "nvml") || pci_disagrees ||
-      (opt.wide && snap.source == "nvml")) {
+      pci_bus_read(snap.source) && snap.gpu_count && *snap.gpu_count != snap.pci_devices.size();
+  if ((!snap.nvml.initialized && snap.source == Origin::kNvml) || pci_disagrees ||
+      (opt.wide && pci_bus_read(snap.source))) {
     out << "\n";
     pci_summary(snap, out);
   }

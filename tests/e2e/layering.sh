@@ -16,7 +16,8 @@ deny() {  # deny DIR PATTERN: no file under DIR includes a header matching PATTE
 }
 deny model "util|sources|checks|render|cli|free|fleet|serve|data"
 deny util "model|sources|checks|render|cli|free|fleet|serve|data"
-deny sources "checks|render|cli|free|fleet|serve"
+deny sources "checks|render|cli|free|fleet|serve|collect"
+deny collect "checks|render|cli|free|fleet|serve"
 deny checks "sources|render|cli|free|fleet|serve"
 deny render "sources|checks|cli|free|fleet"
 deny history "checks|sources|render|cli|free|fleet|serve|data"

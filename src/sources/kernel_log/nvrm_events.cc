@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "model/xid_catalog.h"
 #include "sources/kernel_log/cancellation.h"
 #include "sources/kernel_log/line_format.h"
 #include "sources/kernel_log/storm.h"
@@ -302,7 +303,8 @@ bool close_in_time(const KernelLogEvent& a, std::optional<int64_t> unix_s,
 std::optional<size_t> xid79_for(const std::vector<KernelLogEvent>& ev, const KernelLogEvent& f) {
   for (size_t j = 0; j < ev.size(); ++j) {
     const KernelLogEvent& x = ev[j];
-    if (x.kind != "xid" || x.code != 79 || x.pci_bus_id != f.pci_bus_id || x.boot != f.boot)
+    if (x.kind != "xid" || !x.code || xid_facts(*x.code).cls != XidClass::kGpuGone ||
+        x.pci_bus_id != f.pci_bus_id || x.boot != f.boot)
       continue;
     if (close_in_time(f, x.time_unix_s, x.monotonic_s) ||
         (x.count > 1 && close_in_time(f, x.last_time_unix_s, x.last_monotonic_s)))

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 #include "sources/kernel_log/kernel_log_test_util.h"
 
 namespace gt {

@@ -1,4 +1,4 @@
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 
 #include <gtest/gtest.h>
 
@@ -122,6 +122,47 @@ TEST(XidCatalog, SxidMinionDlreqIsInfoAndHeartbeatTimeoutIsCritical) {
   ASSERT_NE(find_sxid(23017), nullptr);
   EXPECT_EQ(find_sxid(11012)->severity, Severity::kInfo);
   EXPECT_EQ(find_sxid(20012)->severity, Severity::kWarning);
+}
+
+// Every layer asks the catalogue, so the classes are the reference's
+// "Practical severity grouping" (shared/reference/xid-catalog.md).
+TEST(XidCatalog, ClassesFollowTheReferenceGrouping) {
+  for (int code : {8, 13, 31, 43, 45, 68, 69, 80})
+    EXPECT_EQ(xid_facts(code).cls, XidClass::kApplication) << code;
+  for (int code : {74, 144, 147, 150}) EXPECT_EQ(xid_facts(code).cls, XidClass::kFabric) << code;
+  EXPECT_EQ(xid_facts(79).cls, XidClass::kGpuGone);
+  EXPECT_EQ(xid_facts(154).cls, XidClass::kRecovery);
+  for (int code : {48, 63, 64, 92, 94, 95}) EXPECT_EQ(xid_facts(code).cls, XidClass::kMemory);
+  for (int code : {93, 156, 162, 163, 164}) EXPECT_EQ(xid_facts(code).cls, XidClass::kInfo);
+  for (int code : {46, 62, 119, 143, 151, 9999, -1})
+    EXPECT_EQ(xid_facts(code).cls, XidClass::kOther) << code;
+  EXPECT_TRUE(is_application_xid(45));
+  EXPECT_FALSE(is_application_xid(48));
+  EXPECT_STREQ(xid_class_name(XidClass::kGpuGone), "gpu-gone");
+}
+
+TEST(XidCatalog, ConsequencesCancellationsAndPayloads) {
+  EXPECT_TRUE(xid_facts(43).consequence);
+  EXPECT_TRUE(xid_facts(45).consequence);
+  EXPECT_FALSE(xid_facts(13).consequence);
+  EXPECT_EQ(xid_facts(162).cancels, 163);
+  EXPECT_EQ(xid_cancelled_by(163), 162);
+  EXPECT_FALSE(xid_cancelled_by(162).has_value());
+  EXPECT_EQ(xid_facts(13).payload, XidPayload::kGraphicsException);
+  EXPECT_EQ(xid_facts(31).payload, XidPayload::kMmuFault);
+  EXPECT_EQ(xid_facts(74).payload, XidPayload::kNvlink);
+  EXPECT_EQ(xid_facts(149).payload, XidPayload::kNvlink5);
+  EXPECT_EQ(xid_facts(154).payload, XidPayload::kRecoveryAction);
+  EXPECT_EQ(xid_facts(48).payload, XidPayload::kNone);
+  EXPECT_EQ(fallen_off_bus_entry().code, 79);
+  EXPECT_EQ(xid_finding_id(79), "gpu.xid.79");
+}
+
+// Every classified code is in the catalogue (a class for a code we cannot
+// describe would be a fact without a row).
+TEST(XidCatalog, EveryClassifiedCodeHasARow) {
+  for (int code = 0; code < 200; ++code)
+    if (xid_facts(code).cls != XidClass::kOther) EXPECT_NE(find_xid(code), nullptr) << code;
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 // SXid lines say Fatal/Non-fatal in their text; the row gives the severity
 // of the usual case and the check may raise it. Xids the doc only names as
 // legacy (56, 57, 65) are included with their legacy meaning.
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 
 #include <algorithm>
 #include <array>
@@ -285,6 +285,36 @@ constexpr XidEntry kSxids[] = {
 #undef RESET_TEXT
 #undef APP_TEXT
 
+/// Facts per code range, sorted and disjoint (see XidFacts).
+struct FactsRow {
+  int first, last;
+  XidFacts facts;
+};
+constexpr XidClass kApp = XidClass::kApplication;
+constexpr XidClass kMem = XidClass::kMemory;
+constexpr XidClass kInf = XidClass::kInfo;
+const FactsRow kFacts[] = {
+    {8, 8, {kApp, XidPayload::kNone, std::nullopt, false}},
+    {13, 13, {kApp, XidPayload::kGraphicsException, std::nullopt, false}},
+    {31, 31, {kApp, XidPayload::kMmuFault, std::nullopt, false}},
+    {43, 43, {kApp, XidPayload::kNone, std::nullopt, true}},
+    {45, 45, {kApp, XidPayload::kNone, std::nullopt, true}},
+    {48, 48, {kMem, XidPayload::kNone, std::nullopt, false}},
+    {63, 64, {kMem, XidPayload::kNone, std::nullopt, false}},
+    {68, 69, {kApp, XidPayload::kNone, std::nullopt, false}},
+    {74, 74, {XidClass::kFabric, XidPayload::kNvlink, std::nullopt, false}},
+    {79, 79, {XidClass::kGpuGone, XidPayload::kNone, std::nullopt, false}},
+    {80, 80, {kApp, XidPayload::kNone, std::nullopt, false}},
+    {92, 92, {kMem, XidPayload::kNone, std::nullopt, false}},
+    {93, 93, {kInf, XidPayload::kNone, std::nullopt, false}},
+    {94, 95, {kMem, XidPayload::kNone, std::nullopt, false}},
+    {144, 150, {XidClass::kFabric, XidPayload::kNvlink5, std::nullopt, false}},
+    {154, 154, {XidClass::kRecovery, XidPayload::kRecoveryAction, std::nullopt, false}},
+    {156, 156, {kInf, XidPayload::kNone, std::nullopt, false}},
+    {162, 162, {kInf, XidPayload::kNone, 163, false}},
+    {163, 164, {kInf, XidPayload::kNone, std::nullopt, false}},
+};
+
 template <size_t N>
 constexpr bool sorted(const XidEntry (&t)[N]) {
   for (size_t i = 1; i < N; ++i)
@@ -316,11 +346,49 @@ std::optional<int> leading_int(std::string_view s) {
 
 }  // namespace
 
+const char* xid_class_name(XidClass c) {
+  switch (c) {
+    case XidClass::kApplication:
+      return "application";
+    case XidClass::kFabric:
+      return "fabric";
+    case XidClass::kGpuGone:
+      return "gpu-gone";
+    case XidClass::kRecovery:
+      return "recovery";
+    case XidClass::kMemory:
+      return "memory";
+    case XidClass::kInfo:
+      return "info";
+    case XidClass::kOther:
+      break;
+  }
+  return "other";
+}
+
+XidFacts xid_facts(int code) {
+  for (const FactsRow& r : kFacts)
+    if (code >= r.first && code <= r.last) return r.facts;
+  return {};
+}
+
+std::string xid_finding_id(int code) { return "gpu.xid." + std::to_string(code); }
+
+std::optional<int> xid_cancelled_by(int code) {
+  for (const FactsRow& r : kFacts)
+    if (r.facts.cancels == code) return r.first;
+  return std::nullopt;
+}
+
 const XidEntry* find_xid(int code) { return lookup(kXids, code); }
 
 const XidEntry* find_sxid(int code) { return lookup(kSxids, code); }
 
-const XidEntry& fallen_off_bus_entry() { return *find_xid(79); }
+const XidEntry& fallen_off_bus_entry() {
+  for (const FactsRow& r : kFacts)
+    if (r.facts.cls == XidClass::kGpuGone) return *find_xid(r.first);
+  return kXids[0];  // unreachable: the table has a kGpuGone row (tested)
+}
 
 std::optional<int> xid154_recovery_action(std::string_view detail) {
   size_t at = detail.find("changed from ");

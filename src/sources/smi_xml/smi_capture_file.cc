@@ -1,7 +1,7 @@
 // Reading a capture file whole (they are small: 122 KB for the largest
 // real one; kMaxCaptureBytes bounds it) and handing the text to the pure parsers in
 // sources/smi_xml.
-#include "cli/smi_capture.h"
+#include "sources/smi_xml/smi_capture_file.h"
 
 #include "sources/smi_xml/smi_text.h"
 #include "util/read_capped.h"
@@ -11,7 +11,7 @@ namespace gt {
 Status fill_from_smi_capture(const std::string& file, NodeSnapshot& snap) {
   // A capture even when it cannot be read: its failure is its own, never
   // this machine's missing driver.
-  snap.source = "nvidia-smi-capture";
+  snap.source = Origin::kCapture;
   snap.capture_file = file == "-" ? std::string("(stdin)") : file;
   snap.nvml.library_path = "nvidia-smi output " + *snap.capture_file;
   Result<std::string> read = read_file_capped(file, kMaxCaptureBytes, "nvidia-smi captures");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "model/finding.h"
@@ -21,6 +22,54 @@ struct XidEntry {
   const char* investigatory_action;  ///< NVIDIA bucket for recurrence / root cause
   const char* action_text;           ///< imperative for operators, commands named
 };
+
+/// What kind of event an Xid is: the one rule every layer asks (history,
+/// fleet correlation, the application-fault check, the kernel-log grouping),
+/// from the reference's "Practical severity grouping".
+enum class XidClass {
+  kApplication,  ///< the job's doing, node healthy: 8, 13, 31, 43, 45, 68, 69, 80
+  kFabric,       ///< NVLink / fabric: 74, 144-150
+  kGpuGone,      ///< fallen off the bus: 79
+  kRecovery,     ///< the driver's recovery action: 154
+  kMemory,       ///< ECC and row remapping: 48, 63, 64, 92, 94, 95
+  kInfo,         ///< informational: 93, 156, 162-164
+  kOther,        ///< everything else (driver, firmware, power, unknown codes)
+};
+
+/// "application", "fabric", "gpu-gone", "recovery", "memory", "info", "other".
+const char* xid_class_name(XidClass c);
+
+/// How an Xid's payload (the text after the code) decodes.
+enum class XidPayload {
+  kNone,
+  kGraphicsException,  ///< 13: "Graphics Exception: ..." / SM warp exceptions
+  kMmuFault,           ///< 31: "MMU Fault: ENGINE ... faulted @ 0x..."
+  kNvlink,             ///< 74: NVLink error registers
+  kNvlink5,            ///< 144-150: NVLink5 error registers
+  kRecoveryAction,     ///< 154: "GPU recovery action changed from ... to ..."
+};
+
+/// The catalogue's facts about one code beyond its row: class, payload
+/// decoding, the code it cancels (Xid 162 cancels an earlier 163) and
+/// whether it is a consequence of another Xid (43 follows a 13/31, 45 names
+/// its cause) rather than a cause of its own.
+struct XidFacts {
+  XidClass cls = XidClass::kOther;
+  XidPayload payload = XidPayload::kNone;
+  std::optional<int> cancels;
+  bool consequence = false;
+};
+
+/// Facts for any code, catalogued or not (unknown codes are kOther).
+XidFacts xid_facts(int code);
+
+inline bool is_application_xid(int code) { return xid_facts(code).cls == XidClass::kApplication; }
+
+/// "gpu.xid.N": the id of the finding that reports Xid `code`.
+std::string xid_finding_id(int code);
+
+/// The code an Xid 163 is cancelled by (162); nullopt for other codes.
+std::optional<int> xid_cancelled_by(int code);
 
 /// The Xid row for `code`; nullptr for a code not in the catalogue (report
 /// those as "unknown Xid N", never drop them).

@@ -1,0 +1,173 @@
+// The collectors of each origin, in dependency order; see collect.h.
+#include "collect/collect.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "data/data_check.h"
+#include "history/run_history.h"
+#include "sources/fs/disk_usage.h"
+#include "sources/fs/mounts.h"
+#include "sources/incident/incident.h"
+#include "sources/kernel_log/kernel_log.h"
+#include "sources/nvml/nvml_collector.h"
+#include "sources/procfs/driver_version.h"
+#include "sources/procfs/process_info.h"
+#include "sources/procfs/servers.h"
+#include "sources/procfs/stuck_tasks.h"
+#include "sources/smi_xml/smi_capture_file.h"
+#include "sources/sysfs/pci_devices.h"
+
+namespace gt {
+namespace {
+
+int64_t now_unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::optional<std::string> read_hostname(const FsRoot& root) {
+  if (root.root() == "/") {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) == 0) return std::string(buf);
+    return std::nullopt;
+  }
+  if (auto h = root.read_optional_trimmed("/etc/hostname")) return h;
+  return root.read_optional_trimmed("/proc/sys/kernel/hostname");
+}
+
+/// Loads NVML and collects the GPUs under the deadline.
+NvmlCollectOutcome collect_gpus(const CollectInputs& in, const FsRoot& root, NodeSnapshot& snap) {
+  snap.nvml.library_path = in.nvml_lib;
+  Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(in.nvml_lib);
+  if (!lib) {
+    snap.nvml.error_message = lib.error().message;
+    snap.nvml.load_error = lib.error().message;
+    snap.nvml.init_error =
+        lib.error().kind == ErrorKind::kNotFound ? "LIBRARY_NOT_FOUND" : "LIBRARY_UNUSABLE";
+    return {};
+  }
+  snap.nvml.loaded = true;
+  if (!(*lib)->real_file().empty()) {
+    snap.nvml.library_file = (*lib)->real_file();
+    snap.nvml.library_version = library_version_from_filename(
+        std::filesystem::path((*lib)->real_file()).filename().string());
+  }
+  snap.nvml.missing_symbols = (*lib)->missing_optional();
+  NvmlCollectOptions co;
+  co.timeout = in.timeout;
+  co.sample_window = in.sample_window;
+  co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
+  return collect_nvml(*lib, co, snap);
+}
+
+/// What happened and when, within the timeout of its own (the journal and
+/// timedatectl run under it; the path walks stop at it).
+Incident read_incident(const CollectInputs& in, const FsRoot& root,
+                       const std::optional<std::vector<Server>>& servers) {
+  HostSeams seams = host_seams_for(root);
+  IncidentOptions io;
+  io.runner = seams.runner.get();
+  io.clock = seams.clock.get();
+  io.paths = in.paths;
+  io.deadline = std::chrono::steady_clock::now() + in.timeout;
+  return collect_incident(root, io, servers);
+}
+
+void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
+  snap.hostname = read_hostname(root);
+  snap.kernel_module_version = read_kernel_module_version(root);
+  snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
+  snap.nvidia_modules = read_nvidia_modules(root);
+  snap.nvidia_services = read_nvidia_services(root);
+  snap.nvidia_services_read = true;
+  Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
+  if (pci)
+    snap.pci_devices = std::move(*pci);
+  else
+    snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+}
+
+/// This node's table. Stuck tasks are read at both ends of the NVML
+/// collection (the sample window): only a task stuck at both counts.
+std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned) {
+  auto stuck_before = std::make_shared<std::optional<std::vector<StuckTask>>>();
+  return {
+      {Stage::kHost,
+       [&root, stuck_before](NodeSnapshot&) {
+         std::vector<std::string> first_scan_warnings;
+         *stuck_before = read_stuck_nvidia_tasks(root, &first_scan_warnings);
+       }},
+      {Stage::kGpus,
+       [&](NodeSnapshot& s) { abandoned = collect_gpus(in, root, s).abandoned_threads; }},
+      {Stage::kServers, [&root](NodeSnapshot& s) { s.servers = group_servers(s, &root); }},
+      {Stage::kHost,
+       [&root, stuck_before](NodeSnapshot& s) {
+         read_host_facts(root, s);
+         s.stuck_nvidia_tasks =
+             persisting_tasks(*stuck_before, read_stuck_nvidia_tasks(root, &s.warnings));
+       }},
+      {Stage::kKernelLog,
+       [&](NodeSnapshot& s) {
+         KernelLogOptions klo;
+         klo.file = in.kernel_log_file;
+         s.kernel_log = read_kernel_log(root, klo);
+       }},
+      {Stage::kDisks, [&](NodeSnapshot& s) { s.disks = read_disk_usage(root, in.paths); }},
+      {Stage::kData,
+       [&](NodeSnapshot& s) {
+         if (in.data_dir)
+           s.data = check_data_dir({*in.data_dir, in.data_expect, in.data_deep}, root);
+       }},
+      {Stage::kIncident, [&](NodeSnapshot& s) { s.incident = read_incident(in, root, s.servers); }},
+      {Stage::kMounts, [&](NodeSnapshot& s) { s.mounts = read_mounts(root, s.disks); }},
+      {Stage::kHistory, [&](NodeSnapshot& s) { load_history(in.state_dir, in.no_state, root, s); }},
+  };
+}
+
+}  // namespace
+
+void run_collectors(const std::vector<Collector>& table, Stages stages, NodeSnapshot& snap) {
+  for (const Collector& c : table)
+    if (has(stages, c.stage)) c.fill(snap);
+}
+
+Report collect_with(Origin origin, const std::vector<Collector>& table, Stages stages) {
+  Report report;
+  report.snapshot.source = origin;
+  report.snapshot.collected_at_unix_ms = now_unix_ms();
+  run_collectors(table, stages, report.snapshot);
+  return report;
+}
+
+Collected collect_node(const CollectInputs& in, Stages stages) {
+  const FsRoot root(in.root);
+  Collected out;
+  Report r;
+  r.snapshot.sample_window_s = in.sample_window.count() / 1000.0;
+  r.snapshot.collected_at_unix_ms = now_unix_ms();
+  run_collectors(node_table(in, root, out.abandoned_threads), stages, r.snapshot);
+  out.report = std::move(r);
+  return out;
+}
+
+Collected collect_capture(const std::string& file) {
+  const std::vector<Collector> table = {
+      {Stage::kGpus,
+       [&](NodeSnapshot& s) {
+         // Unreadable: nothing to judge, so the verdict is UNKNOWN.
+         if (Status st = fill_from_smi_capture(file, s); !st) {
+           s.nvml.error_message = st.error().message;
+           s.warnings.push_back("--smi-xml: " + st.error().message);
+         }
+       }},
+      {Stage::kServers, [](NodeSnapshot& s) { s.servers = group_servers(s, nullptr); }},
+  };
+  Collected out;
+  out.report = collect_with(Origin::kCapture, table, kAllStages);
+  return out;
+}
+
+}  // namespace gt
