@@ -9,6 +9,7 @@
 #include <set>
 
 #include "checks/checks.h"
+#include "util/byte_units.h"
 
 namespace gt {
 namespace {
@@ -18,15 +19,10 @@ std::string device_name(const std::string& source) {
   return source.starts_with("/dev/") ? source.substr(5) : source;
 }
 
-std::string size_text(uint64_t bytes) {
-  if (bytes >= 1'000'000'000'000ull) return fmt::format("{:.1f} TB", bytes / 1e12);
-  return fmt::format("{:.1f} GB", bytes / 1e9);
-}
-
 /// "15.0 TB nvme1n1p1, ext4, 98% free" (the parts that are known).
 std::string mount_summary(const MountInfo& m) {
   std::string out;
-  if (m.total_bytes) out = size_text(*m.total_bytes) + " ";
+  if (m.total_bytes) out = format_bytes(*m.total_bytes) + " ";
   out += device_name(m.source.value_or("?")) + ", " + m.fs_type.value_or("?");
   if (m.total_bytes && m.available_bytes && *m.total_bytes > 0)
     out += fmt::format(", {:.0f}% free", 100.0 * *m.available_bytes / *m.total_bytes);

@@ -5,24 +5,13 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "util/byte_units.h"
 #include "util/time_format.h"
 
 namespace gt {
 namespace {
 
 using J = nlohmann::ordered_json;
-
-std::string human_bytes(double b) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-  int u = 0;
-  while (b >= 1000 && u < 5) {
-    b /= 1000;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", b, units[u]);
-  return buf;
-}
 
 std::string human_duration(double s) {
   char buf[32];
@@ -79,9 +68,9 @@ void render_progress(const DataReport& r, std::ostream& out) {
     out << "\n";
   }
   if (p.bytes_needed && p.mean_sample_bytes) {
-    out << "  space: " << human_bytes(double(*p.bytes_needed)) << " needed ("
-        << human_bytes(*p.mean_sample_bytes) << " per sample)";
-    if (p.free_bytes) out << ", " << human_bytes(double(*p.free_bytes)) << " free";
+    out << "  space: " << format_bytes(double(*p.bytes_needed)) << " needed ("
+        << format_bytes(*p.mean_sample_bytes) << " per sample)";
+    if (p.free_bytes) out << ", " << format_bytes(double(*p.free_bytes)) << " free";
     out << (p.capacity_short ? ": WARNING the remaining samples do not fit" : "") << "\n";
   }
 }
@@ -127,7 +116,7 @@ void render_summary(const DataReport& r, std::ostream& out) {
         << " not started)";
   if (!r.duplicates.empty()) out << ", " << r.duplicates.size() << " duplicated";
   out << ", " << r.stale.size() << " stale (" << layout_name(r.layout.kind) << " layout, "
-      << (r.deep ? "deep" : "quick") << ", " << human_bytes(double(r.bytes)) << " in "
+      << (r.deep ? "deep" : "quick") << ", " << format_bytes(double(r.bytes)) << " in "
       << human_duration(r.elapsed_s) << ")\n";
 }
 

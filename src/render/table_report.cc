@@ -11,15 +11,10 @@
 #include "holders/stop.h"
 #include "render/incident_render.h"
 #include "render/text_wrap.h"
+#include "util/byte_units.h"
 #include "util/index_list.h"
 
 namespace gt {
-
-std::string format_bytes(uint64_t bytes) {
-  if (bytes >= 1073741824ull) return fmt::format("{:.1f} GiB", bytes / 1073741824.0);
-  if (bytes >= 1048576ull) return fmt::format("{:.0f} MiB", bytes / 1048576.0);
-  return fmt::format("{} B", bytes);
-}
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "model/report.h"
+#include "util/byte_units.h"
 
 namespace gt {
 
@@ -17,8 +18,5 @@ struct TableOptions {
 
 /// Writes the report: verdict line, GPUs, processes, findings, plan.
 void render_table(const Report& report, const TableOptions& options, std::ostream& out);
-
-/// "75.8 GiB" style: bytes in binary units with one decimal.
-std::string format_bytes(uint64_t bytes);
 
 }  // namespace gt

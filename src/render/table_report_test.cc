@@ -88,9 +88,9 @@ TEST(TableReport, ALinePerPathEvenWhenFine) {
 }
 
 TEST(TableReport, FormatBytes) {
-  EXPECT_EQ(format_bytes(75800000000ull), "70.6 GiB");
-  EXPECT_EQ(format_bytes(512ull << 20), "512 MiB");
-  EXPECT_EQ(format_bytes(100), "100 B");
+  EXPECT_EQ(format_bytes(uint64_t{75800000000}), "70.6 GiB");
+  EXPECT_EQ(format_bytes(uint64_t{512} << 20), "512 MiB");
+  EXPECT_EQ(format_bytes(uint64_t{100}), "100 B");
 }
 
 }  // namespace
