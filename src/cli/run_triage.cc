@@ -24,6 +24,7 @@
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/driver_version.h"
+#include "sources/procfs/hostname.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
@@ -31,16 +32,6 @@
 
 namespace gt {
 namespace {
-
-std::optional<std::string> read_hostname(const FsRoot& root) {
-  if (root.root() == "/") {
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) == 0) return std::string(buf);
-    return std::nullopt;
-  }
-  if (auto h = root.read_optional_trimmed("/etc/hostname")) return h;
-  return root.read_optional_trimmed("/proc/sys/kernel/hostname");
-}
 
 /// Loads NVML and collects the GPUs. Returns false when NVML is unusable.
 NvmlCollectOutcome collect_gpus(const Options& o, const FsRoot& root, NodeSnapshot& snap) {

@@ -1,0 +1,128 @@
+#include "watch/tick_collector.h"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "checks/registry.h"
+#include "sources/nvml/nvml_collector.h"
+#include "sources/procfs/driver_version.h"
+#include "sources/procfs/hostname.h"
+#include "sources/procfs/process_info.h"
+#include "sources/procfs/servers.h"
+#include "sources/sysfs/pci_devices.h"
+#include "util/fs_root.h"
+
+namespace gt {
+namespace {
+
+int64_t now_unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+TickCollector::TickCollector(TickOptions options) : o_(std::move(options)) {
+  Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(o_.nvml_lib);
+  if (lib)
+    lib_ = *lib;
+  else
+    load_error_ = lib.error().message;
+}
+
+bool TickCollector::threads_stuck() const { return init_returned_ || !stuck_.empty(); }
+
+void TickCollector::keep_identity(GpuState& g) const {
+  auto it = last_answered_.find(g.index);
+  if (it == last_answered_.end()) return;
+  const GpuState& old = it->second;
+  if (!g.name) g.name = old.name;
+  if (!g.uuid) g.uuid = old.uuid;
+  if (!g.serial) g.serial = old.serial;
+  if (!g.pci_bus_id) g.pci_bus_id = old.pci_bus_id;
+  if (!g.memory_total_bytes) g.memory_total_bytes = old.memory_total_bytes;
+}
+
+void TickCollector::collect_gpus(NodeSnapshot& snap) {
+  snap.nvml.library_path = o_.nvml_lib;
+  if (!lib_) {
+    snap.nvml.error_message = load_error_;
+    snap.nvml.load_error = load_error_;
+    snap.nvml.init_error = "LIBRARY_NOT_FOUND";
+    return;
+  }
+  snap.nvml.loaded = true;
+  snap.nvml.missing_symbols = lib_->missing_optional();
+  // An init still stuck from an earlier tick: asking again strands another.
+  if (init_returned_ && !init_returned_()) {
+    snap.nvml.init_error = "TIMEOUT";
+    snap.nvml.error_message = init_stuck_text_;
+    return;
+  }
+  init_returned_ = nullptr;
+  NvmlCollectOptions co;
+  co.timeout = o_.timeout;
+  co.sample_window = o_.sample_window;
+  const FsRoot root(o_.root);
+  co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
+  for (auto it = stuck_.begin(); it != stuck_.end();) {
+    if (it->second.first()) {
+      it = stuck_.erase(it);  // returned: ask it again
+      continue;
+    }
+    co.skip_gpus[it->first] = "still no answer; stuck in " + it->second.second;
+    ++it;
+  }
+  NvmlCollectOutcome out = collect_nvml(lib_, co, snap);
+  if (out.init_returned) {
+    init_returned_ = out.init_returned;
+    init_stuck_text_ = snap.nvml.error_message;
+  }
+  for (auto& [i, probe] : out.gpu_returned) {
+    std::string call = "an NVML call";
+    for (const GpuState& g : snap.gpus)
+      if (g.index == i && g.stuck_in_call) call = *g.stuck_in_call;
+    stuck_[i] = {probe, call};
+  }
+  for (GpuState& g : snap.gpus) {
+    if (g.status == GpuStatus::kOk) {
+      last_answered_[g.index] = g;
+      continue;
+    }
+    if (auto it = stuck_.find(g.index); it != stuck_.end()) {
+      g.status = GpuStatus::kUnresponsive;
+      g.stuck_in_call = it->second.second;
+    }
+    keep_identity(g);
+  }
+}
+
+Report TickCollector::collect(const KernelLog& kernel_log) {
+  const FsRoot root(o_.root);
+  Report report;
+  NodeSnapshot& snap = report.snapshot;
+  snap.collected_at_unix_ms = now_unix_ms();
+  snap.sample_window_s = o_.sample_window.count() / 1000.0;
+  // Collect: the GPUs under the deadline, then the quick file reads.
+  collect_gpus(snap);
+  snap.servers = group_servers(snap, &root);
+  snap.hostname = read_hostname(root);
+  snap.kernel_module_version = read_kernel_module_version(root);
+  snap.nvidia_modules = read_nvidia_modules(root);
+  Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
+  if (pci)
+    snap.pci_devices = std::move(*pci);
+  else
+    snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+  snap.kernel_log = kernel_log;
+  // Judge, as the triage does.
+  CheckOptions co;
+  co.expect_gpus = o_.expect_gpus;
+  co.running_as_root = ::geteuid() == 0;
+  judge(report, co);
+  return report;
+}
+
+}  // namespace gt
