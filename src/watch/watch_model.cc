@@ -92,10 +92,15 @@ std::vector<Change> WatchModel::apply(Report report, int64_t t) {
              " server(s); verdict " + verdict_word(report) + " with " +
              std::to_string(report.findings.size()) + " finding(s)";
     out.push_back(c);
+    track_servers(NodeSnapshot{}, report.snapshot, t, out);  // who is busy from the start
   } else {
     out = diff_findings(report_.findings, report.findings, t);
-    for (Change& c : out)
+    for (Change& c : out) {
+      // A GPU that stopped answering lists no processes: its server is the
+      // one the last tick saw there.
       attribute(c, c.kind == ChangeKind::kFindingCleared ? report_.snapshot : report.snapshot);
+      attribute(c, report_.snapshot);
+    }
     track_servers(report_.snapshot, report.snapshot, t, out);
   }
   track_gpus(report.snapshot);
