@@ -47,6 +47,7 @@ struct WatchArgs {
   bool json = false;
   std::optional<std::string> data_dir;
   std::optional<int64_t> expect;
+  bool values = false;
   std::vector<std::string> rest;   ///< collection options, for parse_args
   std::vector<std::string> names;  ///< watch's own options, for suggestions
 };
@@ -82,6 +83,9 @@ std::optional<int> parse_watch_args(int argc, char** argv, WatchArgs& a) {
                  "bad file, a stall or DIR gone raised at once");
   app.add_option("--expect", a.expect, "With --data: samples 0..N-1 are expected (ETA)")
       ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
+  app.add_flag("--values", a.values,
+               "With --data: also count NaN/Inf in each new file's float tensors; one makes the "
+               "file bad");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -348,7 +352,8 @@ int Watch::run() {
   collector_ = std::make_unique<TickCollector>(to);
   if (!o_.no_kernel_log) klog_ = std::make_unique<KernelLogFollower>(o_.root, o_.kernel_log_file);
   nvml_events_ = std::make_unique<NvmlEventWatcher>(collector_->library());
-  if (a_.data_dir) data_ = std::make_unique<DataFollower>(*a_.data_dir, a_.expect, now_ms());
+  if (a_.data_dir)
+    data_ = std::make_unique<DataFollower>(*a_.data_dir, a_.expect, now_ms(), a_.values);
   auto next = std::chrono::steady_clock::now();
   for (;;) {
     if (!tick()) break;
@@ -370,7 +375,8 @@ int cmd_watch(int argc, char** argv) {
   int rc = 0;
   std::optional<Options> o = collection_options(a, rc);
   if (!o) return rc;
-  if (a.expect && !a.data_dir) return usage_error(kProg, "--expect goes with --data DIR");
+  if ((a.expect || a.values) && !a.data_dir)
+    return usage_error(kProg, "--expect and --values go with --data DIR");
   Result<std::chrono::milliseconds> interval = parse_duration(a.interval);
   if (!interval) return usage_error(kProg, "--interval: " + interval.error().message);
   if (interval->count() < 500)

@@ -67,8 +67,8 @@ std::string minutes_text(double s) {
 
 }  // namespace
 
-DataFollower::DataFollower(std::string dir, std::optional<int64_t> expect, int64_t now)
-    : dir_(std::move(dir)), expect_(expect) {
+DataFollower::DataFollower(std::string dir, std::optional<int64_t> expect, int64_t now, bool values)
+    : dir_(std::move(dir)), expect_(expect), values_(values) {
   struct stat st {};
   if (::stat(dir_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) identity_ = {st.st_dev, st.st_ino};
   std::vector<double> mtimes;
@@ -146,6 +146,7 @@ void DataFollower::verify_settled(int64_t now, std::vector<Change>& out) {
   std::vector<uint8_t> buffer;
   VerifyOptions vo;
   vo.deep = true;  // structure and every CRC: it was just written
+  vo.values = values_;
   progress_.pending = 0;
   for (auto& [rel, s] : seen_) {
     if (s.verified) continue;

@@ -51,7 +51,10 @@ class DataFollower {
   /// Takes the folder as it is now: its files are the baseline (their
   /// mtimes give the previous pace; they are not verified here: the
   /// triage's --data does that).
-  DataFollower(std::string dir, std::optional<int64_t> expect, int64_t now_unix_ms);
+  /// `values`: also count NaN/Inf in float tensors (--values), a
+  /// non-finite value making the file bad.
+  DataFollower(std::string dir, std::optional<int64_t> expect, int64_t now_unix_ms,
+               bool values = false);
 
   /// One tick: walks DIR, verifies settled new files, returns the changes.
   std::vector<Change> poll(int64_t now_unix_ms);
@@ -75,6 +78,7 @@ class DataFollower {
 
   std::string dir_;
   std::optional<int64_t> expect_;
+  bool values_ = false;
   std::optional<std::pair<dev_t, ino_t>> identity_;
   std::map<std::string, Seen> seen_;
   std::deque<int64_t> intact_at_ms_;  ///< when new intact files settled (last 5 min)
