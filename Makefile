@@ -49,6 +49,7 @@ bench: build
 	cmake --build $(BUILD) --target gt_kernel_log_bench
 	$(BUILD)/gt_kernel_log_bench
 	bench/data_bench.sh $(BUILD)
+	bench/watch_bench.sh $(BUILD)
 
 deb: build
 	cd $(BUILD) && cpack -G DEB

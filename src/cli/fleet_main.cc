@@ -93,7 +93,7 @@ std::vector<HostReport> over_ssh(const Options& o) {
   ro.ssh_command = o.ssh_command;
   ro.host_timeout = o.host_timeout;
   ro.paths = o.paths;
-  ro.checks = make_check_options(o, Origin::kGathered);
+  ro.checks = make_check_options(o.expect_gpus, Origin::kGathered);
   const RealCommandRunner runner;
   std::vector<HostReport> reports(o.hosts.size());
   run_bounded(o.hosts.size(), o.fanout,

@@ -97,15 +97,6 @@ Stages triage_stages(const Options& o) {
   return all;
 }
 
-CheckOptions make_check_options(const Options& o, Origin origin) {
-  CheckOptions co;
-  co.expect_gpus = o.expect_gpus;
-  // As root here, commands are written without sudo (the checks never ask
-  // the OS); another node's commands are for its own operator.
-  co.running_as_root = origin == Origin::kNvml && ::geteuid() == 0;
-  return co;
-}
-
 Report collect_report(const Options& o, bool& abandoned_threads) {
   // Phase 1: collect, through the one pipeline (src/collect/).
   Collected c =
@@ -116,7 +107,7 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
     std::cerr << "gpu-triage: --smi-xml: " << *report.snapshot.nvml.error_message << "\n";
   // Phase 2: explain what failed, in words; judge.
   explain_nvml_failure(report.snapshot);
-  judge(report, make_check_options(o, report.snapshot.source));
+  judge(report, make_check_options(o.expect_gpus, report.snapshot.source));
   report.exit_code = exit_code_for(report, o.npd_exit_codes);
   return report;
 }

@@ -17,11 +17,6 @@ int exit_code_for(const Report& report, bool npd);
 /// The collection options of `options`, for the pipeline (src/collect/).
 CollectInputs collect_inputs(const Options& options);
 
-/// The check options of `options`, the one place every path (this node, a
-/// capture, the fleet's hosts) takes them from. Commands drop "sudo" only
-/// for a live collection as root.
-CheckOptions make_check_options(const Options& options, Origin origin);
-
 /// Collects a snapshot of the node (or --smi-xml's capture) and judges it
 /// (findings, verdict, plan, exit code): everything run_triage does before
 /// rendering, and nothing written (record_run is the caller's step). Never

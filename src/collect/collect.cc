@@ -13,6 +13,7 @@
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/driver_version.h"
+#include "sources/procfs/hostname.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
@@ -26,16 +27,6 @@ int64_t now_unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-std::optional<std::string> read_hostname(const FsRoot& root) {
-  if (root.root() == "/") {
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) == 0) return std::string(buf);
-    return std::nullopt;
-  }
-  if (auto h = root.read_optional_trimmed("/etc/hostname")) return h;
-  return root.read_optional_trimmed("/proc/sys/kernel/hostname");
 }
 
 /// Loads NVML and collects the GPUs under the deadline.
@@ -128,6 +119,15 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
 }
 
 }  // namespace
+
+CheckOptions make_check_options(std::optional<uint32_t> expect_gpus, Origin origin) {
+  CheckOptions co;
+  co.expect_gpus = expect_gpus;
+  // As root here, commands are written without sudo (the checks never ask
+  // the OS); another node's commands are for its own operator.
+  co.running_as_root = origin == Origin::kNvml && ::geteuid() == 0;
+  return co;
+}
 
 void run_collectors(const std::vector<Collector>& table, Stages stages, NodeSnapshot& snap) {
   for (const Collector& c : table)

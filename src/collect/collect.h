@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/registry.h"
 #include "model/report.h"
 
 namespace gt {
@@ -77,6 +78,11 @@ Collected collect_node(const CollectInputs& in, Stages stages);
 /// An unreadable capture leaves nvml.loaded false with the reason in
 /// nvml.error_message and warnings.
 Collected collect_capture(const std::string& file);
+
+/// The check options of a run, the one place every path (this node, a
+/// capture, each fleet host, each watch tick) takes them from. Commands drop
+/// "sudo" only for a live collection as root.
+CheckOptions make_check_options(std::optional<uint32_t> expect_gpus, Origin origin);
 
 /// Another origin's table (a node gathered over ssh builds its own from the
 /// gather answer): stamps the snapshot, sets its origin and runs the table.

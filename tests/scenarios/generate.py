@@ -463,6 +463,32 @@ def after_crash(path, launcher_start_s=12.0):
         init={"latency_ms": 40}, latency_ms={"default": 1})
 
 
+def watch_timeline(path):
+    """after-crash's node as the resumed job runs, for `gpu-triage watch`:
+    the SGLang server (TP 8) ramps up from idle (40% at 2 s, 95% at 4 s),
+    GPU 3 reports Xid 31 through NVML events at 5 s, and GPU 5 stops
+    answering (hangs in nvmlDeviceGetPowerUsage) at 8 s."""
+    s = after_crash(path)
+    s["description"] = ("after-crash's SGLang node resumed: utilisation ramps "
+                        "0 -> 40% (2 s) -> 95% (4 s); Xid 31 on GPU 3 "
+                        "(NVML event) at 5 s; GPU 5 hangs in "
+                        "nvmlDeviceGetPowerUsage from 8 s")
+    for i, d in enumerate(s["devices"]):
+        d["timeline"] = [
+            {"at_s": 2, "set": {"utilization": {"gpu": [40], "memory": [20]},
+                                "power_draw_mw": 310000}},
+            {"at_s": 4, "set": {"utilization": {"gpu": [95, 96, 94],
+                                                "memory": [60]},
+                                "power_draw_mw": 560000}},
+        ]
+        if i == 3:
+            d["events"] = [{"at_s": 5, "type": "xid", "data": 31}]
+        if i == 5:
+            d["timeline"].append({"at_s": 8, "set": {
+                "hang_in": "nvmlDeviceGetPowerUsage"}})
+    return s
+
+
 def no_driver(path):
     root = os.path.join(path, "root")
     base_root(root)
@@ -1175,6 +1201,7 @@ SCENARIOS = {
     "incident-clock-off": incident_clock_off,
     "missing-mount": missing_mount,
     "repeat-xid79": repeat_xid79,
+    "watch-timeline": watch_timeline,
 }
 
 

@@ -113,6 +113,17 @@ void resolve_links_and_mig(Resolver& r, NvmlApi& api) {
   api.compute_instance_id = r.find<DevFnU>({"nvmlDeviceGetComputeInstanceId"});
 }
 
+/// Only the _v2 wait: the legacy one writes the 24-byte struct of old
+/// headers, which our 32-byte nvmlEventData_t is not.
+void resolve_events(Resolver& r, NvmlApi& api) {
+  api.event_set_create = r.find<nvmlReturn_t(nvmlEventSet_t*)>({"nvmlEventSetCreate"});
+  api.register_events = r.find<nvmlReturn_t(nvmlDevice_t, unsigned long long, nvmlEventSet_t)>(
+      {"nvmlDeviceRegisterEvents"});
+  api.event_set_wait =
+      r.find<nvmlReturn_t(nvmlEventSet_t, nvmlEventData_t*, unsigned)>({"nvmlEventSetWait_v2"});
+  api.event_set_free = r.find<nvmlReturn_t(nvmlEventSet_t)>({"nvmlEventSetFree"});
+}
+
 void resolve_optional(Resolver& r, NvmlApi& api) {
   api.error_string = r.find<const char*(nvmlReturn_t)>({"nvmlErrorString"});
   api.driver_version = r.find<nvmlReturn_t(char*, unsigned)>({"nvmlSystemGetDriverVersion"});
@@ -164,6 +175,7 @@ void resolve_optional(Resolver& r, NvmlApi& api) {
   api.clock_reasons_supported = r.find<DevFnULL>(
       {"nvmlDeviceGetSupportedClocksEventReasons", "nvmlDeviceGetSupportedClocksThrottleReasons"});
   resolve_signals(r, api);
+  resolve_events(r, api);
   resolve_links_and_mig(r, api);
   resolve_processes(r, api);
 }

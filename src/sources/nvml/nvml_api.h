@@ -104,6 +104,12 @@ struct NvmlApi {
   NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, nvmlDevice_t*)> mig_device_handle_by_index;
   NvmlFn<DevFnU> gpu_instance_id, compute_instance_id;
 
+  // Optional: event sets (<= 11.0; `gpu-triage watch` only).
+  NvmlFn<nvmlReturn_t(nvmlEventSet_t*)> event_set_create;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned long long, nvmlEventSet_t)> register_events;
+  NvmlFn<nvmlReturn_t(nvmlEventSet_t, nvmlEventData_t*, unsigned int)> event_set_wait;  // _v2
+  NvmlFn<nvmlReturn_t(nvmlEventSet_t)> event_set_free;
+
   // Optional: processes (see process_record_bytes).
   NvmlFn<DevFnProcs> compute_processes, graphics_processes;
   /// Size of one element the process calls write: 32 (early R535 _v3),
