@@ -1,6 +1,6 @@
 #include "watch/events.h"
 
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 #include "watch/watch_model.h"
 
 namespace gt {

@@ -5,7 +5,7 @@
 #include <thread>
 #include <tuple>
 
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 
 namespace gt {
 
