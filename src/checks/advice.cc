@@ -13,7 +13,10 @@ void drop_sudo(std::vector<Finding>& findings) {
 }
 
 bool no_nvidia_gpu(const NodeSnapshot& s) {
-  return s.source == "nvml" && !s.nvml.loaded && s.pci_devices.empty() && !s.kernel_module_version;
+  // Whatever libraries are installed: NVIDIA's own libnvidia-ml loads on a
+  // CPU node and answers DRIVER_NOT_LOADED, and modprobe cannot help there.
+  return s.source == "nvml" && !s.nvml.initialized && s.pci_devices.empty() &&
+         !s.kernel_module_version;
 }
 
 bool nothing_to_judge(const NodeSnapshot& s) {

@@ -409,6 +409,16 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
   snap.kernel_module_version = read_kernel_module_version(root);
   if (Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root); pci)
     snap.pci_devices = std::move(*pci);
+  if (no_nvidia_gpu(snap)) {
+    // NVIDIA's nvidia-smi on a machine without the GPU says it "couldn't
+    // communicate with the NVIDIA driver" (exit 9): there is no device for
+    // one. Say what was found instead of advising modprobe.
+    snap.nvml.error_message =
+        "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia "
+        "module, " +
+        std::string(snap.nvml.loaded ? "nvidia-smi installed (" : "no nvidia-smi (") +
+        snap.nvml.error_message.value_or("?") + ")";
+  }
   fill_processes(root, snap);
   snap.servers = group_servers(snap, &root);
   if (auto k = g.outs.find("kernel-log"); k != g.outs.end())
