@@ -18,4 +18,15 @@ $(grep -E 'error' "$TMP/cc_$r" | head -20)"
   "$TMP/probe_$r" >"$TMP/theirs_$r" || fail "the probe built against $r failed"
   "$PYTHON" "$GT_SOURCE_DIR/tests/nvidia/abi_compare.py" "$TMP/ours" "$TMP/theirs_$r" "$h" || status=1
 done
+
+# The comparison itself must catch a difference: one field offset and one
+# prototype changed on our side are named.
+sed 's/^\(field nvmlPciInfo_t.domain\toffset=\)16/\120/; s/^\(wanted nvmlDeviceGetTemperature\t[^(]*(p(opaque),\)s4,/\1u8,/' \
+  "$TMP/ours" >"$TMP/ours_changed"
+if "$PYTHON" "$GT_SOURCE_DIR/tests/nvidia/abi_compare.py" "$TMP/ours_changed" "$TMP/theirs_r550" 1204 \
+  >"$TMP/changed"; then
+  fail "a changed offset and prototype passed: $(cat "$TMP/changed")"
+fi
+grep -q "MISMATCH field nvmlPciInfo_t.domain: ours offset=20" "$TMP/changed" || fail "offset not named: $(cat "$TMP/changed")"
+grep -q "MISMATCH fn nvmlDeviceGetTemperature:" "$TMP/changed" || fail "prototype not named: $(cat "$TMP/changed")"
 exit $status
