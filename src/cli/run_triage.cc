@@ -27,6 +27,7 @@
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
+#include "sources/sysfs/machine_kind.h"
 #include "sources/sysfs/pci_devices.h"
 
 namespace gt {
