@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "checks/app_fault.h"
@@ -98,6 +99,17 @@ void stand_down(const Group& grp, Finding& f) {
   }
 }
 
+/// "; MIG GPU instance 5" (or "instances 1, 2") when the driver named them.
+std::string mig_instances(const Group& grp) {
+  std::set<uint32_t> ids;
+  for (const KernelLogEvent* e : grp.all)
+    if (e->gpu_instance_id) ids.insert(*e->gpu_instance_id);
+  if (ids.empty()) return "";
+  std::string list;
+  for (uint32_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
+  return (ids.size() == 1 ? "; MIG GPU instance " : "; MIG GPU instances ") + list;
+}
+
 Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const auto& [kind, code, bus, boot] = key;
   const KernelLogEvent& e = *grp.first;
@@ -123,8 +135,9 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
                                        entry ? entry->mnemonic : "not in the catalogue");
   f.title = fmt::format("{}: {} x{} in the {} boot", where, what, with_commas(grp.count),
                         boot == "file" ? "logged" : boot);
-  f.evidence = fmt::format("first {}, last {}; {}{}", first_when(e), last_when(*grp.last),
-                           e.detail.empty() ? e.line : e.detail, other_details(grp));
+  f.evidence =
+      fmt::format("first {}, last {}; {}{}{}", first_when(e), last_when(*grp.last),
+                  e.detail.empty() ? e.line : e.detail, other_details(grp), mig_instances(grp));
   if (entry) {
     f.action = std::string(entry->description) + ". " + entry->action_text;
   } else {

@@ -53,6 +53,22 @@ TEST(KernelLogChecks, AFoldedStormSaysItsCountAndFirstAndLastTime) {
       << f[0]->evidence;
 }
 
+// MIG: the driver names the GPU instance after the bus id; the finding is
+// the GPU's and says which instances.
+TEST(KernelLogChecks, MigInstancesAreNamedInTheEvidence) {
+  Report r = healthy_node();
+  KernelLogEvent a = xid(94, "0000:19:00.0", 10);
+  a.gpu_instance_id = 2;
+  KernelLogEvent b = xid(94, "0000:19:00.0", 20);
+  b.gpu_instance_id = 1;
+  r.snapshot.kernel_log->events = {a, b};
+  judge(r, {});
+  auto f = with_id(r, "gpu.xid.94");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0]->evidence.find("; MIG GPU instances 1, 2"), std::string::npos) << f[0]->evidence;
+  EXPECT_EQ(f[0]->subject.pci_bus_id, "0000:19:00.0");
+}
+
 TEST(KernelLogChecks, EventsOfOneGroupFromTwoSourcesAddUp) {
   Report r = healthy_node();
   KernelLogEvent a = xid(48, "0000:19:00.0", 10);

@@ -168,13 +168,23 @@ Finding init_failure(const NodeSnapshot& s) {
   } else if (init == "NVML_ERROR_DRIVER_NOT_LOADED") {
     f = node_finding("nvml.driver_not_loaded");
     f.title = "The NVIDIA kernel driver is not loaded";
-    f.evidence = "NVML library " + library + " installed; " + std::to_string(s.pci_devices.size()) +
-                 " NVIDIA GPU(s) on the PCI bus";
+    // A capture (nvidia-smi's text) says nothing of its node's PCI bus: a
+    // GPU-less node prints the same words, so modprobe is conditional there.
+    const bool capture = !pci_bus_read(s.source);
+    f.evidence = capture
+                     ? "nvidia-smi could not communicate with the driver; the node's PCI bus "
+                       "was not read (a capture)"
+                     : "NVML library " + library + " installed; " +
+                           std::to_string(s.pci_devices.size()) + " NVIDIA GPU(s) on the PCI bus";
     f.action =
-        "Load the driver and read the kernel log if it fails (a kernel update without "
-        "a rebuilt DKMS module is the usual cause).";
+        std::string(capture ? "If the node has an NVIDIA GPU on its PCI bus (lspci -d 10de:), "
+                              "load the driver"
+                            : "Load the driver") +
+        " and read the kernel log if it fails (a kernel update without a rebuilt DKMS module "
+        "is the usual cause).";
     f.commands = {"sudo modprobe nvidia", "sudo dmesg | grep -i -E 'nvidia|nvrm' | tail -20",
                   "dkms status"};
+    if (capture) f.commands.insert(f.commands.begin(), "lspci -d 10de: -nn");
   } else if (init == "NVML_ERROR_NO_PERMISSION") {
     f = node_finding("nvml.no_permission");
     f.title = "No permission to open the NVIDIA devices";

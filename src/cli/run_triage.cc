@@ -30,8 +30,15 @@ void explain_nvml_failure(NodeSnapshot& snap) {
   const std::string module = snap.kernel_module_version.value_or("unknown");
   const std::string library = n.library_version.value_or("unknown");
   if (no_nvidia_gpu(snap)) {
+    // Whatever NVIDIA software is installed, there is no GPU for it: say
+    // what was found (a CPU node with the driver packages, a VM whose GPUs
+    // were not passed through).
+    std::string lib =
+        !n.loaded
+            ? "no NVML library"
+            : "NVML library " + n.library_version.value_or("(version unknown)") + " installed";
     n.error_message =
-        "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia module, no NVML library" +
+        "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia module, " + lib +
         (n.library_path == "libnvidia-ml.so.1" ? "" : " (" + n.library_path.value_or("?") + ")");
   } else if (!n.loaded) {
     std::string bus = snap.pci_devices.empty() ? "no NVIDIA GPU on the PCI bus either"

@@ -18,6 +18,7 @@
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
 #include "sources/smi_xml/smi_capture_file.h"
+#include "sources/sysfs/machine_kind.h"
 #include "sources/sysfs/pci_devices.h"
 
 namespace gt {
@@ -79,6 +80,10 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
     snap.pci_devices = std::move(*pci);
   else
     snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+  if (std::optional<MachineKind> m = read_machine_kind(root)) {
+    snap.machine_kind = m->kind;
+    snap.machine_evidence = m->evidence;
+  }
 }
 
 /// This node's table. Stuck tasks are read at both ends of the NVML

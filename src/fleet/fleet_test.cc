@@ -66,6 +66,40 @@ TEST(Fleet, ParseGatheredDecodesRecords) {
   EXPECT_EQ(n.native_json, "{\"a\": 1}\n");
 }
 
+// NVIDIA's nvidia-smi (535.261.03, 550.163.01) on a machine without the
+// driver prints this and exits 9 (run here on NVIDIA's own binary, see
+// tests/nvidia/smi_missing_driver.sh). No GPU on the bus: nothing to judge,
+// no modprobe; a GPU on the bus: the driver is not loaded.
+constexpr const char* kSmiNoDriverB64 =
+    "TlZJRElBLVNNSSBoYXMgZmFpbGVkIGJlY2F1c2UgaXQgY291bGRuJ3QgY29tbXVuaWNhdGUgd2l0aCB0aGUgTlZJRElBIG"
+    "RyaXZlci4gTWFrZSBzdXJlIHRoYXQgdGhlIGxhdGVzdCBOVklESUEgZHJpdmVyIGlzIGluc3RhbGxlZCBhbmQgcnVubmlu"
+    "Zy4KCg==";
+
+TEST(Fleet, NvidiaSmiWithoutTheDriverAndNoGpuOnTheBusIsNoGpu) {
+  Gathered g = parse_gathered(std::string("@@gt-gather 1\n@@gt-out nvidia-smi 9 ") +
+                              kSmiNoDriverB64 + "\n@@gt-end\n");
+  HostReport r = judge_gathered("cpu1", g, RemoteOptions{});
+  EXPECT_EQ(r.verdict, "UNKNOWN");
+  EXPECT_EQ(r.report["findings"].size(), 0u) << r.report["findings"].dump();
+  std::string error = r.report["nvml"]["error"].get<std::string>();
+  EXPECT_TRUE(
+      error.starts_with("no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia "
+                        "module, nvidia-smi installed (nvidia-smi: NVIDIA-SMI has failed"))
+      << error;
+}
+
+TEST(Fleet, NvidiaSmiWithoutTheDriverAndAGpuOnTheBusIsDriverNotLoaded) {
+  Gathered g =
+      parse_gathered(std::string("@@gt-gather 1\n@@gt-out nvidia-smi 9 ") + kSmiNoDriverB64 +
+                     "\n@@gt-file /sys/bus/pci/devices/0000:19:00.0/vendor MHgxMGRlCg==\n@@gt-file "
+                     "/sys/bus/pci/devices/0000:19:00.0/device MHgyMzMwCg==\n@@gt-file "
+                     "/sys/bus/pci/devices/0000:19:00.0/class MHgwMzAyMDAK\n@@gt-end\n");
+  HostReport r = judge_gathered("gpu1", g, RemoteOptions{});
+  EXPECT_EQ(r.verdict, "CRITICAL");
+  ASSERT_EQ(r.report["findings"].size(), 1u) << r.report["findings"].dump();
+  EXPECT_EQ(r.report["findings"][0]["id"], "nvml.driver_not_loaded");
+}
+
 TEST(Fleet, ParseDf) {
   auto d = parse_df({"/", "/data", "/home"},
                     "Filesystem 1024-blocks Used Available Capacity Mounted on\n"

@@ -436,6 +436,17 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
   Report report = collect_with(Origin::kGathered, table, kAllStages);
   if (unreadable)
     return host_unknown(host, "nvidia-smi", "nvidia-smi output unreadable: " + *unreadable);
+  NodeSnapshot& snap = report.snapshot;
+  if (no_nvidia_gpu(snap)) {
+    // NVIDIA's nvidia-smi on a machine without the GPU says it "couldn't
+    // communicate with the NVIDIA driver" (exit 9): there is no device for
+    // one. Say what was found instead of advising modprobe.
+    snap.nvml.error_message =
+        "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia "
+        "module, " +
+        std::string(snap.nvml.loaded ? "nvidia-smi installed (" : "no nvidia-smi (") +
+        snap.nvml.error_message.value_or("?") + ")";
+  }
   judge(report, o.checks);
   return host_report_from_json(host, "nvidia-smi", report_to_json(report));
 }

@@ -324,6 +324,7 @@ struct KernelLogEvent {
   std::string kind;                         ///< "xid", "sxid" or "fallen-off-bus"
   std::optional<int> code;                  ///< the Xid / SXid number
   std::optional<std::string> pci_bus_id;    ///< canonical "0000:19:00.0"
+  std::optional<uint32_t> gpu_instance_id;  ///< MIG "GPU-I:05" after the bus id
   std::string boot;                         ///< "current", "previous" or "file"
   std::optional<double> monotonic_s;        ///< seconds since boot, when printed
   std::optional<int64_t> time_unix_s;       ///< wall time, when printed or derivable
@@ -454,6 +455,11 @@ struct NodeSnapshot {
   std::vector<PciDevice> pci_devices;   ///< every NVIDIA GPU on the bus
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
   std::vector<DiskUsage> disks;         ///< one per --path (and /), in the order given
+  /// What runs this node: "vm" (DMI vendor/product or the cpuinfo
+  /// hypervisor flag), "bare-metal", or null (not read: a capture, no DMI).
+  std::optional<std::string> machine_kind;
+  /// Why: "DMI: QEMU Standard PC (Q35 + ICH9, 2009); cpuinfo: hypervisor flag".
+  std::optional<std::string> machine_evidence;
   /// `--data DIR`: the job's output checked inside the triage; null without.
   std::optional<DataCheck> data;
   /// The mount holding / and each --path (model/mounts.h); empty for a capture.

@@ -163,6 +163,7 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
     events.push_back({{"kind", e.kind},
                       {"code", opt(e.code)},
                       {"pci_bus_id", opt(e.pci_bus_id)},
+                      {"gpu_instance_id", opt(e.gpu_instance_id)},
                       {"boot", e.boot},
                       {"monotonic_s", opt(e.monotonic_s)},
                       {"time", iso_time(e.time_unix_s)},

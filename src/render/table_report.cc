@@ -379,10 +379,12 @@ void verdict_line(const Report& r, const Painter& paint, std::ostream& out) {
 }
 
 void findings_section(const Report& r, const TableOptions& opt, const Painter& paint,
-                      std::ostream& out) {
-  if (r.findings.empty()) return;
+                      std::ostream& out, Severity at_least = Severity::kOk) {
+  auto shown = [&](const Finding& f) { return f.severity >= at_least; };
+  if (std::none_of(r.findings.begin(), r.findings.end(), shown)) return;
   out << "\n" << paint("findings", kBold) << "\n";
   for (const Finding& f : r.findings) {
+    if (!shown(f)) continue;
     std::string sev = fmt::format("{:<9}", severity_name(f.severity));
     std::string text = f.title + "  [" + f.id + "]";
     std::string body = opt.wide ? "  " + text + "\n" : wrap(text, opt.width - 10);
@@ -423,11 +425,12 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
   const NodeSnapshot& snap = r.snapshot;
   Painter paint(opt.color);
   if (r.could_not_check) {
-    // Nothing to check (no NVIDIA GPU at all): one line says so.
+    // Nothing to check (no NVIDIA GPU at all): one line says so. Notes
+    // (info: a clock nothing disciplines) stay in --json; a warning shows.
     out << paint(verdict_word(r), kRed) << "  "
         << snap.nvml.error_message.value_or("nothing to check") << "  (exit " << r.exit_code
         << ")\n";
-    findings_section(r, opt, paint, out);
+    findings_section(r, opt, paint, out, Severity::kWarning);
     plan_section(r, opt, paint, out);
     return;
   }

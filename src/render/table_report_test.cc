@@ -79,6 +79,29 @@ TEST(TableReport, NoGpuAtAllIsOneLine) {
             "NVML library  (exit 3)\n");
 }
 
+// A note (info: a clock nothing disciplines) stays out of that one line; a
+// warning still shows under it (issue 21).
+TEST(TableReport, NoGpuLineIgnoresNotesButNotWarnings) {
+  Report r;
+  r.could_not_check = true;
+  r.exit_code = 3;
+  r.snapshot.nvml.error_message = "no NVIDIA GPU on this machine: nothing on the PCI bus";
+  Finding note;
+  note.id = "clock.unsynchronised";
+  note.severity = Severity::kInfo;
+  note.title = "The clock is not synchronised by NTP here";
+  r.findings.push_back(note);
+  EXPECT_EQ(render(r),
+            "UNKNOWN  no NVIDIA GPU on this machine: nothing on the PCI bus  (exit 3)\n");
+  Finding warning = note;
+  warning.severity = Severity::kWarning;
+  warning.title = "NTP is configured but the clock is not synchronised";
+  r.findings.push_back(warning);
+  std::string text = render(r);
+  EXPECT_NE(text.find("NTP is configured"), std::string::npos) << text;
+  EXPECT_EQ(text.find("not synchronised by NTP here"), std::string::npos) << text;
+}
+
 // Every path asked about has its line, fine or not (issue 12).
 TEST(TableReport, ALinePerPathEvenWhenFine) {
   std::string text = render(make_test_report());

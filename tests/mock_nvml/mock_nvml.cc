@@ -2,9 +2,14 @@
 //
 // One source, three builds selected by a compile definition:
 //   MOCK_NVML_VARIANT_CURRENT  R570+: every symbol below.
-//   MOCK_NVML_VARIANT_R535     early R535: _v3 process calls write the 32-byte
+//   MOCK_NVML_VARIANT_R535     early R535, as 535.54.03 (CUDA 12.2 GA): _v3
+//                              process calls write the 32-byte
 //                              nvmlProcessInfo_r535_t; no DetailList, no
-//                              TemperatureV.
+//                              TemperatureV. Later R535 drivers (Debian's
+//                              535.261.03) also export
+//                              nvmlDeviceGetRunningProcessDetailList and
+//                              write 24 bytes; tests/nvidia/mock_exports.sh
+//                              holds each variant to NVIDIA's libraries.
 //   MOCK_NVML_VARIANT_R470     old driver: no _v3 process calls, no
 //                              MemoryInfo_v2, no ClocksEvent names, no
 //                              GpuMaxPcieLinkGeneration, no ConfCompute,

@@ -520,6 +520,60 @@ def driver_not_loaded(path):
         init={"error": "DRIVER_NOT_LOADED", "latency_ms": 20})
 
 
+GUEST_FLAGS = ("fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat "
+               "pse36 clflush mmx fxsr sse sse2 ss syscall nx pdpe1gb rdtscp lm "
+               "constant_tsc rep_good nopl xtopology cpuid tsc_known_freq pni "
+               "pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt "
+               "aes xsave avx f16c rdrand hypervisor lahf_lm abm 3dnowprefetch")
+
+
+def cpuinfo(root, flags, cpus=2):
+    text = ""
+    for i in range(cpus):
+        text += (f"processor\t: {i}\nvendor_id\t: AuthenticAMD\n"
+                 f"model name\t: AMD EPYC 9454 48-Core Processor\nflags\t\t: {flags}\n\n")
+    write(root, "proc/cpuinfo", text)
+
+
+def dmi(root, vendor, product):
+    write(root, "sys/class/dmi/id/sys_vendor", vendor + "\n")
+    write(root, "sys/class/dmi/id/product_name", product + "\n")
+
+
+def driverless(path, vm):
+    """NVIDIA's driver packages installed (libnvidia-ml answers
+    DRIVER_NOT_LOADED, as NVIDIA's own library does on a machine without the
+    module) but no NVIDIA GPU on the PCI bus: a VM whose GPUs the hypervisor
+    did not pass through after a restart, or a bare-metal node whose GPUs
+    vanished. The clock carries no evidence of being wrong: the kernel's
+    unsynchronised flag only (no NTP daemon, the hypervisor keeps time)."""
+    root = os.path.join(path, "root")
+    base_root(root)
+    intel_nic(root)
+    if vm:
+        dmi(root, "QEMU", "Standard PC (Q35 + ICH9, 2009)")
+        cpuinfo(root, GUEST_FLAGS)
+    else:
+        dmi(root, "Supermicro", "SYS-821GE-TNHR")
+        cpuinfo(root, GUEST_FLAGS.replace(" hypervisor", ""))
+    this_boot(root)
+    fixture_clock(root, NOW, state=5, ntp="no", ntp_synced="no", maxerror_us=16000000)
+    what = ("a VM whose GPUs were not passed through" if vm
+            else "a bare-metal node whose GPUs left the PCI bus")
+    return scenario_json(
+        f"driver packages installed, no NVIDIA GPU on the PCI bus, no nvidia module: {what}",
+        "current", "535.261.03", None, None, None, [],
+        init={"error": "DRIVER_NOT_LOADED", "latency_ms": 5})
+
+
+def driverless_vm(path):
+    return driverless(path, True)
+
+
+def driverless_metal(path):
+    return driverless(path, False)
+
+
 def version_mismatch(path):
     root = os.path.join(path, "root")
     base_root(root)
@@ -1042,12 +1096,13 @@ def fixture_command(root, name, cmd, out="", rc=None, err=None):
         write(root, f".gt-fixture/commands/{name}.err", err)
 
 
-def fixture_clock(root, now, state=0, rtc=None, ntp_synced="yes"):
+def fixture_clock(root, now, state=0, rtc=None, ntp_synced="yes", ntp="yes",
+                  maxerror_us=16000):
     write(root, ".gt-fixture/clock",
-          f"now_unix_s={now}\nadjtimex_state={state}\nmaxerror_us=16000\n")
+          f"now_unix_s={now}\nadjtimex_state={state}\nmaxerror_us={maxerror_us}\n")
     write(root, "sys/class/rtc/rtc0/since_epoch", f"{now if rtc is None else rtc}\n")
     fixture_command(root, "timedatectl", TIMEDATECTL_CMD,
-                    f"NTP=yes\nNTPSynchronized={ntp_synced}\n")
+                    f"NTP={ntp}\nNTPSynchronized={ntp_synced}\n")
 
 
 def this_boot(root, uptime_s=3600):
@@ -1177,6 +1232,8 @@ SCENARIOS = {
     "no-driver": no_driver,
     "no-gpu": no_gpu,
     "driver-not-loaded": driver_not_loaded,
+    "driverless-vm": driverless_vm,
+    "driverless-metal": driverless_metal,
     "version-mismatch": version_mismatch,
     "one-gpu-hung": one_gpu_hung,
     "wedged-driver": wedged_driver,

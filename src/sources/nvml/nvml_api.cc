@@ -18,12 +18,16 @@
 
 #include <initializer_list>
 
+#include "sources/nvml/nvml_abi_desc.h"
+
 namespace gt {
 namespace {
 
 struct Resolver {
   void* handle;
   std::vector<std::string>* missing;
+  std::vector<NvmlSymbol>* wanted;
+  bool required = false;
 
   /// Returns the first exported symbol among `names`; records the newest
   /// name as missing when none is exported.
@@ -31,6 +35,7 @@ struct Resolver {
   /// report shows which fallbacks an old driver forced.
   template <typename Sig>
   NvmlFn<Sig> find(std::initializer_list<const char*> names) {
+    for (const char* name : names) wanted->push_back({name, abi::describe_type<Sig>(), required});
     for (const char* name : names) {
       if (void* p = dlsym(handle, name)) {
         NvmlFn<Sig> f;
@@ -42,7 +47,11 @@ struct Resolver {
     }
     return {};
   }
-  bool has(const char* name) const { return dlsym(handle, name) != nullptr; }
+  /// Whether `name` is exported; a feature probe, never called.
+  bool has(const char* name) const {
+    wanted->push_back({name, "", required});
+    return dlsym(handle, name) != nullptr;
+  }
 };
 
 std::string real_file_of(void* handle) {
@@ -194,10 +203,10 @@ Result<std::shared_ptr<NvmlLibrary>> NvmlLibrary::open(const std::string& path) 
   lib->handle_ = handle;
   lib->requested_path_ = path;
   lib->real_file_ = real_file_of(handle);
-  Resolver r{handle, &lib->missing_};
+  Resolver r{handle, &lib->missing_, &lib->wanted_};
   NvmlApi& api = lib->api_;
   std::vector<std::string> required_missing;
-  Resolver req{handle, &required_missing};
+  Resolver req{handle, &required_missing, &lib->wanted_, true};
   auto required_failed = [&] {
     // The fallbacks leave names behind; only a slot left empty counts.
     return !api.init || !api.shutdown || !api.device_count || !api.handle_by_index;

@@ -117,6 +117,17 @@ struct NvmlApi {
   int process_record_bytes = 0;
 };
 
+/// One symbol open() asked for, in the order asked (fallbacks included),
+/// with the signature the tool calls it through (gt::abi::describe_type;
+/// empty for a symbol only probed for, never called).
+/// Lets the tests compare every entry point against NVIDIA's nvml.h and
+/// against the symbols NVIDIA's libraries export.
+struct NvmlSymbol {
+  std::string name;
+  std::string signature;
+  bool required = false;
+};
+
 /// A loaded libnvidia-ml. Never unloaded: a thread may still be inside it
 /// when we give up on a hung GPU.
 class NvmlLibrary {
@@ -134,6 +145,8 @@ class NvmlLibrary {
   const std::string& real_file() const { return real_file_; }
   /// Optional symbols this library does not export (for --json diagnostics).
   const std::vector<std::string>& missing_optional() const { return missing_; }
+  /// Every symbol open() looked up (only when every required one resolved).
+  const std::vector<NvmlSymbol>& wanted() const { return wanted_; }
 
   /// Symbolic name of an NVML return code ("NVML_ERROR_GPU_IS_LOST"); an
   /// unrecognised value gives "NVML_ERROR_<n>".
@@ -149,6 +162,7 @@ class NvmlLibrary {
   std::string requested_path_;
   std::string real_file_;
   std::vector<std::string> missing_;
+  std::vector<NvmlSymbol> wanted_;
 };
 
 }  // namespace gt
