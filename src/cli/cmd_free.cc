@@ -21,6 +21,7 @@
 #include "util/duration.h"
 #include "util/env.h"
 #include "util/time_format.h"
+#include "util/json_text.h"
 
 namespace gt {
 namespace {
@@ -92,7 +93,7 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   for (const Error* e : {list ? nullptr : &list.error(), g ? nullptr : &g.error(),
                          t ? nullptr : &t.error(), s ? nullptr : &s.error()}) {
     if (!e) continue;
-    code = usage_error(kProg, e->message);
+    code = usage_error(kProg, e->message, c.free.json);
     return std::nullopt;
   }
   c.free.gpus = *list;
@@ -101,7 +102,8 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   c.sample = *s;
   if (c.sample >= c.timeout) {
     code = usage_error(
-        kProg, "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")");
+        kProg, "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")",
+        c.free.json);
     return std::nullopt;
   }
   if (c.nvml_lib.empty()) c.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
@@ -253,10 +255,9 @@ int cmd_free(int argc, char** argv) {
   if (!c) return code;
   const FsRoot root(c->root);
   Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(c->nvml_lib);
-  if (!lib) {
-    std::cerr << "gpu-triage free: " << lib.error().message << "\n";
-    return static_cast<int>(ExitCode::kCritical);
-  }
+  if (!lib)
+    return command_error(kProg, lib.error().message, static_cast<int>(ExitCode::kCritical),
+                         c->free.json);
   bool abandoned = false;
   auto collect = [&](std::chrono::milliseconds sample) {
     NodeSnapshot s;
@@ -271,7 +272,8 @@ int cmd_free(int argc, char** argv) {
   };
   NodeSnapshot before = collect(c->sample);
   if (!before.nvml.initialized) {
-    std::cerr << "gpu-triage free: " << before.nvml.error_message.value_or("NVML unusable") << "\n";
+    command_error(kProg, before.nvml.error_message.value_or("NVML unusable"),
+                  static_cast<int>(ExitCode::kCritical), c->free.json);
     std::fflush(nullptr);
     _exit(static_cast<int>(ExitCode::kCritical));
   }
@@ -283,7 +285,7 @@ int cmd_free(int argc, char** argv) {
       for (std::vector<std::string>* cmds : {&t.stop.stop, &t.stop.disable})
         for (std::string& cmd : *cmds) cmd = without_sudo(cmd);
   if (std::optional<std::string> bad = missing_gpus(c->free, before)) {
-    code = usage_error(kProg, *bad);
+    code = usage_error(kProg, *bad, c->free.json);
     std::fflush(nullptr);
     if (abandoned) _exit(code);
     return code;
@@ -307,9 +309,7 @@ int cmd_free(int argc, char** argv) {
                  !plan.errors.empty();
   code = refused ? 2 : result.memory_remains ? 1 : 0;
   if (c->free.json) {
-    std::cout << to_json(plan, result, c->free, code)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << json_text(to_json(plan, result, c->free, code), 2) << "\n";
   } else {
     print_plan(plan, c->free, std::cout);
     std::cout << "\n";

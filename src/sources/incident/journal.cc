@@ -29,6 +29,7 @@
 //   manager prints the last at logout too: only PID 1's counts);
 //   journald: "Journal stopped".
 #include "sources/incident/journal.h"
+#include "util/json_text.h"
 
 #include <algorithm>
 #include <ctime>
@@ -103,7 +104,7 @@ std::string field(const J& j, const char* key) {
       if (b.is_number_unsigned()) bytes += static_cast<char>(b.get<unsigned>() & 0xff);
     return bytes;
   }
-  return it->dump();
+  return json_text(*it);
 }
 
 std::optional<int64_t> micro_to_s(const J& v) {
