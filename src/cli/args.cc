@@ -163,7 +163,8 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
     return usage(prog, h.error().message, o.json);
   else
     o.hosts = std::move(*h);
-  if (!o.hosts.empty() && o.smi_xml) return usage(prog, "--smi-xml and --host exclude each other", o.json);
+  if (!o.hosts.empty() && o.smi_xml)
+    return usage(prog, "--smi-xml and --host exclude each other", o.json);
   if (!o.hosts.empty() && o.reports_dir)
     return usage(prog, "--reports and --host exclude each other", o.json);
   if ((o.data_expect || o.data_deep) && !o.data_dir)
@@ -173,10 +174,13 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   if (o.drift && !fleet_input(o))
     return usage(prog,
                  "--drift compares hosts: give --host/--hosts-file, --smi-xml DIR or --reports "
-                 "DIR", o.json);
+                 "DIR",
+                 o.json);
   if (o.timeout.count() <= 0 || o.sample_window >= o.timeout)
-    return usage(prog, "--sample (" + sample + ") must be shorter than --timeout (" + timeout +
-                           "), and --timeout must be above 0", o.json);
+    return usage(prog,
+                 "--sample (" + sample + ") must be shorter than --timeout (" + timeout +
+                     "), and --timeout must be above 0",
+                 o.json);
   if (o.nvml_lib.empty()) o.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
   if (app.count("--root") == 0) o.root = env_or("GPU_TRIAGE_ROOT", "/");
   o.npd_exit_codes = exit_codes == "npd";

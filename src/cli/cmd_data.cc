@@ -143,13 +143,15 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
   }
   code = static_cast<int>(ExitCode::kUsage);
   if (expect >= 0) c.range = std::make_pair(int64_t{0}, expect);
-  if (app.count("--expect") && expect < 0) return usage(c.json, "--expect must be 0 or more"), std::nullopt;
+  if (app.count("--expect") && expect < 0)
+    return usage(c.json, "--expect must be 0 or more"), std::nullopt;
   if (!range.empty() && !(c.range = parse_range(range)))
     return usage(c.json, "--range wants A:B with 0 <= A < B, got '" + range + "'"), std::nullopt;
   if (c.range && uint64_t(c.range->second - c.range->first) > kMaxSamples)
-    return usage(c.json, (range.empty() ? "--expect " + std::to_string(expect) : "--range " + range) +
-                 " names " + std::to_string(c.range->second - c.range->first) +
-                 " samples, over the limit of " + std::to_string(kMaxSamples)),
+    return usage(c.json,
+                 (range.empty() ? "--expect " + std::to_string(expect) : "--range " + range) +
+                     " names " + std::to_string(c.range->second - c.range->first) +
+                     " samples, over the limit of " + std::to_string(kMaxSamples)),
            std::nullopt;
   std::optional<Layout> l = parse_layout(layout);
   if (!l) return usage(c.json, "unknown --layout '" + layout + "'"), std::nullopt;
@@ -162,7 +164,8 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
     c.recent_s = std::chrono::duration_cast<std::chrono::seconds>(*d).count();
   }
   if (!rate.empty() && !(c.rate_per_s = parse_rate(rate)))
-    return usage(c.json, "--rate wants samples per second (1.09/s, 65/min, 3924/h), got '" + rate + "'"),
+    return usage(c.json,
+                 "--rate wants samples per second (1.09/s, 65/min, 3924/h), got '" + rate + "'"),
            std::nullopt;
   if (!c.move_bad_to.empty())
     if (Status s = check_move_target(c.move_bad_to, c.dirs); !s)
@@ -335,7 +338,7 @@ int cmd_data(int argc, char** argv) {
   std::optional<Manifest> manifest = read_manifest(*c, manifest_errors);
   if (manifest && c->algo && *c->algo != manifest->algo)
     return usage(c->json, "--algo differs from the manifest's (" +
-                 std::string(hash_algo_name(manifest->algo)) + ")");
+                              std::string(hash_algo_name(manifest->algo)) + ")");
   ScanOptions so{c->dirs,    c->deep, std::nullopt, c->threads, c->values, c->allow_non_finite,
                  c->recent_s};
   if (manifest)

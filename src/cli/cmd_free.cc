@@ -20,8 +20,8 @@
 #include "sources/procfs/servers.h"
 #include "util/duration.h"
 #include "util/env.h"
-#include "util/time_format.h"
 #include "util/json_text.h"
+#include "util/time_format.h"
 
 namespace gt {
 namespace {
@@ -101,9 +101,9 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   c.timeout = *t;
   c.sample = *s;
   if (c.sample >= c.timeout) {
-    code = usage_error(
-        kProg, "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")",
-        c.free.json);
+    code = usage_error(kProg,
+                       "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")",
+                       c.free.json);
     return std::nullopt;
   }
   if (c.nvml_lib.empty()) c.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");

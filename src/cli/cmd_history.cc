@@ -7,8 +7,8 @@
 #include "history/record.h"
 #include "history/state_file.h"
 #include "model/exit_code.h"
-#include "util/time_format.h"
 #include "util/json_text.h"
+#include "util/time_format.h"
 
 namespace gt {
 namespace {

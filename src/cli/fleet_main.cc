@@ -18,8 +18,8 @@
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
 #include "render/json_report.h"
-#include "util/read_capped.h"
 #include "util/json_text.h"
+#include "util/read_capped.h"
 
 namespace gt {
 namespace {

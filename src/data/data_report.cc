@@ -5,8 +5,8 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "util/time_format.h"
 #include "util/json_text.h"
+#include "util/time_format.h"
 
 namespace gt {
 namespace {
@@ -249,9 +249,7 @@ namespace {
 void write_array(std::ostream& out, const char* key, size_t n,
                  const std::function<J(size_t)>& element, bool last = false) {
   out << "  \"" << key << "\": [";
-  for (size_t i = 0; i < n; ++i)
-    out << (i ? ",\n    " : "\n    ")
-        << json_text(element(i));
+  for (size_t i = 0; i < n; ++i) out << (i ? ",\n    " : "\n    ") << json_text(element(i));
   out << (n ? "\n  ]" : "]") << (last ? "\n" : ",\n");
 }
 
@@ -289,8 +287,7 @@ J checked_json(const DataReport& r) {
 }
 
 void write_field(std::ostream& out, const char* key, const J& value) {
-  out << "  \"" << key
-      << "\": " << json_text(value) << ",\n";
+  out << "  \"" << key << "\": " << json_text(value) << ",\n";
 }
 
 }  // namespace

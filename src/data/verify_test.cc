@@ -501,8 +501,7 @@ TEST(DataHardeningTest, ZipsWithoutTheMembersTheirFormatRequiresAreMalformed) {
   // An empty central directory: an EOCD alone.
   const std::string empty_zip = "PK\x05\x06" + std::string(18, '\0');
   save_regression("zip", "zip-no-entries.bin", empty_zip);
-  const std::string no_arrays =
-      renamed(real_fixture("numpy/sample_stored.npz"), ".npy", ".bin");
+  const std::string no_arrays = renamed(real_fixture("numpy/sample_stored.npz"), ".npy", ".bin");
   save_regression("npz", "npz-without-arrays.bin", no_arrays);
   for (bool deep : {false, true}) {
     for (const char* name : {"data_0.pt", "data_0.ckpt", "m.pth"}) {

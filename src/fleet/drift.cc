@@ -1,10 +1,11 @@
 #include "fleet/drift.h"
-#include "util/json_text.h"
 
 #include <algorithm>
 #include <map>
 #include <ostream>
 #include <set>
+
+#include "util/json_text.h"
 
 namespace gt {
 namespace {

@@ -5,12 +5,13 @@
 // hosts give identical text after "host: ", which is what dshbak -c and
 // clush -b fold. An UNKNOWN host carries ssh's own error, quoted.
 #include "fleet/fleet_report.h"
-#include "util/json_depth.h"
-#include "util/json_text.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
+
+#include "util/json_depth.h"
+#include "util/json_text.h"
 
 namespace gt {
 namespace {

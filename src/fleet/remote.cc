@@ -210,9 +210,11 @@ class ScratchRoot {
   static std::optional<std::string> driver_link(const std::string& path,
                                                 const std::string& target) {
     constexpr std::string_view kDevices = "/sys/bus/pci/devices/";
-    if (!safe(path) || !path.starts_with(kDevices) || !path.ends_with("/driver")) return std::nullopt;
+    if (!safe(path) || !path.starts_with(kDevices) || !path.ends_with("/driver"))
+      return std::nullopt;
     std::string_view dev(path);
-    dev = dev.substr(kDevices.size(), dev.size() - kDevices.size() - std::string_view("/driver").size());
+    dev = dev.substr(kDevices.size(),
+                     dev.size() - kDevices.size() - std::string_view("/driver").size());
     if (dev.empty() || dev.find('/') != std::string_view::npos) return std::nullopt;
     const std::string name = target.substr(target.rfind('/') + 1);
     const bool plain = !name.empty() && name.size() <= 64 && name != "." && name != ".." &&

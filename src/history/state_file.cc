@@ -15,15 +15,14 @@
 #include <thread>
 
 #include "util/atomic_file.h"
-#include "util/read_capped.h"
 #include "util/json_text.h"
+#include "util/numeric.h"
+#include "util/read_capped.h"
 
 namespace gt {
 
 /// The record is a few KiB (16 boots, a few GPUs); anything this big is not it.
 constexpr uint64_t kMaxHistoryBytes = 16ull << 20;
-/// 9999-12-31T23:59:59Z: later than any clock this record will meet.
-constexpr uint64_t kMaxRecordUnixS = 253402300799;
 
 namespace {
 
@@ -45,12 +44,12 @@ Error errno_error(const std::string& what) {
 /// A time in the record: an integer second within 1970..9999. A float (1e300
 /// read as int64 is undefined), a negative or a far-future number is not one.
 int64_t unix_s(const nlohmann::json& v, const char* what) {
-  if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > kMaxRecordUnixS))
-    throw std::runtime_error(std::string(what) + " is not an integer time");
-  const int64_t t = v.get<int64_t>();
-  if (t < 0 || t > static_cast<int64_t>(kMaxRecordUnixS))
-    throw std::runtime_error(std::string(what) + " " + std::to_string(t) + " is out of range");
-  return t;
+  if (!v.is_number_integer() ||
+      (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(kMaxUnixS)))
+    throw std::runtime_error(std::string(what) + " is not an integer time in range");
+  std::optional<int64_t> t = plausible_unix_s(v.get<int64_t>());
+  if (!t) throw std::runtime_error(std::string(what) + " " + json_text(v) + " is out of range");
+  return *t;
 }
 
 /// Throws when `n` items of `what` are more than a record may hold: such a
@@ -151,9 +150,9 @@ class RecordLock {
       if ((errno != EWOULDBLOCK && errno != EINTR) ||
           std::chrono::steady_clock::now() >= deadline) {
         status_ = errno == EWOULDBLOCK
-                      ? Status(Error{ErrorKind::kIo, path + " is held by another run for more than " +
-                                                         std::to_string(kHistoryLockWait.count()) +
-                                                         " ms"})
+                      ? Status(Error{ErrorKind::kIo,
+                                     path + " is held by another run for more than " +
+                                         std::to_string(kHistoryLockWait.count()) + " ms"})
                       : Status(errno_error("cannot lock " + path));
         return;
       }
@@ -233,12 +232,12 @@ Result<GpuHistory> read_unlocked(const std::string& dir, std::vector<std::string
 
 Result<GpuHistory> read_history(const std::string& dir, std::vector<std::string>& warnings) {
   if (::access(dir.c_str(), F_OK) != 0 && errno == ENOENT) return read_unlocked(dir, warnings);
-  // A reader that cannot create the lock (a user reading root's record)
-  // reads without it: the record is replaced atomically, and setting a
-  // corrupt file aside fails for it anyway.
+  // A reader that cannot open or create the lock (a user reading root's
+  // record) reads without it: the record is replaced atomically, and
+  // setting a corrupt file aside fails for it anyway. Held too long by
+  // another run: an error, not a read that could race its set-aside.
   RecordLock lock(dir);
-  if (!lock.status() && lock.status().error().kind != ErrorKind::kPermissionDenied)
-    return lock.status().error();
+  if (!lock.status() && lock.status().error().kind == ErrorKind::kIo) return lock.status().error();
   return read_unlocked(dir, warnings);
 }
 
@@ -249,9 +248,10 @@ Result<GpuHistory> open_history(const std::string& dir, const FsRoot& root,
     return Error{ErrorKind::kNotFound,
                  "no boot id (" + root.path("/proc/sys/kernel/random/boot_id") + " not readable)"};
   if (!usable_boot_id(*boot))
-    return Error{ErrorKind::kMalformed, root.path("/proc/sys/kernel/random/boot_id") +
-                                            " does not hold a boot id (not printable ASCII of at most " +
-                                            std::to_string(kMaxRecordTextBytes) + " bytes)"};
+    return Error{ErrorKind::kMalformed,
+                 root.path("/proc/sys/kernel/random/boot_id") +
+                     " does not hold a boot id (not printable ASCII of at most " +
+                     std::to_string(kMaxRecordTextBytes) + " bytes)"};
   if (Status s = ensure_dir(dir); !s) return s.error();
   Result<GpuHistory> h = read_history(dir, warnings);
   if (h) h->boot_id = *boot;

@@ -6,8 +6,8 @@
 #include "render/incident_render.h"
 #include "render/json_gpu_health.h"
 #include "render/json_util.h"
-#include "util/time_format.h"
 #include "util/json_text.h"
+#include "util/time_format.h"
 
 namespace gt {
 namespace {

@@ -13,7 +13,7 @@ namespace {
 
 Error sys_error(const std::string& what) {
   ErrorKind k = errno == EACCES || errno == EPERM || errno == EROFS ? ErrorKind::kPermissionDenied
-                                                                     : ErrorKind::kIo;
+                                                                    : ErrorKind::kIo;
   return Error{k, what + ": " + std::strerror(errno)};
 }
 

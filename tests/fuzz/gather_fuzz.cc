@@ -22,7 +22,9 @@ class Answer : public gt::CommandRunner {
     gt::CommandResult r;
     r.exit_code = 0;
     r.out = out_;
-    r.err = "Connexion ferm\xe9" "e par l'h\xf4te distant";
+    r.err =
+        "Connexion ferm\xe9"
+        "e par l'h\xf4te distant";
     return r;
   }
 

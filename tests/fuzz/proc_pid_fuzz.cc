@@ -34,8 +34,8 @@ const gt::fuzz::ScratchTree& tree() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   const gt::fuzz::ScratchTree& t = tree();
-  for (const char* f : {"cmdline", "stat", "status", "cgroup", "comm", "environ", "net/tcp",
-                        "net/tcp6"})
+  for (const char* f :
+       {"cmdline", "stat", "status", "cgroup", "comm", "environ", "net/tcp", "net/tcp6"})
     t.write(std::string("/proc/4242/") + f, text);
   t.write("/proc/stat", text);
   (void)gt::parse_proc_stat(text);

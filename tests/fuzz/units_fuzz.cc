@@ -11,7 +11,8 @@
 
 namespace {
 
-constexpr const char* kContainer = "4f2a9c1e7b3d8e6f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f";
+constexpr const char* kContainer =
+    "4f2a9c1e7b3d8e6f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f";
 
 }  // namespace
 

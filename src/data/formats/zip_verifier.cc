@@ -419,8 +419,9 @@ void zip_value_spans(const ByteSource& src, const std::optional<std::string>& pr
 
 bool name_ends_with(std::string_view name, std::string_view ext) {
   return name.size() >= ext.size() &&
-         std::equal(ext.rbegin(), ext.rend(), name.rbegin(),
-                    [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+         std::equal(ext.rbegin(), ext.rend(), name.rbegin(), [](char a, char b) {
+           return a == std::tolower(static_cast<unsigned char>(b));
+         });
 }
 
 // A zip that lacks what its format requires is malformed, whatever its

@@ -29,12 +29,13 @@
 //   manager prints the last at logout too: only PID 1's counts);
 //   journald: "Journal stopped".
 #include "sources/incident/journal.h"
-#include "util/json_text.h"
 
 #include <algorithm>
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "util/json_text.h"
 
 namespace gt {
 namespace {
@@ -104,6 +105,9 @@ std::string field(const J& j, const char* key) {
       if (b.is_number_unsigned()) bytes += static_cast<char>(b.get<unsigned>() & 0xff);
     return bytes;
   }
+  // journalctl prints strings, numbers and byte arrays; an object is not a
+  // field's value (and printing one nested 50,000 deep would recurse).
+  if (it->is_object()) return "";
   return json_text(*it);
 }
 
