@@ -267,7 +267,7 @@ TEST(FleetHostile, TheGatherAnswerNeverReadsOutsideItsScratchTree) {
   EXPECT_EQ(text.find("escaped"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(b + "/proc/x"));
   EXPECT_FALSE(std::filesystem::exists(b + "/y"));
-  EXPECT_NO_THROW((void)nlohmann::json::parse(text));
+  EXPECT_TRUE(nlohmann::json::accept(text));
   // The driver's name (the last part of the target) is all that is kept.
   EXPECT_NE(text.find("\"info\""), std::string::npos) << text;
 }

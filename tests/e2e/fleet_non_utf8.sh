@@ -19,7 +19,13 @@ mkdir -p "$FAKE_SSH_DIR/$bad_host" "$FAKE_SSH_DIR/refused"
 printf 'ssh: connect to host refused port 22: Connexion refus\xe9e\n' >"$FAKE_SSH_DIR/refused/fail"
 printf '%s\nrefused\n' "$bad_host" >"$TMP/hosts-file"
 
-run empty-root --hosts-file "$TMP/hosts-file" --ssh-command "$FAKE_SSH" --json
+fleet() {
+  set +e
+  "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  set -e
+}
+fleet --hosts-file "$TMP/hosts-file" --ssh-command "$FAKE_SSH" --host-timeout 10s --json
 expect_rc 3  # the refused host is UNKNOWN
 json_check 'len(d["hosts"]) == 2' "both hosts reported"
 json_check '"\ufffd" in d["hosts"][0]["host"]' "the host name's invalid byte is U+FFFD"
@@ -34,5 +40,5 @@ import sys
 text = open(sys.argv[1], "rb").read()
 open(sys.argv[2], "wb").write(text.replace(b'"hostname": "', b'"hostname": "\xe9', 1))
 PY
-run empty-root --reports "$TMP/reports" --json
+fleet --reports "$TMP/reports" --json
 json_check 'len(d["hosts"]) == 2' "both saved reports read"
