@@ -48,6 +48,8 @@ bench: build
 	$(BUILD)/gt_fleet_bench
 	cmake --build $(BUILD) --target gt_kernel_log_bench
 	$(BUILD)/gt_kernel_log_bench
+	cmake --build $(BUILD) --target gt_history_bench
+	$(BUILD)/gt_history_bench
 	bench/data_bench.sh $(BUILD)
 	bench/watch_bench.sh $(BUILD)
 

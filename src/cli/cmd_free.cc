@@ -20,6 +20,7 @@
 #include "sources/procfs/servers.h"
 #include "util/duration.h"
 #include "util/env.h"
+#include "util/json_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -92,7 +93,7 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   for (const Error* e : {list ? nullptr : &list.error(), g ? nullptr : &g.error(),
                          t ? nullptr : &t.error(), s ? nullptr : &s.error()}) {
     if (!e) continue;
-    code = usage_error(kProg, e->message);
+    code = usage_error(kProg, e->message, c.free.json);
     return std::nullopt;
   }
   c.free.gpus = *list;
@@ -100,8 +101,9 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   c.timeout = *t;
   c.sample = *s;
   if (c.sample >= c.timeout) {
-    code = usage_error(
-        kProg, "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")");
+    code = usage_error(kProg,
+                       "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")",
+                       c.free.json);
     return std::nullopt;
   }
   if (c.nvml_lib.empty()) c.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
@@ -266,7 +268,8 @@ int cmd_free(int argc, char** argv) {
   };
   NodeSnapshot before = collect(c->sample);
   if (!before.nvml.initialized) {
-    std::cerr << "gpu-triage free: " << before.nvml.error_message.value_or("NVML unusable") << "\n";
+    command_error(kProg, before.nvml.error_message.value_or("NVML unusable"),
+                  static_cast<int>(ExitCode::kCritical), c->free.json);
     std::fflush(nullptr);
     _exit(static_cast<int>(ExitCode::kCritical));
   }
@@ -278,7 +281,7 @@ int cmd_free(int argc, char** argv) {
       for (std::vector<std::string>* cmds : {&t.stop.stop, &t.stop.disable})
         for (std::string& cmd : *cmds) cmd = without_sudo(cmd);
   if (std::optional<std::string> bad = missing_gpus(c->free, before)) {
-    code = usage_error(kProg, *bad);
+    code = usage_error(kProg, *bad, c->free.json);
     std::fflush(nullptr);
     if (abandoned) _exit(code);
     return code;
@@ -302,9 +305,7 @@ int cmd_free(int argc, char** argv) {
                  !plan.errors.empty();
   code = refused ? 2 : result.memory_remains ? 1 : 0;
   if (c->free.json) {
-    std::cout << to_json(plan, result, c->free, code)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << json_text(to_json(plan, result, c->free, code), 2) << "\n";
   } else {
     print_plan(plan, c->free, std::cout);
     std::cout << "\n";

@@ -18,6 +18,7 @@
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
 #include "render/json_report.h"
+#include "util/json_text.h"
 #include "util/read_capped.h"
 
 namespace gt {
@@ -71,18 +72,19 @@ std::vector<HostReport> from_saved_reports(const std::string& dir) {
   std::map<std::string, int> seen;
   for (const fs::path& f : files_in(dir, error)) {
     Result<std::string> text = read_file_capped(f.string(), kMaxCaptureBytes, "a saved report");
-    nlohmann::ordered_json j =
-        text ? nlohmann::ordered_json::parse(*text, nullptr, false) : nlohmann::ordered_json();
+    std::string why;
+    std::optional<nlohmann::ordered_json> j =
+        text ? parse_saved_report(*text, why) : std::optional<nlohmann::ordered_json>();
     std::string name = f.stem().string();
-    if (j.is_object() && j.contains("hostname") && j["hostname"].is_string())
-      name = j["hostname"].get<std::string>();
+    if (j && j->contains("hostname") && (*j)["hostname"].is_string())
+      name = (*j)["hostname"].get<std::string>();
     std::string host = unique_name(name, f, seen);
     if (!text)
       out.push_back(host_unknown(host, "report", text.error().message));
-    else if (!j.is_object())
-      out.push_back(host_unknown(host, "report", f.string() + ": not a gpu-triage JSON report"));
+    else if (!j)
+      out.push_back(host_unknown(host, "report", f.string() + ": " + why));
     else
-      out.push_back(host_report_from_json(host, "report", std::move(j)));
+      out.push_back(host_report_from_json(host, "report", std::move(*j)));
   }
   if (!error.empty()) out.push_back(host_unknown(dir, "report", error));
   return out;
@@ -123,7 +125,7 @@ int run_fleet(const Options& o) {
         {"hosts", fleet_to_json(reports, o.npd_exit_codes)},
         {"fleet_findings", fleet_findings_json(fleet)},
         {"drift", drift ? drift_to_json(*drift) : nlohmann::ordered_json()}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     render_fleet_text(reports, std::cout);
     for (const FleetFinding& f : fleet) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/byte_units.h"
+#include "util/json_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -237,9 +238,7 @@ namespace {
 void write_array(std::ostream& out, const char* key, size_t n,
                  const std::function<J(size_t)>& element, bool last = false) {
   out << "  \"" << key << "\": [";
-  for (size_t i = 0; i < n; ++i)
-    out << (i ? ",\n    " : "\n    ")
-        << element(i).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  for (size_t i = 0; i < n; ++i) out << (i ? ",\n    " : "\n    ") << json_text(element(i));
   out << (n ? "\n  ]" : "]") << (last ? "\n" : ",\n");
 }
 
@@ -252,7 +251,7 @@ void write_keys(std::ostream& out, const char* key, const std::vector<KeyRun>& r
     if (k.group.empty())
       out << k.index;
     else
-      out << key_json(k).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      out << json_text(key_json(k));
     first = false;
   });
   out << (first ? "]" : "\n  ]") << ",\n";
@@ -277,8 +276,7 @@ J checked_json(const DataReport& r) {
 }
 
 void write_field(std::ostream& out, const char* key, const J& value) {
-  out << "  \"" << key
-      << "\": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
+  out << "  \"" << key << "\": " << json_text(value) << ",\n";
 }
 
 }  // namespace

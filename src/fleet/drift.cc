@@ -5,6 +5,8 @@
 #include <ostream>
 #include <set>
 
+#include "util/json_text.h"
+
 namespace gt {
 namespace {
 
@@ -15,7 +17,7 @@ using J = nlohmann::ordered_json;
 std::optional<std::string> scalar(const J& j) {
   if (j.is_string()) return j.get<std::string>();
   if (j.is_boolean()) return j.get<bool>() ? "on" : "off";
-  if (j.is_number()) return j.dump();
+  if (j.is_number()) return json_text(j);
   return std::nullopt;
 }
 
@@ -151,7 +153,7 @@ std::optional<std::string> why_not_compared(const HostReport& h) {
   if (scalar(at(h.report, {"schema"})) != "gpu-triage/report") return std::string("not a report");
   const J& v = at(h.report, {"schema_version"});
   if (!v.is_number_integer() || v.get<int64_t>() != 2)
-    return "report schema version " + v.dump() + " (this gpu-triage reads 2)";
+    return "report schema version " + json_text(v) + " (this gpu-triage reads 2)";
   return std::nullopt;
 }
 

@@ -10,6 +10,9 @@
 #include <map>
 #include <set>
 
+#include "util/json_depth.h"
+#include "util/json_text.h"
+
 namespace gt {
 namespace {
 
@@ -60,7 +63,7 @@ std::string report_fields(const nlohmann::ordered_json& j) {
   // As --oneline: the GPUs answering (status "ok"), when the report lists
   // them; an integer count only: get<int64_t>() of 1e300 would be a float
   // cast out of range.
-  std::string answering = count.is_number_integer() ? count.dump() : "?";
+  std::string answering = count.is_number_integer() ? json_text(count) : "?";
   if (count.is_number_integer() && j.contains("gpus") && j["gpus"].is_array()) {
     size_t ok = 0;
     for (const auto& g : j["gpus"]) ok += g.is_object() && string_field(g, "status", "") == "ok";
@@ -103,6 +106,16 @@ HostReport host_report_from_json(const std::string& host, const std::string& via
   if (r.verdict == "INFO") r.verdict = "OK";
   r.report = std::move(report);
   return r;
+}
+
+std::optional<nlohmann::ordered_json> parse_saved_report(std::string_view text, std::string& why) {
+  std::optional<nlohmann::ordered_json> j = try_parse_json<nlohmann::ordered_json>(text, why);
+  if (j && !j->is_object()) {
+    why = "not a gpu-triage JSON report";
+    return std::nullopt;
+  }
+  if (!j && why.size() > 200) why = why.substr(0, 200);
+  return j;
 }
 
 HostReport host_unknown(const std::string& host, const std::string& via, std::string error) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gt {
@@ -24,6 +25,11 @@ struct HostReport {
 /// A report for `host` from a gpu-triage JSON report.
 HostReport host_report_from_json(const std::string& host, const std::string& via,
                                  nlohmann::ordered_json report);
+
+/// A saved --json report's text as a report: nullopt with `why` set when it
+/// is not a JSON object or nests deeper than kMaxJsonDepth (printing it
+/// would recurse that deep).
+std::optional<nlohmann::ordered_json> parse_saved_report(std::string_view text, std::string& why);
 
 /// An UNKNOWN host with `error`.
 HostReport host_unknown(const std::string& host, const std::string& via, std::string error);

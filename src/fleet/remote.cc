@@ -6,12 +6,15 @@
 //   @@gt-out NAME STATUS BASE64           a command's output (nvidia-smi,
 //                                         kernel-log, df, df-i, hostname)
 //   @@gt-file PATH BASE64                 a copy of a /proc, /sys, /etc file
-//   @@gt-link PATH TARGET                 a symlink (a PCI device's driver)
+//   @@gt-link PATH TARGET                 a PCI device's driver link: only
+//                                         the driver's name is kept
 //   @@gt-end                              finished
 // Payloads are base64 (coreutils) because /proc/PID/cmdline holds NULs and
 // XML holds anything. Locally the files become a tree under a scratch
 // directory, so the ordinary FsRoot readers (process details, PCI devices,
 // module version) read the remote node exactly as they read a local one.
+// The answer is data, never a path: no link it names is made (a driver
+// link is remade from its name alone), so no read leaves the scratch tree.
 // ssh runs with BatchMode (never prompts), ConnectTimeout and -T (no tty);
 // exit 255 is ssh's own failure, and its last stderr line says why.
 #include "fleet/remote.h"
@@ -20,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -164,29 +168,64 @@ class ScratchRoot {
   bool ok() const { return !dir_.empty(); }
   const std::string& dir() const { return dir_; }
 
-  /// Lays out the files and links; paths with ".." are refused.
+  /// Lays out the files, and each PCI device's driver as text. The answer
+  /// is data, never a path: a file's path must be absolute, without "." or
+  /// ".." parts, and no link of the answer is made, so every read for the
+  /// host stays inside the scratch tree.
   void lay_out(const Gathered& g) const {
     std::error_code ec;
     for (const auto& [path, content] : g.files) {
       if (!safe(path)) continue;
       std::filesystem::path p = dir_ + path;
       std::filesystem::create_directories(p.parent_path(), ec);
+      if (ec || std::filesystem::is_symlink(p, ec)) continue;
       std::ofstream(p, std::ios::binary) << content;
     }
     for (const auto& [path, target] : g.links) {
-      // Only a PCI device's driver link is needed; any other could point
-      // the readers at this machine's files.
-      if (!safe(path) || !path.ends_with("/driver")) continue;
+      std::optional<std::string> link = driver_link(path, target);
+      if (!link) continue;
       std::filesystem::path p = dir_ + path;
       std::filesystem::create_directories(p.parent_path(), ec);
-      std::filesystem::create_symlink(target, p, ec);
+      std::filesystem::create_symlink(*link, p, ec);
     }
   }
 
  private:
   static bool safe(const std::string& p) {
-    return p.starts_with("/") && p.find("/../") == std::string::npos && !p.ends_with("/..");
+    if (!p.starts_with("/") || p.size() > 4096) return false;
+    for (size_t i = 1; i <= p.size();) {
+      size_t e = p.find('/', i);
+      if (e == std::string::npos) e = p.size();
+      std::string_view part(p.data() + i, e - i);
+      if (part.empty() || part == "." || part == "..") return false;
+      i = e + 1;
+    }
+    return true;
   }
+
+  /// The only link the readers need is /sys/bus/pci/devices/<dev>/driver, and
+  /// of it only the driver's name (pci_devices.cc takes the last part). The
+  /// link is remade here pointing at ../../../bus/pci/drivers/<name> inside
+  /// the scratch tree, where no such folder exists: a readlink gives the
+  /// name, and nothing can be read through it. nullopt for any other link.
+  static std::optional<std::string> driver_link(const std::string& path,
+                                                const std::string& target) {
+    constexpr std::string_view kDevices = "/sys/bus/pci/devices/";
+    if (!safe(path) || !path.starts_with(kDevices) || !path.ends_with("/driver"))
+      return std::nullopt;
+    std::string_view dev(path);
+    dev = dev.substr(kDevices.size(),
+                     dev.size() - kDevices.size() - std::string_view("/driver").size());
+    if (dev.empty() || dev.find('/') != std::string_view::npos) return std::nullopt;
+    const std::string name = target.substr(target.rfind('/') + 1);
+    const bool plain = !name.empty() && name.size() <= 64 && name != "." && name != ".." &&
+                       std::all_of(name.begin(), name.end(), [](unsigned char c) {
+                         return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+                       });
+    if (!plain) return std::nullopt;
+    return "../../../bus/pci/drivers/" + name;
+  }
+
   std::string dir_;
 };
 

@@ -5,6 +5,7 @@
 #include "history/record.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "model/xid_catalog.h"
 
@@ -67,17 +68,23 @@ FindingBoots& entry(GpuHistory& h, const std::string& uuid, const std::string& i
   return *f;
 }
 
-/// Drops the oldest boots beyond the bound, and their ids everywhere.
+/// Drops the oldest boots beyond the bound, and their ids everywhere, in one
+/// pass: a record of 170,000 boots (under the size cap) is trimmed in
+/// linear time, not one boot at a time over every GPU's lists.
 void bound(GpuHistory& h) {
-  while (h.boots.size() > kMaxHistoryBoots) {
-    const std::string gone = h.boots.front().boot_id;
-    h.boots.erase(h.boots.begin());
-    for (GpuRecord& g : h.gpus) {
-      for (FindingBoots& f : g.findings) std::erase(f.boot_ids, gone);
-      std::erase_if(g.findings, [](const FindingBoots& f) { return f.boot_ids.empty(); });
-    }
-    std::erase_if(h.gpus, [](const GpuRecord& g) { return g.findings.empty(); });
+  if (h.boots.size() <= kMaxHistoryBoots) return;
+  const auto first_kept = h.boots.end() - static_cast<std::ptrdiff_t>(kMaxHistoryBoots);
+  std::unordered_set<std::string> gone;
+  for (auto b = h.boots.begin(); b != first_kept; ++b) gone.insert(b->boot_id);
+  // A boot id listed twice (a hand-edited record) stays if one copy is kept.
+  for (auto b = first_kept; b != h.boots.end(); ++b) gone.erase(b->boot_id);
+  h.boots.erase(h.boots.begin(), first_kept);
+  for (GpuRecord& g : h.gpus) {
+    for (FindingBoots& f : g.findings)
+      std::erase_if(f.boot_ids, [&](const std::string& id) { return gone.contains(id); });
+    std::erase_if(g.findings, [](const FindingBoots& f) { return f.boot_ids.empty(); });
   }
+  std::erase_if(h.gpus, [](const GpuRecord& g) { return g.findings.empty(); });
 }
 
 }  // namespace

@@ -116,5 +116,28 @@ TEST(HistoryRecord, ClearOneGpuOrAll) {
   EXPECT_TRUE(h.boots.empty());
 }
 
+// The trim is one step over the record, not one boot at a time over every
+// GPU's lists: 170,000 boots (each GPU finding in every one) come down to
+// the newest kMaxHistoryBoots, and every id of a dropped boot goes.
+TEST(HistoryRecord, ABigRecordIsTrimmedToTheNewestBootsInOneStep) {
+  GpuHistory h;
+  constexpr size_t kBoots = 170000;
+  h.boots.reserve(kBoots);
+  FindingBoots f{"gpu.xid.79", {}};
+  for (size_t i = 0; i < kBoots; ++i) {
+    h.boots.push_back({"b" + std::to_string(i), 1, 2});
+    f.boot_ids.push_back("b" + std::to_string(i));
+  }
+  h.gpus.push_back({"GPU-1", {f}});
+  h.gpus.push_back({"GPU-2", {{"gpu.xid.48", {"b0", "b1"}}}});  // only dropped boots
+  h.boot_id = "b" + std::to_string(kBoots - 1);
+  add_run(h, 3, {});
+  ASSERT_EQ(h.boots.size(), kMaxHistoryBoots);
+  EXPECT_EQ(h.boots.front().boot_id, "b" + std::to_string(kBoots - kMaxHistoryBoots));
+  ASSERT_EQ(h.gpus.size(), 1u);
+  EXPECT_EQ(h.gpus[0].findings[0].boot_ids.size(), kMaxHistoryBoots);
+  EXPECT_EQ(h.gpus[0].findings[0].boot_ids.front(), h.boots.front().boot_id);
+}
+
 }  // namespace
 }  // namespace gt

@@ -23,13 +23,25 @@ void load_history(const std::optional<std::string>& state_dir, bool no_state, co
 void record_run(Report& report) {
   NodeSnapshot& s = report.snapshot;
   if (!s.history) return;
-  GpuHistory h = *s.history;  // the snapshot keeps what was judged
   const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
-  add_run(h, now, observed_findings(s, report.findings));
-  if (Status w = write_history(h); !w)
-    s.warnings.push_back("history across boots not recorded: " + w.error().message);
+  const std::vector<Observed> observed = observed_findings(s, report.findings);
+  // The snapshot keeps what was judged; the record is read again under the
+  // lock, so what another run wrote meanwhile is kept.
+  const std::string& file = s.history->file;
+  const std::string dir = file.substr(0, file.find_last_of('/'));
+  const std::optional<std::string> boot = s.history->boot_id;
+  std::vector<std::string> warnings;
+  Status w = update_history(
+      dir,
+      [&](GpuHistory& h) {
+        h.boot_id = boot;
+        add_run(h, now, observed);
+      },
+      warnings);
+  s.warnings.insert(s.warnings.end(), warnings.begin(), warnings.end());
+  if (!w) s.warnings.push_back("history across boots not recorded: " + w.error().message);
 }
 
 }  // namespace gt

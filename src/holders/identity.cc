@@ -18,7 +18,9 @@ namespace {
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+                 // A byte >= 0x80 (a UTF-8 path): tolower's int back into
+                 // char through an explicit cast, never an implicit truncation.
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "render/incident_render.h"
 #include "render/json_gpu_health.h"
 #include "render/json_util.h"
+#include "util/json_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -430,7 +431,7 @@ nlohmann::ordered_json report_to_json(const Report& r) {
 
 void render_json(const Report& r, std::ostream& out) {
   // Invalid UTF-8 (a cmdline can hold any bytes) is replaced, never thrown.
-  out << report_to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out << json_text(report_to_json(r), 2) << "\n";
 }
 
 }  // namespace gt

@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "util/numeric.h"
+
 namespace gt {
 namespace {
 
@@ -42,8 +44,9 @@ void parse_timedatectl(std::string_view text, ClockState& clock) {
 
 void read_clock(const FsRoot& root, const ClockOptions& o, Incident& out) {
   ClockState& c = out.clock;
-  c.system_unix_s = o.clock->now_unix_s();
-  c.rtc_unix_s = read_rtc_unix_s(root);
+  // Both range-checked before the subtraction (a fixture clock at INT64_MIN).
+  c.system_unix_s = plausible_unix_s(o.clock->now_unix_s());
+  c.rtc_unix_s = plausible_unix_s(read_rtc_unix_s(root));
   if (c.system_unix_s && c.rtc_unix_s) c.rtc_offset_s = *c.system_unix_s - *c.rtc_unix_s;
   if (!c.rtc_unix_s) out.unread.push_back("clock: no readable RTC (/sys/class/rtc/rtc0)");
   Result<KernelClock> k = o.clock->kernel_clock();

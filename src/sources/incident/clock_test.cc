@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "sources/incident/fake_host_test_util.h"
 #include "util/test_util.h"
 
@@ -59,6 +61,28 @@ TEST(ReadClock, WhatCannotBeReadIsSaid) {
   EXPECT_FALSE(in.clock.rtc_offset_s);
   EXPECT_FALSE(in.clock.kernel_synchronised);
   EXPECT_EQ(in.unread.size(), 3u);  // RTC, adjtimex, timedatectl
+}
+
+// A fixture clock at INT64_MIN (or an RTC past year 9999) is no clock: the
+// offset is unknown, never an overflowing subtraction.
+TEST(ReadClock, ClocksOutOfRangeGiveNoOffset) {
+  TempTree t;
+  t.write("/sys/class/rtc/rtc0/since_epoch", "1699992800\n");
+  FakeHost h;
+  h.now = std::numeric_limits<int64_t>::min();
+  h.kernel = KernelClock{true, 0};
+  ClockOptions o;
+  o.clock = &h;
+  o.runner = &h;
+  Incident in;
+  read_clock(t.root(), o, in);
+  EXPECT_FALSE(in.clock.system_unix_s);
+  EXPECT_FALSE(in.clock.rtc_offset_s);
+  t.write("/sys/class/rtc/rtc0/since_epoch", "9223372036854775807\n");
+  h.now = 1700000000;
+  Incident in2;
+  read_clock(t.root(), o, in2);
+  EXPECT_FALSE(in2.clock.rtc_offset_s);
 }
 
 }  // namespace

@@ -35,6 +35,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "util/json_text.h"
+
 namespace gt {
 namespace {
 
@@ -103,7 +105,10 @@ std::string field(const J& j, const char* key) {
       if (b.is_number_unsigned()) bytes += static_cast<char>(b.get<unsigned>() & 0xff);
     return bytes;
   }
-  return it->dump();
+  // journalctl prints strings, numbers and byte arrays; an object is not a
+  // field's value (and printing one nested 50,000 deep would recurse).
+  if (it->is_object()) return "";
+  return json_text(*it);
 }
 
 std::optional<int64_t> micro_to_s(const J& v) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "util/numeric.h"
+
 namespace gt {
 namespace {
 
@@ -115,7 +117,9 @@ void build_timeline(Incident& in, const std::optional<std::vector<Server>>& serv
                               : "crash record: " + r.panic_lines.front(),
         r.source + " " + r.path);
   for (const NewestFile& nf : in.newest_files) newest_file_line(in, nf);
-  std::string up = in.uptime_s ? ", up " + duration_words(static_cast<int64_t>(*in.uptime_s)) : "";
+  const std::optional<int64_t> up_s =
+      in.uptime_s ? checked_cast<int64_t>(*in.uptime_s, 0, kMaxUnixS) : std::nullopt;
+  std::string up = up_s ? ", up " + duration_words(*up_s) : "";
   std::string id = in.boot_id ? " (boot id " + in.boot_id->substr(0, 13) + ")" : "";
   if (in.boot_time_unix_s || in.boot_id)
     add(in, in.boot_time_unix_s, "this boot" + id + up, "/proc/stat");

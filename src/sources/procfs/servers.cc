@@ -17,6 +17,7 @@
 #include "holders/identity.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/process_tree.h"
+#include "util/numeric.h"
 
 namespace gt {
 namespace {
@@ -52,7 +53,10 @@ std::string type_of(const Holder& h) {
 
 std::optional<int64_t> start_of(const ProcInfo& p, std::optional<int64_t> btime) {
   long hz = ::sysconf(_SC_CLK_TCK);
-  if (!btime || hz <= 0 || p.start_ticks / uint64_t(hz) > uint64_t(1) << 40) return std::nullopt;
+  // btime from outside (a fixture tree, a remote host) is range-checked
+  // before the sum: near INT64_MAX it would overflow.
+  if (!plausible_unix_s(btime) || hz <= 0 || p.start_ticks / uint64_t(hz) > uint64_t(1) << 40)
+    return std::nullopt;
   return *btime + static_cast<int64_t>(p.start_ticks / uint64_t(hz));
 }
 
