@@ -52,7 +52,7 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   std::string gpus = "all", grace = "30s", timeout = "5s", sample = "3s";
   std::vector<uint32_t> pids;
   app.add_option("--gpus", gpus,
-                 "GPUs to free: all (default), or a list of indices like 0,2,4-7, UUIDs "
+                 "GPUs to free: all (default), or indices 0-1023 like 0,2,4-7, UUIDs "
                  "(GPU-...) and PCI bus ids (0000:19:00.0), as nvidia-smi -i takes them (one "
                  "this node does not have is refused)");
   app.add_option("--pid", c.free.pids,

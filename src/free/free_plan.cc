@@ -330,8 +330,10 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
 FreePlan make_free_plan(const NodeSnapshot& snap, const FsRoot& root, const FreeOptions& o,
                         const Self& self) {
   FreePlan plan;
+  // With --pid alone the selection is those PIDs: their GPUs are added
+  // with their targets below, not every GPU of the node.
   for (const GpuState& g : snap.gpus)
-    if (selected(o, g.index)) plan.gpus.push_back(g.index);
+    if (selected(o, g.index) && (o.pids.empty() || o.gpus)) plan.gpus.push_back(g.index);
   if (o.gpus)
     for (uint32_t want : *o.gpus)
       if (!listed(plan.gpus, want))
@@ -364,7 +366,8 @@ Result<std::optional<std::vector<uint32_t>>> parse_gpu_list(const std::string& t
     return Error{ErrorKind::kMalformed, "invalid --gpus '" + quoted + "': " + why};
   };
   const std::string range = "0-" + std::to_string(kMaxGpus - 1);
-  const std::string usage = "use 'all' or indices " + range + " like 0,2,4-7";
+  const std::string usage = "use 'all', indices " + range +
+                            " like 0,2,4-7, UUIDs (GPU-...) or PCI bus ids (0000:19:00.0)";
   // Each index is checked against kMaxGpus before any loop, and the result
   // is a set of at most kMaxGpus: "4294967294-4294967295" or a list of a
   // million ranges cannot loop forever or allocate without bound.

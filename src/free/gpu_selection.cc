@@ -49,6 +49,7 @@ Result<std::optional<GpuSelector>> parse_gpu_selector(const std::string& text) {
   }
   if (!numeric.empty() || sel.ids.empty()) {
     Result<std::optional<std::vector<uint32_t>>> n = parse_gpu_list(numeric);
+    if (!n && sel.ids.empty()) return n.error();  // it names the index and the range
     if (!n) {
       std::string quoted = text.size() > 64 ? text.substr(0, 64) + "..." : text;
       return Error{ErrorKind::kMalformed,

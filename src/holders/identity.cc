@@ -37,6 +37,7 @@ constexpr Pattern kPatterns[] = {
     {"trtllm", "TensorRT-LLM"},
     {"tensorrt_llm", "TensorRT-LLM"},
     {"tritonserver", "Triton"},
+    {"lmdeploy", "LMDeploy"},
     {"ollama", "Ollama"},
     {"llama-server", "llama.cpp server"},
     {"llama.cpp", "llama.cpp server"},

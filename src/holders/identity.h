@@ -10,7 +10,7 @@
 
 namespace gt {
 
-/// "SGLang", "vLLM", "TGI", "Triton", "TensorRT-LLM", "Ollama",
+/// "SGLang", "vLLM", "TGI", "Triton", "TensorRT-LLM", "LMDeploy", "Ollama",
 /// "llama.cpp server", "torchrun", "DeepSpeed", "Ray"; nullopt when the
 /// text (a process name and command line, any case) names none of them.
 std::optional<std::string> recognise_server_kind(std::string_view name_and_cmdline);

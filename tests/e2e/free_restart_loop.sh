@@ -18,7 +18,8 @@ SH
 chmod +x "$TMP/serve.sh"
 setsid "$TMP/serve.sh" 2>"$TMP/serve.err" &
 sid=$!
-in_session() { ps -e -o sid=,pid= | awk -v s="$sid" '$1 == s {print $2}'; }
+# Zombies (exited, not yet reaped) run nothing and are not counted.
+in_session() { ps -e -o sid=,pid=,stat= | awk -v s="$sid" '$1 == s && $3 !~ /^Z/ {print $2}'; }
 trap 'kill -9 $(in_session) 2>/dev/null || true; rm -rf "$TMP"' EXIT
 for _ in $(seq 100); do [[ -s "$TMP/workers" ]] && break; sleep 0.1; done
 read -r -a workers <"$TMP/workers"

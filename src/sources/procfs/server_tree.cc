@@ -91,8 +91,10 @@ HolderPlace place_holder(const FsRoot& root, const ProcTable& table, uint32_t ho
       (c.boundary && (c.boundary->comm == "systemd" || c.boundary->comm == "tini" ||
                       c.boundary->comm == "dumb-init" || c.boundary->comm == "docker-init" ||
                       c.boundary->comm == "catatonit"));
-  if (top == 0 && adopted && h.pgrp && *h.pgrp > 1 && *h.pgrp != holder && table.complete &&
-      !table.procs.count(*h.pgrp))
+  // Only a known kind's worker: unrelated programs a script left behind
+  // share its group too, and are not one server.
+  if (top == 0 && adopted && place.recognised && h.pgrp && *h.pgrp > 1 && *h.pgrp != holder &&
+      table.complete && !table.procs.count(*h.pgrp))
     place.orphan_of_pgrp = *h.pgrp;
   return place;
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "sources/procfs/process_info.h"
 #include "sources/procfs/server_identity.h"
 #include "sources/procfs/servers.h"
 #include "util/test_util.h"
@@ -32,13 +33,18 @@ GpuProcess holder(uint32_t pid) {
   return p;
 }
 
-NodeSnapshot gpus(const std::vector<std::vector<uint32_t>>& pids) {
+/// The GPUs' process lists, each process read from /proc as the collector does.
+NodeSnapshot gpus(const FsRoot& root, const std::vector<std::vector<uint32_t>>& pids) {
   NodeSnapshot s;
   for (size_t i = 0; i < pids.size(); ++i) {
     GpuState g;
     g.index = static_cast<uint32_t>(i);
     g.processes = std::vector<GpuProcess>{};
-    for (uint32_t p : pids[i]) g.processes->push_back(holder(p));
+    for (uint32_t p : pids[i]) {
+      GpuProcess h = holder(p);
+      fill_process_details(root, h);
+      g.processes->push_back(h);
+    }
     s.gpus.push_back(g);
   }
   return s;
@@ -58,7 +64,8 @@ TEST(ServerTree, TwoLaunchersUnderOneSupervisorAreTwoServers) {
   fake_proc(t, 301, 300, "sglang::schedul", "sglang::scheduler_TP0", 0, kCg);
   fake_proc(t, 302, 300, "sglang::schedul", "sglang::scheduler_TP1", 0, kCg);
   const FsRoot root = t.root();
-  std::optional<std::vector<Server>> v = group_servers(gpus({{201}, {202}, {301}, {302}}), &root);
+  std::optional<std::vector<Server>> v =
+      group_servers(gpus(root, {{201}, {202}, {301}, {302}}), &root);
   ASSERT_TRUE(v);
   ASSERT_EQ(v->size(), 2u);
   EXPECT_EQ((*v)[0].root_pid, 200u);
@@ -83,7 +90,7 @@ TEST(ServerTree, ARestartLoopAboveTheLauncherIsItsWrapper) {
   fake_proc(t, 200, 100, "python3", "python3 -m sglang.launch_server --tp 1", 0, kCg);
   fake_proc(t, 201, 200, "sglang::schedul", "sglang::scheduler_TP0", 0, kCg);
   const FsRoot root = t.root();
-  std::optional<std::vector<Server>> v = group_servers(gpus({{201}}), &root);
+  std::optional<std::vector<Server>> v = group_servers(gpus(root, {{201}}), &root);
   ASSERT_TRUE(v && v->size() == 1);
   const Server& s = v->front();
   EXPECT_EQ(s.root_pid, 200u);
@@ -101,7 +108,7 @@ TEST(ServerTree, AWrapperWithOtherChildrenIsTheOwnerNotPartOfTheStop) {
   fake_proc(t, 201, 200, "VLLM::Worker_TP", "VLLM::Worker_TP0", 0, kCg);
   fake_proc(t, 300, 100, "python3", "python3 router.py", 0, kCg);  // no GPU, same parent
   const FsRoot root = t.root();
-  std::optional<std::vector<Server>> v = group_servers(gpus({{201}}), &root);
+  std::optional<std::vector<Server>> v = group_servers(gpus(root, {{201}}), &root);
   ASSERT_TRUE(v && v->size() == 1);
   EXPECT_EQ(v->front().root_pid, 200u);
   EXPECT_TRUE(v->front().wrappers.empty());
@@ -119,7 +126,7 @@ TEST(ServerTree, WorkersWhoseLauncherExitedAreOneServer) {
   proc_in_group(t, 702, 1, 700, "sglang::schedul", "sglang::scheduler_TP1", kCg);
   proc_in_group(t, 800, 1, 800, "python3", "python3 own.py", kCg);  // leads its own group
   const FsRoot root = t.root();
-  std::optional<std::vector<Server>> v = group_servers(gpus({{701}, {702}, {800}}), &root);
+  std::optional<std::vector<Server>> v = group_servers(gpus(root, {{701}, {702}, {800}}), &root);
   ASSERT_TRUE(v);
   ASSERT_EQ(v->size(), 2u);
   const Server& orphans = (*v)[0];
@@ -139,7 +146,7 @@ TEST(ServerTree, GenericLauncherTakesItsKindFromTheGpuHolders) {
   fake_proc(t, 101, 100, "tritonserver", "tritonserver --model-repository=/m", 0, kCg);
   fake_proc(t, 102, 100, "tritonserver", "tritonserver --model-repository=/m", 0, kCg);
   const FsRoot root = t.root();
-  std::optional<std::vector<Server>> v = group_servers(gpus({{101}, {102}}), &root);
+  std::optional<std::vector<Server>> v = group_servers(gpus(root, {{101}, {102}}), &root);
   ASSERT_TRUE(v && v->size() == 1);
   EXPECT_EQ(v->front().kind, "Triton");
   EXPECT_EQ(v->front().root_pid, 100u);
@@ -163,7 +170,7 @@ TEST(ServerTree, EnvironmentAndConfigAreReadOrTheReasonSaid) {
   fake_proc(t, 301, 300, "text-generation-", "text-generation-server serve", 0, "/t.scope");
   // /proc/300/environ missing: unreadable.
   const FsRoot root = t.root();
-  std::optional<std::vector<Server>> v = group_servers(gpus({{101}, {201}, {301}}), &root);
+  std::optional<std::vector<Server>> v = group_servers(gpus(root, {{101}, {201}, {301}}), &root);
   ASSERT_TRUE(v && v->size() == 3);
   EXPECT_EQ((*v)[0].kind, "Ollama");
   EXPECT_EQ((*v)[0].port, 11435u);
