@@ -326,11 +326,17 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                          {"type", m.type},
                          {"name", opt(m.name)},
                          {"cmdline", opt(m.cmdline)},
-                         {"memory", mem}});
+                         {"memory", mem},
+                         {"rank", opt(m.rank)}});
     }
     J gpus = J::array();
     for (const ServerGpu& g : s.gpus)
       gpus.push_back({{"index", g.index}, {"memory_bytes", opt(g.memory_bytes)}});
+    J wrappers = J::array();
+    for (const ServerProcess& w : s.wrappers)
+      wrappers.push_back({{"pid", w.pid}, {"cmdline", w.cmdline}});
+    J supervisor =
+        s.supervisor ? J{{"pid", s.supervisor->pid}, {"cmdline", s.supervisor->cmdline}} : J();
     arr.push_back({{"id", s.id},
                    {"kind", s.kind},
                    {"recognised", s.recognised},
@@ -340,9 +346,16 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                    {"members", members},
                    {"model", opt(s.model)},
                    {"port", opt(s.port)},
+                   {"port_source", opt(s.port_source)},
                    {"tensor_parallel", opt(s.tensor_parallel)},
                    {"data_parallel", opt(s.data_parallel)},
                    {"pipeline_parallel", opt(s.pipeline_parallel)},
+                   {"expert_parallel", opt(s.expert_parallel)},
+                   {"world_size", opt(s.world_size)},
+                   {"local_world_size", opt(s.local_world_size)},
+                   {"wrappers", wrappers},
+                   {"supervisor", supervisor},
+                   {"launcher_exited", s.launcher_exited},
                    {"user", opt(s.user)},
                    {"start_time", iso_time(s.start_time_unix_s)},
                    {"start_time_unix_s", opt(s.start_time_unix_s)},
@@ -353,7 +366,8 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                    {"restart_policy", opt(s.restart_policy)},
                    {"restarts_when_signalled", s.restarts_when_signalled},
                    {"graphics_only", s.graphics_only},
-                   {"grouping_note", opt(s.grouping_note)}});
+                   {"grouping_note", opt(s.grouping_note)},
+                   {"identity_notes", s.identity_notes}});
   }
   return arr;
 }

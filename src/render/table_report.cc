@@ -224,6 +224,8 @@ std::string server_line(const Server& sv) {
   line += fmt::format("; {} process{}", sv.members.size(), sv.members.size() == 1 ? "" : "es");
   if (sv.root_pid && (sv.members.size() > 1 || sv.members.front().pid != *sv.root_pid))
     line += fmt::format(" under launcher PID {}", *sv.root_pid);
+  for (const ServerProcess& w : sv.wrappers) line += fmt::format(", wrapper PID {}", w.pid);
+  if (sv.supervisor) line += fmt::format("; owner process PID {}", sv.supervisor->pid);
   if (sv.owner_kind && sv.owner_name) {
     const std::string& k = *sv.owner_kind;
     const bool container = k == "docker" || k == "podman" || k == "containerd" || k == "cri-o";
@@ -236,9 +238,11 @@ std::string server_line(const Server& sv) {
     line += fmt::format("; started {} s after boot{}", *sv.started_after_boot_s,
                         sv.auto_started ? " (auto-start)" : "");
   if (sv.model) line += "; model " + *sv.model;
-  if (sv.port) line += fmt::format("; port {}", *sv.port);
+  if (sv.port)
+    line += fmt::format("; port {}{}", *sv.port,
+                        sv.port_source == "default port" ? " (default port)" : "");
   if (sv.graphics_only) line += "; graphics only";
-  if (sv.grouping_note) line += "; not grouped: " + *sv.grouping_note;
+  if (sv.grouping_note) line += (sv.launcher_exited ? "; " : "; not grouped: ") + *sv.grouping_note;
   return line;
 }
 

@@ -196,7 +196,7 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text) {
   std::optional<uint32_t> ppid = parse_uint<uint32_t>(fields[1]);
   std::optional<uint64_t> start = parse_uint<uint64_t>(fields[19]);
   if (!ppid || !start) return std::nullopt;
-  return ProcStat{fields[0][0], *ppid, *start};
+  return ProcStat{fields[0][0], *ppid, *start, parse_uint<uint32_t>(fields[2])};
 }
 
 void fill_process_details(const FsRoot& root, GpuProcess& p) {
