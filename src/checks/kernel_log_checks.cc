@@ -16,6 +16,7 @@
 #include <map>
 #include <tuple>
 
+#include "checks/action_commands.h"
 #include "checks/app_fault.h"
 #include "checks/checks.h"
 #include "checks/kernel_log_groups.h"
@@ -97,6 +98,27 @@ void stand_down(const Group& grp, Finding& f) {
   }
 }
 
+/// Xid 48's workflow asks whether an Xid 63 or 64 followed on the same GPU
+/// (NVIDIA's Debug Guidelines): the log answers, so the action says which.
+void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& first,
+                   Finding& f) {
+  const auto& [kind, code, bus, boot] = key;
+  std::optional<int> followed;
+  for (const KernelLogEvent& e : s.kernel_log->events)
+    if (e.kind == "xid" && (e.code == 63 || e.code == 64) && e.boot == boot && e.pci_bus_id &&
+        normalize_pci_bus_id(*e.pci_bus_id) == normalize_pci_bus_id(bus) &&
+        (!e.time_unix_s || !first.time_unix_s || *e.time_unix_s >= *first.time_unix_s))
+      followed = std::max(followed.value_or(0), *e.code);
+  const std::string ask = "; if no Xid 63/64 followed, run the field diagnostic";
+  const size_t at = f.action.find(ask);
+  if (at == std::string::npos) return;
+  const std::string answer =
+      !followed          ? "; no Xid 63/64 followed: run the field diagnostic (dcgmi diag -r 3)"
+      : *followed == 64  ? "; Xid 64 followed: the row remap failed, an RMA case"
+                         : "; Xid 63 followed: the reset also activates the pending row remap";
+  f.action.replace(at, ask.size(), answer);
+}
+
 Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const auto& [kind, code, bus, boot] = key;
   const KernelLogEvent& e = *grp.first;
@@ -131,9 +153,16 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
         "and watch whether it recurs.",
         code);
   }
+  if (kind == "xid" && code == 48) resolve_xid48(s, key, *grp.first, f);
+  const std::string target = g ? std::to_string(g->index)
+                               : (bus.empty() ? "" : normalize_pci_bus_id(bus));
+  f.action = fill_target(f.action, target);
+  // A reboot has happened since a previous-boot event: nothing to reset.
+  if (boot != "previous") f.commands = action_commands(f.action, target);
   if (boot == "previous")
     f.action += " It happened before the last reboot; watch whether it comes back.";
   stand_down(grp, f);
+  if (f.severity <= Severity::kInfo) f.commands.clear();
   return f;
 }
 

@@ -3,6 +3,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -78,6 +79,25 @@ Incident read_incident(const Options& o, const FsRoot& root,
   io.paths = o.paths;
   io.deadline = std::chrono::steady_clock::now() + o.timeout;
   return collect_incident(root, io, servers);
+}
+
+/// The paths of the disk and mount checks: / and each --path, and --data
+/// DIR (the job's output lives on a volume). A DIR that cannot be statted
+/// is left to data.unreadable, not disk.unreadable, but its mount is still
+/// inspected: an unmounted volume is often why.
+std::vector<std::string> disk_paths(const Options& o) {
+  std::vector<std::string> paths = o.paths;
+  if (o.data_dir) paths.push_back(*o.data_dir);
+  return paths;
+}
+
+std::vector<DiskUsage> without_unread_data_dir(const Options& o, std::vector<DiskUsage> disks) {
+  if (!o.data_dir) return disks;
+  const bool only_data = std::find(o.paths.begin(), o.paths.end(), *o.data_dir) == o.paths.end();
+  std::erase_if(disks, [&](const DiskUsage& d) {
+    return only_data && d.path == *o.data_dir && d.error.has_value();
+  });
+  return disks;
 }
 
 /// Turns a failed init into the one clear line the operator needs.
@@ -178,10 +198,11 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
       klo.file = o.kernel_log_file;
       snap.kernel_log = read_kernel_log(root, klo);
     }
-    snap.disks = read_disk_usage(root, o.paths);
+    const std::vector<DiskUsage> disks = read_disk_usage(root, disk_paths(o));
+    snap.disks = without_unread_data_dir(o, disks);
     if (o.data_dir) snap.data = check_data_dir({*o.data_dir, o.data_expect, o.data_deep}, root);
     snap.incident = read_incident(o, root, snap.servers);
-    snap.mounts = read_mounts(root, snap.disks);
+    snap.mounts = read_mounts(root, disks);
     load_history(o.state_dir, o.no_state, root, snap);
   }  // --smi-xml
   // Phase 2: explain what failed, in words; judge.

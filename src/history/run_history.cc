@@ -1,5 +1,6 @@
 #include "history/run_history.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "history/record.h"
@@ -18,6 +19,14 @@ void load_history(const std::optional<std::string>& state_dir, bool no_state, co
     return;
   }
   snap.history = std::move(*h);
+  // The previous boot's Xids are recorded under its id, which only the
+  // journal's boot list gives (journald's id is /proc's, undashed).
+  const std::optional<PreviousBoot>& prev =
+      snap.incident ? snap.incident->previous_boot : std::nullopt;
+  if (prev && prev->boot_id) {
+    snap.history->previous_boot_id = dashed_boot_id(*prev->boot_id);
+    snap.history->previous_boot_first_unix_s = prev->first_entry_unix_s;
+  }
 }
 
 void record_run(Report& report) {
@@ -27,7 +36,14 @@ void record_run(Report& report) {
   const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
-  add_run(h, now, observed_findings(s, report.findings));
+  const std::vector<Observed> observed = observed_findings(s, report.findings);
+  if (!h.previous_boot_id &&
+      std::any_of(observed.begin(), observed.end(),
+                  [](const Observed& o) { return o.boot == "previous"; }))
+    s.warnings.push_back(
+        "history across boots: the previous boot's Xids are not recorded: the journal names no "
+        "previous boot (volatile or first boot), so its id is unknown");
+  add_run(h, now, observed);
   if (Status w = write_history(h); !w)
     s.warnings.push_back("history across boots not recorded: " + w.error().message);
 }
