@@ -1,6 +1,7 @@
 #include "checks/gpu_step.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "checks/xid_catalog.h"
 
@@ -13,8 +14,7 @@ bool is_reboot(const std::string& c) {
 }
 
 bool is_reset(const std::string& c) {
-  return c.find("nvidia-smi -r") != std::string::npos ||
-         c.find("--gpu-reset") != std::string::npos;
+  return c.find("nvidia-smi -r") != std::string::npos || c.find("--gpu-reset") != std::string::npos;
 }
 
 /// A command that changes the GPU or the node (not a read).

@@ -100,8 +100,7 @@ void stand_down(const Group& grp, Finding& f) {
 
 /// Xid 48's workflow asks whether an Xid 63 or 64 followed on the same GPU
 /// (NVIDIA's Debug Guidelines): the log answers, so the action says which.
-void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& first,
-                   Finding& f) {
+void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& first, Finding& f) {
   const auto& [kind, code, bus, boot] = key;
   std::optional<int> followed;
   for (const KernelLogEvent& e : s.kernel_log->events)
@@ -113,10 +112,34 @@ void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& 
   const size_t at = f.action.find(ask);
   if (at == std::string::npos) return;
   const std::string answer =
-      !followed          ? "; no Xid 63/64 followed: run the field diagnostic (dcgmi diag -r 3)"
-      : *followed == 64  ? "; Xid 64 followed: the row remap failed, an RMA case"
-                         : "; Xid 63 followed: the reset also activates the pending row remap";
+      !followed         ? "; no Xid 63/64 followed: run the field diagnostic (dcgmi diag -r 3)"
+      : *followed == 64 ? "; Xid 64 followed: the row remap failed, an RMA case"
+                        : "; Xid 63 followed: the reset also activates the pending row remap";
   f.action.replace(at, ask.size(), answer);
+}
+
+/// A reset the driver confirms: in this boot it announced (Xid 154) that
+/// the GPU needs a reset (or a drain and reset) at or after the group's
+/// first line, and its recovery action (NVML field 230) now reads none. The
+/// line stays in the log until the reboot; the state it reported has ended.
+/// Without both (an older driver, an Xid it announced nothing for), it is
+/// unknown whether a reset happened, and the finding stands.
+bool reset_confirmed(const NodeSnapshot& s, const GpuState* g, const Key& key,
+                     const KernelLogEvent& first) {
+  const auto& [kind, code, bus, boot] = key;
+  if (!g || boot != "current" || kind != "xid") return false;
+  if (g->recovery.action != "none" || g->recovery.flags_from_deprecated_fields) return false;
+  for (const KernelLogEvent& e : s.kernel_log->events) {
+    if (e.kind != "xid" || e.code != 154 || e.boot != "current" || !e.pci_bus_id ||
+        normalize_pci_bus_id(*e.pci_bus_id) != normalize_pci_bus_id(bus))
+      continue;
+    if (first.time_unix_s &&
+        e.last_time_unix_s.value_or(e.time_unix_s.value_or(0)) < *first.time_unix_s)
+      continue;
+    std::optional<int> announced = xid154_recovery_action(e.detail.empty() ? e.line : e.detail);
+    if (announced && (*announced == 1 || *announced == 4)) return true;  // reset, drain+reset
+  }
+  return false;
 }
 
 Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
@@ -154,14 +177,20 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
         code);
   }
   if (kind == "xid" && code == 48) resolve_xid48(s, key, *grp.first, f);
-  const std::string target = g ? std::to_string(g->index)
-                               : (bus.empty() ? "" : normalize_pci_bus_id(bus));
+  const std::string target =
+      g ? std::to_string(g->index) : (bus.empty() ? "" : normalize_pci_bus_id(bus));
   f.action = fill_target(f.action, target);
   // A reboot has happened since a previous-boot event: nothing to reset.
   if (boot != "previous") f.commands = action_commands(f.action, target);
   if (boot == "previous")
     f.action += " It happened before the last reboot; watch whether it comes back.";
   stand_down(grp, f);
+  if (reset_confirmed(s, g, key, e)) {
+    f.severity = Severity::kInfo;
+    f.title += ", cleared by a GPU reset";
+    f.evidence += "; the driver announced a reset (Xid 154) and its recovery action now reads none";
+    f.action = "The GPU was reset after it, as the driver asked: nothing more unless it recurs.";
+  }
   if (f.severity <= Severity::kInfo) f.commands.clear();
   return f;
 }
