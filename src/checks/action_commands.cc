@@ -10,8 +10,8 @@ namespace gt {
 namespace {
 
 struct Named {
-  const char* words;     ///< as the catalogue writes it
-  const char* command;   ///< with {} for the target
+  const char* words;    ///< as the catalogue writes it
+  const char* command;  ///< with {} for the target
 };
 
 constexpr Named kNamed[] = {

@@ -28,8 +28,8 @@ TEST(ActionCommands, EveryCatalogueCommandIsRecognised) {
     if (!e) e = find_sxid(code);
     if (!e) continue;
     const std::string text = e->action_text;
-    const bool names = text.find("nvidia-smi") != std::string::npos ||
-                       text.find("dcgmi") != std::string::npos;
+    const bool names =
+        text.find("nvidia-smi") != std::string::npos || text.find("dcgmi") != std::string::npos;
     if (!names) continue;
     ++with_command;
     EXPECT_FALSE(action_commands(text, "5").empty()) << "Xid " << code << ": " << text;

@@ -106,7 +106,8 @@ Finding wrong_device(const MountInfo& m) {
   f.title = fmt::format("{} holds {}, not the {} that {} names: {} is on another disk", mp,
                         m.mounted_device.value_or("?"), m.expected_device.value_or("?"),
                         origin_short(m), m.path);
-  f.evidence = fmt::format("{}; mounted: {}", *m.expected_by, mount_summary(m)) + device_evidence(m);
+  f.evidence =
+      fmt::format("{}; mounted: {}", *m.expected_by, mount_summary(m)) + device_evidence(m);
   f.action = fmt::format(
       "Unmount {0} and mount the configured device before resuming the job: what the job "
       "reads and writes under {0} now is another disk's.",

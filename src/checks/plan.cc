@@ -3,12 +3,12 @@
 // one step whose commands are those `gpu-triage free` would run for it.
 #include "checks/plan.h"
 
-#include "checks/gpu_step.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+
+#include "checks/gpu_step.h"
 
 namespace gt {
 namespace {
@@ -36,8 +36,7 @@ int rank(const Finding& f) {
   // The job's disk space and a library split that stops it from starting;
   // then its data: the rerun comes after everything that would stop it
   // (driver, mounts, holders, space).
-  if (id.starts_with("disk.") || id.starts_with("incident.") || id.starts_with("driver."))
-    return 5;
+  if (id.starts_with("disk.") || id.starts_with("incident.") || id.starts_with("driver.")) return 5;
   if (id.starts_with("data.")) return 6;
   if (id.starts_with("pcie.") || id.starts_with("clocks.") || id.starts_with("persistence."))
     return 7;

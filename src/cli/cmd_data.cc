@@ -12,8 +12,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
-#include <map>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -27,9 +27,9 @@
 #include "data/resume_advice.h"
 #include "data/scan.h"
 #include "data/writers.h"
-#include "util/shell_word.h"
 #include "util/duration.h"
 #include "util/env.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {

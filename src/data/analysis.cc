@@ -92,7 +92,8 @@ void find_missing(const std::vector<Keyed>& keys, const Groups& groups,
 
 std::string_view basename_view(const std::string& rel) {
   size_t slash = rel.rfind('/');
-  return slash == std::string::npos ? std::string_view(rel) : std::string_view(rel).substr(slash + 1);
+  return slash == std::string::npos ? std::string_view(rel)
+                                    : std::string_view(rel).substr(slash + 1);
 }
 
 bool is_stale(const std::string& rel) {

@@ -148,8 +148,8 @@ void render_checked(const DataReport& r, std::ostream& out) {
     for (const ScannedFile& f : r.scan->files) {
       const std::string_view base = std::string_view(f.rel).substr(f.rel.rfind('/') + 1);
       if (is_marker_or_lock(base, f.size_bytes) || is_stale_temp(base)) continue;
-      older += !f.crc_checked && f.verdict != FileVerdict::kBad &&
-               f.verdict != FileVerdict::kUnreadable;
+      older +=
+          !f.crc_checked && f.verdict != FileVerdict::kBad && f.verdict != FileVerdict::kUnreadable;
     }
   if (older)
     out << "  not checked: CRC32 of the other " << older

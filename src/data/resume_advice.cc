@@ -29,8 +29,9 @@ std::string move_sentence(const DataReport& r, const ResumeContext& c, const cha
     return std::string(lead) +
            " move the bad and changed files out of DIR, but not yet: " + c.move_withheld +
            " (rerun gpu-triage then for the command).";
-  return std::string(lead) + " move the bad and changed files out of DIR (same filesystem): " +
-         move_command(r, c) + ".";
+  return std::string(lead) +
+         " move the bad and changed files out of DIR (same filesystem): " + move_command(r, c) +
+         ".";
 }
 
 std::string list_name(const ResumeContext& c) {
@@ -66,8 +67,7 @@ void speculators(const DataReport& r, const ResumeContext& c, std::vector<std::s
       "index (find_last_checkpoint): gaps below it and damaged files are never revisited.");
   if (!r.bad.empty() || !r.changed.empty()) out.push_back(move_sentence(r, c, "First"));
   out.push_back("Rerun the same command: it continues after the highest remaining index.");
-  out.push_back("Regenerate the " + std::to_string(r.resume_count) + " samples in " +
-                list_name(c) +
+  out.push_back("Regenerate the " + std::to_string(r.resume_count) + " samples in " + list_name(c) +
                 " (gaps, bad, changed) separately: the script does not go back to them.");
 }
 

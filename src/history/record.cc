@@ -26,8 +26,8 @@ bool logged_in(const NodeSnapshot& s, int code, const std::optional<std::string>
   if (!s.kernel_log || !bus) return false;
   return std::any_of(s.kernel_log->events.begin(), s.kernel_log->events.end(),
                      [&](const KernelLogEvent& e) {
-                       return e.kind == "xid" && e.code == code && e.boot == boot &&
-                              e.pci_bus_id && normalize_pci_bus_id(*e.pci_bus_id) == *bus;
+                       return e.kind == "xid" && e.code == code && e.boot == boot && e.pci_bus_id &&
+                              normalize_pci_bus_id(*e.pci_bus_id) == *bus;
                      });
 }
 

@@ -37,9 +37,8 @@ void record_run(Report& report) {
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
   const std::vector<Observed> observed = observed_findings(s, report.findings);
-  if (!h.previous_boot_id &&
-      std::any_of(observed.begin(), observed.end(),
-                  [](const Observed& o) { return o.boot == "previous"; }))
+  if (!h.previous_boot_id && std::any_of(observed.begin(), observed.end(),
+                                         [](const Observed& o) { return o.boot == "previous"; }))
     s.warnings.push_back(
         "history across boots: the previous boot's Xids are not recorded: the journal names no "
         "previous boot (volatile or first boot), so its id is unknown");

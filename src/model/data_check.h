@@ -17,7 +17,7 @@ struct DataCheck {
   std::optional<int64_t> expect;     ///< --expect N
   /// Samples whose index is at or beyond --expect (outside the range).
   uint64_t outside_expect = 0;
-  std::string layout;                ///< "specforge", "eagle", "speculators", "flat", "none"
+  std::string layout;  ///< "specforge", "eagle", "speculators", "flat", "none"
   uint64_t files = 0;
   uint64_t intact_files = 0;
   uint64_t samples = 0;      ///< distinct intact samples

@@ -36,8 +36,8 @@ struct GpuHistory {
   /// journal holds no previous boot (not recorded then, never guessed).
   std::optional<std::string> previous_boot_id;
   std::optional<int64_t> previous_boot_first_unix_s;  ///< its first journal entry
-  std::vector<HistoryBoot> boots;      ///< bounded: the latest kMaxBoots
-  std::vector<GpuRecord> gpus;         ///< by UUID, in the order first seen
+  std::vector<HistoryBoot> boots;                     ///< bounded: the latest kMaxBoots
+  std::vector<GpuRecord> gpus;                        ///< by UUID, in the order first seen
 };
 
 }  // namespace gt

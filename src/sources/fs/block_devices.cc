@@ -99,8 +99,8 @@ BlockDevices read_block_devices(const FsRoot& root) {
   for (BlockDevice& disk : out.devices)
     if (!disk.partition)
       disk.has_partitions = std::any_of(out.devices.begin(), out.devices.end(), [&](auto& p) {
-        return p.partition && p.name.starts_with(disk.name) && root.exists("/sys/class/block/" +
-                                                                           disk.name + "/" + p.name);
+        return p.partition && p.name.starts_with(disk.name) &&
+               root.exists("/sys/class/block/" + disk.name + "/" + p.name);
       });
   bool any = false;
   any |= read_links(root, "/dev/disk/by-uuid", out.devices, &BlockDevice::uuids);

@@ -41,11 +41,11 @@ BlockDevices read_block_devices(const FsRoot& root);
 /// How an fstab or unit source resolved.
 struct SourceResolution {
   enum class Kind {
-    kDevice,     ///< names a block device present: `device`
-    kAbsent,     ///< a UUID=/LABEL=/PARTUUID= or /dev path that names no device present
-    kUnknown,    ///< /dev/disk was not readable: cannot tell
-    kNotADisk,   ///< a network share, tmpfs, a bind path...: nothing to resolve
-    kUnknownForm ///< "FOO=..." that mount(8) does not know: said, never guessed
+    kDevice,      ///< names a block device present: `device`
+    kAbsent,      ///< a UUID=/LABEL=/PARTUUID= or /dev path that names no device present
+    kUnknown,     ///< /dev/disk was not readable: cannot tell
+    kNotADisk,    ///< a network share, tmpfs, a bind path...: nothing to resolve
+    kUnknownForm  ///< "FOO=..." that mount(8) does not know: said, never guessed
   };
   Kind kind = Kind::kUnknown;
   std::string device;  ///< the kernel name when kDevice

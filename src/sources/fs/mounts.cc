@@ -4,13 +4,13 @@
 // per mount but "ro" in the superblock's options.
 #include "sources/fs/mounts.h"
 
-#include "sources/fs/block_devices.h"
-
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <set>
 #include <sstream>
+
+#include "sources/fs/block_devices.h"
 
 namespace gt {
 namespace {
@@ -179,11 +179,12 @@ void resolve_expected(const FsRoot& root, const BlockDevices& devs, const Expect
       mi.expected_source_note = e.what + " names no disk present";
       break;
     case K::kUnknown:
-      mi.expected_source_note =
-          e.what + " not resolved: " + (devs.notes.empty() ? "no block devices read" : devs.notes[0]);
+      mi.expected_source_note = e.what + " not resolved: " +
+                                (devs.notes.empty() ? "no block devices read" : devs.notes[0]);
       break;
     case K::kUnknownForm:
-      mi.expected_source_note = "source '" + e.what + "' is not a form mount(8) knows (UUID=, "
+      mi.expected_source_note = "source '" + e.what +
+                                "' is not a form mount(8) knows (UUID=, "
                                 "LABEL=, PARTUUID=, a path): not resolved";
       break;
     case K::kNotADisk:
@@ -223,7 +224,8 @@ MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
   // Both sides resolved to kernel names and they differ: another disk is
   // mounted where the configuration puts this one (an unresolved side is
   // unknown, never a mismatch).
-  if (exact && mi.expected_device && mi.mounted_device && *mi.expected_device != *mi.mounted_device) {
+  if (exact && mi.expected_device && mi.mounted_device &&
+      *mi.expected_device != *mi.mounted_device) {
     mi.problem = "wrong_device";
     mi.unmounted_disks = unmounted_disks(devs, used);
     return mi;
