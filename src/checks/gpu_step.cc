@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 #include "checks/xid_catalog.h"
 
@@ -42,6 +43,17 @@ std::string without_gpu_label(const std::string& title) {
   const size_t colon = title.find(": ");
   if (!title.starts_with("GPU") || colon == std::string::npos) return title;
   return title.substr(colon + 2);
+}
+
+/// Among findings asking the same, the one that says most leads: the GPU
+/// dying, then its Xid (whose workflow covers the ECC counters and the
+/// remap it caused), then the counters, then its links and temperature.
+int join_rank(const std::string& id) {
+  if (id == "gpu.lost" || id == "gpu.unresponsive" || id == "gpu.missing_from_nvml") return 0;
+  if (id == "gpu.repeat_offender") return 1;
+  if (id.starts_with("gpu.")) return 2;
+  if (id.starts_with("ecc.")) return 3;
+  return 4;
 }
 
 void add_unique(std::vector<std::string>& into, const std::string& c) {
@@ -91,11 +103,14 @@ std::optional<std::string> gpu_key(const NodeSnapshot& s, const Finding& f) {
 }
 
 PlanStep gpu_step(const std::vector<const Finding*>& fs) {
-  // The lead: the strongest remedy, then the worst severity, then the first.
+  // The lead: the strongest remedy, then the worst severity, then the join
+  // rank (the GPU's own event before the counters it explains), then the first.
   const Finding* lead = fs.front();
+  auto weight = [](const Finding* f) {
+    return std::tuple(remedy_of(*f), f->severity, -join_rank(f->id));
+  };
   for (const Finding* f : fs)
-    if (std::pair(remedy_of(*f), f->severity) > std::pair(remedy_of(*lead), lead->severity))
-      lead = f;
+    if (weight(f) > weight(lead)) lead = f;
   PlanStep step;
   step.text = lead->title + (lead->action.empty() ? "" : ". " + lead->action);
   std::string also;

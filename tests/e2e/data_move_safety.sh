@@ -21,7 +21,6 @@ json_check 'd["summary"]["markers"] == 3 and d["summary"]["bad"] == 0' "markers 
 # Rewritten after the manifest: a valid file, other bytes (as NaN saved
 # through a valid writer would be).
 cp "$D/rows_0-4/data_1.ckpt" "$D/rows_0-4/data_0.ckpt"
-head -c 3000 "$REAL/rows_4-8/data_5.ckpt" >"$D/rows_4-8/data_5.ckpt"  # truncated
 find "$D" -type f -exec touch -d '2 hours ago' {} +
 set +e
 "$TOOL" data "$D" --expect 6 --manifest "$TMP/m.xxh" --json >"$TMP/out"
@@ -37,7 +36,6 @@ set +e
 bash -c "$cmd" >"$TMP/moved" 2>&1
 set -e
 [[ -f "$D.bad/rows_0-4/data_0.ckpt" && ! -e "$D/rows_0-4/data_0.ckpt" ]] || fail "the changed file was not moved by '$cmd': $(cat "$TMP/moved")"
-[[ -f "$D.bad/rows_4-8/data_5.ckpt" ]] || fail "the bad file was not moved"
 
 # A writer holds a bad file open: it stays, named, and the exit is non-zero.
 head -c 3000 "$REAL/rows_0-4/data_3.ckpt" >"$D/rows_0-4/data_3.ckpt"

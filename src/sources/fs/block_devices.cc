@@ -137,7 +137,9 @@ SourceResolution resolve_source(const FsRoot& root, const BlockDevices& devs,
   if (!spec.starts_with("/dev/")) return {K::kNotADisk, ""};
   if (std::optional<std::string> dev = device_of_mount_source(root, devs, spec))
     return {K::kDevice, *dev};
-  // /dev/NAME of a device that is not there (sysfs read): absent.
+  // /dev/NAME of a device that is not there (sysfs read): absent; a udev
+  // link path without the udev tree, or without sysfs: unknown.
+  if (spec.starts_with("/dev/disk/") && !devs.by_links_read) return {K::kUnknown, ""};
   if (devs.devices.empty() && !devs.notes.empty()) return {K::kUnknown, ""};
   return {K::kAbsent, ""};
 }
