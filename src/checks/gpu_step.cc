@@ -116,16 +116,24 @@ PlanStep gpu_step(const std::vector<const Finding*>& fs) {
   std::string also;
   for (const Finding* f : fs)
     if (f != lead) also += (also.empty() ? "" : "; ") + without_gpu_label(f->title);
-  if (!also.empty()) step.text += " Also on this GPU: " + also + ".";
+  if (!also.empty()) {
+    if (!step.text.ends_with(".")) step.text += ".";
+    step.text += " Also on this GPU: " + also + ".";
+  }
   step.commands = lead->commands;
   step.finding_ids = {lead->id};
   const Remedy strongest = remedy_of(*lead);
   for (const Finding* f : fs) {
     if (f == lead) continue;
     add_unique(step.finding_ids, f->id);
-    // A weaker remedy's reset or reboot would contradict the lead's.
-    for (const std::string& c : f->commands)
-      if (!drastic(c) || remedy_of(*f) == strongest) add_unique(step.commands, c);
+    // A weaker remedy's reset or reboot would contradict the lead's; the
+    // same remedy's is said once (one reset, one reboot).
+    for (const std::string& c : f->commands) {
+      const bool said = std::any_of(step.commands.begin(), step.commands.end(), [&](auto& have) {
+        return (is_reset(c) && is_reset(have)) || (is_reboot(c) && is_reboot(have));
+      });
+      if (!drastic(c) || (remedy_of(*f) == strongest && !said)) add_unique(step.commands, c);
+    }
   }
   return step;
 }

@@ -179,9 +179,9 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   if (kind == "xid" && code == 48) resolve_xid48(s, key, *grp.first, f);
   const std::string target =
       g ? std::to_string(g->index) : (bus.empty() ? "" : normalize_pci_bus_id(bus));
-  f.action = fill_target(f.action, target);
   // A reboot has happened since a previous-boot event: nothing to reset.
   if (boot != "previous") f.commands = action_commands(f.action, target);
+  f.action = fill_target(f.action, target);
   if (boot == "previous")
     f.action += " It happened before the last reboot; watch whether it comes back.";
   stand_down(grp, f);
