@@ -42,7 +42,7 @@ head -c 3000 "$REAL/rows_0-4/data_3.ckpt" >"$D/rows_0-4/data_3.ckpt"
 "$PYTHON" -c 'import sys,time; f=open(sys.argv[1],"ab"); print("ready", flush=True); time.sleep(60)' \
   "$D/rows_0-4/data_3.ckpt" >"$TMP/writer" &
 WRITER=$!
-trap 'kill $WRITER 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill $WRITER 2>/dev/null || true; rm -rf "$TMP"' EXIT
 for _ in $(seq 50); do grep -q ready "$TMP/writer" && break; sleep 0.1; done
 set +e
 "$TOOL" data "$D" --expect 6 --deep --move-bad-to "$D.bad2" >"$TMP/out" 2>&1
