@@ -48,11 +48,8 @@ void bad_files(const DataCheck& d, std::vector<Finding>& out) {
   f.evidence =
       fmt::format("{}{}", fmt::join(first, "; "), d.bad_count > first.size() ? "; ..." : "") +
       quick_note(d);
-  f.action = resume_text(d);
-  if (!d.move_command.empty())
-    f.commands = {d.move_command};
-  else if (!d.move_withheld.empty())
-    f.action = "No move command is given: " + d.move_withheld + ". " + f.action;
+  f.action = resume_text(d);  // says why the move waits, when it does
+  if (!d.move_command.empty()) f.commands = {d.move_command};
   out.push_back(f);
 }
 
@@ -66,7 +63,9 @@ void gaps(const DataCheck& d, std::vector<Finding>& out) {
                          ": this pipeline skips samples that produced NaN, so a gap may be "
                          "expected; the others must be redone"
                    : "layout " + d.layout;
-  f.action = resume_text(d);
+  // With bad files too, data.bad's paragraph already says how the rerun
+  // redoes the gaps: one paragraph per cause, not the same one twice.
+  f.action = d.bad_count > 0 ? "The rerun in the bad files' step redoes them." : resume_text(d);
   if (!d.move_command.empty()) f.commands = {d.move_command};
   out.push_back(f);
 }
@@ -113,19 +112,57 @@ void unreadable(const DataCheck& d, std::vector<Finding>& out) {
   out.push_back(f);
 }
 
+/// The mount problem of the volume that should hold DIR, if any: until it
+/// is mounted (read-write, the configured device), what DIR holds is
+/// another filesystem's, so no data finding and no resume step is given.
+const MountInfo* volume_not_ready(const NodeSnapshot& s, const DataCheck& d) {
+  for (const MountInfo& m : s.mounts)
+    if (m.path == d.dir && m.problem &&
+        (*m.problem == "not_mounted" || *m.problem == "wrong_device" || *m.problem == "read_only"))
+      return &m;
+  return nullptr;
+}
+
+/// --expect N said and the files disagree: nothing there at all, or
+/// samples with an index at or beyond N (a wrong N, or another job's files).
+void expect_mismatch(const DataCheck& d, std::vector<Finding>& out) {
+  if (!d.expect) return;
+  if (d.files == 0) {
+    Finding f = data_finding("data.expect_mismatch", d);
+    f.title = fmt::format("{}: no files at all, although --expect {} was given", d.dir, *d.expect);
+    f.evidence = "an empty directory: the job wrote nowhere near it, or it writes elsewhere";
+    f.action =
+        "Check that DIR is the job's output directory and that its volume is mounted before "
+        "restarting anything.";
+    out.push_back(f);
+  } else if (d.outside_expect > 0) {
+    Finding f = data_finding("data.expect_mismatch", d);
+    f.title = fmt::format("{}: {} sample(s) have an index beyond --expect {} (not checked)", d.dir,
+                          d.outside_expect, *d.expect);
+    f.evidence = fmt::format(
+        "{} file(s) judged within 0-{}; the samples beyond are outside the range and were not "
+        "judged",
+        d.files - d.outside_expect, *d.expect - 1);
+    f.action = "Check --expect: the job's sample count is larger, or another job writes here.";
+    out.push_back(f);
+  }
+}
+
 }  // namespace
 
 void check_data(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.data) return;
   const DataCheck& d = *s.data;
+  if (volume_not_ready(s, d)) return;  // the mount.* finding says it and comes first
   unreadable(d, out);
   if (d.error) return;
+  expect_mismatch(d, out);
   writers(d, out);
   bad_files(d, out);
   gaps(d, out);
   not_started(d, out);
   stale(d, out);
-  if (d.bad_count == 0 && d.gap_count == 0 && d.errors.empty()) {
+  if (d.bad_count == 0 && d.gap_count == 0 && d.errors.empty() && d.files > 0) {
     Finding f = data_finding("data.intact", d);
     f.title = fmt::format("{}: {} sample(s) in {} file(s), all intact{}", d.dir, d.samples, d.files,
                           d.deep ? "" : " (quick mode)");

@@ -169,5 +169,32 @@ TEST(KernelLogChecks, ApplicationClassFromTheCatalogueClustersAcrossGpus) {
   EXPECT_TRUE(with_id(only43, "kernel_log.app_fault_many_gpus").empty());
 }
 
+// A current-boot Xid the driver announced a reset for (Xid 154) stands down
+// once its recovery action reads none again: the reset was done. Without
+// the driver's word, whether a reset happened is unknown: it stands. The
+// reset command comes from the catalogue's words, with the GPU filled in.
+TEST(KernelLogChecks, AResetTheDriverConfirmsClearsACurrentBootXid) {
+  Report r = healthy_node();
+  const std::string bus = *r.snapshot.gpus[0].pci_bus_id;
+  KernelLogEvent announce = xid(154, bus.c_str(), 101);
+  announce.detail = "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)";
+  r.snapshot.kernel_log->events = {xid(119, bus.c_str(), 100), announce};
+  judge(r, CheckOptions{});
+  auto f = with_id(r, "gpu.xid.119");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kCritical);  // recovery action not read
+  EXPECT_EQ(f[0]->commands.front(), "sudo nvidia-smi -r -i 0");
+  r.findings.clear();
+  r.plan.clear();
+  r.snapshot.gpus[0].recovery.action = "none";
+  r.snapshot.gpus[0].recovery.action_code = 0;
+  judge(r, CheckOptions{});
+  f = with_id(r, "gpu.xid.119");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kInfo);
+  EXPECT_NE(f[0]->title.find("cleared by a GPU reset"), std::string::npos) << f[0]->title;
+  EXPECT_TRUE(f[0]->commands.empty());
+}
+
 }  // namespace
 }  // namespace gt

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -28,6 +29,7 @@
 #include "data/writers.h"
 #include "util/duration.h"
 #include "util/env.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -296,6 +298,18 @@ AnalysisOptions analysis_options(const DataCli& c, const DirScan& scan) {
   return ao;
 }
 
+// What the advice repeats: the options that chose the bad and changed
+// files go into the move command it prints.
+ResumeContext resume_context(const DataCli& c) {
+  ResumeContext rc{c.resume_list, c.move_bad_to, {}, ""};
+  if (!c.manifest.empty()) rc.selection_options.push_back("--manifest " + shell_word(c.manifest));
+  if (c.values) rc.selection_options.push_back("--values");
+  if (c.allow_non_finite) rc.selection_options.push_back("--allow-non-finite");
+  if (c.layout != Layout::kAuto)
+    rc.selection_options.push_back("--layout " + std::string(layout_name(c.layout)));
+  return rc;
+}
+
 // Moves the bad and changed files out of the tree, so pipelines that skip
 // existing files redo them.
 void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
@@ -304,8 +318,21 @@ void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
   // A file both bad and changed is moved once (a second rename would fail).
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
+  // Read just before moving: a file a live process has open for writing is
+  // its file, being written; moving it would lose what it writes next.
+  std::map<std::string, const Writer*> writing;
+  FsRoot root(env_or("GPU_TRIAGE_ROOT", "/"));
+  const std::vector<Writer> writers = find_writers(root, absolute_dirs(c.dirs), SIZE_MAX);
+  for (const Writer& w : writers) writing.emplace(w.path, &w);
   for (uint32_t i : files) {
     std::string from = scan.path(scan.files[i]);
+    const std::vector<std::string> resolved = absolute_dirs({from});
+    if (auto w = writing.find(resolved.empty() ? from : resolved.front()); w != writing.end()) {
+      report.errors.push_back("not moved: " + from + ": pid " + std::to_string(w->second->pid) +
+                              (w->second->comm.empty() ? "" : " (" + w->second->comm + ")") +
+                              " has it open for writing");
+      continue;
+    }
     Result<std::string> to = move_out(from, scan.files[i].rel, c.move_bad_to);
     if (!to)
       report.errors.push_back(to.error().message);
@@ -373,7 +400,7 @@ int cmd_data(int argc, char** argv) {
   report.errors.insert(report.errors.end(), manifest_errors.begin(), manifest_errors.end());
   if (c->values) report.values = total_values(*scan, c->allow_non_finite);
   report.writers = writer_lines(c->dirs);
-  report.how_to_resume = resume_advice(report, {c->resume_list, c->move_bad_to});
+  report.how_to_resume = resume_advice(report, resume_context(*c));
   report.stale_advice = stale_advice();
 
   if (!c->move_bad_to.empty()) move_bad(*c, *scan, report);

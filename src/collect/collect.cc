@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "data/data_check.h"
@@ -86,10 +87,33 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
   }
 }
 
+/// The paths of the disk and mount stages: / and each --path, and --data
+/// DIR (the job's output lives on a volume).
+std::vector<std::string> disk_paths(const CollectInputs& in) {
+  std::vector<std::string> paths = in.paths;
+  if (in.data_dir) paths.push_back(*in.data_dir);
+  return paths;
+}
+
+/// A --data DIR that cannot be statted is left to data.unreadable, not
+/// disk.unreadable; its mount is still inspected (an unmounted volume is
+/// often why).
+std::vector<DiskUsage> without_unread_data_dir(const CollectInputs& in,
+                                               std::vector<DiskUsage> disks) {
+  if (!in.data_dir) return disks;
+  const bool only_data =
+      std::find(in.paths.begin(), in.paths.end(), *in.data_dir) == in.paths.end();
+  std::erase_if(disks, [&](const DiskUsage& d) {
+    return only_data && d.path == *in.data_dir && d.error.has_value();
+  });
+  return disks;
+}
+
 /// This node's table. Stuck tasks are read at both ends of the NVML
 /// collection (the sample window): only a task stuck at both counts.
 std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned) {
   auto stuck_before = std::make_shared<std::optional<std::vector<StuckTask>>>();
+  auto all_disks = std::make_shared<std::vector<DiskUsage>>();
   return {
       {Stage::kHost,
        [&root, stuck_before](NodeSnapshot&) {
@@ -111,14 +135,19 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
          klo.file = in.kernel_log_file;
          s.kernel_log = read_kernel_log(root, klo);
        }},
-      {Stage::kDisks, [&](NodeSnapshot& s) { s.disks = read_disk_usage(root, in.paths); }},
+      {Stage::kDisks,
+       [&, all_disks](NodeSnapshot& s) {
+         *all_disks = read_disk_usage(root, disk_paths(in));
+         s.disks = without_unread_data_dir(in, *all_disks);
+       }},
       {Stage::kData,
        [&](NodeSnapshot& s) {
          if (in.data_dir)
            s.data = check_data_dir({*in.data_dir, in.data_expect, in.data_deep}, root);
        }},
       {Stage::kIncident, [&](NodeSnapshot& s) { s.incident = read_incident(in, root, s.servers); }},
-      {Stage::kMounts, [&](NodeSnapshot& s) { s.mounts = read_mounts(root, s.disks); }},
+      {Stage::kMounts,
+       [&, all_disks](NodeSnapshot& s) { s.mounts = read_mounts(root, *all_disks); }},
       {Stage::kHistory, [&](NodeSnapshot& s) { load_history(in.state_dir, in.no_state, root, s); }},
   };
 }

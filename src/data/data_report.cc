@@ -131,7 +131,16 @@ void render_checked(const DataReport& r, std::ostream& out) {
         << human_duration(double(rc->window_s)) << " of the newest ("
         << format_utc(*rc->newest_unix_s) << ")";
   out << "\n";
-  uint64_t older = r.files - r.crc_checked;
+  // Only files judged intact (or unverifiable) by their structure alone:
+  // a file already found bad needs no CRC to be judged.
+  uint64_t older = 0;
+  if (r.scan)
+    for (const ScannedFile& f : r.scan->files) {
+      const std::string_view base = std::string_view(f.rel).substr(f.rel.rfind('/') + 1);
+      if (is_marker_or_lock(base, f.size_bytes) || is_stale_temp(base)) continue;
+      older +=
+          !f.crc_checked && f.verdict != FileVerdict::kBad && f.verdict != FileVerdict::kUnreadable;
+    }
   if (older)
     out << "  not checked: CRC32 of the other " << older
         << " files (a flipped bit or zeroed block inside tensor data goes unseen, and torch.load "
@@ -298,6 +307,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
                 {"missing", r.missing_count},
                 {"duplicates", r.duplicates.size()},
                 {"stale", r.stale.size()},
+                {"markers", r.markers},
                 {"samples", r.samples},
                 {"outside_range", r.outside_range},
                 {"gaps", r.gap_count},

@@ -27,7 +27,7 @@ KernelLogEvent event(const Report& r, uint32_t gpu, int code, const char* boot) 
   return e;
 }
 
-TEST(HistoryRecord, OnlyThisBootsXidsAndRecoveryActionsAreObserved) {
+TEST(HistoryRecord, XidsOfThisAndThePreviousBootAndRecoveryActionsAreObserved) {
   Report r = healthy_node(4);
   r.snapshot.kernel_log->events = {event(r, 1, 79, "current"), event(r, 2, 48, "previous")};
   Finding lost;
@@ -43,9 +43,42 @@ TEST(HistoryRecord, OnlyThisBootsXidsAndRecoveryActionsAreObserved) {
   Finding info = xid(r, 1, 79);
   info.severity = Severity::kInfo;
   std::vector<Observed> o = observed_findings(r.snapshot, {lost, xid(r, 2, 48), ra, info});
-  ASSERT_EQ(o.size(), 2u);
+  ASSERT_EQ(o.size(), 3u);
   EXPECT_EQ(o[0], (Observed{"GPU-1", "gpu.xid.79"}));
-  EXPECT_EQ(o[1], (Observed{"GPU-3", "gpu.recovery_action"}));
+  EXPECT_EQ(o[1], (Observed{"GPU-2", "gpu.xid.48", "previous"}));
+  EXPECT_EQ(o[2], (Observed{"GPU-3", "gpu.recovery_action"}));
+}
+
+TEST(HistoryRecord, ThePreviousBootsXidIsRecordedUnderItsIdOnce) {
+  GpuHistory h;
+  const std::vector<Observed> o = {{"GPU-1", "gpu.xid.79", "previous"}};
+  h.boot_id = "b2";
+  h.previous_boot_id = "b1";
+  h.previous_boot_first_unix_s = 50;
+  add_run(h, 100, o);
+  add_run(h, 200, o);  // a second run in the boot after: still once
+  ASSERT_EQ(h.boots.size(), 2u);
+  EXPECT_EQ(h.boots[0].boot_id, "b1");  // oldest first
+  EXPECT_EQ(h.boots[0].first_seen_unix_s, 50);
+  EXPECT_EQ(boots_with(h, "GPU-1", "gpu.xid.79", o), std::vector<std::string>{"b1"});
+  // The next boot sees b2's Xid in its previous boot's log.
+  h.boot_id = "b3";
+  h.previous_boot_id = "b2";
+  add_run(h, 300, o);
+  EXPECT_EQ(boots_with(h, "GPU-1", "gpu.xid.79", o), (std::vector<std::string>{"b1", "b2"}));
+  // No previous boot id: nothing recorded, never a guess.
+  GpuHistory none;
+  none.boot_id = "b9";
+  add_run(none, 1, o);
+  EXPECT_TRUE(none.gpus.empty());
+}
+
+TEST(HistoryRecord, JournalBootIdsTakeProcsDashedForm) {
+  EXPECT_EQ(dashed_boot_id("5DFFEB08A27344D5AE9E2FC244BBCBC5"),
+            "5dffeb08-a273-44d5-ae9e-2fc244bbcbc5");
+  EXPECT_EQ(dashed_boot_id("5dffeb08-a273-44d5-ae9e-2fc244bbcbc5"),
+            "5dffeb08-a273-44d5-ae9e-2fc244bbcbc5");
+  EXPECT_FALSE(dashed_boot_id("not-a-boot-id"));
 }
 
 // The application class is the catalogue's, one rule for every layer: Xid 8,

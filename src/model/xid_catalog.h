@@ -49,6 +49,18 @@ enum class XidPayload {
   kRecoveryAction,     ///< 154: "GPU recovery action changed from ... to ..."
 };
 
+/// What an Xid says of row remapping (NVIDIA's Xid 48 workflow asks whether
+/// one of these followed the double-bit error).
+enum class XidRemap {
+  kNone,
+  kPending,  ///< 63: a row remap is pending (a reset activates it)
+  kFailed,   ///< 64: the row remap failed (an RMA case)
+};
+
+/// The Xid number NVML's event data carries when the driver reported an Xid
+/// it has no number for.
+constexpr int kNvmlUnknownXid = 999;
+
 /// The catalogue's facts about one code beyond its row: class, payload
 /// decoding, the code it cancels (Xid 162 cancels an earlier 163) and
 /// whether it is a consequence of another Xid (43 follows a 13/31, 45 names
@@ -58,6 +70,9 @@ struct XidFacts {
   XidPayload payload = XidPayload::kNone;
   std::optional<int> cancels;
   bool consequence = false;
+  XidRemap remap = XidRemap::kNone;
+  /// Its workflow asks "did a remap Xid (63/64) follow?" (48).
+  bool asks_remap_followed = false;
 };
 
 /// Facts for any code, catalogued or not (unknown codes are kOther).

@@ -154,6 +154,10 @@ TEST(XidCatalog, ConsequencesCancellationsAndPayloads) {
   EXPECT_EQ(xid_facts(149).payload, XidPayload::kNvlink5);
   EXPECT_EQ(xid_facts(154).payload, XidPayload::kRecoveryAction);
   EXPECT_EQ(xid_facts(48).payload, XidPayload::kNone);
+  EXPECT_EQ(xid_facts(63).remap, XidRemap::kPending);
+  EXPECT_EQ(xid_facts(64).remap, XidRemap::kFailed);
+  EXPECT_TRUE(xid_facts(48).asks_remap_followed);
+  EXPECT_EQ(xid_facts(48).remap, XidRemap::kNone);
   EXPECT_EQ(fallen_off_bus_entry().code, 79);
   EXPECT_EQ(xid_finding_id(79), "gpu.xid.79");
 }

@@ -248,6 +248,10 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
                    {"expected_mount_point", opt(m.expected_mount_point)},
                    {"expected_noauto", opt(m.expected_noauto)},
                    {"expected_options", opt(m.expected_options)},
+                   {"expected_device", opt(m.expected_device)},
+                   {"expected_source_note", opt(m.expected_source_note)},
+                   {"mounted_device", opt(m.mounted_device)},
+                   {"unmounted_disks", m.unmounted_disks},
                    {"problem", opt(m.problem)},
                    {"plain_directory", opt(m.plain_directory)}});
   return arr;
@@ -435,7 +439,8 @@ nlohmann::ordered_json report_to_json(const Report& r) {
     plan.push_back({{"step", ++n},
                     {"text", p.text},
                     {"commands", p.commands},
-                    {"finding_ids", p.finding_ids}});
+                    {"finding_ids", p.finding_ids},
+                    {"gpu", opt(p.gpu)}});
   j["plan"] = plan;
   J snap = snapshot_to_json(r.snapshot);  // a named value: items() must not dangle
   for (auto& [key, value] : snap.items())

@@ -96,7 +96,7 @@ void wait_loop(std::shared_ptr<NvmlLibrary> lib, std::vector<uint32_t> gpus,
 }
 
 std::string xid_words(unsigned long long code) {
-  if (code == 999) return "Xid of unknown number (NVML reports 999)";
+  if (code == kNvmlUnknownXid) return "Xid of unknown number (NVML reports 999)";
   std::string out = "Xid " + std::to_string(code);
   if (const XidEntry* x = find_xid(static_cast<int>(code)); x && *x->description)
     out += " (" + std::string(x->description) + ")";
