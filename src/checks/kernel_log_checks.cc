@@ -109,224 +109,224 @@ std::string mig_instances(const Group& grp) {
   std::string list;
   for (uint32_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
   return (ids.size() == 1 ? "; MIG GPU instance " : "; MIG GPU instances ") + list;
-  /// Xid 48's workflow asks whether an Xid 63 or 64 followed on the same GPU
-  /// (NVIDIA's Debug Guidelines): the log answers, so the action says which.
-  void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& first,
-                     Finding& f) {
-    const auto& [kind, code, bus, boot] = key;
-    std::optional<XidRemap> followed;
-    for (const KernelLogEvent& e : s.kernel_log->events) {
-      const XidRemap remap = e.code ? xid_facts(*e.code).remap : XidRemap::kNone;
-      if (e.kind == "xid" && remap != XidRemap::kNone && e.boot == boot && e.pci_bus_id &&
-          normalize_pci_bus_id(*e.pci_bus_id) == normalize_pci_bus_id(bus) &&
-          (!e.time_unix_s || !first.time_unix_s || *e.time_unix_s >= *first.time_unix_s))
-        followed = std::max(followed.value_or(XidRemap::kNone), remap);
-    }
-    const std::string ask = "; if no Xid 63/64 followed, run the field diagnostic";
-    const size_t at = f.action.find(ask);
-    if (at == std::string::npos) return;
-    const std::string answer =
-        !followed ? "; no Xid 63/64 followed: run the field diagnostic (dcgmi diag -r 3)"
-        : *followed == XidRemap::kFailed
-            ? "; Xid 64 followed: the row remap failed, an RMA case"
-            : "; Xid 63 followed: the reset also activates the pending row remap";
-    f.action.replace(at, ask.size(), answer);
+}
+
+/// Xid 48's workflow asks whether an Xid 63 or 64 followed on the same GPU
+/// (NVIDIA's Debug Guidelines): the log answers, so the action says which.
+void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& first, Finding& f) {
+  const auto& [kind, code, bus, boot] = key;
+  std::optional<XidRemap> followed;
+  for (const KernelLogEvent& e : s.kernel_log->events) {
+    const XidRemap remap = e.code ? xid_facts(*e.code).remap : XidRemap::kNone;
+    if (e.kind == "xid" && remap != XidRemap::kNone && e.boot == boot && e.pci_bus_id &&
+        normalize_pci_bus_id(*e.pci_bus_id) == normalize_pci_bus_id(bus) &&
+        (!e.time_unix_s || !first.time_unix_s || *e.time_unix_s >= *first.time_unix_s))
+      followed = std::max(followed.value_or(XidRemap::kNone), remap);
   }
+  const std::string ask = "; if no Xid 63/64 followed, run the field diagnostic";
+  const size_t at = f.action.find(ask);
+  if (at == std::string::npos) return;
+  const std::string answer =
+      !followed ? "; no Xid 63/64 followed: run the field diagnostic (dcgmi diag -r 3)"
+      : *followed == XidRemap::kFailed
+          ? "; Xid 64 followed: the row remap failed, an RMA case"
+          : "; Xid 63 followed: the reset also activates the pending row remap";
+  f.action.replace(at, ask.size(), answer);
+}
 
-  /// A reset the driver confirms: in this boot it announced (Xid 154) that
-  /// the GPU needs a reset (or a drain and reset) at or after the group's
-  /// first line, and its recovery action (NVML field 230) now reads none. The
-  /// line stays in the log until the reboot; the state it reported has ended.
-  /// Without both (an older driver, an Xid it announced nothing for), it is
-  /// unknown whether a reset happened, and the finding stands.
-  bool reset_confirmed(const NodeSnapshot& s, const GpuState* g, const Key& key,
-                       const KernelLogEvent& first) {
-    const auto& [kind, code, bus, boot] = key;
-    if (!g || boot != "current" || kind != "xid") return false;
-    if (g->recovery.action != "none" || g->recovery.flags_from_deprecated_fields) return false;
-    for (const KernelLogEvent& e : s.kernel_log->events) {
-      if (e.kind != "xid" || !e.code || xid_facts(*e.code).cls != XidClass::kRecovery ||
-          e.boot != "current" || !e.pci_bus_id ||
-          normalize_pci_bus_id(*e.pci_bus_id) != normalize_pci_bus_id(bus))
-        continue;
-      if (first.time_unix_s &&
-          e.last_time_unix_s.value_or(e.time_unix_s.value_or(0)) < *first.time_unix_s)
-        continue;
-      std::optional<int> announced = xid154_recovery_action(e.detail.empty() ? e.line : e.detail);
-      if (announced && (*announced == 1 || *announced == 4)) return true;  // reset, drain+reset
-    }
-    return false;
+/// A reset the driver confirms: in this boot it announced (Xid 154) that
+/// the GPU needs a reset (or a drain and reset) at or after the group's
+/// first line, and its recovery action (NVML field 230) now reads none. The
+/// line stays in the log until the reboot; the state it reported has ended.
+/// Without both (an older driver, an Xid it announced nothing for), it is
+/// unknown whether a reset happened, and the finding stands.
+bool reset_confirmed(const NodeSnapshot& s, const GpuState* g, const Key& key,
+                     const KernelLogEvent& first) {
+  const auto& [kind, code, bus, boot] = key;
+  if (!g || boot != "current" || kind != "xid") return false;
+  if (g->recovery.action != "none" || g->recovery.flags_from_deprecated_fields) return false;
+  for (const KernelLogEvent& e : s.kernel_log->events) {
+    if (e.kind != "xid" || !e.code || xid_facts(*e.code).cls != XidClass::kRecovery ||
+        e.boot != "current" || !e.pci_bus_id ||
+        normalize_pci_bus_id(*e.pci_bus_id) != normalize_pci_bus_id(bus))
+      continue;
+    if (first.time_unix_s &&
+        e.last_time_unix_s.value_or(e.time_unix_s.value_or(0)) < *first.time_unix_s)
+      continue;
+    std::optional<int> announced = xid154_recovery_action(e.detail.empty() ? e.line : e.detail);
+    if (announced && (*announced == 1 || *announced == 4)) return true;  // reset, drain+reset
   }
+  return false;
+}
 
-  Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
-    const auto& [kind, code, bus, boot] = key;
-    const KernelLogEvent& e = *grp.first;
-    const XidEntry* entry = kind == "xid"    ? find_xid(code)
-                            : kind == "sxid" ? find_sxid(code)
-                                             : &fallen_off_bus_entry();
-    std::string id = kind == "xid"    ? xid_finding_id(code)
-                     : kind == "sxid" ? "gpu.sxid." + std::to_string(code)
-                                      : "gpu.fallen_off_bus_logged";
-    Finding f = node_finding(id.c_str());
-    f.subject.kind = "gpu";
-    const GpuState* g = bus.empty() ? nullptr : gpu_by_bus_id(s, bus);
-    if (g) f = gpu_finding(id.c_str(), *g);
-    if (!bus.empty()) f.subject.pci_bus_id = normalize_pci_bus_id(bus);
-    if (kind == "xid") f.xid_codes = {code};
-    f.severity = graded(kind, code, entry, grp.all);
-    if (boot == "previous") f.severity = milder(f.severity);
-    std::string where =
-        g ? gpu_label(*g) : (bus.empty() ? "a GPU" : "GPU at " + normalize_pci_bus_id(bus));
-    std::string what = kind == "fallen-off-bus"
-                           ? "fell off the bus"
-                           : fmt::format("{} {} ({})", kind == "xid" ? "Xid" : "SXid", code,
-                                         entry ? entry->mnemonic : "not in the catalogue");
-    f.title = fmt::format("{}: {} x{} in the {} boot", where, what, with_commas(grp.count),
-                          boot == "file" ? "logged" : boot);
-    f.evidence =
-        fmt::format("first {}, last {}; {}{}{}", first_when(e), last_when(*grp.last),
-                    e.detail.empty() ? e.line : e.detail, other_details(grp), mig_instances(grp));
-    if (entry) {
-      f.action = std::string(entry->description) + ". " + entry->action_text;
-    } else {
-      f.action = fmt::format(
-          "Xid {} is not in the catalogue: look it up in NVIDIA's Xid catalog "
-          "and watch whether it recurs.",
-          code);
-    }
-    if (kind == "xid" && xid_facts(code).asks_remap_followed) resolve_xid48(s, key, *grp.first, f);
-    const std::string target =
-        g ? std::to_string(g->index) : (bus.empty() ? "" : normalize_pci_bus_id(bus));
-    // A reboot has happened since a previous-boot event: nothing to reset.
-    if (boot != "previous") f.commands = action_commands(f.action, target);
-    f.action = fill_target(f.action, target);
-    if (boot == "previous")
-      f.action += " It happened before the last reboot; watch whether it comes back.";
-    stand_down(grp, f);
-    if (reset_confirmed(s, g, key, e)) {
-      f.severity = Severity::kInfo;
-      f.title += ", cleared by a GPU reset";
-      f.evidence +=
-          "; the driver announced a reset (Xid 154) and its recovery action now reads none";
-      f.action = "The GPU was reset after it, as the driver asked: nothing more unless it recurs.";
-    }
-    if (f.severity <= Severity::kInfo) f.commands.clear();
-    return f;
+Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
+  const auto& [kind, code, bus, boot] = key;
+  const KernelLogEvent& e = *grp.first;
+  const XidEntry* entry = kind == "xid"    ? find_xid(code)
+                          : kind == "sxid" ? find_sxid(code)
+                                           : &fallen_off_bus_entry();
+  std::string id = kind == "xid"    ? xid_finding_id(code)
+                   : kind == "sxid" ? "gpu.sxid." + std::to_string(code)
+                                    : "gpu.fallen_off_bus_logged";
+  Finding f = node_finding(id.c_str());
+  f.subject.kind = "gpu";
+  const GpuState* g = bus.empty() ? nullptr : gpu_by_bus_id(s, bus);
+  if (g) f = gpu_finding(id.c_str(), *g);
+  if (!bus.empty()) f.subject.pci_bus_id = normalize_pci_bus_id(bus);
+  if (kind == "xid") f.xid_codes = {code};
+  f.severity = graded(kind, code, entry, grp.all);
+  if (boot == "previous") f.severity = milder(f.severity);
+  std::string where =
+      g ? gpu_label(*g) : (bus.empty() ? "a GPU" : "GPU at " + normalize_pci_bus_id(bus));
+  std::string what = kind == "fallen-off-bus"
+                         ? "fell off the bus"
+                         : fmt::format("{} {} ({})", kind == "xid" ? "Xid" : "SXid", code,
+                                       entry ? entry->mnemonic : "not in the catalogue");
+  f.title = fmt::format("{}: {} x{} in the {} boot", where, what, with_commas(grp.count),
+                        boot == "file" ? "logged" : boot);
+  f.evidence =
+      fmt::format("first {}, last {}; {}{}{}", first_when(e), last_when(*grp.last),
+                  e.detail.empty() ? e.line : e.detail, other_details(grp), mig_instances(grp));
+  if (entry) {
+    f.action = std::string(entry->description) + ". " + entry->action_text;
+  } else {
+    f.action = fmt::format(
+        "Xid {} is not in the catalogue: look it up in NVIDIA's Xid catalog "
+        "and watch whether it recurs.",
+        code);
   }
-
-  /// Why a source could not be read, from the words the reader kept.
-  enum class Cause {
-    kPermission,
-    kNoPersistentJournal,
-    kNoPreviousBoot,
-    kNoJournalctl,
-    kTimedOut,
-    kMissing,
-    kOther
-  };
-
-  bool has(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
-
-  Cause cause_of(const KernelLog::Source& src) {
-    const std::string& e = *src.error;
-    if (has(e, "timed out")) return Cause::kTimedOut;
-    if (has(e, "No journal files were found") || has(e, "no persistent journal"))
-      return Cause::kNoPersistentJournal;
-    if (has(e, "cannot run journalctl"))
-      return has(e, "No such file") ? Cause::kNoJournalctl : Cause::kOther;
-    if (has(e, "No such boot ID") || has(e, "is not available")) return Cause::kNoPreviousBoot;
-    if (has(e, "ermission denied") || has(e, "insufficient permissions") ||
-        has(e, "Operation not permitted"))
-      return Cause::kPermission;
-    if (e == "not found" || has(e, "No such file")) return Cause::kMissing;
-    return Cause::kOther;
+  if (kind == "xid" && xid_facts(code).asks_remap_followed) resolve_xid48(s, key, *grp.first, f);
+  const std::string target =
+      g ? std::to_string(g->index) : (bus.empty() ? "" : normalize_pci_bus_id(bus));
+  // A reboot has happened since a previous-boot event: nothing to reset.
+  if (boot != "previous") f.commands = action_commands(f.action, target);
+  f.action = fill_target(f.action, target);
+  if (boot == "previous")
+    f.action += " It happened before the last reboot; watch whether it comes back.";
+  stand_down(grp, f);
+  if (reset_confirmed(s, g, key, e)) {
+    f.severity = Severity::kInfo;
+    f.title += ", cleared by a GPU reset";
+    f.evidence += "; the driver announced a reset (Xid 154) and its recovery action now reads none";
+    f.action = "The GPU was reset after it, as the driver asked: nothing more unless it recurs.";
   }
+  if (f.severity <= Severity::kInfo) f.commands.clear();
+  return f;
+}
 
-  std::string cause_words(Cause c, const KernelLog::Source& src, bool root) {
-    switch (c) {
-      case Cause::kPermission:
-        return root ? "permission denied although running as root (a container without "
-                      "CAP_SYSLOG?)"
-                    : "permission denied (not root)";
-      case Cause::kNoPersistentJournal:
-        return "no persistent journal: the previous boot's messages were not kept";
-      case Cause::kNoPreviousBoot:
-        return "the journal holds no earlier boot (the first boot it kept, or it is not "
-               "persistent)";
-      case Cause::kNoJournalctl:
-        return "journalctl is not installed";
-      case Cause::kTimedOut:
-        return *src.error + " (a large or slow journal)";
-      case Cause::kMissing:
-        return src.name == "/dev/kmsg" ? "/dev/kmsg does not exist here (a container?)"
-                                       : "no such file";
-      case Cause::kOther:
-        break;
-    }
-    return *src.error;
-  }
+/// Why a source could not be read, from the words the reader kept.
+enum class Cause {
+  kPermission,
+  kNoPersistentJournal,
+  kNoPreviousBoot,
+  kNoJournalctl,
+  kTimedOut,
+  kMissing,
+  kOther
+};
 
-  /// What to do about one cause; commands go in `cmds`.
-  std::string cause_action(Cause c, bool root, std::vector<std::string>& cmds) {
-    switch (c) {
-      case Cause::kPermission:
-        if (root) return "Give the container CAP_SYSLOG or run gpu-triage on the host.";
-        cmds.push_back("sudo gpu-triage");
-        return "Run as root (or with CAP_SYSLOG) to read /dev/kmsg.";
-      case Cause::kNoPersistentJournal:
-        cmds.push_back("sudo mkdir -p /var/log/journal && sudo systemctl restart systemd-journald");
-        return "The previous boot's messages are gone; keep the next ones with a persistent "
-               "journal (/var/log/journal, Storage=persistent in journald.conf).";
-      case Cause::kNoJournalctl:
-        return "Pass the previous boot's log with --kernel-log FILE (a saved dmesg, "
-               "/var/log/kern.log.1).";
-      case Cause::kTimedOut:
-        cmds.push_back("sudo journalctl -k -b -1 | grep -E 'NVRM|Xid'");
-        return "Read the previous boot's kernel log by hand.";
-      case Cause::kNoPreviousBoot:
-        cmds.push_back(
-            "ls -d /var/log/journal || (sudo mkdir -p /var/log/journal && sudo "
-            "systemctl restart systemd-journald)");
-        return "If /var/log/journal does not exist the previous boot's messages were not kept: "
-               "create it so the next ones are.";
-      case Cause::kMissing:
-      case Cause::kOther:
-        break;
-    }
-    return "Run gpu-triage on the host, or pass a saved log with --kernel-log FILE.";
-  }
+bool has(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
 
-  void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
-    bool current_read = false, previous_read = false;
-    std::string errors, action;
-    std::vector<std::string> cmds;
-    for (const KernelLog::Source& src : log.sources) {
-      if (src.read && (src.boot == "current" || src.boot == "file")) current_read = true;
-      if (src.read && src.boot == "previous") previous_read = true;
-    }
-    for (const KernelLog::Source& src : log.sources) {
-      if (!src.error) continue;
-      const Cause c = cause_of(src);
-      // A boot read from another source is covered.
-      if (src.boot == "previous" && previous_read) continue;
-      errors += (errors.empty() ? "" : "; ") + src.name + ": " + cause_words(c, src, root);
-      std::string a = cause_action(c, root, cmds);
-      if (!a.empty() && action.find(a) == std::string::npos)
-        action += (action.empty() ? "" : " ") + a;
-    }
-    if (errors.empty()) return;
-    Finding f = node_finding("kernel_log.unreadable");
-    f.subject.kind = "kernel-log";
-    f.severity = current_read ? Severity::kInfo : Severity::kWarning;
-    f.title = current_read ? "The previous boot's kernel log could not be read"
-                           : "Could not read the kernel log: Xid errors are unknown";
-    f.evidence = errors;
-    f.action = action;
-    for (const std::string& c : cmds)
-      if (std::find(f.commands.begin(), f.commands.end(), c) == f.commands.end())
-        f.commands.push_back(c);
-    out.push_back(f);
+Cause cause_of(const KernelLog::Source& src) {
+  const std::string& e = *src.error;
+  if (has(e, "timed out")) return Cause::kTimedOut;
+  if (has(e, "No journal files were found") || has(e, "no persistent journal"))
+    return Cause::kNoPersistentJournal;
+  if (has(e, "cannot run journalctl"))
+    return has(e, "No such file") ? Cause::kNoJournalctl : Cause::kOther;
+  if (has(e, "No such boot ID") || has(e, "is not available")) return Cause::kNoPreviousBoot;
+  if (has(e, "ermission denied") || has(e, "insufficient permissions") ||
+      has(e, "Operation not permitted"))
+    return Cause::kPermission;
+  if (e == "not found" || has(e, "No such file")) return Cause::kMissing;
+  return Cause::kOther;
+}
+
+std::string cause_words(Cause c, const KernelLog::Source& src, bool root) {
+  switch (c) {
+    case Cause::kPermission:
+      return root ? "permission denied although running as root (a container without "
+                    "CAP_SYSLOG?)"
+                  : "permission denied (not root)";
+    case Cause::kNoPersistentJournal:
+      return "no persistent journal: the previous boot's messages were not kept";
+    case Cause::kNoPreviousBoot:
+      return "the journal holds no earlier boot (the first boot it kept, or it is not "
+             "persistent)";
+    case Cause::kNoJournalctl:
+      return "journalctl is not installed";
+    case Cause::kTimedOut:
+      return *src.error + " (a large or slow journal)";
+    case Cause::kMissing:
+      return src.name == "/dev/kmsg" ? "/dev/kmsg does not exist here (a container?)"
+                                     : "no such file";
+    case Cause::kOther:
+      break;
   }
+  return *src.error;
+}
+
+/// What to do about one cause; commands go in `cmds`.
+std::string cause_action(Cause c, bool root, std::vector<std::string>& cmds) {
+  switch (c) {
+    case Cause::kPermission:
+      if (root) return "Give the container CAP_SYSLOG or run gpu-triage on the host.";
+      cmds.push_back("sudo gpu-triage");
+      return "Run as root (or with CAP_SYSLOG) to read /dev/kmsg.";
+    case Cause::kNoPersistentJournal:
+      cmds.push_back("sudo mkdir -p /var/log/journal && sudo systemctl restart systemd-journald");
+      return "The previous boot's messages are gone; keep the next ones with a persistent "
+             "journal (/var/log/journal, Storage=persistent in journald.conf).";
+    case Cause::kNoJournalctl:
+      return "Pass the previous boot's log with --kernel-log FILE (a saved dmesg, "
+             "/var/log/kern.log.1).";
+    case Cause::kTimedOut:
+      cmds.push_back("sudo journalctl -k -b -1 | grep -E 'NVRM|Xid'");
+      return "Read the previous boot's kernel log by hand.";
+    case Cause::kNoPreviousBoot:
+      cmds.push_back(
+          "ls -d /var/log/journal || (sudo mkdir -p /var/log/journal && sudo "
+          "systemctl restart systemd-journald)");
+      return "If /var/log/journal does not exist the previous boot's messages were not kept: "
+             "create it so the next ones are.";
+    case Cause::kMissing:
+    case Cause::kOther:
+      break;
+  }
+  return "Run gpu-triage on the host, or pass a saved log with --kernel-log FILE.";
+}
+
+void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
+  bool current_read = false, previous_read = false;
+  std::string errors, action;
+  std::vector<std::string> cmds;
+  for (const KernelLog::Source& src : log.sources) {
+    if (src.read && (src.boot == "current" || src.boot == "file")) current_read = true;
+    if (src.read && src.boot == "previous") previous_read = true;
+  }
+  for (const KernelLog::Source& src : log.sources) {
+    if (!src.error) continue;
+    const Cause c = cause_of(src);
+    // A boot read from another source is covered.
+    if (src.boot == "previous" && previous_read) continue;
+    errors += (errors.empty() ? "" : "; ") + src.name + ": " + cause_words(c, src, root);
+    std::string a = cause_action(c, root, cmds);
+    if (!a.empty() && action.find(a) == std::string::npos)
+      action += (action.empty() ? "" : " ") + a;
+  }
+  if (errors.empty()) return;
+  Finding f = node_finding("kernel_log.unreadable");
+  f.subject.kind = "kernel-log";
+  f.severity = current_read ? Severity::kInfo : Severity::kWarning;
+  f.title = current_read ? "The previous boot's kernel log could not be read"
+                         : "Could not read the kernel log: Xid errors are unknown";
+  f.evidence = errors;
+  f.action = action;
+  for (const std::string& c : cmds)
+    if (std::find(f.commands.begin(), f.commands.end(), c) == f.commands.end())
+      f.commands.push_back(c);
+  out.push_back(f);
+}
 
 }  // namespace
 
