@@ -4,7 +4,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
 
-.PHONY: all build tool demo check check-asan fuzz bench format clean deps deb load
+.PHONY: all build tool demo check check-asan fuzz bench format clean deps deb load portable \
+  check-portable
 
 all: build
 
@@ -50,9 +51,25 @@ bench: build
 	$(BUILD)/gt_kernel_log_bench
 	bench/data_bench.sh $(BUILD)
 
-deb: build
-	cd $(BUILD) && cpack -G DEB
-	@ls $(BUILD)/gpu-triage_*.deb
+# One x86-64 binary that needs only glibc (2.34 or newer): copy it to the
+# node. packaging/portable.cmake says how each library is linked in.
+PORTABLE ?= build-portable
+portable: $(STAMP)
+	cmake -S . -B $(PORTABLE) -G Ninja -DGT_PORTABLE=ON -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG"
+	cmake --build $(PORTABLE) -j $(JOBS) --target gpu-triage gt_manpage
+	strip $(PORTABLE)/gpu-triage
+	@echo "portable binary: $(PORTABLE)/gpu-triage ($$(du -h $(PORTABLE)/gpu-triage | cut -f1))"
+
+# ldd shows only glibc, GLIBC symbols at most 2.34, runs with env -i.
+check-portable: portable tool
+	scripts/check-portable $(PORTABLE)/gpu-triage
+
+# The package of the portable binary: it depends on libc6 only.
+deb: portable
+	cmake --build $(PORTABLE) --target gt_manpage
+	cd $(PORTABLE) && cpack -G DEB
+	@ls $(PORTABLE)/gpu-triage_*.deb
 
 load: build
 	cd $(BUILD) && ctest --output-on-failure -L load
@@ -61,4 +78,4 @@ format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-fuzz $(PORTABLE)

@@ -13,7 +13,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -118,20 +121,51 @@ void check_ecc(const NodeSnapshot& s, std::vector<Finding>& out) {
   for (const GpuState& g : s.gpus) ecc_one(g, out);
 }
 
+namespace {
+
+/// A GPU that drives a display: a graphics client (Xorg, a Wayland
+/// compositor) holds it. The display server keeps the driver initialised, so
+/// persistence mode buys nothing there.
+bool drives_display(const GpuState& g) {
+  if (!g.processes) return false;
+  return std::any_of(g.processes->begin(), g.processes->end(), [](const GpuProcess& p) {
+    return p.type.find("graphics") != std::string::npos;
+  });
+}
+
+}  // namespace
+
 void check_pcie_and_persistence(const NodeSnapshot& s, std::vector<Finding>& out) {
-  std::vector<uint32_t> off;
+  std::vector<uint32_t> off, display;
   for (const GpuState& g : s.gpus) {
     pcie_one(g, out);
-    if (g.persistence_mode && !*g.persistence_mode) off.push_back(g.index);
+    if (g.persistence_mode && !*g.persistence_mode)
+      (drives_display(g) ? display : off).push_back(g.index);
   }
-  if (off.empty()) return;
+  if (off.empty() && display.empty()) return;
   Finding f = node_finding("persistence.off");
-  f.title = fmt::format("Persistence mode is off on {} GPU(s)", off.size());
-  f.evidence = "GPUs " + fmt::format("{}", fmt::join(off, ", "));
-  f.action =
-      "Without it the driver tears the GPUs down when the last client exits and "
-      "re-initialises them on every start (seconds each, and ECC/state lost). Run the "
-      "persistence daemon.";
+  std::vector<uint32_t> all = off;
+  all.insert(all.end(), display.begin(), display.end());
+  std::sort(all.begin(), all.end());
+  f.title = fmt::format("Persistence mode is off on {}", count_of(all.size(), "GPU", "GPUs"));
+  f.evidence = plural(all.size(), "GPU ", "GPUs ") + fmt::format("{}", fmt::join(all, ", "));
+  if (off.empty()) {
+    // Only display GPUs: a note, not a warning.
+    f.severity = Severity::kInfo;
+    f.title += " driving a display (a graphics client holds it, which keeps the driver up)";
+    f.action =
+        "Nothing to do for a display GPU; enable the persistence daemon if it also "
+        "runs compute jobs that start and stop often.";
+  } else {
+    f.action =
+        "Without it the driver tears the GPUs down when the last client exits and "
+        "re-initialises them on every start (seconds each, and ECC/state lost). Run the "
+        "persistence daemon.";
+    if (!display.empty())
+      f.evidence +=
+          fmt::format("; {} {} a display", plural(display.size(), "GPU", "GPUs"),
+                      fmt::join(display, ", "), plural(display.size(), "drives", "drive"));
+  }
   f.commands = {"sudo systemctl enable --now nvidia-persistenced"};
   out.push_back(f);
 }

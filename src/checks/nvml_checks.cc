@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "checks/checks.h"
+#include "checks/pin_advice.h"
 #include "checks/registry.h"
 
 namespace gt {
@@ -116,6 +117,18 @@ std::vector<std::string> reload_commands(const NodeSnapshot& s) {
   return c;
 }
 
+/// Pins the driver packages with the distribution's own tool (os-release);
+/// without a known one, the step says how in words.
+void add_pin_advice(const NodeSnapshot& s, Finding& f) {
+  OsRelease os;
+  os.id = s.os_id;
+  os.id_like = s.os_id_like;
+  if (std::optional<std::string> c = pin_driver_command(package_tool(os)))
+    f.commands.push_back(*c + "   # on the host");
+  else
+    f.action += std::string(" To pin: ") + kGenericPinAdvice + ".";
+}
+
 /// "590.48.01" > "565.57.01", numerically part by part.
 bool newer(const std::string& a, const std::string& b) {
   std::vector<long> pa, pb;
@@ -164,7 +177,7 @@ Finding init_failure(const NodeSnapshot& s) {
         ") and load the installed one; then pin the driver packages so an unattended upgrade "
         "cannot split them again.";
     f.commands = reload_commands(s);
-    f.commands.push_back("sudo apt-mark hold 'nvidia-*' 'libnvidia-*'");
+    add_pin_advice(s, f);
   } else if (init == "NVML_ERROR_DRIVER_NOT_LOADED") {
     f = node_finding("nvml.driver_not_loaded");
     f.title = "The NVIDIA kernel driver is not loaded";
@@ -222,12 +235,18 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
     } else {
       f.action =
           "NVML still works, but tools and CUDA here use user-space libraries from another "
-          "driver release. Install the user-space package matching the module (in a "
-          "container: recreate it so the NVIDIA container toolkit mounts the host's "
-          "libraries), and pin the driver packages.";
+          "driver release. In a container: the image carries its own driver libraries, or "
+          "they were mounted from the host before its driver changed; recreate the container "
+          "with the NVIDIA container toolkit (on the host, regenerate the CDI spec after each "
+          "driver change). On the host: install the user-space packages of the module's "
+          "release " +
+          *mod + " and pin the driver packages.";
       f.commands = {
           "ls -l " + s.nvml.library_file.value_or("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
-          "cat /proc/driver/nvidia/version"};
+          "cat /proc/driver/nvidia/version",
+          "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # on the host, then "
+          "recreate the container"};
+      add_pin_advice(s, f);
     }
     out.push_back(f);
   }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "checks/pin_advice.h"
 #include "checks/registry.h"
 #include "cli/fleet_main.h"
 #include "cli/smi_capture.h"
@@ -17,6 +18,7 @@
 #include "render/oneline_report.h"
 #include "render/prometheus.h"
 #include "render/table_report.h"
+#include "render/terminal_width.h"
 #include "render/textfile.h"
 #include "sources/fs/disk_usage.h"
 #include "sources/fs/mounts.h"
@@ -40,6 +42,16 @@ std::optional<std::string> read_hostname(const FsRoot& root) {
   }
   if (auto h = root.read_optional_trimmed("/etc/hostname")) return h;
   return root.read_optional_trimmed("/proc/sys/kernel/hostname");
+}
+
+/// os-release(5): /etc/os-release, else /usr/lib/os-release.
+void read_os_release(const FsRoot& root, NodeSnapshot& snap) {
+  Result<std::string> text = root.read("/etc/os-release");
+  if (!text) text = root.read("/usr/lib/os-release");
+  if (!text) return;
+  OsRelease os = parse_os_release(*text);
+  snap.os_id = os.id;
+  snap.os_id_like = os.id_like;
 }
 
 /// Loads NVML and collects the GPUs. Returns false when NVML is unusable.
@@ -161,6 +173,7 @@ Report collect_report(const Options& o, bool& abandoned_threads) {
     abandoned_threads = outcome.abandoned_threads;
     snap.servers = group_servers(snap, &root);
     snap.hostname = read_hostname(root);
+    read_os_release(root, snap);
     snap.kernel_module_version = read_kernel_module_version(root);
     snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
     snap.nvidia_modules = read_nvidia_modules(root);
@@ -231,6 +244,7 @@ int run_triage(const Options& o, bool& abandoned_threads) {
   } else {
     TableOptions t;
     t.wide = o.wide;
+    t.width = table_width(STDOUT_FILENO);
     const char* no_color = std::getenv("NO_COLOR");
     bool tty = isatty(STDOUT_FILENO) == 1;
     t.color = o.color.value_or(tty && (no_color == nullptr || *no_color == '\0'));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sources/incident/fake_host_test_util.h"
+#include "sources/incident/host.h"
 #include "util/test_util.h"
 
 namespace gt {
@@ -59,6 +60,20 @@ TEST(ReadClock, WhatCannotBeReadIsSaid) {
   EXPECT_FALSE(in.clock.rtc_offset_s);
   EXPECT_FALSE(in.clock.kernel_synchronised);
   EXPECT_EQ(in.unread.size(), 3u);  // RTC, adjtimex, timedatectl
+}
+
+// A fixture tree that stands in for no clock and no commands (a scenario
+// without .gt-fixture/) says nothing about them: no "not read" lines.
+TEST(ReadClock, AFixtureTreeWithoutAClockSaysNothing) {
+  TempTree t;
+  FixtureHost h(t.root());
+  ClockOptions o;
+  o.clock = &h;
+  o.runner = &h;
+  Incident in;
+  read_clock(t.root(), o, in);
+  EXPECT_FALSE(in.clock.kernel_synchronised);
+  EXPECT_TRUE(in.unread.empty()) << in.unread.front();
 }
 
 }  // namespace
