@@ -25,9 +25,10 @@ build: $(STAMP) $(BUILD)/build.ninja
 tool: $(STAMP) $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target gpu-triage mock_nvml_all
 
+# The story (tests/scenarios/story, scripts/demo): the node the morning after.
 demo: tool
-	@echo "== gpu-triage on the after-crash scenario (tests/scenarios/after-crash) =="
-	scripts/with-mock after-crash $(BUILD)/gpu-triage; rc=$$?; \
+	@echo "== gpu-triage on the node after the crash (tests/scenarios/story, scripts/demo) =="
+	@GT_BUILD_DIR=$(BUILD) scripts/demo $(BUILD)/gpu-triage; rc=$$?; \
 	  echo "(exit code $$rc)"
 
 check: build

@@ -393,29 +393,42 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
   bool any = false;
   for (const GpuState& g : snap.gpus) any = any || (g.processes && !g.processes->empty());
   if (!any) return;
+  auto user_of = [](const GpuProcess& p) {
+    return p.user.value_or(p.uid ? std::to_string(*p.uid) : dash());
+  };
+  // USER and OWNER as wide as their longest entry (at most 10 and 24), so
+  // the command keeps its room on a narrow terminal.
+  size_t user_w = 4, owner_w = 5;
+  for (const GpuState& g : snap.gpus)
+    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
+      user_w = std::max(user_w, std::min<size_t>(user_of(p).size(), 10));
+      owner_w = std::max(owner_w, std::min<size_t>(owner_text(p).size(), 24));
+    }
   out << "\n"
-      << paint(fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} {}", "GPU", "PID", "USER", "GPU MEM",
-                           "OWNER", "PROCESS / COMMAND"),
+      << paint(fmt::format("{:>3} {:>8} {:<{}} {:>9}  {:<{}} {}", "GPU", "PID", "USER", user_w,
+                           "GPU MEM", "OWNER", owner_w, "PROCESS / COMMAND"),
                kBold)
       << "\n";
   for (const GpuState& g : snap.gpus) {
     if (!g.processes) continue;
     for (const GpuProcess& p : *g.processes) {
       std::string mem = p.used_memory_bytes ? format_bytes(*p.used_memory_bytes) : "n/a";
-      std::string user = p.user.value_or(p.uid ? std::to_string(*p.uid) : dash());
-      std::string owner = owner_text(p);
-      std::string prefix =
-          fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} ", g.index, p.pid, user, mem, owner);
+      std::string prefix = fmt::format("{:>3} {:>8} {:<{}} {:>9}  {:<{}} ", g.index, p.pid,
+                                       user_of(p), user_w, mem, owner_text(p), owner_w);
+      const size_t room = opt.width > static_cast<int>(prefix.size())
+                              ? static_cast<size_t>(opt.width) - prefix.size()
+                              : 20;
+      const bool narrow = !opt.wide && room < 42;
       std::string what;
       if (!p.visible && snap.source != "nvml" && !p.cmdline && !p.name) {
-        what = paint("? unnamed in the capture (that node's /proc was not read)", kYellow);
+        what = paint(narrow ? "? unnamed in the capture"
+                            : "? unnamed in the capture (that node's /proc was not read)",
+                     kYellow);
       } else if (!p.visible && snap.source == "nvml") {
-        what = paint("? not visible here (other PID namespace)", kYellow);
+        what = paint(narrow ? "? other PID namespace" : "? not visible here (other PID namespace)",
+                     kYellow);
       } else {
         what = p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash());
-        size_t room = opt.width > static_cast<int>(prefix.size())
-                          ? static_cast<size_t>(opt.width) - prefix.size()
-                          : 20;
         if (!opt.wide) what = clip(what, std::max<size_t>(room, 20));
       }
       out << prefix << what << "\n";

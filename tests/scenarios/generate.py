@@ -1029,6 +1029,16 @@ def fixture_command(root, name, cmd, out="", rc=None, err=None):
         write(root, f".gt-fixture/commands/{name}.err", err)
 
 
+def set_mtime(root, rel, t):
+    """Sets a file's mtime, and records it in .gt-fixture/mtimes ("unix_s
+    path" lines): git keeps no mtimes, so scripts/with-mock sets them again
+    before each run."""
+    os.utime(os.path.join(root, rel), (t, t))
+    path = os.path.join(root, ".gt-fixture/mtimes")
+    old = open(path).read() if os.path.exists(path) else ""
+    write(root, ".gt-fixture/mtimes", old + f"{t} {rel}\n")
+
+
 def fixture_clock(root, now, state=0, rtc=None, ntp_synced="yes"):
     write(root, ".gt-fixture/clock",
           f"now_unix_s={now}\nadjtimex_state={state}\nmaxerror_us=16000\n")
@@ -1090,9 +1100,7 @@ def data_tree(root):
                               "sample-000123.jsonl"]):
         rel = f"data/run-0412/samples/{name}"
         write(root, rel, '{"step": %d}\n' % (121 + i))
-        t = LAST_SAMPLE - 600 * (2 - i)
-        # git keeps no mtimes: tests/e2e/incident.sh sets them again.
-        os.utime(os.path.join(root, rel), (t, t))
+        set_mtime(root, rel, LAST_SAMPLE - 600 * (2 - i))
 
 
 def incident_story(path):
@@ -1219,7 +1227,7 @@ def incident_panic(path):
     # name carries the time of the panic (the end of the previous boot).
     rel = f"var/lib/systemd/pstore/{PREV_END}/dmesg-efi-{PREV_END}01001"
     write(root, rel, PANIC_RECORD)
-    os.utime(os.path.join(root, rel), (PREV_END, PREV_END))
+    set_mtime(root, rel, PREV_END)
     s["description"] = "the previous boot ended in a kernel panic (systemd-pstore kept it)"
     return s
 
