@@ -33,8 +33,9 @@ std::string reset_cmd(const GpuState& g) {
 void ecc_one(const GpuState& g, std::vector<Finding>& out) {
   if (g.ecc.volatile_uncorrected.value_or(0) > 0) {
     Finding f = gpu_finding("ecc.volatile_uncorrectable", g);
-    f.title = fmt::format("{}: {} uncorrectable ECC error(s) since the driver loaded", gpu_label(g),
-                          *g.ecc.volatile_uncorrected);
+    f.title = fmt::format("{}: {} since the driver loaded", gpu_label(g),
+                          count_of(*g.ecc.volatile_uncorrected, "uncorrectable ECC error",
+                                   "uncorrectable ECC errors"));
     f.evidence = fmt::format(
         "volatile uncorrected {}, aggregate uncorrected {}", *g.ecc.volatile_uncorrected,
         g.ecc.aggregate_uncorrected ? std::to_string(*g.ecc.aggregate_uncorrected) : "unknown");

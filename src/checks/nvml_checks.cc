@@ -13,6 +13,7 @@
 #include "checks/checks.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
+#include "util/plural.h"
 
 namespace gt {
 
@@ -79,8 +80,8 @@ std::string holders_text(const NodeSnapshot& s) {
         m.name != "nvidia_drm")
       parts.push_back("module " + m.name);
   if (const KernelModule* drm = module_named(s, "nvidia_drm"); drm && drm->refcnt.value_or(0) > 0)
-    parts.push_back(
-        fmt::format("nvidia_drm in use {} time(s) (a display server or console)", *drm->refcnt));
+    parts.push_back(fmt::format("nvidia_drm in use {} {} (a display server or console)",
+                                *drm->refcnt, plural(*drm->refcnt, "time", "times")));
   if (std::vector<std::string> pids = gpu_process_pids(s); !pids.empty())
     parts.push_back("GPU processes " + joined(pids, ", "));
   if (const KernelModule* nv = module_named(s, "nvidia"); nv && nv->refcnt)
@@ -156,8 +157,8 @@ Finding init_failure(const NodeSnapshot& s) {
     f.title = n.error_message.value_or("no NVIDIA driver");
     f.evidence =
         n.load_error.value_or("library " + n.library_path.value_or("?") + " not loadable") +
-        "; kernel module " + module + "; " + std::to_string(s.pci_devices.size()) +
-        " NVIDIA GPU(s) on the PCI bus";
+        "; kernel module " + module + "; " +
+        count_of(s.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") + " on the PCI bus";
     f.action =
         "Install the NVIDIA driver that matches this kernel (or mount the driver "
         "libraries into the container with the NVIDIA container toolkit).";
@@ -181,8 +182,8 @@ Finding init_failure(const NodeSnapshot& s) {
   } else if (init == "NVML_ERROR_DRIVER_NOT_LOADED") {
     f = node_finding("nvml.driver_not_loaded");
     f.title = "The NVIDIA kernel driver is not loaded";
-    f.evidence = "NVML library " + library + " installed; " + std::to_string(s.pci_devices.size()) +
-                 " NVIDIA GPU(s) on the PCI bus";
+    f.evidence = "NVML library " + library + " installed; " +
+                 count_of(s.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") + " on the PCI bus";
     f.action =
         "Load the driver and read the kernel log if it fails (a kernel update without "
         "a rebuilt DKMS module is the usual cause).";

@@ -20,6 +20,7 @@
 #include "sources/procfs/servers.h"
 #include "util/duration.h"
 #include "util/env.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -139,9 +140,10 @@ void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
     std::vector<uint32_t> pids;
     for (const ProcId& h : t.holders) pids.push_back(h.pid);
     out << fmt::format("\n{}. {}, root PID {}: {}\n", ++n, t.noun, t.root.pid, t.root_cmdline);
-    out << fmt::format("   holds {} on GPU{} {} through {} process(es) (PIDs {}); {}{}\n",
-                       format_memory(t.bytes), t.gpus.size() == 1 ? "" : "s",
-                       format_index_list(t.gpus), t.holders.size(), format_index_list(pids),
+    out << fmt::format("   holds {} on GPU{} {} through {} ({} {}); {}{}\n", format_memory(t.bytes),
+                       t.gpus.size() == 1 ? "" : "s", format_index_list(t.gpus),
+                       count_of(t.holders.size(), "process", "processes"),
+                       plural(pids.size(), "PID", "PIDs"), format_index_list(pids),
                        !t.idle   ? "utilization not sampled over a window"
                        : *t.idle ? "idle (0% utilization over the window)"
                                  : "BUSY",

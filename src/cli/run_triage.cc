@@ -30,6 +30,7 @@
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
 #include "sources/sysfs/pci_devices.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -105,9 +106,10 @@ void explain_nvml_failure(NodeSnapshot& snap) {
         "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia module, no NVML library" +
         (n.library_path == "libnvidia-ml.so.1" ? "" : " (" + n.library_path.value_or("?") + ")");
   } else if (!n.loaded) {
-    std::string bus = snap.pci_devices.empty() ? "no NVIDIA GPU on the PCI bus either"
-                                               : std::to_string(snap.pci_devices.size()) +
-                                                     " NVIDIA GPU(s) on the PCI bus";
+    std::string bus =
+        snap.pci_devices.empty()
+            ? "no NVIDIA GPU on the PCI bus either"
+            : count_of(snap.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") + " on the PCI bus";
     std::string mod = snap.kernel_module_version ? "kernel module " + module + " is loaded"
                                                  : "no nvidia kernel module loaded";
     n.error_message = "no NVIDIA driver: the NVML library " + n.library_path.value_or("?") +
@@ -120,8 +122,9 @@ void explain_nvml_failure(NodeSnapshot& snap) {
                       "so an unattended upgrade cannot split them again.";
   } else if (n.init_error == "NVML_ERROR_DRIVER_NOT_LOADED") {
     n.error_message = "the NVIDIA kernel driver is not loaded (NVML library " + library +
-                      " is installed; " + std::to_string(snap.pci_devices.size()) +
-                      " NVIDIA GPU(s) on the PCI bus). Load it with 'modprobe nvidia' and "
+                      " is installed; " +
+                      count_of(snap.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") +
+                      " on the PCI bus). Load it with 'modprobe nvidia' and "
                       "check dmesg if that fails.";
   } else if (n.init_error == "NVML_ERROR_NO_PERMISSION") {
     n.error_message =

@@ -569,7 +569,7 @@ void pci_summary(const NodeSnapshot& snap, std::ostream& out) {
   }
   std::map<std::string, int> by_driver;
   for (const PciDevice& d : snap.pci_devices) by_driver[d.driver.value_or("no driver")]++;
-  out << "PCI bus: " << snap.pci_devices.size() << " NVIDIA GPU(s):";
+  out << "PCI bus: " << count_of(snap.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") << ":";
   for (const auto& [driver, n] : by_driver) out << " " << n << " with " << driver;
   out << "\n";
   for (const PciDevice& d : snap.pci_devices) {
