@@ -610,7 +610,9 @@ void verdict_line(const Report& r, const Painter& paint, std::ostream& out) {
   std::string word = verdict_word(r);
   const char* color = word == "OK" ? kGreen : word == "WARNING" ? kYellow : kRed;
   out << paint(word, color)
-      << fmt::format("  {} critical, {} warning  (exit {})", crit, warn, r.exit_code) << "\n";
+      << fmt::format("  {} critical, {}  (exit {})", crit, count_of(warn, "warning", "warnings"),
+                     r.exit_code)
+      << "\n";
 }
 
 void findings_section(const Report& r, const TableOptions& opt, const Painter& paint,
@@ -642,7 +644,14 @@ std::string shell_wrap(const std::string& cmd, size_t width) {
   std::vector<std::string> words;
   std::string word;
   char quote = 0;
-  for (char ch : cmd) {
+  for (size_t i = 0; i < cmd.size(); ++i) {
+    const char ch = cmd[i];
+    // A comment runs to the end of the line: a "\\" inside it would not
+    // continue the command, so it is never broken.
+    if (!quote && ch == '#' && word.empty()) {
+      word = cmd.substr(i);
+      break;
+    }
     if (quote) {
       quote = ch == quote ? 0 : quote;
     } else if (ch == '\'' || ch == '"') {

@@ -28,7 +28,7 @@ server=$(line_of "SGLang started 41 s after boot by sglang.service (auto-start")
 [[ "$(line_of "what happened")" == 2 ]] || fail "the section is not at the top"
 ((write < end && end < boot && boot < server)) || fail "story out of order: $write $end $boot $server"
 expect_out_contains "2025-12-31 23:55:00  previous boot ended abruptly"
-expect_out_contains "after 14 I/O errors, 1 read-only remounts, 3 hung tasks"
+expect_out_contains "after 14 I/O errors, 1 read-only remount, 3 hung tasks"
 
 run "$TMP/incident-story" --path /data --sample 0 --json
 json_check 'd["incident"]["previous_boot"]["ending"] == "abrupt"'
