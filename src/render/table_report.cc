@@ -413,8 +413,10 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
     if (!g.processes) continue;
     for (const GpuProcess& p : *g.processes) {
       std::string mem = p.used_memory_bytes ? format_bytes(*p.used_memory_bytes) : "n/a";
+      std::string owner = opt.wide ? owner_text(p) : clip(owner_text(p), owner_w);
       std::string prefix = fmt::format("{:>3} {:>8} {:<{}} {:>9}  {:<{}} ", g.index, p.pid,
-                                       user_of(p), user_w, mem, owner_text(p), owner_w);
+                                       opt.wide ? user_of(p) : clip(user_of(p), user_w), user_w,
+                                       mem, owner, owner_w);
       const size_t room = opt.width > static_cast<int>(prefix.size())
                               ? static_cast<size_t>(opt.width) - prefix.size()
                               : 20;
@@ -717,9 +719,14 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
   verdict_line(r, paint, out);
   // A broken driver's one clear line comes right under the verdict; then
   // what happened.
-  if (!snap.nvml.initialized)
-    out << paint("gpu-triage: " + snap.nvml.error_message.value_or("NVML is not usable"), kRed)
-        << "\n";
+  if (!snap.nvml.initialized) {
+    // One clear statement, wrapped to the terminal (continuations indented).
+    std::string text =
+        wrap_words("gpu-triage: ", snap.nvml.error_message.value_or("NVML is not usable"),
+                   opt.wide ? std::string::npos : static_cast<size_t>(opt.width), 2);
+    text.pop_back();
+    out << paint(text, kRed) << "\n";
+  }
   render_incident_section(snap.incident, opt.wide, opt.width, out);
   if (snap.nvml.initialized) {
     header(snap, opt, paint, out);

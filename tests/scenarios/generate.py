@@ -219,6 +219,7 @@ def symlink(root, rel, target):
     os.symlink(target, path)
 
 
+BOOT_ID = "00bcba97-c709-4fa8-8cc5-d1cf2a389057"  # this boot (the journal's index 0)
 OS_RELEASE_DEBIAN12 = """PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"
 NAME="Debian GNU/Linux"
 VERSION_ID="12"
@@ -235,6 +236,7 @@ def base_root(root, users=(), hostname="gpu-node-01"):
     write(root, "etc/passwd", "\n".join(PASSWD_BASE + list(users)) + "\n")
     write(root, "etc/hostname", hostname + "\n")
     write(root, "etc/os-release", OS_RELEASE_DEBIAN12)
+    write(root, "proc/sys/kernel/random/boot_id", BOOT_ID + "\n")
     write(root, "proc/sys/kernel/hostname", hostname + "\n")
     write(root, "proc/stat",
           "cpu  123456 0 65432 98765432 1234 0 567 0 0 0\n"
@@ -1049,8 +1051,7 @@ def fixture_clock(root, now, state=0, rtc=None, ntp_synced="yes"):
 
 def this_boot(root, uptime_s=3600):
     write(root, "proc/uptime", f"{uptime_s}.00 {uptime_s * 90}.00\n")
-    write(root, "proc/sys/kernel/random/boot_id",
-          "00bcba97-c709-4fa8-8cc5-d1cf2a389057\n")
+    write(root, "proc/sys/kernel/random/boot_id", BOOT_ID + "\n")
 
 
 def journal_entry(t, message, ident="kernel", pid=None, **extra):
