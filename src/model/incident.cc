@@ -2,14 +2,12 @@
 
 #include <fmt/format.h>
 
-#include "util/plural.h"
-
 namespace gt {
 
 std::string last_minutes_summary(const PreviousBoot& b) {
   std::vector<std::string> parts;
   auto part = [&](const MessageTally& t, const char* one, const char* many) {
-    if (t.count) parts.push_back(count_of(t.count, one, many));
+    if (t.count) parts.push_back(fmt::format("{} {}", t.count, t.count == 1 ? one : many));
   };
   part(b.io_errors, "I/O error", "I/O errors");
   part(b.read_only_remounts, "read-only remount", "read-only remounts");
