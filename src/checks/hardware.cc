@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <set>
 
 #include "checks/checks.h"
 #include "util/plural.h"
@@ -124,13 +125,22 @@ void check_ecc(const NodeSnapshot& s, std::vector<Finding>& out) {
 
 namespace {
 
-/// A GPU that drives a display: a graphics client (Xorg, a Wayland
-/// compositor) holds it. The display server keeps the driver initialised, so
-/// persistence mode buys nothing there.
+/// A GPU that drives a display: a desktop session's compositor holds it as
+/// a graphics client (a bare Xorg may be a headless render server, as on a
+/// Tesla T4 with its display disabled: that is not enough). The session
+/// keeps the driver initialised, so persistence mode buys nothing there.
 bool drives_display(const GpuState& g) {
   if (!g.processes) return false;
+  static const std::set<std::string> kCompositors = {
+      "gnome-shell", "kwin_wayland", "kwin_x11", "Xwayland",     "mutter", "plasmashell",
+      "sway",        "weston",       "cinnamon", "xfwm4",        "marco",  "muffin",
+      "compiz",      "Hyprland",     "labwc",    "gnome-session"};
   return std::any_of(g.processes->begin(), g.processes->end(), [](const GpuProcess& p) {
-    return p.type.find("graphics") != std::string::npos;
+    if (p.type.find("graphics") == std::string::npos) return false;
+    std::string name = p.name.value_or(p.cmdline.value_or(""));
+    name = name.substr(0, name.find(' '));
+    name = name.substr(name.rfind('/') + 1);
+    return kCompositors.count(name) > 0;
   });
 }
 

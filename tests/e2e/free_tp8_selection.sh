@@ -62,7 +62,7 @@ PY
 
 # A PID given twice is one PID: listed and signalled once; one GPU is "GPU 6".
 free --pid ${workers[6]} --pid ${workers[6]}
-expect_out_contains ": GPU 6"
+expect_out_contains "on GPU 6 through 1 process (PID ${workers[6]})"
 expect_out_contains "kill ${workers[6]}   # SIGTERM to exactly the chosen PIDs"
 all_alive "a dry run"
 
