@@ -9,6 +9,7 @@
 #include <map>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -33,15 +34,17 @@ std::string problem_counts(const DataCheck& d) {
 std::string quick_note(const DataCheck& d) {
   if (d.deep) return "";
   return fmt::format(
-      " Quick mode: every file's structure was checked, the CRC32 of {} file(s) written last; "
+      " Quick mode: every file's structure was checked, the CRC32 of the {} written last; "
       "an older file's damaged bytes show only with --deep.",
-      d.crc_checked);
+      count_of(d.crc_checked, "file", "files"));
 }
 
 void bad_files(const DataCheck& d, std::vector<Finding>& out) {
   if (d.bad_count == 0) return;
   Finding f = data_finding("data.bad", d);
-  f.title = fmt::format("{}: {} bad file(s) ({})", d.dir, d.bad_count, problem_counts(d));
+  f.title =
+      fmt::format("{}: {} ({}); {} intact", d.dir, count_of(d.bad_count, "bad file", "bad files"),
+                  problem_counts(d), count_of(d.samples, "sample", "samples"));
   std::vector<std::string> first;
   for (size_t i = 0; i < d.bad.size() && i < 5; ++i)
     first.push_back(d.bad[i].first + " (" + d.bad[i].second + ")");
@@ -56,8 +59,8 @@ void bad_files(const DataCheck& d, std::vector<Finding>& out) {
 void gaps(const DataCheck& d, std::vector<Finding>& out) {
   if (d.gap_count == 0) return;
   Finding f = data_finding("data.missing", d);
-  f.title = fmt::format("{}: {} sample(s) missing below the highest index ({})", d.dir, d.gap_count,
-                        d.gaps);
+  f.title = fmt::format("{}: {} missing below the highest index ({})", d.dir,
+                        count_of(d.gap_count, "sample", "samples"), d.gaps);
   f.evidence = d.layout_skips_samples
                    ? "layout " + d.layout +
                          ": this pipeline skips samples that produced NaN, so a gap may be "
@@ -73,9 +76,11 @@ void gaps(const DataCheck& d, std::vector<Finding>& out) {
 void not_started(const DataCheck& d, std::vector<Finding>& out) {
   if (d.not_started == 0 || !d.not_started_range) return;
   Finding f = data_finding("data.not_started", d);
-  f.title = fmt::format("{}: {} sample(s) not started ({}-{})", d.dir, d.not_started,
-                        d.not_started_range->first, d.not_started_range->second);
-  f.evidence = fmt::format("{} intact sample(s) written; the rest was never begun", d.samples);
+  f.title =
+      fmt::format("{}: {} not started ({}-{})", d.dir, count_of(d.not_started, "sample", "samples"),
+                  d.not_started_range->first, d.not_started_range->second);
+  f.evidence = fmt::format("{} written; the rest was never begun",
+                           count_of(d.samples, "intact sample", "intact samples"));
   out.push_back(f);
 }
 
@@ -93,7 +98,8 @@ void writers(const DataCheck& d, std::vector<Finding>& out) {
 void stale(const DataCheck& d, std::vector<Finding>& out) {
   if (d.stale.empty()) return;
   Finding f = data_finding("data.stale", d);
-  f.title = fmt::format("{}: {} stale temporary file(s)", d.dir, d.stale.size());
+  f.title = fmt::format("{}: {}", d.dir,
+                        count_of(d.stale.size(), "stale temporary file", "stale temporary files"));
   f.evidence = fmt::format(
       "{}",
       fmt::join(d.stale.begin(), d.stale.begin() + std::min<size_t>(d.stale.size(), 5), "; "));
@@ -164,8 +170,9 @@ void check_data(const NodeSnapshot& s, std::vector<Finding>& out) {
   stale(d, out);
   if (d.bad_count == 0 && d.gap_count == 0 && d.errors.empty() && d.files > 0) {
     Finding f = data_finding("data.intact", d);
-    f.title = fmt::format("{}: {} sample(s) in {} file(s), all intact{}", d.dir, d.samples, d.files,
-                          d.deep ? "" : " (quick mode)");
+    f.title =
+        fmt::format("{}: {} in {}, all intact{}", d.dir, count_of(d.samples, "sample", "samples"),
+                    count_of(d.files, "file", "files"), d.deep ? "" : " (quick mode)");
     f.evidence = quick_note(d);
     out.push_back(f);
   }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -111,8 +112,9 @@ void clock_findings(const ClockState& c, std::vector<Finding>& out) {
   }
   if (c.future_files > 0) {
     Finding f = node_finding("clock.future_files");
-    f.title = fmt::format("{} file(s) in the inspected directories are dated in the future",
-                          c.future_files);
+    f.title =
+        fmt::format("{} in the inspected directories {} dated in the future",
+                    count_of(c.future_files, "file", "files"), plural(c.future_files, "is", "are"));
     f.evidence = "e.g. " + c.future_example.value_or("?");
     f.action = "The clock was ahead when they were written, or is behind now: check it first.";
     f.commands = {"timedatectl status"};

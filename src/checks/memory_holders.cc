@@ -21,6 +21,7 @@
 #include "holders/identity.h"
 #include "holders/stop.h"
 #include "util/index_list.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -133,8 +134,9 @@ Finding held_idle(const NodeSnapshot& s, const Server& sv) {
   for (const ServerMember& m : sv.members)
     pids += (pids.empty() ? "" : ", ") + std::to_string(m.pid);
   f.evidence = fmt::format(
-      "{} process(es) (PIDs {}){}; utilization 0% in all {} samples of every GPU; user {}; {}{}",
-      sv.members.size(), pids,
+      "{} ({} {}){}; utilization 0% in all {} samples of every GPU; user {}; {}{}",
+      count_of(sv.members.size(), "process", "processes"), plural(sv.members.size(), "PID", "PIDs"),
+      pids,
       sv.root_pid
           ? fmt::format(" under launcher PID {} '{}'", *sv.root_pid, sv.root_cmdline.value_or("?"))
           : std::string(),
@@ -159,11 +161,12 @@ void unnamed_in_capture(const GpuState& g, Finding& f) {
   std::string pids;
   for (const GpuProcess& p : *g.processes)
     pids += (pids.empty() ? "" : ",") + std::to_string(p.pid);
-  f.title = fmt::format("{}: {} allocated by process(es) the capture does not name", gpu_label(g),
-                        format_memory(*g.memory_used_bytes));
-  f.evidence =
-      fmt::format("memory used {} of {}; the capture lists PID(s) {} with no name",
-                  format_memory(*g.memory_used_bytes), format_memory(*g.memory_total_bytes), pids);
+  const size_t n = g.processes->size();
+  f.title = fmt::format("{}: {} allocated by {} the capture does not name", gpu_label(g),
+                        format_memory(*g.memory_used_bytes), plural(n, "a process", "processes"));
+  f.evidence = fmt::format("memory used {} of {}; the capture lists {} {} with no name",
+                           format_memory(*g.memory_used_bytes),
+                           format_memory(*g.memory_total_bytes), plural(n, "PID", "PIDs"), pids);
   f.action =
       "These are PIDs on the captured node; its /proc was not read. Look them up there (or "
       "run gpu-triage on that node) to see who holds the memory.";
@@ -183,7 +186,7 @@ Finding held_no_process(const NodeSnapshot& s, const GpuState& g) {
   f.evidence = fmt::format(
       "memory used {} of {}; NVML process list: {}", format_memory(*g.memory_used_bytes),
       format_memory(*g.memory_total_bytes),
-      invisible ? std::to_string(g.processes->size()) + " PID(s) not in /proc" : "empty");
+      invisible ? count_of(g.processes->size(), "PID", "PIDs") + " not in /proc" : "empty");
   if (invisible) {
     f.action =
         "NVML reports host PIDs; gpu-triage runs in another PID namespace. Run it on the "

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -120,7 +121,7 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
       Finding f = pci_finding("gpu.missing_from_nvml", d);
       f.title =
           "GPU " + d.bus_id + " is on the PCI bus but NVML does not list it (fallen off the bus?)";
-      f.evidence = "bound to nvidia in sysfs; NVML lists " + std::to_string(nvml) + " GPU(s)";
+      f.evidence = "bound to nvidia in sysfs; NVML lists " + count_of(nvml, "GPU", "GPUs");
       if (d.model || d.uuid)
         f.evidence +=
             "; the driver names it " + d.model.value_or("?") + (d.uuid ? " " + *d.uuid : "");
@@ -149,7 +150,8 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
   const uint32_t expected = std::max(o.expect_gpus.value_or(0), capture ? 0u : pci);
   if (nvml < expected || (!capture && o.expect_gpus && pci < *o.expect_gpus)) {
     Finding f = node_finding("gpu.count_mismatch");
-    f.title = "NVML sees " + std::to_string(nvml) + " GPU(s), expected " + std::to_string(expected);
+    f.title =
+        "NVML sees " + count_of(nvml, "GPU", "GPUs") + ", expected " + std::to_string(expected);
     f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " +
                  (capture ? std::string("not read (a capture)") : std::to_string(pci)) +
                  (o.expect_gpus ? ", --expect-gpus " + std::to_string(*o.expect_gpus) : "");
@@ -166,8 +168,8 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
       Finding f = node_finding("gpu.all_present");
       f.title = nvml == 1 ? std::string("The GPU is present and answering")
                           : "All " + std::to_string(nvml) + " GPUs present and answering";
-      f.evidence = (capture ? "the capture: " + std::to_string(nvml) +
-                                  " attached GPU(s), all described (the PCI bus is its node's, "
+      f.evidence = (capture ? "the capture: " + count_of(nvml, "attached GPU", "attached GPUs") +
+                                  ", all described (the PCI bus is its node's, "
                                   "not read)"
                             : "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci)) +
                    (o.expect_gpus ? ", expected " + std::to_string(*o.expect_gpus) : "");

@@ -22,6 +22,7 @@
 #include "util/duration.h"
 #include "util/env.h"
 #include "util/json_text.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -147,17 +148,18 @@ std::string when(std::optional<int64_t> unix_s) {
 }
 
 void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
-  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPUs "
-      << format_index_list(plan.gpus) << "\n";
+  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPU"
+      << (plan.gpus.size() == 1 ? " " : "s ") << format_index_list(plan.gpus) << "\n";
   for (const std::string& e : plan.errors) out << "  error: " << e << "\n";
   int n = 0;
   for (const TreeTarget& t : plan.targets) {
     std::vector<uint32_t> pids;
     for (const ProcId& h : t.holders) pids.push_back(h.pid);
     out << fmt::format("\n{}. {}, root PID {}: {}\n", ++n, t.noun, t.root.pid, t.root_cmdline);
-    out << fmt::format("   holds {} on GPU{} {} through {} process(es) (PIDs {}); {}{}\n",
-                       format_memory(t.bytes), t.gpus.size() == 1 ? "" : "s",
-                       format_index_list(t.gpus), t.holders.size(), format_index_list(pids),
+    out << fmt::format("   holds {} on GPU{} {} through {} ({} {}); {}{}\n", format_memory(t.bytes),
+                       t.gpus.size() == 1 ? "" : "s", format_index_list(t.gpus),
+                       count_of(t.holders.size(), "process", "processes"),
+                       plural(pids.size(), "PID", "PIDs"), format_index_list(pids),
                        !t.idle   ? "not known to be idle (taken by --include-busy)"
                        : *t.idle ? "idle (0% utilization over the window)"
                                  : "BUSY (taken by --include-busy)",

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "checks/pin_advice.h"
 #include "checks/registry.h"
 #include "cli/fleet_main.h"
 #include "collect/collect.h"
@@ -17,7 +18,9 @@
 #include "render/oneline_report.h"
 #include "render/prometheus.h"
 #include "render/table_report.h"
+#include "render/terminal_width.h"
 #include "render/textfile.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -42,9 +45,10 @@ void explain_nvml_failure(NodeSnapshot& snap) {
         "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia module, " + lib +
         (n.library_path == "libnvidia-ml.so.1" ? "" : " (" + n.library_path.value_or("?") + ")");
   } else if (!n.loaded) {
-    std::string bus = snap.pci_devices.empty() ? "no NVIDIA GPU on the PCI bus either"
-                                               : std::to_string(snap.pci_devices.size()) +
-                                                     " NVIDIA GPU(s) on the PCI bus";
+    std::string bus =
+        snap.pci_devices.empty()
+            ? "no NVIDIA GPU on the PCI bus either"
+            : count_of(snap.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") + " on the PCI bus";
     std::string mod = snap.kernel_module_version ? "kernel module " + module + " is loaded"
                                                  : "no nvidia kernel module loaded";
     n.error_message = "no NVIDIA driver: the NVML library " + n.library_path.value_or("?") +
@@ -57,8 +61,9 @@ void explain_nvml_failure(NodeSnapshot& snap) {
                       "so an unattended upgrade cannot split them again.";
   } else if (n.init_error == "NVML_ERROR_DRIVER_NOT_LOADED") {
     n.error_message = "the NVIDIA kernel driver is not loaded (NVML library " + library +
-                      " is installed; " + std::to_string(snap.pci_devices.size()) +
-                      " NVIDIA GPU(s) on the PCI bus). Load it with 'modprobe nvidia' and "
+                      " is installed; " +
+                      count_of(snap.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") +
+                      " on the PCI bus). Load it with 'modprobe nvidia' and "
                       "check dmesg if that fails.";
   } else if (n.init_error == "NVML_ERROR_NO_PERMISSION") {
     n.error_message =
@@ -155,6 +160,7 @@ int run_triage(const Options& o, bool& abandoned_threads) {
   } else {
     TableOptions t;
     t.wide = o.wide;
+    t.width = table_width(STDOUT_FILENO);
     const char* no_color = std::getenv("NO_COLOR");
     bool tty = isatty(STDOUT_FILENO) == 1;
     t.color = o.color.value_or(tty && (no_color == nullptr || *no_color == '\0'));

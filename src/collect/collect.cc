@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "checks/pin_advice.h"
 #include "data/data_check.h"
 #include "history/run_history.h"
 #include "sources/fs/disk_usage.h"
@@ -69,8 +70,19 @@ Incident read_incident(const CollectInputs& in, const FsRoot& root,
   return collect_incident(root, io, servers);
 }
 
+/// os-release(5): /etc/os-release, else /usr/lib/os-release.
+void read_os_release(const FsRoot& root, NodeSnapshot& snap) {
+  Result<std::string> text = root.read("/etc/os-release");
+  if (!text) text = root.read("/usr/lib/os-release");
+  if (!text) return;
+  OsRelease os = parse_os_release(*text);
+  snap.os_id = os.id;
+  snap.os_id_like = os.id_like;
+}
+
 void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
   snap.hostname = read_hostname(root);
+  read_os_release(root, snap);
   snap.kernel_module_version = read_kernel_module_version(root);
   snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
   snap.nvidia_modules = read_nvidia_modules(root);

@@ -170,9 +170,11 @@ TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
     }
   } else {
     for (uint32_t p : o.pids)
-      if (under(root, p, top) || under(root, top, p) ||
-          std::any_of(reach.begin(), reach.end(),
-                      [&](const ServerMember* m) { return m->pid == p; })) {
+      if (std::none_of(t.signal.begin(), t.signal.end(),
+                       [&](const ProcId& id) { return id.pid == p; }) &&
+          (under(root, p, top) || under(root, top, p) ||
+           std::any_of(reach.begin(), reach.end(),
+                       [&](const ServerMember* m) { return m->pid == p; }))) {
         std::optional<ProcInfo> info = read_proc(root, p);
         t.signal.push_back({p, info ? info->start_ticks : 0});
       }

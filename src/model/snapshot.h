@@ -431,6 +431,10 @@ struct NodeSnapshot {
   int schema_version = 2;  ///< 2: servers[]
   Origin source = Origin::kNvml;
   std::optional<std::string> hostname;
+  /// /etc/os-release's ID and ID_LIKE (which tool pins packages); null: a
+  /// capture, or no os-release.
+  std::optional<std::string> os_id;
+  std::optional<std::string> os_id_like;
   int64_t collected_at_unix_ms = 0;
   /// A capture's own <timestamp> as it printed it, and in Unix seconds when
   /// it could be read (its time zone is not in the file: read as UTC, see

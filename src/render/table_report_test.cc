@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "render/golden.h"
@@ -39,7 +40,7 @@ TEST(TableReport, FitsOneHundredColumnsWithEightGpus) {
   int rows = 0;
   while (std::getline(lines, line)) {
     EXPECT_LE(line.size(), 100u) << line;
-    if (line.find("GiB") != std::string::npos) ++rows;
+    if (line.find("GiB") != std::string::npos || line.find("/95.6G") != std::string::npos) ++rows;
   }
   EXPECT_GE(rows, 16);  // 8 GPU rows and 8 process rows
   // What matters is never cut: the owner and the process name.
@@ -108,6 +109,90 @@ TEST(TableReport, ALinePerPathEvenWhenFine) {
   for (const char* path : {"\n  /   ", "\n  /data   ", "\n  /scratch  "})
     EXPECT_NE(text.find(path), std::string::npos) << path << " in\n" << text;
   EXPECT_NE(text.find("30.0M of 32.8M inodes free"), std::string::npos);
+}
+
+Report eight_gpus() {
+  Report s = make_test_report();
+  s.snapshot.gpus.resize(1);
+  for (uint32_t i = 1; i < 8; ++i) {
+    GpuState g = s.snapshot.gpus[0];
+    g.index = i;
+    s.snapshot.gpus.push_back(g);
+  }
+  s.snapshot.gpu_count = 8;
+  return s;
+}
+
+size_t longest_line(const std::string& text) {
+  std::istringstream lines(text);
+  size_t n = 0;
+  for (std::string line; std::getline(lines, line);) n = std::max(n, line.size());
+  return n;
+}
+
+// Issue 25: an 80-column console gets 80 columns; the columns go in the
+// documented order (PM, then PS: enough here) and what matters stays.
+TEST(TableReport, FitsEightyColumnsByDroppingColumnsInOrder) {
+  TableOptions o;
+  o.width = 80;
+  std::string text = render(eight_gpus(), o);
+  EXPECT_LE(longest_line(text), 80u) << text;
+  EXPECT_EQ(text.find(" PM"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" PS "), std::string::npos) << text;
+  EXPECT_NE(text.find("PCIE"), std::string::npos) << text;
+  EXPECT_NE(text.find("70.6/95.6G 74%"), std::string::npos) << text;
+  EXPECT_NE(text.find("unit sglang.service"), std::string::npos);
+  // At 100 columns everything fits; --wide keeps every column whatever the width.
+  o.width = 100;
+  EXPECT_NE(render(eight_gpus(), o).find(" PS PCIE      PM"), std::string::npos);
+  o.width = 80;
+  o.wide = true;
+  EXPECT_NE(render(eight_gpus(), o).find(" PS PCIE      PM"), std::string::npos);
+}
+
+// Memory used and the GPU's busy time have headers that cannot be read as
+// the memory controller's load.
+TEST(TableReport, HeadersSayWhatTheyMeasure) {
+  std::string text = render(make_test_report());
+  EXPECT_NE(text.find("MEMORY USED      GPU BUSY"), std::string::npos) << text;
+  EXPECT_EQ(text.find("UTIL a/m"), std::string::npos) << text;
+}
+
+// MIG devices are listed under their GPU with their own memory.
+TEST(TableReport, MigDevicesUnderTheirGpu) {
+  Report s = make_test_report();
+  MigDevice m;
+  m.index = 0;
+  m.gpu_instance_id = 1;
+  m.compute_instance_id = 0;
+  m.name = "NVIDIA RTX PRO 6000 Blackwell Server Edition MIG 2g.48gb";
+  m.memory_total_bytes = 48ull << 30;
+  m.memory_used_bytes = 3ull << 30;
+  s.snapshot.gpus[0].mig_devices = std::vector<MigDevice>{m};
+  std::string text = render(s);
+  size_t gpu0 = text.find("\n  0 ok");
+  size_t mig = text.find("\n    MIG 2g.48gb  GI 1 CI 0 ");
+  size_t gpu1 = text.find("\n  1 lost");
+  ASSERT_NE(mig, std::string::npos) << text;
+  EXPECT_LT(gpu0, mig);
+  EXPECT_LT(mig, gpu1);
+  EXPECT_NE(text.substr(mig, gpu1 - mig).find(" 3.0/48.0G"), std::string::npos) << text;
+}
+
+TEST(TableReport, LongCommandsBreakOutsideQuotesAndStillPaste) {
+  Report s = make_test_report();
+  s.plan.resize(1);
+  s.plan[0].commands = {
+      "gpu-triage data '/data/my jobs/run 0412/hidden states' --expect 37312 --deep "
+      "--move-bad-to '/data/my jobs/run 0412/hidden states.bad'"};
+  TableOptions o;
+  o.width = 80;
+  std::string text = render(s, o);
+  EXPECT_NE(
+      text.find("      $ gpu-triage data '/data/my jobs/run 0412/hidden states' --expect 37312 \\\n"
+                "          --deep --move-bad-to '/data/my jobs/run 0412/hidden states.bad'\n"),
+      std::string::npos)
+      << text;
 }
 
 TEST(TableReport, FormatBytes) {

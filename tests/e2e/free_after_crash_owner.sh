@@ -75,7 +75,7 @@ JSON
 run "$TMP/scenario.json" free --gpus all --root / --sample 200ms
 expect_rc 1
 expect_out_contains "SGLang server, root PID $launcher"
-expect_out_contains "holds 564.8 GiB on GPUs 0-7 through 8 process(es)"
+expect_out_contains "holds 564.8 GiB on GPUs 0-7 through 8 processes"
 expect_out_contains "systemd unit $UNIT (Restart=always)"
 expect_out_contains "\$ ${SUDO}systemctl stop $UNIT"
 expect_out_contains "\$ ${SUDO}systemctl disable $UNIT"

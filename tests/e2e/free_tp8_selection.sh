@@ -60,6 +60,12 @@ assert held[0]["commands"] == free["targets"][0]["commands"], (held[0]["commands
 assert any(p["commands"] == held[0]["commands"] for p in report["plan"])
 PY
 
+# A PID given twice is one PID: listed and signalled once; one GPU is "GPU 6".
+free --pid ${workers[6]} --pid ${workers[6]}
+expect_out_contains "on GPU 6 through 1 process (PID ${workers[6]})"
+expect_out_contains "kill ${workers[6]}   # SIGTERM to exactly the chosen PIDs"
+all_alive "a dry run"
+
 # 4. --pid of one worker: exactly that worker.
 free --pid ${workers[5]} --yes --grace 2s --json
 json_check 'd["targets"][0]["signal_pids"] == ['"${workers[5]}"'] and d["targets"][0]["gpus"] == [5]' "exactly the chosen PID"

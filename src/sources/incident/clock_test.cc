@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sources/incident/fake_host_test_util.h"
+#include "sources/incident/host.h"
 #include "util/test_util.h"
 
 namespace gt {
@@ -83,6 +84,20 @@ TEST(ReadClock, ClocksOutOfRangeGiveNoOffset) {
   Incident in2;
   read_clock(t.root(), o, in2);
   EXPECT_FALSE(in2.clock.rtc_offset_s);
+}
+
+// A fixture tree that stands in for no clock and no commands (a scenario
+// without .gt-fixture/) says nothing about them: no "not read" lines.
+TEST(ReadClock, AFixtureTreeWithoutAClockSaysNothing) {
+  TempTree t;
+  FixtureHost h(t.root());
+  ClockOptions o;
+  o.clock = &h;
+  o.runner = &h;
+  Incident in;
+  read_clock(t.root(), o, in);
+  EXPECT_FALSE(in.clock.kernel_synchronised);
+  EXPECT_TRUE(in.unread.empty()) << in.unread.front();
 }
 
 }  // namespace

@@ -326,6 +326,7 @@ std::vector<std::string> previous_boot_argv(uint64_t max_entries) {
 
 void read_previous_boot(const JournalOptions& o, Incident& out) {
   CommandResult list = o.runner->run(list_boots_argv(), o.timeout);
+  if (list.absent) return;
   if (std::optional<std::string> why = failure(list, o.timeout)) {
     out.unread.push_back("journal (boot list): " + *why);
     return;
@@ -345,7 +346,8 @@ void read_previous_boot(const JournalOptions& o, Incident& out) {
   boot.first_entry_unix_s = prev->first_unix_s;
   boot.last_entry_unix_s = prev->last_unix_s;
   CommandResult r = o.runner->run(previous_boot_argv(o.max_entries), o.timeout);
-  if (std::optional<std::string> why = failure(r, o.timeout)) {
+  if (r.absent) {
+  } else if (std::optional<std::string> why = failure(r, o.timeout)) {
     out.unread.push_back("journal (previous boot's entries): " + *why);
   } else {
     std::vector<JournalEntry> entries = parse_journal_json(r.out, boot.garbage_lines);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "util/numeric.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -30,9 +31,9 @@ std::string ending_words(const PreviousBoot& b) {
   return "previous boot: how it ended is unknown";
 }
 
-void tally_line(Incident& in, const MessageTally& t, const char* noun) {
+void tally_line(Incident& in, const MessageTally& t, const char* one, const char* many) {
   if (t.count == 0) return;
-  std::string what = fmt::format("previous boot: {} {}", t.count, noun);
+  std::string what = "previous boot: " + count_of(t.count, one, many);
   if (t.last_unix_s && t.first_unix_s && *t.last_unix_s > *t.first_unix_s)
     what += " over " + duration_words(*t.last_unix_s - *t.first_unix_s);
   if (t.example) what += ", first: " + *t.example;
@@ -43,12 +44,13 @@ void previous_boot_lines(Incident& in) {
   const PreviousBoot& b = *in.previous_boot;
   std::string id = b.boot_id ? " (boot id " + b.boot_id->substr(0, 12) + ")" : "";
   add(in, b.first_entry_unix_s, "previous boot's first journal entry" + id, "journal");
-  tally_line(in, b.io_errors, "storage I/O errors");
-  tally_line(in, b.read_only_remounts, "filesystems remounted read-only / shut down");
-  tally_line(in, b.hung_tasks, "hung-task warnings");
-  tally_line(in, b.oom_kills, "OOM kills");
-  tally_line(in, b.storage_resets, "NVMe/SCSI resets");
-  tally_line(in, b.xids, "Xid errors");
+  tally_line(in, b.io_errors, "storage I/O error", "storage I/O errors");
+  tally_line(in, b.read_only_remounts, "filesystem remounted read-only / shut down",
+             "filesystems remounted read-only / shut down");
+  tally_line(in, b.hung_tasks, "hung-task warning", "hung-task warnings");
+  tally_line(in, b.oom_kills, "OOM kill", "OOM kills");
+  tally_line(in, b.storage_resets, "NVMe/SCSI reset", "NVMe/SCSI resets");
+  tally_line(in, b.xids, "Xid error", "Xid errors");
   std::string what = ending_words(b);
   std::string summary = last_minutes_summary(b);
   if (!summary.empty()) what += " after " + summary;
