@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 
 namespace gt {
 namespace {

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <tuple>
 
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 
 namespace gt {
 namespace {

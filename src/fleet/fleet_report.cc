@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "model/snapshot.h"
 #include "util/json_depth.h"
 #include "util/json_text.h"
 
@@ -69,9 +70,13 @@ std::string report_fields(const nlohmann::ordered_json& j) {
     for (const auto& g : j["gpus"]) ok += g.is_object() && string_field(g, "status", "") == "ok";
     answering = std::to_string(ok);
   }
-  std::string s = "gpus=" + answering + "/" +
-                  std::to_string(j.value("pci_devices", nlohmann::ordered_json::array()).size()) +
-                  " critical=" + std::to_string(crit) + " warning=" + std::to_string(warn);
+  // As --oneline: a capture read no PCI bus, so its second count is "-".
+  const bool capture = string_field(j, "source", "") == origin_name(Origin::kCapture);
+  const std::string pci =
+      capture ? "-"
+              : std::to_string(j.value("pci_devices", nlohmann::ordered_json::array()).size());
+  std::string s = "gpus=" + answering + "/" + pci + " critical=" + std::to_string(crit) +
+                  " warning=" + std::to_string(warn);
   if (j.contains("driver_version") && j["driver_version"].is_string())
     s += " driver=" + j["driver_version"].get<std::string>();
   std::set<std::string> ids = problem_ids(j);

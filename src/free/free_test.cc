@@ -346,7 +346,7 @@ TEST(FreePlan, WrappersAreSignalledFirstAndTheTreeKilledAfter) {
   fake_proc(t, 102, 100, "sglang::schedul", "sglang::scheduler_TP1", 0, cg);
   fake_proc(t, 103, 100, "python3", "python3 -c detokenizer", 0, cg);  // holds no GPU
   NodeSnapshot s;
-  s.source = "nvml";
+  s.source = Origin::kNvml;
   s.gpus = {gpu_with(0, {holder(101)}), gpu_with(1, {holder(102)})};
   for (GpuProcess* p : {&(*s.gpus[0].processes)[0], &(*s.gpus[1].processes)[0]}) p->owner.reset();
   FreePlan plan = make_free_plan(s, t.root(), busy_ok(), Self{42, 0, {42}});
