@@ -185,11 +185,11 @@ Finding init_failure(const NodeSnapshot& s) {
     // A capture (nvidia-smi's text) says nothing of its node's PCI bus: a
     // GPU-less node prints the same words, so modprobe is conditional there.
     const bool capture = !pci_bus_read(s.source);
-    f.evidence = capture
-                     ? "nvidia-smi could not communicate with the driver; the node's PCI bus "
-                       "was not read (a capture)"
-                     : "NVML library " + library + " installed; " +
-                           count_of(s.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") + " on the PCI bus";
+    f.evidence = capture ? "nvidia-smi could not communicate with the driver; the node's PCI bus "
+                           "was not read (a capture)"
+                         : "NVML library " + library + " installed; " +
+                               count_of(s.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") +
+                               " on the PCI bus";
     f.action =
         std::string(capture ? "If the node has an NVIDIA GPU on its PCI bus (lspci -d 10de:), "
                               "load the driver"

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -39,7 +40,7 @@ void render_change_json(const Change& c, std::ostream& out) {
   j["path"] = or_null(c.path);
   j["text"] = c.text;
   // Invalid UTF-8 (a file name, a log line) is replaced, never a throw.
-  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out << json_text(j) << '\n';
 }
 
 }  // namespace gt

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib/watch.sh"
 tmux_start 80 40
 tmux_type "stty -a > $TMP/stty.before" Enter
 tmux_type "$WITH_MOCK watch-timeline $TOOL watch --interval 1s --sample 200ms --timeout 2s --no-kernel-log" Enter
-wait_screen "gpu-triage watch" 15
+wait_screen "GPU util" 15  # the typed command line also says "gpu-triage watch"
 [[ $(tmux_var '#{alternate_on}') == 1 ]] || fail "not on the alternate screen"
 wait_screen "SGLang pid-3141 (TP 8, GPUs 0-7)" 5
 wait_screen "GPU util" 5

@@ -61,5 +61,5 @@ for r in r535 r550; do
   expect_rc 2
   json_check '[f["id"] for f in d["findings"]][:1] == ["nvml.driver_not_loaded"]'
   json_check 'any("modprobe nvidia" in c for c in d["findings"][0]["commands"])'
-  json_check '"NVML library '"$v"' installed; 8 NVIDIA GPU(s) on the PCI bus" == d["findings"][0]["evidence"]'
+  json_check '"NVML library '"$v"' installed; 8 NVIDIA GPUs on the PCI bus" == d["findings"][0]["evidence"]'
 done
