@@ -21,12 +21,14 @@ $(BUILD)/build.ninja: CMakeLists.txt tests/mock_nvml/CMakeLists.txt | $(STAMP)
 build: $(STAMP) $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The demo needs only the tool and the mock library, not the tests.
+# The tool and the mock library (its three driver variants), not the tests.
 tool: $(STAMP) $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target gpu-triage mock_nvml_all
 
 # The story (tests/scenarios/story, scripts/demo): the node the morning after.
-demo: tool
+# It needs the tool and the current driver's mock only.
+demo: $(STAMP) $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS) --target gpu-triage mock_nvml_current
 	@echo "== gpu-triage on the node after the crash (tests/scenarios/story, scripts/demo) =="
 	@GT_BUILD_DIR=$(BUILD) scripts/demo $(BUILD)/gpu-triage; rc=$$?; \
 	  echo "(exit code $$rc)"

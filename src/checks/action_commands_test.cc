@@ -5,7 +5,7 @@
 #include "model/xid_catalog.h"
 
 namespace gt {
-namespace {
+namespace action_commands_test {
 
 TEST(ActionCommands, NamedCommandsBecomeCommandsWithTheGpu) {
   EXPECT_EQ(action_commands("Drain and reset it (nvidia-smi -r -i <index>); if it recurs, run "
@@ -38,5 +38,5 @@ TEST(ActionCommands, EveryCatalogueCommandIsRecognised) {
   EXPECT_GE(with_command, 22);
 }
 
-}  // namespace
+}  // namespace action_commands_test
 }  // namespace gt

@@ -11,7 +11,7 @@
 #include "holders/stop.h"
 
 namespace gt {
-namespace {
+namespace advice_test {
 
 const Finding* find(const Report& r, const std::string& id) {
   for (const Finding& f : r.findings)
@@ -264,5 +264,5 @@ TEST(Disks, APathOnTheFilesystemOfAnotherIsJudgedOnceNamingBoth) {
   EXPECT_EQ(low, 1);
 }
 
-}  // namespace
+}  // namespace advice_test
 }  // namespace gt

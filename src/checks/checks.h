@@ -2,6 +2,7 @@
 // modifies the snapshot or calls a collector.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -10,6 +11,10 @@
 #include "model/snapshot.h"
 
 namespace gt {
+
+/// Retired pages (single- plus double-bit) at which NVIDIA's guidance calls
+/// for an RMA; the hardware check says it, the ECC-history check defers to it.
+inline constexpr uint32_t kRetiredPagesRmaLimit = 60;
 
 void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out);

@@ -11,7 +11,7 @@
 #include "checks/test_node.h"
 
 namespace gt {
-namespace {
+namespace checks_test {
 
 std::vector<std::string> ids(Report& r, CheckOptions o = {}) {
   judge(r, o);
@@ -333,11 +333,11 @@ TEST(Plan, AHealthyNodeHasNothingToDo) {
   EXPECT_EQ(r.verdict, Severity::kOk);
 }
 
-}  // namespace
+}  // namespace checks_test
 }  // namespace gt
 
 namespace gt {
-namespace {
+namespace checks_test {
 
 TEST(Checks, FatalNvlinkAndRecoveryActionRaiseTheSeverity) {
   Report r = healthy_node();
@@ -369,11 +369,11 @@ TEST(Checks, FatalNvlinkAndRecoveryActionRaiseTheSeverity) {
   EXPECT_EQ(r.verdict, Severity::kCritical);
 }
 
-}  // namespace
+}  // namespace checks_test
 }  // namespace gt
 
 namespace gt {
-namespace {
+namespace checks_test {
 
 TEST(Captures, ATrimmedCaptureClaimsNothingAboutTheGpusItLeftOut) {
   Report r = healthy_node();
@@ -404,5 +404,5 @@ TEST(Captures, ExpectedCountIsComparedWithTheCaptureNotThisBus) {
                           [](const Finding& f) { return f.id == "gpu.count_mismatch"; }));
 }
 
-}  // namespace
+}  // namespace checks_test
 }  // namespace gt

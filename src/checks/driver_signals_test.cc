@@ -10,7 +10,7 @@
 #include "checks/test_node.h"
 
 namespace gt {
-namespace {
+namespace driver_signals_test {
 
 /// Judges `r` afresh (so a test may ask for several ids) and returns the
 /// findings with `id`.
@@ -282,5 +282,5 @@ TEST(Limits, OneReadingIsSaidToBeOne) {
   EXPECT_TRUE(contains(f[0]->evidence, "duration is unknown")) << f[0]->evidence;
 }
 
-}  // namespace
+}  // namespace driver_signals_test
 }  // namespace gt

@@ -10,7 +10,7 @@
 #include "checks/test_node.h"
 
 namespace gt {
-namespace {
+namespace driver_wedged_test {
 
 StuckTask stuck(uint32_t pid, std::optional<uint32_t> tid, const std::string& comm) {
   StuckTask t;
@@ -155,5 +155,5 @@ TEST(DriverWedged, RunAsRootDropsSudoFromTheJoinedCommands) {
   EXPECT_TRUE(w.front()->commands.back().starts_with("reboot"));
 }
 
-}  // namespace
+}  // namespace driver_wedged_test
 }  // namespace gt

@@ -19,7 +19,6 @@
 namespace gt {
 namespace {
 
-constexpr uint32_t kRetiredPagesLimit = 60;  // hardware.cc's RMA limit
 constexpr uint32_t kDbeRetiredSoftLimit = 15;
 
 std::string num(const std::optional<uint64_t>& v) { return v ? fmt::format("{}", *v) : "unknown"; }
@@ -63,7 +62,7 @@ void dbe_pages_one(const GpuState& g, std::vector<Finding>& out) {
   const RetiredPages& rp = g.retired_pages;
   uint32_t dbe = rp.double_bit.value_or(0);
   if (dbe <= kDbeRetiredSoftLimit) return;
-  if (dbe + rp.single_bit.value_or(0) >= kRetiredPagesLimit) return;  // the RMA finding says it
+  if (dbe + rp.single_bit.value_or(0) >= kRetiredPagesRmaLimit) return;  // the RMA finding says it
   Finding f = gpu_finding("ecc.retired_pages_dbe", g);
   f.title = fmt::format("{}: {} pages retired for double-bit errors (DCGM's soft limit {})",
                         gpu_label(g), dbe, kDbeRetiredSoftLimit);

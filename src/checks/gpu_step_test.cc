@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace gpu_step_test {
 
 Finding finding(const char* id, Severity sev, std::vector<std::string> commands = {}) {
   Finding f;
@@ -45,5 +45,5 @@ TEST(GpuStep, RemediesFromTheCatalogueAndTheBoot) {
   EXPECT_FALSE(joins_per_gpu(finding("persistence.off", Severity::kWarning)));
 }
 
-}  // namespace
+}  // namespace gpu_step_test
 }  // namespace gt

@@ -22,7 +22,6 @@
 namespace gt {
 namespace {
 
-constexpr uint32_t kRetiredPagesLimit = 60;
 constexpr uint32_t kUncorrectableRemapLimit = 512;
 constexpr double kBusyUtilPct = 10.0;
 
@@ -48,10 +47,10 @@ void ecc_one(const GpuState& g, std::vector<Finding>& out) {
   }
   const RetiredPages& rp = g.retired_pages;
   uint32_t retired = rp.single_bit.value_or(0) + rp.double_bit.value_or(0);
-  if (retired >= kRetiredPagesLimit) {
+  if (retired >= kRetiredPagesRmaLimit) {
     Finding f = gpu_finding("ecc.retired_pages_limit", g);
-    f.title =
-        fmt::format("{}: {} retired pages (limit {})", gpu_label(g), retired, kRetiredPagesLimit);
+    f.title = fmt::format("{}: {} retired pages (limit {})", gpu_label(g), retired,
+                          kRetiredPagesRmaLimit);
     f.evidence = fmt::format("single-bit {}, double-bit {}", rp.single_bit.value_or(0),
                              rp.double_bit.value_or(0));
     f.action = "The GPU has reached NVIDIA's retirement limit: drain it and open an RMA.";

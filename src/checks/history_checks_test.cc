@@ -5,7 +5,7 @@
 #include "history/record.h"
 
 namespace gt {
-namespace {
+namespace history_checks_test {
 
 /// GPU 2 logs Xid 79 in the current boot `boot`; the record holds `before`.
 Report node_with_xid79(const std::vector<std::string>& before, const std::string& boot) {
@@ -64,5 +64,5 @@ TEST(HistoryChecks, NoRecordNoEscalation) {
   EXPECT_FALSE(find(r, "gpu.repeat_offender"));
 }
 
-}  // namespace
+}  // namespace history_checks_test
 }  // namespace gt

@@ -4,7 +4,7 @@
 #include "checks/checks.h"
 
 namespace gt {
-namespace {
+namespace incident_checks_test {
 
 std::vector<Finding> run(const Incident& in) {
   NodeSnapshot s;
@@ -108,5 +108,5 @@ TEST(CheckIncident, ClockUnsynchronisedOnlyWarnsWithEvidence) {
   EXPECT_TRUE(run(in).empty());
 }
 
-}  // namespace
+}  // namespace incident_checks_test
 }  // namespace gt

@@ -8,7 +8,7 @@
 #include "checks/test_node.h"
 
 namespace gt {
-namespace {
+namespace kernel_log_checks_test {
 
 KernelLogEvent xid(int code, const char* bus, double mono) {
   KernelLogEvent e;
@@ -196,5 +196,5 @@ TEST(KernelLogChecks, AResetTheDriverConfirmsClearsACurrentBootXid) {
   EXPECT_TRUE(f[0]->commands.empty());
 }
 
-}  // namespace
+}  // namespace kernel_log_checks_test
 }  // namespace gt

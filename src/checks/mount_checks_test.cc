@@ -4,7 +4,7 @@
 #include "checks/test_node.h"
 
 namespace gt {
-namespace {
+namespace mount_checks_test {
 
 MountInfo missing_data() {
   MountInfo m;
@@ -86,5 +86,5 @@ TEST(MountChecks, ReadOnlyAfterErrorsAndSharedFilesystems) {
   EXPECT_EQ(out[1].severity, Severity::kInfo);
 }
 
-}  // namespace
+}  // namespace mount_checks_test
 }  // namespace gt

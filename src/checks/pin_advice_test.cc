@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace pin_advice_test {
 
 PackageTool tool_of(const char* text) { return package_tool(parse_os_release(text)); }
 
@@ -33,5 +33,5 @@ TEST(PinAdvice, PinsOnlyTheDriverPackages) {
   EXPECT_FALSE(pin_driver_command(PackageTool::kUnknown));
 }
 
-}  // namespace
+}  // namespace pin_advice_test
 }  // namespace gt

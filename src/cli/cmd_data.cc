@@ -83,7 +83,7 @@ std::optional<double> parse_rate(const std::string& text) {
 }
 
 /// Parses argv; nullopt with `code` set when the command ends now.
-std::optional<DataCli> parse(int argc, char** argv, int& code) {
+std::optional<DataCli> parse_data_args(int argc, char** argv, int& code) {
   CLI::App app{
       "gpu-triage data: is the job's output intact, and exactly which samples must be redone?\n"
       "Files are opened read-only; nothing in DIR changes unless --move-bad-to is given."};
@@ -355,7 +355,7 @@ void render(const DataCli& c, const DataReport& report) {
 
 int cmd_data(int argc, char** argv) {
   int code = 0;
-  std::optional<DataCli> c = parse(argc, argv, code);
+  std::optional<DataCli> c = parse_data_args(argc, argv, code);
   if (!c) return code;
   auto start = std::chrono::steady_clock::now();
   warn_quick_acting(*c);

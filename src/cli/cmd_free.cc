@@ -28,7 +28,7 @@
 namespace gt {
 namespace {
 
-constexpr const char* kProg = "gpu-triage free";
+constexpr const char* kFreeProg = "gpu-triage free";
 
 struct FreeCli {
   FreeOptions free;
@@ -40,11 +40,11 @@ struct FreeCli {
 };
 
 /// Parses argv; nullopt with `code` set when the command should end now.
-std::optional<FreeCli> parse(int argc, char** argv, int& code) {
+std::optional<FreeCli> parse_free_args(int argc, char** argv, int& code) {
   CLI::App app{
       "gpu-triage free: release GPUs held by leftover processes, safely.\n"
       "Without --yes it only shows what it would do.",
-      kProg};
+      kFreeProg};
   app.allow_extras();
   app.footer(
       "Exit codes: 0 the selected GPUs are free at the end; 1 memory remains (without --yes:\n"
@@ -89,7 +89,7 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   app.add_option("--sample", sample,
                  "Utilization window to judge idleness, sampled several times (default 3s; 0 "
                  "does not sample, so no server is known to be idle)");
-  if (std::optional<int> rc = parse_command_line(app, argc, argv, {kProg, {}})) {
+  if (std::optional<int> rc = parse_command_line(app, argc, argv, {kFreeProg, {}})) {
     code = *rc;
     return std::nullopt;
   }
@@ -104,19 +104,19 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
   for (const Error* e : {list ? nullptr : &list.error(), g ? nullptr : &g.error(),
                          t ? nullptr : &t.error(), s ? nullptr : &s.error()}) {
     if (!e) continue;
-    code = usage_error(kProg, e->message, c.free.json);
+    code = usage_error(kFreeProg, e->message, c.free.json);
     return std::nullopt;
   }
   c.gpus = *list;
   if (idle_only && c.free.include_busy) {
-    code = usage_error(kProg, "--idle-only and --include-busy contradict each other");
+    code = usage_error(kFreeProg, "--idle-only and --include-busy contradict each other");
     return std::nullopt;
   }
   c.free.grace = *g;
   c.timeout = *t;
   c.sample = *s;
   if (c.sample >= c.timeout) {
-    code = usage_error(kProg,
+    code = usage_error(kFreeProg,
                        "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")",
                        c.free.json);
     return std::nullopt;
@@ -143,7 +143,7 @@ std::optional<std::string> missing_gpus(const FreeOptions& o, const NodeSnapshot
                      missing.size() == 1 ? "" : "s", format_index_list(missing), has);
 }
 
-std::string when(std::optional<int64_t> unix_s) {
+std::string free_when(std::optional<int64_t> unix_s) {
   return unix_s ? format_utc(*unix_s, "%Y-%m-%d %H:%M:%S UTC") : "unknown";
 }
 
@@ -165,7 +165,7 @@ void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
                                  : "BUSY (taken by --include-busy)",
                        t.widened ? "; taken whole (--whole-server)" : "");
     out << fmt::format("   user {}, running since {}, owner: {}{}\n", t.user.value_or("?"),
-                       when(t.since_unix_s), t.stop.owner_text,
+                       free_when(t.since_unix_s), t.stop.owner_text,
                        t.restart_policy ? " (" + *t.restart_policy + ")" : "");
     for (const ServerProcess& w : t.wrappers)
       out << fmt::format("   wrapper PID {}: {} (would start the launcher again: stopped first)\n",
@@ -299,7 +299,7 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
 
 int cmd_free(int argc, char** argv) {
   int code = 0;
-  std::optional<FreeCli> c = parse(argc, argv, code);
+  std::optional<FreeCli> c = parse_free_args(argc, argv, code);
   if (!c) return code;
   const FsRoot root(c->root);
   bool abandoned = false;
@@ -316,14 +316,14 @@ int cmd_free(int argc, char** argv) {
   };
   NodeSnapshot before = collect(c->sample);
   if (!before.nvml.initialized) {
-    command_error(kProg, before.nvml.error_message.value_or("NVML unusable"),
+    command_error(kFreeProg, before.nvml.error_message.value_or("NVML unusable"),
                   static_cast<int>(ExitCode::kCritical), c->free.json);
     std::fflush(nullptr);
     _exit(static_cast<int>(ExitCode::kCritical));
   }
   Result<std::optional<std::vector<uint32_t>>> chosen = resolve_gpu_selector(c->gpus, before);
   if (!chosen) {
-    code = usage_error(kProg, chosen.error().message);
+    code = usage_error(kFreeProg, chosen.error().message);
     std::fflush(nullptr);
     if (abandoned) _exit(code);
     return code;
@@ -337,7 +337,7 @@ int cmd_free(int argc, char** argv) {
       for (std::vector<std::string>* cmds : {&t.stop.stop, &t.stop.disable})
         for (std::string& cmd : *cmds) cmd = without_sudo(cmd);
   if (std::optional<std::string> bad = missing_gpus(c->free, before)) {
-    code = usage_error(kProg, *bad, c->free.json);
+    code = usage_error(kFreeProg, *bad, c->free.json);
     std::fflush(nullptr);
     if (abandoned) _exit(code);
     return code;

@@ -13,7 +13,7 @@
 namespace gt {
 namespace {
 
-constexpr const char* kProg = "gpu-triage history";
+constexpr const char* kHistoryProg = "gpu-triage history";
 
 struct HistoryCli {
   std::string state_dir = kDefaultStateDir;
@@ -22,14 +22,14 @@ struct HistoryCli {
   bool json = false;
 };
 
-std::string when(int64_t unix_s) { return format_utc(unix_s, "%Y-%m-%d %H:%M UTC"); }
+std::string history_when(int64_t unix_s) { return format_utc(unix_s, "%Y-%m-%d %H:%M UTC"); }
 
 void print_text(const GpuHistory& h, const std::string& gpu, std::ostream& out) {
   out << "Record: " << h.file << " (" << h.boots.size() << " boot"
       << (h.boots.size() == 1 ? "" : "s") << ", at most " << kMaxHistoryBoots << " kept)\n";
   for (const HistoryBoot& b : h.boots)
-    out << "  boot " << b.boot_id << "  first run " << when(b.first_seen_unix_s) << ", last "
-        << when(b.last_seen_unix_s) << "\n";
+    out << "  boot " << b.boot_id << "  first run " << history_when(b.first_seen_unix_s)
+        << ", last " << history_when(b.last_seen_unix_s) << "\n";
   bool any = false;
   for (const GpuRecord& g : h.gpus) {
     if (!gpu.empty() && g.uuid != gpu) continue;
@@ -40,7 +40,8 @@ void print_text(const GpuHistory& h, const std::string& gpu, std::ostream& out) 
           << (f.boot_ids.size() == 1 ? "" : "s") << ":";
       for (const std::string& b : f.boot_ids) {
         const HistoryBoot* hb = find_boot(h, b);
-        out << " " << b.substr(0, 8) << (hb ? " (" + when(hb->first_seen_unix_s) + ")" : "");
+        out << " " << b.substr(0, 8)
+            << (hb ? " (" + history_when(hb->first_seen_unix_s) + ")" : "");
       }
       out << "\n";
     }
@@ -61,9 +62,9 @@ int clear(const HistoryCli& c) {
         file = h.file;
       },
       warnings);
-  for (const std::string& m : warnings) std::cerr << kProg << ": " << m << "\n";
+  for (const std::string& m : warnings) std::cerr << kHistoryProg << ": " << m << "\n";
   if (!w) {
-    std::cerr << kProg << ": " << w.error().message << "\n";
+    std::cerr << kHistoryProg << ": " << w.error().message << "\n";
     return static_cast<int>(ExitCode::kIoError);
   }
   if (c.gpu.empty())
@@ -82,7 +83,7 @@ int cmd_history(int argc, char** argv) {
       "gpu-triage history: the record across boots of each GPU's Xid and recovery-action "
       "findings, which escalates a GPU that shows the same one after reboots "
       "(gpu.repeat_offender).",
-      kProg};
+      kHistoryProg};
   app.allow_extras();
   app.footer(
       "Exit codes: 0 done; 1 the record cannot be read; 64 bad usage; 74 it cannot be written.");
@@ -92,17 +93,17 @@ int cmd_history(int argc, char** argv) {
   app.add_option("--gpu", c.gpu, "Only this GPU (its UUID)");
   app.add_flag("--clear", c.clear, "Clear the record (with --gpu: that GPU's), after a repair");
   app.add_flag("--json", c.json, "The record as JSON")->excludes("--clear");
-  if (std::optional<int> rc = parse_command_line(app, argc, argv, {kProg, {}})) return *rc;
+  if (std::optional<int> rc = parse_command_line(app, argc, argv, {kHistoryProg, {}})) return *rc;
   // `--gpu "$UUID"` with an empty variable must not clear every GPU.
   if (app.count("--gpu") && c.gpu.empty()) {
-    return command_error(kProg, "--gpu needs a GPU UUID (an empty one would mean every GPU)",
+    return command_error(kHistoryProg, "--gpu needs a GPU UUID (an empty one would mean every GPU)",
                          static_cast<int>(ExitCode::kUsage), c.json);
   }
   if (c.clear) return clear(c);
   std::vector<std::string> warnings;
   Result<GpuHistory> h = read_history(c.state_dir, warnings);
-  for (const std::string& w : warnings) std::cerr << kProg << ": " << w << "\n";
-  if (!h) return command_error(kProg, h.error().message, 1, c.json);
+  for (const std::string& w : warnings) std::cerr << kHistoryProg << ": " << w << "\n";
+  if (!h) return command_error(kHistoryProg, h.error().message, 1, c.json);
   if (c.json) {
     if (!c.gpu.empty()) std::erase_if(h->gpus, [&](const GpuRecord& g) { return g.uuid != c.gpu; });
     std::cout << json_text(history_to_json(*h), 2) << "\n";

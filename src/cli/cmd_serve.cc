@@ -27,7 +27,7 @@
 namespace gt {
 namespace {
 
-constexpr const char* kProg = "gpu-triage serve";
+constexpr const char* kServeProg = "gpu-triage serve";
 
 struct ServeArgs {
   std::string listen = "127.0.0.1:9835";
@@ -67,7 +67,7 @@ std::optional<int> parse_serve_args(int argc, char** argv, ServeArgs& a) {
       "gpu-triage serve: Prometheus exporter. GET /metrics (text format 0.0.4), GET /healthz "
       "(the JSON report).\nAlso takes gpu-triage's collection options: --timeout, --sample, "
       "--expect-gpus, --path, --root, --nvml-lib, --kernel-log, --no-kernel-log.",
-      kProg};
+      kServeProg};
   app.allow_extras();  // the collection options go on to parse_args
   app.footer(
       "Exit codes: 0 stopped by SIGINT or SIGTERM; 3 cannot listen on --listen (address in use,\n"
@@ -82,7 +82,7 @@ std::optional<int> parse_serve_args(int argc, char** argv, ServeArgs& a) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    return gt::usage_error(kProg, e.what());
+    return gt::usage_error(kServeProg, e.what());
   }
   a.rest = app.remaining();
   a.names = option_names(app);
@@ -105,32 +105,32 @@ void handle_signals(HttpServer& server) {
   }).detach();
 }
 
-int usage_error(const std::string& message) { return gt::usage_error(kProg, message); }
+int serve_usage_error(const std::string& message) { return gt::usage_error(kServeProg, message); }
 
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
   ServeArgs a;
   if (std::optional<int> rc = parse_serve_args(argc, argv, a)) return *rc;
-  std::vector<std::string> words = {kProg};
+  std::vector<std::string> words = {kServeProg};
   words.insert(words.end(), a.rest.begin(), a.rest.end());
   std::vector<char*> args;
   for (std::string& w : words) args.push_back(w.data());
-  ParsedArgs parsed = parse_args(static_cast<int>(args.size()), args.data(), kProg, a.names);
+  ParsedArgs parsed = parse_args(static_cast<int>(args.size()), args.data(), kServeProg, a.names);
   if (!parsed.options) return static_cast<int>(parsed.exit_code);
   const Options o = *parsed.options;
   if (o.json || o.oneline || o.wide || o.textfile)
-    return usage_error("--json, --oneline, --wide and --textfile are not for serve");
+    return serve_usage_error("--json, --oneline, --wide and --textfile are not for serve");
   HttpServerOptions ho;
   ReportCacheOptions co;
   Result<std::pair<std::string, int>> listen = parse_listen_address(a.listen);
-  if (!listen) return usage_error("--listen: " + listen.error().message);
+  if (!listen) return serve_usage_error("--listen: " + listen.error().message);
   std::tie(ho.host, ho.port) = *listen;
   for (auto [text, flag, out] :
        {std::tuple{&a.scrape_timeout, "--scrape-timeout", &ho.scrape_timeout},
         std::tuple{&a.max_age, "--max-age", &co.max_age}}) {
     Result<std::chrono::milliseconds> d = parse_duration(*text);
-    if (!d) return usage_error(std::string(flag) + ": " + d.error().message);
+    if (!d) return serve_usage_error(std::string(flag) + ": " + d.error().message);
     *out = *d;
   }
   ReportCache cache([o] { return collect_and_render(o); }, co);

@@ -39,7 +39,7 @@
 namespace gt {
 namespace {
 
-constexpr const char* kProg = "gpu-triage watch";
+constexpr const char* kWatchProg = "gpu-triage watch";
 
 struct WatchArgs {
   std::string interval = "2s";
@@ -66,7 +66,7 @@ std::optional<int> parse_watch_args(int argc, char** argv, WatchArgs& a) {
       "--log) one line per change, --json one JSON object per line.\nAlso takes gpu-triage's "
       "collection options: --timeout, --sample, --expect-gpus, --root, --nvml-lib, "
       "--kernel-log, --no-kernel-log, --color, --no-color.",
-      kProg};
+      kWatchProg};
   app.allow_extras();
   app.footer(
       "Keys (full screen): q quit, f findings, s servers, g one GPU's detail (again: the next),\n"
@@ -90,7 +90,7 @@ std::optional<int> parse_watch_args(int argc, char** argv, WatchArgs& a) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    return usage_error(kProg, e.what());
+    return usage_error(kWatchProg, e.what());
   }
   a.rest = app.remaining();
   a.names = option_names(app);
@@ -99,17 +99,17 @@ std::optional<int> parse_watch_args(int argc, char** argv, WatchArgs& a) {
 
 /// The collection options, through the triage's own parser.
 std::optional<Options> collection_options(const WatchArgs& a, int& rc) {
-  std::vector<std::string> words = {kProg};
+  std::vector<std::string> words = {kWatchProg};
   words.insert(words.end(), a.rest.begin(), a.rest.end());
   std::vector<char*> args;
   for (std::string& w : words) args.push_back(w.data());
-  ParsedArgs parsed = parse_args(static_cast<int>(args.size()), args.data(), kProg, a.names);
+  ParsedArgs parsed = parse_args(static_cast<int>(args.size()), args.data(), kWatchProg, a.names);
   rc = static_cast<int>(parsed.exit_code);
   if (!parsed.options) return std::nullopt;
   const Options& o = *parsed.options;
   if (o.oneline || o.wide || o.textfile || o.smi_xml || !o.hosts.empty() || o.reports_dir ||
       o.drift || o.data_dir || o.json || o.state_dir || o.no_state || o.paths.size() > 1) {
-    rc = usage_error(kProg,
+    rc = usage_error(kWatchProg,
                      "--oneline, --wide, --textfile, --smi-xml, --host, --reports, --drift, "
                      "--path, --state-dir and --no-state are not for watch");
     return std::nullopt;
@@ -331,7 +331,7 @@ bool Watch::wait(std::chrono::steady_clock::time_point until) {
 int Watch::run() {
   sig_fd_ = signal_descriptor();
   if (sig_fd_ < 0) {
-    std::cerr << kProg << ": signalfd failed\n";
+    std::cerr << kWatchProg << ": signalfd failed\n";
     return static_cast<int>(ExitCode::kUnknown);
   }
   const bool tty = isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1;
@@ -376,11 +376,11 @@ int cmd_watch(int argc, char** argv) {
   std::optional<Options> o = collection_options(a, rc);
   if (!o) return rc;
   if ((a.expect || a.values) && !a.data_dir)
-    return usage_error(kProg, "--expect and --values go with --data DIR");
+    return usage_error(kWatchProg, "--expect and --values go with --data DIR");
   Result<std::chrono::milliseconds> interval = parse_duration(a.interval);
-  if (!interval) return usage_error(kProg, "--interval: " + interval.error().message);
+  if (!interval) return usage_error(kWatchProg, "--interval: " + interval.error().message);
   if (interval->count() < 500)
-    return usage_error(kProg, "--interval must be 500ms at least, got '" + a.interval + "'");
+    return usage_error(kWatchProg, "--interval must be 500ms at least, got '" + a.interval + "'");
   if (a.json) a.log = true;
   Watch w(a, *o, *interval);
   const int code = w.run();

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace suggest_test {
 
 const std::vector<std::string> kCommands = {"free", "serve", "data", "help"};
 const std::vector<std::string> kOptions = {"--json",     "--wide",        "--timeout",
@@ -60,5 +60,5 @@ TEST(DidYouMean, WordsTheSuggestion) {
   EXPECT_EQ(did_you_mean("banana", kCommands), "");
 }
 
-}  // namespace
+}  // namespace suggest_test
 }  // namespace gt

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace usage_test {
 
 /// Runs parse_command_line over words; stderr in `err`.
 std::optional<int> parse(CLI::App& app, std::vector<std::string> words, std::string& err) {
@@ -74,5 +74,5 @@ TEST(OptionNames, AsTyped) {
   EXPECT_NE(std::find(names.begin(), names.end(), "-h"), names.end());
 }
 
-}  // namespace
+}  // namespace usage_test
 }  // namespace gt

@@ -45,7 +45,8 @@ NvmlCollectOutcome collect_gpus(const CollectInputs& in, const FsRoot& root, Nod
   }
   snap.nvml.loaded = true;
   if (!(*lib)->real_file().empty()) {
-    snap.nvml.library_file = (*lib)->real_file();
+    // Under a fixture root (a scenario, a node's image) as the node sees it.
+    snap.nvml.library_file = root.node_path((*lib)->real_file());
     snap.nvml.library_version = library_version_from_filename(
         std::filesystem::path((*lib)->real_file()).filename().string());
   }

@@ -9,7 +9,7 @@
 #include "data/data_report.h"
 
 namespace gt {
-namespace {
+namespace analysis_test {
 
 struct F {
   std::string rel;
@@ -191,11 +191,11 @@ TEST(DataAnalysisTest, UnverifiableFilesAreNeitherIntactNorBad) {
             ExitCode::kWarning);
 }
 
-}  // namespace
+}  // namespace analysis_test
 }  // namespace gt
 
 namespace gt {
-namespace {
+namespace analysis_test {
 
 // After `cp -r` every mtime is the copy's: the rate is unknown (null), not
 // 3.5 million samples/h; --rate gives it.
@@ -231,5 +231,5 @@ TEST(DataAnalysisTest, ChangedFilesJoinTheResumeSet) {
   EXPECT_EQ(r.progress.samples_done, 2u);
 }
 
-}  // namespace
+}  // namespace analysis_test
 }  // namespace gt

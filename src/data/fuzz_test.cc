@@ -12,7 +12,7 @@
 #include "data/formats/pickle_scan.h"
 
 namespace gt {
-namespace {
+namespace fuzz_test {
 
 TEST(DataFuzzTest, EveryTruncationOfSmallRealFilesIsFlagged) {
   for (const char* path : {"torch/eagle/0/data_0.ckpt", "torch/legacy/0/data_0.ckpt",
@@ -97,5 +97,5 @@ TEST(DataFuzzTest, RegressionReproducersAreNeverIntact) {
   EXPECT_GE(files, 6u);
 }
 
-}  // namespace
+}  // namespace fuzz_test
 }  // namespace gt

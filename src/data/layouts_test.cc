@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace layouts_test {
 
 TEST(DataLayoutsTest, SpecForgeIndexIsGlobal) {
   LayoutSpec s{Layout::kSpecForge};
@@ -55,5 +55,5 @@ TEST(DataLayoutsTest, StaleTemporaryNames) {
   EXPECT_FALSE(is_stale_temp("tmp_notes.txt"));
 }
 
-}  // namespace
+}  // namespace layouts_test
 }  // namespace gt

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace manifest_check_test {
 
 DirScan scan_of(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& f) {
   DirScan s;
@@ -75,5 +75,5 @@ TEST(DataManifestCheckTest, BadLinesAndOtherAlgorithmsAreNotedNotFatal) {
   EXPECT_NE(c.diff.notes[0].find("another algorithm"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace manifest_check_test
 }  // namespace gt

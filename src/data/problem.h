@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gt {
@@ -62,6 +63,11 @@ struct FileCheck {
 
   bool intact() const { return problems.empty() && !io_error && !unverifiable; }
 };
+
+/// Adds a problem to a file's check (every format verifier reports this way).
+inline void add_problem(FileCheck& check, ProblemCode code, std::string message) {
+  check.problems.push_back({code, std::move(message)});
+}
 
 /// Records why a file could not be fully verified (the first reason is kept).
 void note_unverifiable(FileCheck& check, std::string reason);

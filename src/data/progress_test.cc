@@ -7,7 +7,7 @@
 #include <string>
 
 namespace gt {
-namespace {
+namespace progress_test {
 
 TEST(DataProgressTest, MtimesSetByACopyAreClustered) {
   // cp -r: 1,000 files within 35 s, in directory order (unrelated to the index).
@@ -73,5 +73,5 @@ TEST(DataProgressTest, RateIsTheJobsPaceWithoutIdleGaps) {
   EXPECT_NEAR(*r.progress.rate_samples_per_hour / 3600.0, 1.09, 0.02);
 }
 
-}  // namespace
+}  // namespace progress_test
 }  // namespace gt

@@ -11,7 +11,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace resume_test {
 
 std::string slurp(const std::string& p) {
   std::ifstream in(p);
@@ -120,5 +120,5 @@ TEST(DataResumeTest, MoveTargetIsCheckedUpFront) {
   EXPECT_FALSE(std::filesystem::exists("/dev/shm/gt-bad-never-created"));
 }
 
-}  // namespace
+}  // namespace resume_test
 }  // namespace gt

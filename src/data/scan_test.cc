@@ -7,7 +7,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace scan_test {
 
 void set_mtime(const std::string& path, int64_t t) {
   struct timeval tv[2] = {{t, 0}, {t, 0}};
@@ -58,5 +58,5 @@ TEST(DataScanTest, AMillionEqualMessagesAreOneString) {
   EXPECT_EQ(pool.at(pool.intern("truncated")), "truncated");
 }
 
-}  // namespace
+}  // namespace scan_test
 }  // namespace gt

@@ -14,7 +14,7 @@
 #include "data/stream.h"
 
 namespace gt {
-namespace {
+namespace verify_test {
 
 const char* kSpecforge0 = "torch/specforge/rows_0-4/data_0.ckpt";
 
@@ -521,5 +521,5 @@ TEST(DataHardeningTest, ZipsWithoutTheMembersTheirFormatRequiresAreMalformed) {
   }
 }
 
-}  // namespace
+}  // namespace verify_test
 }  // namespace gt

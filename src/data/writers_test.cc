@@ -5,7 +5,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace writers_test {
 
 TEST(DataWritersTest, OnlyFilesUnderDirOpenForWritingCount) {
   TempTree t;
@@ -29,5 +29,5 @@ TEST(DataWritersTest, OnlyFilesUnderDirOpenForWritingCount) {
   EXPECT_TRUE(find_writers(TempTree().root(), {"/data/hidden"}).empty());  // no /proc
 }
 
-}  // namespace
+}  // namespace writers_test
 }  // namespace gt

@@ -9,7 +9,7 @@
 #include "fleet/correlate.h"
 
 namespace gt {
-namespace {
+namespace drift_test {
 
 using J = nlohmann::ordered_json;
 
@@ -138,5 +138,5 @@ TEST(Correlate, OneHostAloneOrAGpuXidIsNotAFleetEvent) {
   EXPECT_TRUE(correlate_xids(fleet).empty());
 }
 
-}  // namespace
+}  // namespace drift_test
 }  // namespace gt

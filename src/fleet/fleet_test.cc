@@ -13,7 +13,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace fleet_test {
 
 using namespace std::chrono_literals;
 
@@ -311,5 +311,5 @@ TEST(FleetHostile, ParseGatheredKeepsLinksAsText) {
   EXPECT_EQ(g.links["/sys/bus/pci/devices/x/driver"], "/etc");
 }
 
-}  // namespace
+}  // namespace fleet_test
 }  // namespace gt

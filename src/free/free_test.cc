@@ -11,7 +11,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace free_test {
 
 /// These fixtures are not sampled over a window: their servers are not
 /// known to be idle, so they are planned only with --include-busy.
@@ -241,11 +241,11 @@ TEST(FreeAct, MemoryWithNoHolderGetsTheResetRecipeNotRun) {
   EXPECT_NE(r.remaining[0].find("-pm 0"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace free_test
 }  // namespace gt
 
 namespace gt {
-namespace {
+namespace free_test {
 
 /// A launcher (3141, root's) with workers 3187 on GPU 0 and 3188 on GPU 1.
 NodeSnapshot two_gpu_server(TempTree& t) {
@@ -417,5 +417,5 @@ TEST(FreePlan, APidOnASupervisorOrOneLauncherSignalsExactlyIt) {
   EXPECT_NE(d.warnings[0].find("--pid 20"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace free_test
 }  // namespace gt

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace gpu_selection_test {
 
 NodeSnapshot node() {
   NodeSnapshot s;
@@ -49,5 +49,5 @@ TEST(GpuSelection, WhatNoGpuMatchesIsNamed) {
     EXPECT_FALSE(parse_gpu_selector(bad).ok()) << bad;
 }
 
-}  // namespace
+}  // namespace gpu_selection_test
 }  // namespace gt

@@ -5,7 +5,7 @@
 #include "checks/test_node.h"
 
 namespace gt {
-namespace {
+namespace record_test {
 
 Finding xid(const Report& r, uint32_t gpu, int code) {
   Finding f;
@@ -172,5 +172,5 @@ TEST(HistoryRecord, ABigRecordIsTrimmedToTheNewestBootsInOneStep) {
   EXPECT_EQ(h.gpus[0].findings[0].boot_ids.front(), h.boots.front().boot_id);
 }
 
-}  // namespace
+}  // namespace record_test
 }  // namespace gt

@@ -11,7 +11,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace state_file_test {
 
 TEST(StateFile, WrittenRecordReadsBackTheSame) {
   TempTree t;
@@ -180,5 +180,5 @@ TEST(StateFile, TwoConcurrentWritersLoseNoRecord) {
   EXPECT_TRUE(warnings.empty());
 }
 
-}  // namespace
+}  // namespace state_file_test
 }  // namespace gt

@@ -4,7 +4,7 @@
 #include "holders/stop.h"
 
 namespace gt {
-namespace {
+namespace holders_test {
 
 std::string kind(const std::string& cmd) { return recognise_server_kind(cmd).value_or("-"); }
 
@@ -114,11 +114,11 @@ TEST(Memory, OneBinaryUnitEverywhere) {
   EXPECT_EQ(format_memory(std::optional<uint64_t>()), "unknown");
 }
 
-}  // namespace
+}  // namespace holders_test
 }  // namespace gt
 
 namespace gt {
-namespace {
+namespace holders_test {
 
 TEST(ServerStop, ScopesAndUserUnitsAreNeverStoppedThroughTheOwner) {
   Server s = server({42}, 42);
@@ -142,5 +142,5 @@ TEST(ServerIdentity, NonAsciiCommandLinesAreRecognised) {
   EXPECT_EQ(kind("\xc3\x89\xff\x80"), "-");
 }
 
-}  // namespace
+}  // namespace holders_test
 }  // namespace gt

@@ -7,7 +7,7 @@
 #include "holders/identity.h"
 
 namespace gt {
-namespace {
+namespace server_flags_test {
 
 ServerFlags parse(const std::string& kind, const std::string& line) {
   return parse_server_flags(kind, split_cmdline(line));
@@ -267,5 +267,5 @@ TEST(ServerFlags, HostileInputStaysNull) {
   EXPECT_TRUE(parse_server_flags("vLLM", {}).model == std::nullopt);
 }
 
-}  // namespace
+}  // namespace server_flags_test
 }  // namespace gt

@@ -5,7 +5,7 @@
 #include <string>
 
 namespace gt {
-namespace {
+namespace xid_catalog_test {
 
 TEST(XidCatalog, Xid79FallenOffBusIsCriticalWithRebootAction) {
   const XidEntry* e = find_xid(79);
@@ -169,5 +169,5 @@ TEST(XidCatalog, EveryClassifiedCodeHasARow) {
     if (xid_facts(code).cls != XidClass::kOther) EXPECT_NE(find_xid(code), nullptr) << code;
 }
 
-}  // namespace
+}  // namespace xid_catalog_test
 }  // namespace gt

@@ -8,7 +8,7 @@
 #include "render/test_snapshot.h"
 
 namespace gt {
-namespace {
+namespace json_report_test {
 
 TEST(JsonReport, MatchesGolden) {
   std::ostringstream out;
@@ -42,5 +42,5 @@ TEST(JsonReport, InvalidUtf8InACommandLineDoesNotThrow) {
   EXPECT_NE(out.str().find("python3"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace json_report_test
 }  // namespace gt

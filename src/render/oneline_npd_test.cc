@@ -6,7 +6,7 @@
 #include "render/test_snapshot.h"
 
 namespace gt {
-namespace {
+namespace oneline_npd_test {
 
 std::string npd_line(const Report& r) {
   std::ostringstream out;
@@ -95,5 +95,5 @@ TEST(OnelineNpd, NeverLongerThanTheLimit) {
   }
 }
 
-}  // namespace
+}  // namespace oneline_npd_test
 }  // namespace gt

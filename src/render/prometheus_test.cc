@@ -11,7 +11,7 @@
 #include "render/test_snapshot.h"
 
 namespace gt {
-namespace {
+namespace prometheus_test {
 
 std::string render_test_report() {
   PrometheusContext ctx;
@@ -138,5 +138,5 @@ TEST(Prometheus, ServeMetrics) {
             std::string::npos);
 }
 
-}  // namespace
+}  // namespace prometheus_test
 }  // namespace gt

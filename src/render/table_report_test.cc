@@ -9,7 +9,7 @@
 #include "render/test_snapshot.h"
 
 namespace gt {
-namespace {
+namespace table_report_test {
 
 std::string render(const Report& s, TableOptions o = {}) {
   std::ostringstream out;
@@ -201,5 +201,5 @@ TEST(TableReport, FormatBytes) {
   EXPECT_EQ(format_bytes(uint64_t{100}), "100 B");
 }
 
-}  // namespace
+}  // namespace table_report_test
 }  // namespace gt

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace terminal_width_test {
 
 TEST(TableWidth, TerminalThenColumnsThenDefault) {
   EXPECT_EQ(table_width_from(132, "90"), 132);
@@ -29,5 +29,5 @@ TEST(TableWidth, NarrowerThanEightyIsEighty) {
   EXPECT_EQ(table_width_from(80, nullptr), 80);
 }
 
-}  // namespace
+}  // namespace terminal_width_test
 }  // namespace gt

@@ -9,7 +9,7 @@
 #include <sstream>
 
 namespace gt {
-namespace {
+namespace textfile_test {
 
 namespace fs = std::filesystem;
 
@@ -84,5 +84,5 @@ TEST(Textfile, PlantedLinksAreNeverWrittenThrough) {
   EXPECT_EQ(read(d.path / "gpu-triage.prom"), "a 1\n");
 }
 
-}  // namespace
+}  // namespace textfile_test
 }  // namespace gt

@@ -13,7 +13,7 @@
 #include "serve/connection_gate.h"
 
 namespace gt {
-namespace {
+namespace http_server_test {
 
 using namespace std::chrono_literals;
 
@@ -265,5 +265,5 @@ TEST_F(ServerFixture, GarbageIsAnsweredOrClosedAndTheServerStaysUp) {
   EXPECT_EQ(m->status, 200);
 }
 
-}  // namespace
+}  // namespace http_server_test
 }  // namespace gt

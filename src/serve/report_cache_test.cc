@@ -7,7 +7,7 @@
 #include <vector>
 
 namespace gt {
-namespace {
+namespace report_cache_test {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
@@ -118,5 +118,5 @@ TEST(ReportCache, StuckCollectionsBackOffThenHalt) {
   EXPECT_EQ(d.calls, 1) << "no new collection within the backoff";
 }
 
-}  // namespace
+}  // namespace report_cache_test
 }  // namespace gt

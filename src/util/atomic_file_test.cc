@@ -10,7 +10,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace atomic_file_test {
 
 namespace fs = std::filesystem;
 
@@ -48,5 +48,5 @@ TEST(AtomicFile, UncommittedLeavesTheOldFileAndNoTemporary) {
   EXPECT_NE(s.error().message.find("temporary file in"), std::string::npos) << s.error().message;
 }
 
-}  // namespace
+}  // namespace atomic_file_test
 }  // namespace gt

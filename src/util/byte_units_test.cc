@@ -5,7 +5,7 @@
 #include <limits>
 
 namespace gt {
-namespace {
+namespace byte_units_test {
 
 TEST(ByteUnits, BinaryUnitsEverywhere) {
   EXPECT_EQ(format_bytes(uint64_t{75800000000}), "70.6 GiB");
@@ -24,5 +24,5 @@ TEST(ByteUnits, EstimatesThatAreNotNumbersAreUnknown) {
   EXPECT_EQ(format_bytes(1536.0), "1.5 KiB");
 }
 
-}  // namespace
+}  // namespace byte_units_test
 }  // namespace gt

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace duration_test {
 
 TEST(ParseDuration, AcceptsUnitsAndBareSeconds) {
   EXPECT_EQ(parse_duration("1s")->count(), 1000);
@@ -23,5 +23,5 @@ TEST(ParseDuration, RejectsGarbageWithTheTextQuoted) {
   }
 }
 
-}  // namespace
+}  // namespace duration_test
 }  // namespace gt

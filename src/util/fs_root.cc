@@ -32,6 +32,14 @@ std::string FsRoot::path(const std::string& abs_path) const {
   return root_ + abs_path;
 }
 
+std::string FsRoot::node_path(const std::string& real_path) const {
+  if (root_ == "/" || root_.empty()) return real_path;
+  if (real_path.size() > root_.size() && real_path.compare(0, root_.size(), root_) == 0 &&
+      real_path[root_.size()] == '/')
+    return real_path.substr(root_.size());
+  return real_path;
+}
+
 Result<std::string> FsRoot::read(const std::string& abs_path) const {
   const std::string p = path(abs_path);
   int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);

@@ -18,6 +18,9 @@ class FsRoot {
   /// Returns root + abs_path ("/proc/1/cmdline" under "fixtures/x").
   std::string path(const std::string& abs_path) const;
   const std::string& root() const { return root_; }
+  /// The inverse of path(): a file found under the root, as the node sees it
+  /// ("fixtures/x/usr/lib/a.so" is "/usr/lib/a.so"); other paths unchanged.
+  std::string node_path(const std::string& real_path) const;
 
   /// Reads a whole file. NotFound when it does not exist (or vanished),
   /// PermissionDenied, Io otherwise; the message names the path and errno.

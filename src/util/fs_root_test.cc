@@ -9,7 +9,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace fs_root_test {
 
 namespace fs = std::filesystem;
 
@@ -21,6 +21,14 @@ TEST(FsRoot, RealRootLeavesPathsAlone) {
 TEST(FsRoot, PrefixesFixtureRoot) {
   FsRoot root("tests/scenarios/xid79");
   EXPECT_EQ(root.path("/proc/1/cmdline"), "tests/scenarios/xid79/proc/1/cmdline");
+}
+
+TEST(FsRoot, NodePathUndoesThePrefixOnlyUnderTheRoot) {
+  EXPECT_EQ(FsRoot("/").node_path("/usr/lib/a.so"), "/usr/lib/a.so");
+  EXPECT_EQ(FsRoot("/t/root/").node_path("/t/root/usr/lib/a.so"), "/usr/lib/a.so");
+  EXPECT_EQ(FsRoot("/t/root").node_path("/t/rootless/a.so"), "/t/rootless/a.so");
+  EXPECT_EQ(FsRoot("/t/root").node_path("/t/root"), "/t/root");
+  EXPECT_EQ(FsRoot("/t/root").node_path("/tmp/lib.so"), "/tmp/lib.so");
 }
 
 TEST(FsRoot, TrailingSlashesOnRootAreDropped) {
@@ -97,5 +105,5 @@ TEST(FsRoot, ReadsLiveProcSelf) {
   EXPECT_EQ(r->substr(0, r->find(' ')), std::to_string(::getpid()));
 }
 
-}  // namespace
+}  // namespace fs_root_test
 }  // namespace gt

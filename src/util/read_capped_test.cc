@@ -7,7 +7,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace read_capped_test {
 
 TEST(ReadCapped, ReadsASmallFileWhole) {
   TempTree t;
@@ -37,5 +37,5 @@ TEST(ReadCapped, ExactlyAtTheLimitIsRead) {
   EXPECT_FALSE(read_file_capped(t.path("/b"), 4095, "a test"));
 }
 
-}  // namespace
+}  // namespace read_capped_test
 }  // namespace gt

@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace time_format_test {
 
 TEST(FormatUtc, IsoByDefaultAndAnyStrftimeFormat) {
   EXPECT_EQ(format_utc(1764399000), "2025-11-29T06:50:00Z");
   EXPECT_EQ(format_utc(0, "%Y-%m-%d %H:%M:%S UTC"), "1970-01-01 00:00:00 UTC");
 }
 
-}  // namespace
+}  // namespace time_format_test
 }  // namespace gt

@@ -12,7 +12,7 @@
 #include "watch/kernel_follow.h"
 
 namespace gt {
-namespace {
+namespace follow_test {
 
 void append(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::app | std::ios::binary) << text;
@@ -129,5 +129,5 @@ TEST(DataFollower, SettledNewFilesVerifiedBadOnesOnceStallAndGone) {
   EXPECT_EQ(back[0].kind, ChangeKind::kDataBack);
 }
 
-}  // namespace
+}  // namespace follow_test
 }  // namespace gt

@@ -8,7 +8,7 @@
 #include "watch/nvml_events.h"
 
 namespace gt {
-namespace {
+namespace nvml_watch_test {
 
 using MockNvml = testing_nvml::MockNvml;
 using std::chrono::milliseconds;
@@ -104,5 +104,5 @@ TEST_F(MockNvml, NoEventSupportSaysWhy) {
             "NVML events not supported here (nvmlDeviceRegisterEvents: NVML_ERROR_NOT_SUPPORTED)");
 }
 
-}  // namespace
+}  // namespace nvml_watch_test
 }  // namespace gt

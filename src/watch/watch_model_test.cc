@@ -10,7 +10,7 @@
 #include "watch/screen.h"
 
 namespace gt {
-namespace {
+namespace watch_model_test {
 
 constexpr int64_t kT0 = 1764585600000;  // 2025-12-01T10:40:00Z
 
@@ -155,5 +155,5 @@ TEST(WatchScreen, MainViewGoldenAt80And132Columns) {
   for (std::string line; std::getline(in, line);) EXPECT_EQ(fit_columns(line, 80), line);
 }
 
-}  // namespace
+}  // namespace watch_model_test
 }  // namespace gt

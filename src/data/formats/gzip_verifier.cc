@@ -22,21 +22,17 @@
 namespace gt {
 namespace {
 
-void add(FileCheck& c, ProblemCode code, std::string msg) {
-  c.problems.push_back({code, std::move(msg)});
-}
-
 // Length of the gzip header in `h`, or nullopt (problem added).
 std::optional<uint64_t> header_length(const std::vector<uint8_t>& h, uint64_t size,
                                       FileCheck& check) {
   if (h.size() < 10) {
-    add(check, ProblemCode::kTruncated,
-        "truncated at byte " + std::to_string(size) + " inside the 10-byte gzip header");
+    add_problem(check, ProblemCode::kTruncated,
+                "truncated at byte " + std::to_string(size) + " inside the 10-byte gzip header");
     return std::nullopt;
   }
   uint8_t flags = h[3];
   if (flags & 0xE0) {
-    add(check, ProblemCode::kMalformed, "gzip header has reserved flag bits set");
+    add_problem(check, ProblemCode::kMalformed, "gzip header has reserved flag bits set");
     return std::nullopt;
   }
   uint64_t pos = 10;
@@ -54,13 +50,14 @@ std::optional<uint64_t> header_length(const std::vector<uint8_t>& h, uint64_t si
   // The whole file was read and the header (or the trailer after it) does
   // not fit: cut short. Otherwise a header longer than the 64 KiB read.
   if (size <= h.size() && (pos == UINT64_MAX || pos + 8 > size)) {
-    add(check, ProblemCode::kTruncated,
+    add_problem(
+        check, ProblemCode::kTruncated,
         "truncated at byte " + std::to_string(size) + ": the gzip header and trailer do not fit");
     return std::nullopt;
   }
   if (pos == UINT64_MAX || pos + 8 > size) {
-    add(check, ProblemCode::kMalformed,
-        "gzip header does not end within the first " + std::to_string(h.size()) + " bytes");
+    add_problem(check, ProblemCode::kMalformed,
+                "gzip header does not end within the first " + std::to_string(h.size()) + " bytes");
     return std::nullopt;
   }
   return pos;
@@ -142,33 +139,33 @@ void GzipConsumer::feed(uint64_t offset, const uint8_t* p, size_t n) {
 
 void GzipConsumer::finish(FileCheck& check) {
   if (error_)
-    return add(
+    return add_problem(
         check, ProblemCode::kChecksum,
         "deflate data damaged near byte " + std::to_string(error_at_) + " (" + *error_ + ")");
   if (!done_)
-    return add(check, ProblemCode::kTruncated,
-               "truncated at byte " + std::to_string(size_) +
-                   ": the deflate stream has no end and no trailer");
+    return add_problem(check, ProblemCode::kTruncated,
+                       "truncated at byte " + std::to_string(size_) +
+                           ": the deflate stream has no end and no trailer");
   if (trailer_len_ < 8)
-    return add(check, ProblemCode::kTruncated,
-               "truncated at byte " + std::to_string(size_) + ": gzip trailer has " +
-                   std::to_string(trailer_len_) + " of 8 bytes");
+    return add_problem(check, ProblemCode::kTruncated,
+                       "truncated at byte " + std::to_string(size_) + ": gzip trailer has " +
+                           std::to_string(trailer_len_) + " of 8 bytes");
   uint32_t want_crc = le32(trailer_), want_len = le32(trailer_ + 4);
   if (want_crc != crc_)
-    return add(check, ProblemCode::kChecksum,
-               "gzip CRC32 want " + hex32(want_crc) + ", got " + hex32(crc_));
+    return add_problem(check, ProblemCode::kChecksum,
+                       "gzip CRC32 want " + hex32(want_crc) + ", got " + hex32(crc_));
   if (want_len != static_cast<uint32_t>(out_bytes_))
-    return add(check, ProblemCode::kChecksum,
-               "gzip length want " + std::to_string(want_len) + " (mod 2^32), got " +
-                   std::to_string(out_bytes_));
+    return add_problem(check, ProblemCode::kChecksum,
+                       "gzip length want " + std::to_string(want_len) + " (mod 2^32), got " +
+                           std::to_string(out_bytes_));
   if (extra_ > 0 && extra_first_ != 0x1f)
-    return add(check, ProblemCode::kSizeMismatch,
-               std::to_string(extra_) + " bytes after the end of the gzip stream");
+    return add_problem(check, ProblemCode::kSizeMismatch,
+                       std::to_string(extra_) + " bytes after the end of the gzip stream");
   if (out_bytes_ >= 22 && std::memcmp(head_, "PK\x03\x04", 4) == 0 &&
       std::memcmp(tail_, "PK\x05\x06", 4) != 0)
-    add(check, ProblemCode::kTruncated,
-        "the zip inside the gzip stream (" + std::to_string(out_bytes_) +
-            " bytes) has no end-of-central-directory record");
+    add_problem(check, ProblemCode::kTruncated,
+                "the zip inside the gzip stream (" + std::to_string(out_bytes_) +
+                    " bytes) has no end-of-central-directory record");
 }
 
 }  // namespace
@@ -184,7 +181,7 @@ void verify_gzip(const ByteSource& src, bool deep, FileCheck& check,
   std::optional<std::vector<uint8_t>> trailer = read_or_note(src, size - 8, 8, check);
   if (!trailer) return;
   if (all_zero(trailer->data(), 8)) {
-    add(check, ProblemCode::kZeroFilled, "the gzip trailer (last 8 bytes) is zeros");
+    add_problem(check, ProblemCode::kZeroFilled, "the gzip trailer (last 8 bytes) is zeros");
     return;
   }
   const uint64_t compressed = size - *hlen - 8;
@@ -198,10 +195,11 @@ void verify_gzip(const ByteSource& src, bool deep, FileCheck& check,
   uint64_t isize = le32(trailer->data() + 4);
   uint64_t min_out = compressed - std::min(compressed, 5 * (compressed / 65535 + 1) + 2);
   if (compressed * 1032 < (1ull << 32) && (isize < min_out || isize > compressed * 1032))
-    add(check, ProblemCode::kTruncated,
-        "gzip trailer length " + std::to_string(isize) + " is impossible for " +
-            std::to_string(compressed) + " compressed bytes: no trailer, truncated at byte " +
-            std::to_string(size) + " (--deep inflates to be sure)");
+    add_problem(check, ProblemCode::kTruncated,
+                "gzip trailer length " + std::to_string(isize) + " is impossible for " +
+                    std::to_string(compressed) +
+                    " compressed bytes: no trailer, truncated at byte " + std::to_string(size) +
+                    " (--deep inflates to be sure)");
 }
 
 }  // namespace gt

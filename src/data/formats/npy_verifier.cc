@@ -24,7 +24,7 @@
 namespace gt {
 namespace {
 
-constexpr uint64_t kMaxHeaderBytes = 1 << 20;
+constexpr uint64_t kMaxNpyHeaderBytes = 1 << 20;
 constexpr int kMaxDepth = 32;
 
 // A Python literal as it appears in a .npy header.
@@ -275,7 +275,7 @@ std::optional<NpyHeader> parse_npy_header(std::string_view head, uint64_t total,
   const uint8_t* p = reinterpret_cast<const uint8_t*>(head.data());
   uint64_t prefix = major == 1 ? 10 : 12;
   uint64_t hlen = major == 1 ? le16(p + 8) : (head.size() >= 12 ? le32(p + 8) : UINT32_MAX);
-  if (hlen > kMaxHeaderBytes) {
+  if (hlen > kMaxNpyHeaderBytes) {
     malformed(check, "header length " + std::to_string(hlen) + " bytes is absurd");
     return std::nullopt;
   }
@@ -326,7 +326,7 @@ void verify_npy(const ByteSource& src, bool deep, FileCheck& check,
   if (!head) return;
   std::string_view hv(reinterpret_cast<const char*>(head->data()), head->size());
   std::optional<uint64_t> end = npy_header_end(hv);
-  if (end && *end > head->size() && *end <= kMaxHeaderBytes + 12) {
+  if (end && *end > head->size() && *end <= kMaxNpyHeaderBytes + 12) {
     head = read_or_note(src, 0, *end, check);  // a long header
     if (!head) return;
     hv = std::string_view(reinterpret_cast<const char*>(head->data()), head->size());

@@ -19,7 +19,7 @@
 namespace gt {
 namespace {
 
-constexpr uint64_t kMaxHeaderBytes = 100'000'000;
+constexpr uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;
 
 struct Tensor {
   std::string name, dtype;
@@ -40,10 +40,6 @@ std::optional<uint32_t> dtype_bits(const std::string& d) {
   return std::nullopt;
 }
 
-void add(FileCheck& c, ProblemCode code, std::string msg) {
-  c.problems.push_back({code, std::move(msg)});
-}
-
 // Parses one tensor entry; nullopt (problem added) if malformed.
 std::optional<Tensor> parse_tensor(const std::string& name, const nlohmann::json& v,
                                    FileCheck& check) {
@@ -52,7 +48,7 @@ std::optional<Tensor> parse_tensor(const std::string& name, const nlohmann::json
   if (!offs || !offs->is_array() || offs->size() != 2 || !(*offs)[0].is_number_unsigned() ||
       !(*offs)[1].is_number_unsigned() || !v.contains("dtype") || !v["dtype"].is_string() ||
       !v.contains("shape") || !v["shape"].is_array()) {
-    add(check, ProblemCode::kMalformed, "tensor " + name + ": bad header entry");
+    add_problem(check, ProblemCode::kMalformed, "tensor " + name + ": bad header entry");
     return std::nullopt;
   }
   std::string dtype = v["dtype"].get<std::string>();
@@ -64,7 +60,7 @@ std::optional<Tensor> parse_tensor(const std::string& name, const nlohmann::json
   bool overflow = false;
   for (const nlohmann::json& d : v["shape"]) {
     if (!d.is_number_unsigned()) {
-      add(check, ProblemCode::kMalformed, "tensor " + name + ": bad shape");
+      add_problem(check, ProblemCode::kMalformed, "tensor " + name + ": bad shape");
       return std::nullopt;
     }
     uint64_t k = d.get<uint64_t>();
@@ -72,7 +68,7 @@ std::optional<Tensor> parse_tensor(const std::string& name, const nlohmann::json
     n *= k;
   }
   if (overflow) {
-    add(check, ProblemCode::kMalformed, "tensor " + name + ": shape overflows");
+    add_problem(check, ProblemCode::kMalformed, "tensor " + name + ": shape overflows");
     return std::nullopt;
   }
   if (bits)
@@ -90,28 +86,28 @@ void check_tiling(std::vector<Tensor>& ts, uint64_t header_end, uint64_t size, F
   uint64_t expect = 0;
   for (const Tensor& t : ts) {
     if (t.end < t.begin || t.begin != expect)
-      return add(check, ProblemCode::kSizeMismatch,
-                 "tensors do not tile the buffer: tensor " + t.name + " spans [" +
-                     std::to_string(t.begin) + ", " + std::to_string(t.end) +
-                     "), previous tensor ends at " + std::to_string(expect));
+      return add_problem(check, ProblemCode::kSizeMismatch,
+                         "tensors do not tile the buffer: tensor " + t.name + " spans [" +
+                             std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                             "), previous tensor ends at " + std::to_string(expect));
     if (t.want_bytes && *t.want_bytes != t.end - t.begin)
-      return add(check, ProblemCode::kSizeMismatch,
-                 "tensor " + t.name + ": " + std::to_string(t.end - t.begin) +
-                     " bytes, dtype x shape says " + std::to_string(*t.want_bytes));
+      return add_problem(check, ProblemCode::kSizeMismatch,
+                         "tensor " + t.name + ": " + std::to_string(t.end - t.begin) +
+                             " bytes, dtype x shape says " + std::to_string(*t.want_bytes));
     expect = t.end;
   }
   std::optional<uint64_t> end = checked_add(header_end, expect);
   if (!end)
-    return add(check, ProblemCode::kMalformed,
-               "tensor offsets end at " + std::to_string(expect) + ", past 64 bits");
+    return add_problem(check, ProblemCode::kMalformed,
+                       "tensor offsets end at " + std::to_string(expect) + ", past 64 bits");
   uint64_t want = *end;
   if (size < want)
-    add(check, ProblemCode::kTruncated,
-        "truncated at byte " + std::to_string(size) + " of " + std::to_string(want));
+    add_problem(check, ProblemCode::kTruncated,
+                "truncated at byte " + std::to_string(size) + " of " + std::to_string(want));
   else if (size > want)
-    add(check, ProblemCode::kSizeMismatch,
-        std::to_string(size - want) + " bytes after the last tensor (file " + std::to_string(size) +
-            ", header says " + std::to_string(want) + ")");
+    add_problem(check, ProblemCode::kSizeMismatch,
+                std::to_string(size - want) + " bytes after the last tensor (file " +
+                    std::to_string(size) + ", header says " + std::to_string(want) + ")");
 }
 
 // --values: where each F32/F16/BF16 tensor lies; other dtypes are listed.
@@ -138,21 +134,22 @@ void verify_safetensors(const ByteSource& src, bool deep, FileCheck& check,
   std::optional<std::vector<uint8_t>> len = read_or_note(src, 0, 8, check);
   if (!len) return;
   if (len->size() < 8)
-    return add(check, ProblemCode::kTruncated,
-               "truncated at byte " + std::to_string(size) + " inside the 8-byte header length");
+    return add_problem(
+        check, ProblemCode::kTruncated,
+        "truncated at byte " + std::to_string(size) + " inside the 8-byte header length");
   uint64_t n = le64(len->data());
-  if (n > kMaxHeaderBytes || n < 2)
-    return add(check, ProblemCode::kMalformed,
-               "header length " + std::to_string(n) + " bytes is absurd");
+  if (n > kMaxSafetensorsHeaderBytes || n < 2)
+    return add_problem(check, ProblemCode::kMalformed,
+                       "header length " + std::to_string(n) + " bytes is absurd");
   if (8 + n > size)
-    return add(check, ProblemCode::kTruncated,
-               "truncated at byte " + std::to_string(size) + " inside the " + std::to_string(n) +
-                   "-byte header");
+    return add_problem(check, ProblemCode::kTruncated,
+                       "truncated at byte " + std::to_string(size) + " inside the " +
+                           std::to_string(n) + "-byte header");
   std::optional<std::vector<uint8_t>> text = read_or_note(src, 8, n, check);
   if (!text) return;
   nlohmann::json header = nlohmann::json::parse(text->begin(), text->end(), nullptr, false);
   if (header.is_discarded() || !header.is_object())
-    return add(check, ProblemCode::kMalformed, "header is not a JSON object");
+    return add_problem(check, ProblemCode::kMalformed, "header is not a JSON object");
   std::vector<Tensor> tensors;
   for (auto it = header.begin(); it != header.end(); ++it) {
     if (it.key() == "__metadata__") continue;

@@ -9,7 +9,7 @@
 #include <vector>
 
 namespace gt {
-namespace {
+namespace tensor_values_test {
 
 constexpr FloatLayout kF32{FloatType::kF32}, kF16{FloatType::kF16}, kBF16{FloatType::kBF16};
 
@@ -226,5 +226,5 @@ TEST(TensorValuesTest, DtypeNames) {
   EXPECT_FALSE(npy_float_layout("|V2"));  // how a bfloat16 extension type is saved
 }
 
-}  // namespace
+}  // namespace tensor_values_test
 }  // namespace gt

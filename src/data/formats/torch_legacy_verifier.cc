@@ -23,10 +23,6 @@ namespace {
 
 constexpr size_t kMaxPicklesBytes = 16 << 20;
 
-void add(FileCheck& c, ProblemCode code, std::string msg) {
-  c.problems.push_back({code, std::move(msg)});
-}
-
 // The storages after the pickles, in the order of the key list: each an
 // 8-byte count then count x itemsize bytes, ending exactly at the end.
 void check_storages(const ByteSource& src, uint64_t offset, const PickleScan& object,
@@ -50,21 +46,21 @@ void check_storages(const ByteSource& src, uint64_t offset, const PickleScan& ob
     std::optional<std::vector<uint8_t>> count = read_or_note(src, offset, 8, check);
     if (!count) return;
     if (count->size() < 8)
-      return add(check, ProblemCode::kTruncated,
-                 "truncated at byte " + std::to_string(size) + " before storage " + key);
+      return add_problem(check, ProblemCode::kTruncated,
+                         "truncated at byte " + std::to_string(size) + " before storage " + key);
     uint64_t numel = le64(count->data());
     if (numel != ref.numel)
-      return add(check, ProblemCode::kSizeMismatch,
-                 "storage " + key + " at byte " + std::to_string(offset) + " has " +
-                     std::to_string(numel) + " elements, the pickle says " +
-                     std::to_string(ref.numel));
+      return add_problem(check, ProblemCode::kSizeMismatch,
+                         "storage " + key + " at byte " + std::to_string(offset) + " has " +
+                             std::to_string(numel) + " elements, the pickle says " +
+                             std::to_string(ref.numel));
     uint64_t begin = offset + 8;  // offset + 8 <= size: the count was read
     std::optional<uint64_t> bytes = checked_mul(numel, *ref.itemsize_bytes);
     if (!bytes || !range_within(begin, *bytes, size))
-      return add(check, ProblemCode::kTruncated,
-                 "truncated at byte " + std::to_string(size) + ": storage " + key + " of " +
-                     std::to_string(numel) + " x " + ref.dtype + " at byte " +
-                     std::to_string(begin) + " runs past the end");
+      return add_problem(check, ProblemCode::kTruncated,
+                         "truncated at byte " + std::to_string(size) + ": storage " + key + " of " +
+                             std::to_string(numel) + " x " + ref.dtype + " at byte " +
+                             std::to_string(begin) + " runs past the end");
     if (ref.is_float) floats.push_back({begin, begin + *bytes, "storage " + key});
     if (std::optional<FloatLayout> l = torch_float_layout(ref.dtype))
       spans.ranges.push_back(
@@ -74,9 +70,10 @@ void check_storages(const ByteSource& src, uint64_t offset, const PickleScan& ob
     offset = begin + *bytes;
   }
   if (offset < size)
-    return add(check, ProblemCode::kSizeMismatch,
-               std::to_string(size - offset) + " bytes after the last storage (file " +
-                   std::to_string(size) + ", storages end at " + std::to_string(offset) + ")");
+    return add_problem(check, ProblemCode::kSizeMismatch,
+                       std::to_string(size - offset) + " bytes after the last storage (file " +
+                           std::to_string(size) + ", storages end at " + std::to_string(offset) +
+                           ")");
   if (deep && values) *values = std::move(spans);
   if (deep && !floats.empty())
     consumers.push_back(std::make_unique<ZeroBlockScanner>(std::move(floats)));
@@ -104,9 +101,9 @@ void verify_torch_legacy(const ByteSource& src, bool deep, FileCheck& check,
                                           std::to_string(kMaxPicklesBytes >> 20) +
                                           " MiB: storage sizes not checked");
     if (s.cut)
-      return add(check, ProblemCode::kTruncated,
-                 "truncated at byte " + std::to_string(size) + " inside " + where);
-    if (!s.complete) return add(check, ProblemCode::kMalformed, where);
+      return add_problem(check, ProblemCode::kTruncated,
+                         "truncated at byte " + std::to_string(size) + " inside " + where);
+    if (!s.complete) return add_problem(check, ProblemCode::kMalformed, where);
     if (i == 3) object = std::move(s);
     if (i == 4) keys = std::move(s);
   }

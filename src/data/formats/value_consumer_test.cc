@@ -10,7 +10,7 @@
 #include "data/formats/pickle_scan.h"
 
 namespace gt {
-namespace {
+namespace value_consumer_test {
 
 FileCheck check_values(const std::string& bytes, const std::string& name, bool allow = false) {
   MemorySource src(bytes);
@@ -172,5 +172,5 @@ TEST(ValueConsumerTest, QuickModeAndDeepModeCountNothing) {
   EXPECT_FALSE(deep.values);
 }
 
-}  // namespace
+}  // namespace value_consumer_test
 }  // namespace gt

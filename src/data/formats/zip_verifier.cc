@@ -58,10 +58,6 @@ struct Record {
 
 std::string name_of(const ZipEntry& e) { return "record " + e.name; }
 
-void add(FileCheck& c, ProblemCode code, std::string msg) {
-  c.problems.push_back({code, std::move(msg)});
-}
-
 // Reads one local header and fills the record's data range, which must end
 // before the central directory at `cd_offset`; false on a problem. Sizes
 // come from a possibly damaged directory: every sum is checked before use.
@@ -72,18 +68,18 @@ bool read_local(const ByteSource& src, const ZipEntry& e, uint64_t cd_offset, Re
   if (!h) return false;
   if (h->size() < 30 || le32(h->data()) != kLocalSig) {
     bool zeros = h->size() >= 4 && all_zero(h->data(), 4);
-    add(check, zeros ? ProblemCode::kZeroFilled : ProblemCode::kMalformed,
-        name_of(e) + ": no local header at byte " + std::to_string(e.local_header_offset) +
-            (zeros ? " (zeros)" : ""));
+    add_problem(check, zeros ? ProblemCode::kZeroFilled : ProblemCode::kMalformed,
+                name_of(e) + ": no local header at byte " + std::to_string(e.local_header_offset) +
+                    (zeros ? " (zeros)" : ""));
     return false;
   }
   uint64_t name_len = le16(h->data() + 26), extra_len = le16(h->data() + 28);
   r.data_begin = e.local_header_offset + 30 + name_len + extra_len;  // < cd_offset + 2^17
   if (!range_within(r.data_begin, e.compressed_bytes, cd_offset)) {
-    add(check, ProblemCode::kMalformed,
-        name_of(e) + ": " + std::to_string(e.compressed_bytes) + " bytes of data at byte " +
-            std::to_string(r.data_begin) + " run past the central directory at byte " +
-            std::to_string(cd_offset));
+    add_problem(check, ProblemCode::kMalformed,
+                name_of(e) + ": " + std::to_string(e.compressed_bytes) + " bytes of data at byte " +
+                    std::to_string(r.data_begin) + " run past the central directory at byte " +
+                    std::to_string(cd_offset));
     return false;
   }
   r.data_end = r.data_begin + e.compressed_bytes;
@@ -104,18 +100,19 @@ void check_tiling(const std::vector<Record>& recs, const ZipDirectory& dir, File
   uint64_t expect = 0;
   for (const Record& r : recs) {
     if (r.entry.local_header_offset != expect) {
-      add(check, ProblemCode::kSizeMismatch,
-          "records do not tile the file: " + name_of(r.entry) + " starts at byte " +
-              std::to_string(r.entry.local_header_offset) + ", previous record ends at " +
-              std::to_string(expect));
+      add_problem(check, ProblemCode::kSizeMismatch,
+                  "records do not tile the file: " + name_of(r.entry) + " starts at byte " +
+                      std::to_string(r.entry.local_header_offset) + ", previous record ends at " +
+                      std::to_string(expect));
       return;
     }
     expect = r.next;
   }
   if (expect != dir.cd_offset)
-    add(check, ProblemCode::kSizeMismatch,
-        "records do not tile the file: the last record ends at byte " + std::to_string(expect) +
-            ", the central directory starts at " + std::to_string(dir.cd_offset));
+    add_problem(check, ProblemCode::kSizeMismatch,
+                "records do not tile the file: the last record ends at byte " +
+                    std::to_string(expect) + ", the central directory starts at " +
+                    std::to_string(dir.cd_offset));
 }
 
 // torch: one prefix, stored records aligned to 64, storage sizes from data.pkl.
@@ -126,16 +123,16 @@ void check_torch(const ByteSource& src, const std::string& prefix, std::vector<R
     const ZipEntry& e = r.entry;
     by_name[e.name] = &r;
     if (e.name.compare(0, prefix.size() + 1, prefix + "/") != 0)
-      return add(check, ProblemCode::kMalformed,
-                 name_of(e) + " is outside the archive folder " + prefix + "/");
+      return add_problem(check, ProblemCode::kMalformed,
+                         name_of(e) + " is outside the archive folder " + prefix + "/");
     if (e.method != 0)
-      return add(check, ProblemCode::kMalformed,
-                 name_of(e) + " uses compression method " + std::to_string(e.method) +
-                     "; torch.save stores records uncompressed");
+      return add_problem(check, ProblemCode::kMalformed,
+                         name_of(e) + " uses compression method " + std::to_string(e.method) +
+                             "; torch.save stores records uncompressed");
     if (r.data_begin % 64 != 0)
-      return add(check, ProblemCode::kMalformed,
-                 name_of(e) + " data at byte " + std::to_string(r.data_begin) +
-                     " is not 64-byte aligned as torch.save writes it");
+      return add_problem(check, ProblemCode::kMalformed,
+                         name_of(e) + " data at byte " + std::to_string(r.data_begin) +
+                             " is not 64-byte aligned as torch.save writes it");
   }
   Record* pkl = by_name[prefix + "/data.pkl"];
   if (pkl->entry.compressed_bytes > kMaxPickleBytes)
@@ -150,13 +147,13 @@ void check_torch(const ByteSource& src, const std::string& prefix, std::vector<R
       scan_pickle(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
   if (scan.unsupported)
     return note_unverifiable(check, "data.pkl " + *scan.error + ": storage sizes not checked");
-  if (!scan.complete) return add(check, ProblemCode::kMalformed, "data.pkl " + *scan.error);
+  if (!scan.complete) return add_problem(check, ProblemCode::kMalformed, "data.pkl " + *scan.error);
   for (const StorageRef& s : scan.storages) {
     std::string name = prefix + "/data/" + s.key;
     auto it = by_name.find(name);
     if (it == by_name.end())
-      return add(check, ProblemCode::kMalformed,
-                 "data.pkl refers to storage " + s.key + " but there is no record " + name);
+      return add_problem(check, ProblemCode::kMalformed,
+                         "data.pkl refers to storage " + s.key + " but there is no record " + name);
     it->second->float_storage = s.is_float;
     it->second->dtype = s.dtype;
     if (!s.itemsize_bytes) {
@@ -166,16 +163,16 @@ void check_torch(const ByteSource& src, const std::string& prefix, std::vector<R
     }
     std::optional<uint64_t> bytes_want = checked_mul(s.numel, *s.itemsize_bytes);
     if (!bytes_want)
-      return add(check, ProblemCode::kMalformed,
-                 "data.pkl: storage " + s.key + " of " + std::to_string(s.numel) + " x " + s.dtype +
-                     " overflows 64 bits");
+      return add_problem(check, ProblemCode::kMalformed,
+                         "data.pkl: storage " + s.key + " of " + std::to_string(s.numel) + " x " +
+                             s.dtype + " overflows 64 bits");
     uint64_t want = *bytes_want;
     if (it->second->entry.uncompressed_bytes != want)
-      return add(check, ProblemCode::kSizeMismatch,
-                 name_of(it->second->entry) + ": " +
-                     std::to_string(it->second->entry.uncompressed_bytes) +
-                     " bytes, data.pkl says " + std::to_string(want) + " (" +
-                     std::to_string(s.numel) + " x " + s.dtype + ")");
+      return add_problem(check, ProblemCode::kSizeMismatch,
+                         name_of(it->second->entry) + ": " +
+                             std::to_string(it->second->entry.uncompressed_bytes) +
+                             " bytes, data.pkl says " + std::to_string(want) + " (" +
+                             std::to_string(s.numel) + " x " + s.dtype + ")");
   }
 }
 
@@ -202,7 +199,7 @@ std::optional<std::string> member_head(const ByteSource& src, const Record& r, u
   std::string msg = z.msg ? z.msg : "inflate error";
   inflateEnd(&z);
   if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-    add(check, ProblemCode::kChecksum, name_of(e) + ": deflate data damaged (" + msg + ")");
+    add_problem(check, ProblemCode::kChecksum, name_of(e) + ": deflate data damaged (" + msg + ")");
     return std::nullopt;
   }
   return out;
@@ -238,9 +235,9 @@ void check_npz(const ByteSource& src, std::vector<Record>& recs, FileCheck& chec
     r.member = h;
     uint64_t want = h->data_offset + *h->data_bytes;  // cannot overflow (parse_npy_header)
     if (want != e.uncompressed_bytes)
-      return add(check, ProblemCode::kSizeMismatch,
-                 "member " + e.name + ": " + std::to_string(e.uncompressed_bytes) +
-                     " bytes, its header says " + std::to_string(want));
+      return add_problem(check, ProblemCode::kSizeMismatch,
+                         "member " + e.name + ": " + std::to_string(e.uncompressed_bytes) +
+                             " bytes, its header says " + std::to_string(want));
   }
 }
 
@@ -338,14 +335,14 @@ void ZipCrcConsumer::finish(FileCheck& check) {
     const ZipEntry& e = recs_[i].entry;
     const State& s = state_[i];
     if (e.method == 8 && s.inflate_error) {
-      add(check, ProblemCode::kChecksum,
-          name_of(e) + ": deflate data damaged (" + *s.inflate_error + ")");
+      add_problem(check, ProblemCode::kChecksum,
+                  name_of(e) + ": deflate data damaged (" + *s.inflate_error + ")");
       continue;
     }
     if (e.method == 8 && (!s.inflate_done || s.out_bytes != e.uncompressed_bytes)) {
-      add(check, ProblemCode::kChecksum,
-          name_of(e) + ": inflates to " + std::to_string(s.out_bytes) + " bytes, want " +
-              std::to_string(e.uncompressed_bytes));
+      add_problem(check, ProblemCode::kChecksum,
+                  name_of(e) + ": inflates to " + std::to_string(s.out_bytes) + " bytes, want " +
+                      std::to_string(e.uncompressed_bytes));
       continue;
     }
     if (e.method != 0 && e.method != 8) continue;  // cannot check other methods
@@ -353,12 +350,12 @@ void ZipCrcConsumer::finish(FileCheck& check) {
     if (s.crc == e.crc32) continue;
     std::string where = name_of(e) + ": CRC32 want " + hex32(e.crc32) + ", got " + hex32(s.crc);
     if (recs_[i].float_storage && zeros_->first_zero_block(i))
-      add(check, ProblemCode::kZeroFilled,
-          where + "; " + std::to_string(zeros_->zero_blocks(i)) +
-              " all-zero 4 KiB block(s), the first at byte " +
-              std::to_string(*zeros_->first_zero_block(i)));
+      add_problem(check, ProblemCode::kZeroFilled,
+                  where + "; " + std::to_string(zeros_->zero_blocks(i)) +
+                      " all-zero 4 KiB block(s), the first at byte " +
+                      std::to_string(*zeros_->first_zero_block(i)));
     else
-      add(check, ProblemCode::kChecksum, where);
+      add_problem(check, ProblemCode::kChecksum, where);
   }
 }
 
@@ -431,24 +428,24 @@ bool name_ends_with(std::string_view name, std::string_view ext) {
 bool required_members_present(std::string_view name, const ZipDirectory& dir,
                               const std::optional<std::string>& prefix, FileCheck& check) {
   if (dir.entries.empty()) {
-    add(check, ProblemCode::kMalformed,
-        "a zip with no entries (an empty central directory): nothing to load");
+    add_problem(check, ProblemCode::kMalformed,
+                "a zip with no entries (an empty central directory): nothing to load");
     return false;
   }
   if (!prefix && (name_ends_with(name, ".pt") || name_ends_with(name, ".pth") ||
                   name_ends_with(name, ".ckpt"))) {
-    add(check, ProblemCode::kMalformed,
-        "a torch checkpoint zip without a <folder>/data.pkl record (" +
-            std::to_string(dir.entries.size()) + " records, the first " + dir.entries[0].name +
-            "): torch.load cannot load it");
+    add_problem(check, ProblemCode::kMalformed,
+                "a torch checkpoint zip without a <folder>/data.pkl record (" +
+                    std::to_string(dir.entries.size()) + " records, the first " +
+                    dir.entries[0].name + "): torch.load cannot load it");
     return false;
   }
   const bool any_npy = std::any_of(dir.entries.begin(), dir.entries.end(),
                                    [](const ZipEntry& e) { return e.name.ends_with(".npy"); });
   if (!prefix && name_ends_with(name, ".npz") && !any_npy) {
-    add(check, ProblemCode::kMalformed,
-        "an .npz without arrays: none of its " + std::to_string(dir.entries.size()) +
-            " members is an .npy (the first " + dir.entries[0].name + ")");
+    add_problem(check, ProblemCode::kMalformed,
+                "an .npz without arrays: none of its " + std::to_string(dir.entries.size()) +
+                    " members is an .npy (the first " + dir.entries[0].name + ")");
     return false;
   }
   return true;
@@ -471,9 +468,9 @@ void verify_zip(const ByteSource& src, bool deep, FileCheck& check,
   std::vector<Record> recs;
   for (const ZipEntry& e : dir->entries) {
     if (e.local_header_offset >= dir->cd_offset) {
-      add(check, ProblemCode::kMalformed,
-          name_of(e) + ": local header offset " + std::to_string(e.local_header_offset) +
-              " is past the central directory");
+      add_problem(check, ProblemCode::kMalformed,
+                  name_of(e) + ": local header offset " + std::to_string(e.local_header_offset) +
+                      " is past the central directory");
       return;
     }
     Record r{e};

@@ -44,7 +44,7 @@ bool ignored(const std::string& name) {
   return false;
 }
 
-BlockDevice read_device(const FsRoot& root, const std::string& name) {
+BlockDevice read_block_device(const FsRoot& root, const std::string& name) {
   const std::string dir = "/sys/class/block/" + name;
   BlockDevice d;
   d.name = name;
@@ -93,7 +93,7 @@ BlockDevices read_block_devices(const FsRoot& root) {
     return out;
   }
   for (const std::string& n : *names)
-    if (!ignored(n)) out.devices.push_back(read_device(root, n));
+    if (!ignored(n)) out.devices.push_back(read_block_device(root, n));
   // A whole disk whose partitions are listed: its partitions are the
   // volumes (nvme1n1p1 under nvme1n1, sda1 under sda).
   for (BlockDevice& disk : out.devices)

@@ -6,7 +6,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace block_devices_test {
 
 using K = SourceResolution::Kind;
 
@@ -109,5 +109,5 @@ TEST(BlockDevices, AnotherDiskMountedWhereTheConfigurationSaysIsWrongDevice) {
   EXPECT_NE(m[0].expected_source_note->find("not a form mount(8) knows"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace block_devices_test
 }  // namespace gt

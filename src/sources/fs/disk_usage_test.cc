@@ -5,7 +5,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace disk_usage_test {
 
 // `--path /data` on the filesystem of `/` keeps its own entry (issue 12):
 // the operator asked about it, so it is answered, numbers and all.
@@ -26,5 +26,5 @@ TEST(DiskUsage, EveryPathKeepsItsEntryOnASharedFilesystem) {
   EXPECT_NE(d[2].error->find("No such file"), std::string::npos) << *d[2].error;
 }
 
-}  // namespace
+}  // namespace disk_usage_test
 }  // namespace gt

@@ -15,7 +15,7 @@
 namespace gt {
 namespace {
 
-std::vector<std::string> split_ws(std::string_view line) {
+std::vector<std::string> split_mount_fields(std::string_view line) {
   std::vector<std::string> out;
   std::istringstream in{std::string(line)};
   for (std::string w; in >> w;) out.push_back(w);
@@ -145,7 +145,7 @@ std::set<std::string> devices_in_use(const FsRoot& root, const std::vector<Mount
     if (auto dev = device_of_mount_source(root, devs, m.source)) used.insert(*dev);
   if (auto swaps = root.read("/proc/swaps"))
     for (std::string_view line : lines_of(*swaps)) {
-      std::vector<std::string> w = split_ws(line);
+      std::vector<std::string> w = split_mount_fields(line);
       if (!w.empty())
         if (auto dev = device_of_mount_source(root, devs, w[0])) used.insert(*dev);
     }
@@ -260,7 +260,7 @@ bool path_under(std::string_view path, std::string_view prefix) {
 std::vector<MountEntry> parse_mountinfo(std::string_view text) {
   std::vector<MountEntry> out;
   for (std::string_view line : lines_of(text)) {
-    std::vector<std::string> w = split_ws(line);
+    std::vector<std::string> w = split_mount_fields(line);
     auto dash = std::find(w.begin(), w.end(), "-");
     if (w.size() < 6 || dash == w.end() || dash - w.begin() < 6 || w.end() - dash < 3) continue;
     MountEntry m;
@@ -281,7 +281,7 @@ std::vector<ExpectedMount> parse_fstab(std::string_view text) {
     ++n;
     std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
-    std::vector<std::string> w = split_ws(t);
+    std::vector<std::string> w = split_mount_fields(t);
     if (w.size() < 2) continue;
     ExpectedMount e;
     e.what = unescape_octal(w[0]);

@@ -5,7 +5,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace mounts_test {
 
 constexpr const char* kMountinfo =
     "22 1 252:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n"
@@ -111,5 +111,5 @@ TEST(Mounts, NoMountTableIsAnErrorPerPath) {
   EXPECT_FALSE(m[0].problem);
 }
 
-}  // namespace
+}  // namespace mounts_test
 }  // namespace gt

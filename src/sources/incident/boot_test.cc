@@ -6,7 +6,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace boot_test {
 
 TEST(ReadThisBoot, ReadsBtimeBootIdAndUptime) {
   TempTree t;
@@ -47,5 +47,5 @@ TEST(ReadThisBoot, UptimeAndBtimeOutOfRangeAreUnknown) {
   }
 }
 
-}  // namespace
+}  // namespace boot_test
 }  // namespace gt

@@ -10,7 +10,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace clock_test {
 
 TEST(ReadRtc, SinceEpochElseDateAndTimeAsUtc) {
   TempTree t;
@@ -100,5 +100,5 @@ TEST(ReadClock, AFixtureTreeWithoutAClockSaysNothing) {
   EXPECT_TRUE(in.unread.empty()) << in.unread.front();
 }
 
-}  // namespace
+}  // namespace clock_test
 }  // namespace gt

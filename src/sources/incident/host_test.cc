@@ -6,7 +6,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace host_test {
 
 TEST(KernelClockFrom, TimeErrorOrUnsyncBitIsUnsynchronised) {
   EXPECT_TRUE(kernel_clock_from(0, 0x2001, 100).synchronised);   // TIME_OK, PLL|NANO
@@ -55,5 +55,5 @@ TEST(FixtureHost, ClockFromTheTreeAndNothingWithoutIt) {
   EXPECT_EQ(k->max_error_us, 16000000);
 }
 
-}  // namespace
+}  // namespace host_test
 }  // namespace gt

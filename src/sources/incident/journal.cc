@@ -36,6 +36,7 @@
 #include <sstream>
 
 #include "util/json_text.h"
+#include "util/text.h"
 
 namespace gt {
 namespace {
@@ -207,13 +208,6 @@ MessageTally* tally_for(PreviousBoot& b, MessageKind k) {
     default:
       return nullptr;
   }
-}
-
-std::string first_line(std::string_view s) {
-  size_t start = s.find_first_not_of("\n \t");
-  if (start == std::string_view::npos) return "";
-  s.remove_prefix(start);
-  return std::string(s.substr(0, s.find('\n')));
 }
 
 /// Why a command gave nothing, or nullopt when it ran.

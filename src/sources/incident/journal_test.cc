@@ -7,7 +7,7 @@
 #include "sources/incident/fake_host_test_util.h"
 
 namespace gt {
-namespace {
+namespace journal_test {
 
 JournalEntry kernel(int64_t t, std::string m) { return {t, "kernel", std::move(m), "", "", ""}; }
 
@@ -200,5 +200,5 @@ TEST(ReadPreviousBoot, EachFailureIsOneLine) {
   EXPECT_EQ(e.previous_boot->ending, "unknown");
 }
 
-}  // namespace
+}  // namespace journal_test
 }  // namespace gt

@@ -7,7 +7,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace newest_file_test {
 
 void set_mtime(const TempTree& t, const std::string& p, int64_t mtime) {
   struct utimbuf u {
@@ -60,5 +60,5 @@ TEST(FindNewestFile, MissingDirIsAnError) {
   EXPECT_FALSE(nf.path);
 }
 
-}  // namespace
+}  // namespace newest_file_test
 }  // namespace gt

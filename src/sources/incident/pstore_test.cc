@@ -7,7 +7,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace pstore_test {
 
 const char* kRamoops =
     "Panic#1 Part1\n"
@@ -61,5 +61,5 @@ TEST(ReadCrashRecords, UnreadableDirectoryIsOneLine) {
   EXPECT_NE(in.unread[0].find("pstore (/sys/fs/pstore)"), std::string::npos) << in.unread[0];
 }
 
-}  // namespace
+}  // namespace pstore_test
 }  // namespace gt

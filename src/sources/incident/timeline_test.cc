@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace timeline_test {
 
 size_t index_of(const Incident& in, const std::string& part) {
   for (size_t i = 0; i < in.timeline.size(); ++i)
@@ -77,5 +77,5 @@ TEST(ApplyCrashRecords, PanicRecordFromThePreviousBootSetsTheEnding) {
   EXPECT_EQ(old.previous_boot->ending, "abrupt");
 }
 
-}  // namespace
+}  // namespace timeline_test
 }  // namespace gt

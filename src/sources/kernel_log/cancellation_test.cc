@@ -6,7 +6,7 @@
 #include "sources/kernel_log/kernel_log.h"
 
 namespace gt {
-namespace {
+namespace cancellation_test {
 
 std::string line(const char* t, const char* bus, int code) {
   return std::string("[") + t + "] NVRM: Xid (PCI:" + bus + "): " + std::to_string(code) +
@@ -61,5 +61,5 @@ TEST(Cancellation, OtherBootsDoNotCancel) {
   EXPECT_EQ(events[0].cancelled_by_code, 162);
 }
 
-}  // namespace
+}  // namespace cancellation_test
 }  // namespace gt

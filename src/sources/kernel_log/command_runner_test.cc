@@ -6,7 +6,7 @@
 #include <chrono>
 
 namespace gt {
-namespace {
+namespace command_runner_test {
 
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
@@ -76,5 +76,5 @@ TEST(CommandRunner, LargeOutputIsReadWithoutDeadlock) {
   EXPECT_EQ(r.err.size(), 200000u);
 }
 
-}  // namespace
+}  // namespace command_runner_test
 }  // namespace gt

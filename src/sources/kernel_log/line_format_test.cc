@@ -11,7 +11,7 @@
 #include "sources/kernel_log/kernel_log_test_util.h"
 
 namespace gt {
-namespace {
+namespace line_format_test {
 
 const char kXid79[] =
     "NVRM: Xid (PCI:0000:3B:00): 79, pid=1234, name=python3, GPU has fallen off the bus.";
@@ -147,5 +147,5 @@ TEST(KernelLogDates, ValidStampsAroundTheEdgesStillParse) {
   EXPECT_DOUBLE_EQ(got[3].monotonic_s.value_or(0), 1843.308145);
 }
 
-}  // namespace
+}  // namespace line_format_test
 }  // namespace gt

@@ -9,7 +9,7 @@
 #include "sources/kernel_log/kernel_log_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvlink_decode_test {
 
 using klog::decode_xid;
 using klog::Decoded;
@@ -113,5 +113,5 @@ TEST(NvlinkDecode, TheFixtureLinesAreDecoded) {
   EXPECT_EQ(get(got.events[1].decoded, "subcode_reading"), "ignore");
 }
 
-}  // namespace
+}  // namespace nvlink_decode_test
 }  // namespace gt

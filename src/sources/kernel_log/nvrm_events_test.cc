@@ -12,7 +12,7 @@
 #include "sources/kernel_log/kernel_log_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvrm_events_test {
 
 // One expected line: kind, code (-1: none), bus, pid (0: none), name ("": none).
 struct Want {
@@ -436,5 +436,5 @@ TEST(KernelLogParse, SxidSingleLineForm) {
   EXPECT_EQ(got.events[0].detail, "Non-fatal, Link 32 egress non-posted PRIV error (First)");
 }
 
-}  // namespace
+}  // namespace nvrm_events_test
 }  // namespace gt

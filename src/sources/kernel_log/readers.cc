@@ -18,6 +18,7 @@
 #include "sources/kernel_log/line_format.h"
 #include "sources/kernel_log/nvrm_events.h"
 #include "sources/kernel_log/storm.h"
+#include "util/text.h"
 
 namespace gt {
 namespace {
@@ -125,13 +126,6 @@ std::vector<KernelLogEvent> take(const Text& text, const std::string& boot, Sour
   src.lines = parsed.lines;
   log.unparsed_nvidia_lines += parsed.unparsed_nvidia_lines;
   return std::move(parsed.events);
-}
-
-std::string first_line(string_view s) {
-  size_t start = s.find_first_not_of("\n \t");
-  if (start == kNpos) return "";
-  s.remove_prefix(start);
-  return std::string(trim(s.substr(0, s.find('\n'))));
 }
 
 std::vector<KernelLogEvent> read_journal(const KernelLogOptions& o, KernelLog& log) {

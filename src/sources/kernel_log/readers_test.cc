@@ -8,7 +8,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace readers_test {
 
 class FakeRunner : public CommandRunner {
  public:
@@ -243,5 +243,5 @@ TEST(KernelLogDates, HugeBtimeGivesNoWallTimeInsteadOfOverflow) {
   EXPECT_DOUBLE_EQ(e.last_monotonic_s.value_or(0), 1843.308145);
 }
 
-}  // namespace
+}  // namespace readers_test
 }  // namespace gt

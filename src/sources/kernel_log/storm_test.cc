@@ -10,7 +10,7 @@
 #include "sources/kernel_log/kernel_log.h"
 
 namespace gt {
-namespace {
+namespace storm_test {
 
 std::string dmesg_line(double t, const std::string& bus, int code, const std::string& detail) {
   char stamp[32];
@@ -128,5 +128,5 @@ TEST(Storm, FoldedEventsFromTwoSourcesAddUp) {
   EXPECT_EQ(got[0].last_time_unix_s, 300);
 }
 
-}  // namespace
+}  // namespace storm_test
 }  // namespace gt

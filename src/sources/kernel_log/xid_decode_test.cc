@@ -7,7 +7,7 @@
 #include "sources/kernel_log/kernel_log_test_util.h"
 
 namespace gt {
-namespace {
+namespace xid_decode_test {
 
 using klog::decode_xid;
 using klog::Decoded;
@@ -116,5 +116,5 @@ TEST(XidDecode, TheParserDecodesTheFixtureLines) {
   EXPECT_TRUE(got.events[1].decoded.empty());  // Xid 43: not decoded
 }
 
-}  // namespace
+}  // namespace xid_decode_test
 }  // namespace gt

@@ -15,7 +15,7 @@
 #include "sources/nvml/nvml_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvml_collector_test {
 
 namespace fs = std::filesystem;
 
@@ -241,5 +241,5 @@ TEST(NvmlLibrary, ReturnNamesCoverUnknownCodes) {
   EXPECT_EQ(NvmlLibrary::return_name(77), "NVML_ERROR_77");
 }
 
-}  // namespace
+}  // namespace nvml_collector_test
 }  // namespace gt

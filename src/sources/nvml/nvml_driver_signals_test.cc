@@ -6,7 +6,7 @@
 #include "sources/nvml/nvml_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvml_driver_signals_test {
 
 using testing_nvml::bare_device;
 /// One suite per file: gtest wants one fixture class per suite name.
@@ -120,5 +120,5 @@ TEST_F(SignalsMock, AdaStyleUnsupportedThresholdsStayNull) {
   EXPECT_TRUE(s.gpus[0].errors.empty());
 }
 
-}  // namespace
+}  // namespace nvml_driver_signals_test
 }  // namespace gt

@@ -6,7 +6,7 @@
 #include "sources/nvml/nvml_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvml_fabric_test {
 
 using testing_nvml::bare_device;
 /// One suite per file: gtest wants one fixture class per suite name.
@@ -115,5 +115,5 @@ TEST_F(FabricMock, HangInFabricCallIsNamed) {
   EXPECT_EQ(s.gpus[0].stuck_in_call, "nvmlDeviceGetGpuFabricInfoV");
 }
 
-}  // namespace
+}  // namespace nvml_fabric_test
 }  // namespace gt

@@ -7,7 +7,7 @@
 #include "sources/nvml/nvml_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvml_fields_test {
 
 using testing_nvml::bare_device;
 /// One suite per file: gtest wants one fixture class per suite name.
@@ -65,5 +65,5 @@ TEST_F(FieldsMock, FieldsOfAnyTypeAndPerElementErrors) {
   EXPECT_EQ(g.errors[0], "nvmlDeviceGetFieldValues(field 82): NVML_ERROR_UNKNOWN");
 }
 
-}  // namespace
+}  // namespace nvml_fields_test
 }  // namespace gt

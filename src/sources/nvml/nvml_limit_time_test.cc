@@ -7,7 +7,7 @@
 #include "sources/nvml/nvml_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvml_limit_time_test {
 
 using testing_nvml::bare_device;
 /// One suite per file: gtest wants one fixture class per suite name.
@@ -87,5 +87,5 @@ TEST_F(LimitTimeMock, HangInViolationStatusIsNamed) {
   EXPECT_EQ(s.gpus[0].stuck_in_call, "nvmlDeviceGetViolationStatus");
 }
 
-}  // namespace
+}  // namespace nvml_limit_time_test
 }  // namespace gt

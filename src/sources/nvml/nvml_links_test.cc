@@ -6,7 +6,7 @@
 #include "sources/nvml/nvml_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvml_links_test {
 
 using testing_nvml::bare_device;
 /// One suite per file: gtest wants one fixture class per suite name.
@@ -82,5 +82,5 @@ TEST_F(LinksMock, HangInLinkCounterIsNamed) {
   EXPECT_EQ(s.gpus[0].stuck_in_call, "nvmlDeviceGetNvLinkErrorCounter");
 }
 
-}  // namespace
+}  // namespace nvml_links_test
 }  // namespace gt

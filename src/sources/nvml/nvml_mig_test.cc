@@ -6,7 +6,7 @@
 #include "sources/nvml/nvml_test_util.h"
 
 namespace gt {
-namespace {
+namespace nvml_mig_test {
 
 /// One suite per file: gtest wants one fixture class per suite name.
 class MigMock : public testing_nvml::MockNvml {};
@@ -100,5 +100,5 @@ TEST_F(MigMock, HangInMigEnumerationIsNamed) {
   EXPECT_EQ(s.gpus[0].stuck_in_call, "nvmlDeviceGetMigDeviceHandleByIndex");
 }
 
-}  // namespace
+}  // namespace nvml_mig_test
 }  // namespace gt

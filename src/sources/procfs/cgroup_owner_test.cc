@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace cgroup_owner_test {
 
 constexpr const char* kDockerId =
     "3f1a7c2b9d8e4f6a5b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a";
@@ -228,5 +228,5 @@ TEST(CgroupOwner, DockerServiceItselfIsAUnitNotAContainer) {
   EXPECT_EQ(o.name, "docker.service");
 }
 
-}  // namespace
+}  // namespace cgroup_owner_test
 }  // namespace gt

@@ -9,7 +9,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace driver_version_test {
 
 namespace fs = std::filesystem;
 
@@ -82,11 +82,11 @@ TEST(LibraryVersionFromFilename, NoVersionIsNullopt) {
   EXPECT_FALSE(library_version_from_filename("").has_value());
 }
 
-}  // namespace
+}  // namespace driver_version_test
 }  // namespace gt
 
 namespace gt {
-namespace {
+namespace driver_version_test {
 
 void module(const TempTree& t, const std::string& name, const std::string& refcnt,
             std::vector<std::string> holders) {
@@ -143,5 +143,5 @@ TEST(NvidiaServices, ByCommWithTheirUnits) {
   EXPECT_FALSE(s[2].unit);
 }
 
-}  // namespace
+}  // namespace driver_version_test
 }  // namespace gt

@@ -12,7 +12,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace process_info_test {
 
 namespace fs = std::filesystem;
 using namespace std::string_view_literals;
@@ -213,5 +213,5 @@ TEST(FillProcessDetails, LiveSelfThroughRealRoot) {
   EXPECT_LE(*p.start_time_unix_s, now + 2);
 }
 
-}  // namespace
+}  // namespace process_info_test
 }  // namespace gt

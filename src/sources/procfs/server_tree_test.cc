@@ -11,7 +11,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace server_tree_test {
 
 /// fake_proc with a process group (field 5 of stat).
 void proc_in_group(const TempTree& t, uint32_t pid, uint32_t ppid, uint32_t pgrp,
@@ -205,5 +205,5 @@ TEST(ServerTree, ACycleInTheParentsEndsTheClimb) {
   EXPECT_EQ(descendants(table, 10).size(), 1u);  // 11, and no loop
 }
 
-}  // namespace
+}  // namespace server_tree_test
 }  // namespace gt

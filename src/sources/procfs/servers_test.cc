@@ -5,7 +5,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace servers_test {
 
 GpuProcess proc(uint32_t pid, uint64_t mib, const std::string& type = "compute") {
   GpuProcess p;
@@ -127,11 +127,11 @@ TEST(Servers, DockerRestartPolicy) {
   EXPECT_FALSE(owner_restart_policy(t.root(), "docker", "nope"));
 }
 
-}  // namespace
+}  // namespace servers_test
 }  // namespace gt
 
 namespace gt {
-namespace {
+namespace servers_test {
 
 TEST(Servers, AUserManagersUnitIsNotTheSystemsUnitOfThatName) {
   TempTree t;
@@ -149,11 +149,11 @@ TEST(Servers, AUserManagersUnitIsNotTheSystemsUnitOfThatName) {
   EXPECT_FALSE((*v)[0].restart_policy.has_value());  // not the system unit's
 }
 
-}  // namespace
+}  // namespace servers_test
 }  // namespace gt
 
 namespace gt {
-namespace {
+namespace servers_test {
 
 TEST(Servers, RestartPolicyAsSystemdParsesIt) {
   TempTree t;
@@ -192,5 +192,5 @@ TEST(Servers, ABtimeOutOfRangeGivesNoStartTime) {
   EXPECT_FALSE((*v)[0].started_after_boot_s);
 }
 
-}  // namespace
+}  // namespace servers_test
 }  // namespace gt

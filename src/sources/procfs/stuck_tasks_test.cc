@@ -5,7 +5,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace stuck_tasks_test {
 
 // A /proc/PID/stat line (52 fields, proc(5)) with `threads` in field 20.
 std::string stat_line(uint32_t pid, const std::string& comm, char state, uint32_t threads = 1) {
@@ -241,5 +241,5 @@ TEST(StuckTasks, OnlyATaskSeenAtBothEndsOfTheWindowCounts) {
   EXPECT_FALSE(persisting_tasks(std::nullopt, std::vector<StuckTask>{a}));
 }
 
-}  // namespace
+}  // namespace stuck_tasks_test
 }  // namespace gt

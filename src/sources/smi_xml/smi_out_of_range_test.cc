@@ -15,7 +15,7 @@
 #include "util/numeric.h"
 
 namespace gt {
-namespace {
+namespace smi_out_of_range_test {
 
 std::string regression(const std::string& target, const std::string& name) {
   std::ifstream in(std::string(GT_SOURCE_DIR) + "/tests/fuzz/regressions/" + target + "/" + name,
@@ -119,5 +119,5 @@ TEST(SmiTextOutOfRange, ReportShowsNullNeverZeroOrIntMin) {
   EXPECT_EQ(table.str().find("2147483647"), std::string::npos) << table.str();
 }
 
-}  // namespace
+}  // namespace smi_out_of_range_test
 }  // namespace gt

@@ -10,16 +10,10 @@
 #include <regex>
 
 #include "sources/smi_xml/smi_xml_parser.h"
+#include "util/text.h"
 
 namespace gt {
 namespace {
-
-std::string first_line(std::string_view text) {
-  size_t b = text.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  size_t e = text.find_first_of("\r\n", b);
-  return std::string(text.substr(b, e == std::string_view::npos ? e : e - b));
-}
 
 SmiTextFailure init_failure(const char* error, int code, const std::string& line) {
   SmiTextFailure f;

@@ -9,7 +9,7 @@
 #include "checks/registry.h"
 
 namespace gt {
-namespace {
+namespace smi_text_test {
 
 std::string text_fixture(const std::string& name) {
   std::ifstream in(std::string(GT_SOURCE_DIR) + "/tests/fixtures/real/nvidia-smi-text/" + name);
@@ -83,5 +83,5 @@ TEST(SmiText, TablesAndGarbageAreNotErrors) {
   EXPECT_FALSE(fill_snapshot_from_smi_output("hello", s).ok());
 }
 
-}  // namespace
+}  // namespace smi_text_test
 }  // namespace gt

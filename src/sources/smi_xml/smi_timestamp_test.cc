@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace smi_timestamp_test {
 
 TEST(SmiTimestamp, CtimeFormReadAsUtc) {
   EXPECT_EQ(smi_timestamp_unix_s("Wed Jun  7 19:32:16 2023"), 1686166336);
@@ -23,5 +23,5 @@ TEST(SmiTimestamp, OtherFormsAndImpossibleDatesAreNull) {
     EXPECT_EQ(smi_timestamp_unix_s(t), std::nullopt) << t;
 }
 
-}  // namespace
+}  // namespace smi_timestamp_test
 }  // namespace gt

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gt {
-namespace {
+namespace smi_words_test {
 
 TEST(SmiWords, RecoveryActionNoneIsTheOnlyHealthyWord) {
   EXPECT_EQ(smi_recovery_action("None"), "none");  // as 570 and 590 print it
@@ -70,5 +70,5 @@ TEST(SmiWords, FabricHealth) {
   EXPECT_EQ(smi_fabric_incorrect_configuration("Odd"), std::nullopt);
 }
 
-}  // namespace
+}  // namespace smi_words_test
 }  // namespace gt

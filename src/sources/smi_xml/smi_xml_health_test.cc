@@ -12,7 +12,7 @@
 #include "sources/smi_xml/smi_xml_parser.h"
 
 namespace gt {
-namespace {
+namespace smi_xml_health_test {
 
 constexpr uint64_t kMiB = 1048576;
 
@@ -297,5 +297,5 @@ TEST(SmiXmlHealth, CountersAndHistogramUnknownsAreNull) {
   EXPECT_EQ(g.row_remapper_histogram->none, 2u);
 }
 
-}  // namespace
+}  // namespace smi_xml_health_test
 }  // namespace gt

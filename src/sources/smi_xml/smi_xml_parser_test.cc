@@ -13,7 +13,7 @@
 #include "sources/smi_xml/smi_text.h"
 
 namespace gt {
-namespace {
+namespace smi_xml_parser_test {
 
 constexpr uint64_t kMiB = 1048576;
 
@@ -334,5 +334,5 @@ TEST(SmiXml, GoldenReportPerFixture) {
   }
 }
 
-}  // namespace
+}  // namespace smi_xml_parser_test
 }  // namespace gt

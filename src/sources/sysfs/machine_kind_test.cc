@@ -5,7 +5,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace machine_kind_test {
 
 constexpr const char* kGuestCpu =
     "processor\t: 0\nflags\t\t: fpu vme de pse tsc msr pae hypervisor lahf_lm\n\n"
@@ -59,5 +59,5 @@ TEST(MachineKind, NothingReadableIsUnknown) {
   EXPECT_FALSE(read_machine_kind(t.root()));
 }
 
-}  // namespace
+}  // namespace machine_kind_test
 }  // namespace gt

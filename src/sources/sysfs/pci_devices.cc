@@ -135,7 +135,7 @@ void fill_driver_information(const FsRoot& root, const std::string& bus_id, PciD
 }
 
 // The device at `bus_id` if it is an NVIDIA display-class function.
-std::optional<PciDevice> read_device(const FsRoot& root, const std::string& bus_id) {
+std::optional<PciDevice> read_pci_device(const FsRoot& root, const std::string& bus_id) {
   const std::string dir = std::string(kDevicesDir) + "/" + bus_id;
   std::optional<uint32_t> vendor = read_hex(root, dir + "/vendor");
   std::optional<uint32_t> class_code = read_hex(root, dir + "/class");
@@ -163,7 +163,7 @@ Result<std::vector<PciDevice>> read_nvidia_pci_devices(const FsRoot& root) {
   }
   std::vector<PciDevice> devices;
   for (const std::string& bus_id : *entries) {
-    if (std::optional<PciDevice> d = read_device(root, bus_id)) {
+    if (std::optional<PciDevice> d = read_pci_device(root, bus_id)) {
       devices.push_back(std::move(*d));
     }
   }

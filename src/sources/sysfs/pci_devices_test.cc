@@ -9,7 +9,7 @@
 #include "util/test_util.h"
 
 namespace gt {
-namespace {
+namespace pci_devices_test {
 
 namespace fs = std::filesystem;
 
@@ -251,5 +251,5 @@ TEST(NormalizePciBusId, WideDomainAndMissingDomain) {
   EXPECT_EQ(normalize_pci_bus_id("19:00.0"), "0000:19:00.0");
 }
 
-}  // namespace
+}  // namespace pci_devices_test
 }  // namespace gt
