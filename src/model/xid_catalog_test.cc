@@ -165,8 +165,11 @@ TEST(XidCatalog, ConsequencesCancellationsAndPayloads) {
 // Every classified code is in the catalogue (a class for a code we cannot
 // describe would be a fact without a row).
 TEST(XidCatalog, EveryClassifiedCodeHasARow) {
-  for (int code = 0; code < 200; ++code)
-    if (xid_facts(code).cls != XidClass::kOther) EXPECT_NE(find_xid(code), nullptr) << code;
+  for (int code = 0; code < 200; ++code) {
+    if (xid_facts(code).cls != XidClass::kOther) {
+      EXPECT_NE(find_xid(code), nullptr) << code;
+    }
+  }
 }
 
 }  // namespace xid_catalog_test

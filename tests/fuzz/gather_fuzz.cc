@@ -11,9 +11,10 @@
 #include "fleet/correlate.h"
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
+#include "fuzz_target.h"
 #include "util/json_text.h"
 
-namespace {
+namespace gather_fuzz {
 
 class Answer : public gt::CommandRunner {
  public:
@@ -32,9 +33,7 @@ class Answer : public gt::CommandRunner {
   std::string out_;
 };
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(gather) {
   std::string out(reinterpret_cast<const char*>(data), size);
   gt::Gathered g = gt::parse_gathered(out);
   gt::RemoteOptions o;
@@ -51,3 +50,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)gt::json_text(gt::fleet_to_json(hosts, false), 2);
   return 0;
 }
+
+}  // namespace gather_fuzz

@@ -1,7 +1,8 @@
 // gpu-triage data: gzip-compressed torch files (.ckpt.gz).
 #include "data_target.h"
+#include "fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(gzip) {
   gt::verify_both_modes(data, size, "data_0.ckpt.gz");
   return 0;
 }

@@ -7,11 +7,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "history/record.h"
 #include "history/state_file.h"
 #include "util/json_text.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(history) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   gt::Result<gt::GpuHistory> h = gt::history_from_json(text);
   if (!h) return 0;

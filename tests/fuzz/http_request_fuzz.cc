@@ -17,10 +17,11 @@
 #include <memory>
 #include <thread>
 
+#include "fuzz_target.h"
 #include "serve/http_server.h"
 #include "serve/report_cache.h"
 
-namespace {
+namespace http_request_fuzz {
 
 int g_port = 0;
 
@@ -85,14 +86,12 @@ void drain(int fd) {
   }
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+GT_FUZZ_INITIALIZE(http_request) {
   start_server();
   return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(http_request) {
   int fd = connect_loopback();
   if (fd < 0) std::abort();  // the server must keep accepting
   send_all(fd, data, size);
@@ -101,3 +100,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   close(fd);
   return 0;
 }
+
+}  // namespace http_request_fuzz

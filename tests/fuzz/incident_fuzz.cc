@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "report_pipeline.h"
 #include "sources/incident/boot.h"
 #include "sources/incident/clock.h"
@@ -18,7 +19,7 @@
 #include "sources/incident/pstore.h"
 #include "tree_target.h"
 
-namespace {
+namespace incident_fuzz {
 
 std::string joined(const std::vector<std::string>& argv) {
   std::string s;
@@ -38,9 +39,7 @@ const gt::fuzz::ScratchTree& tree() {
   return t;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(incident) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   const gt::fuzz::ScratchTree& t = tree();
   for (const char* path :
@@ -65,3 +64,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gt::judge_and_render(report);
   return 0;
 }
+
+}  // namespace incident_fuzz

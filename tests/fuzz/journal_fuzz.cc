@@ -7,12 +7,13 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "report_pipeline.h"
 #include "sources/incident/journal.h"
 #include "sources/incident/timeline.h"
 #include "sources/kernel_log/kernel_log.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(journal) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   gt::Report report;
   gt::Incident in;

@@ -4,10 +4,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "report_pipeline.h"
 #include "sources/kernel_log/kernel_log.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(kernel_log) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   gt::ParsedKernelLog parsed = gt::parse_kernel_log_text(text, "file");
   gt::Report report;

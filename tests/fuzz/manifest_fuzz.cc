@@ -6,8 +6,9 @@
 #include <string_view>
 
 #include "data/manifest.h"
+#include "fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(manifest) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   gt::Result<gt::Manifest> m = gt::parse_manifest(text);
   if (m.ok()) {

@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "report_pipeline.h"
 #include "sources/fs/mounts.h"
 #include "tree_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(mounts) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   static const gt::fuzz::ScratchTree t;
   t.write("/proc/self/mountinfo", text);

@@ -1,7 +1,8 @@
 // gpu-triage data: NumPy .npy files (magic, version, header dict, shape, dtype).
 #include "data_target.h"
+#include "fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(npy) {
   gt::verify_both_modes(data, size, "hidden_0.npy");
   return 0;
 }

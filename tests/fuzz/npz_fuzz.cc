@@ -1,7 +1,8 @@
 // gpu-triage data: NumPy .npz archives (zip members that are .npy files).
 #include "data_target.h"
+#include "fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(npz) {
   gt::verify_both_modes(data, size, "sample_0.npz");
   return 0;
 }

@@ -10,10 +10,11 @@
 
 #include "cli/args.h"
 #include "free/free_plan.h"
+#include "fuzz_target.h"
 #include "serve/http_server.h"
 #include "util/duration.h"
 
-namespace {
+namespace options_fuzz {
 
 std::vector<std::string> split_lines(const uint8_t* data, size_t size) {
   std::vector<std::string> out(1);
@@ -26,15 +27,13 @@ std::vector<std::string> split_lines(const uint8_t* data, size_t size) {
   return out;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+GT_FUZZ_INITIALIZE(options) {
   // Help and usage text would flood the fuzzer's own output.
   if (!std::freopen("/dev/null", "w", stdout)) return 0;
   return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(options) {
   std::vector<std::string> args = split_lines(data, size);
   for (const std::string& a : args) {
     (void)gt::parse_duration(a);
@@ -48,3 +47,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gt::parse_args(int(argv.size() - 1), argv.data());
   return 0;
 }
+
+}  // namespace options_fuzz

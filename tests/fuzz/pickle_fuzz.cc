@@ -5,8 +5,9 @@
 #include <string_view>
 
 #include "data/formats/pickle_scan.h"
+#include "fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(pickle) {
   std::string_view pickle(reinterpret_cast<const char*>(data), size);
   size_t end = 0;
   gt::PickleScan scan = gt::scan_pickle(pickle, 0, &end);

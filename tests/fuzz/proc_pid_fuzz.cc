@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "report_pipeline.h"
 #include "sources/procfs/cgroup_owner.h"
 #include "sources/procfs/process_info.h"
@@ -15,7 +16,7 @@
 #include "sources/procfs/servers.h"
 #include "tree_target.h"
 
-namespace {
+namespace proc_pid_fuzz {
 
 const gt::fuzz::ScratchTree& tree() {
   static const gt::fuzz::ScratchTree t = [] {
@@ -29,9 +30,7 @@ const gt::fuzz::ScratchTree& tree() {
   return t;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(proc_pid) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   const gt::fuzz::ScratchTree& t = tree();
   for (const char* f :
@@ -60,3 +59,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gt::judge_and_render(report);
   return 0;
 }
+
+}  // namespace proc_pid_fuzz

@@ -10,9 +10,10 @@
 #include "fleet/correlate.h"
 #include "fleet/drift.h"
 #include "fleet/fleet_report.h"
+#include "fuzz_target.h"
 #include "util/json_text.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(saved_report) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string why;
   std::optional<nlohmann::ordered_json> j = gt::parse_saved_report(text, why);

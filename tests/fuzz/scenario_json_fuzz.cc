@@ -11,14 +11,13 @@
 
 #define MOCK_NVML_VARIANT_CURRENT 1
 #include "../mock_nvml/mock_nvml.cc"
+#include "fuzz_target.h"
 
-namespace {
+namespace scenario_json_fuzz {
 
 std::string g_path;
 
-}  // namespace
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+GT_FUZZ_INITIALIZE(scenario_json) {
   char tmpl[] = "/tmp/gt-scenario-fuzz-XXXXXX";
   int fd = mkstemp(tmpl);
   if (fd < 0) std::abort();
@@ -28,7 +27,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(scenario_json) {
   FILE* f = std::fopen(g_path.c_str(), "wb");
   if (!f) std::abort();
   std::fwrite(data, 1, size, f);
@@ -37,3 +36,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)scenario;
   return 0;
 }
+
+}  // namespace scenario_json_fuzz

@@ -3,10 +3,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "report_pipeline.h"
 #include "sources/smi_xml/smi_text.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(smi_text) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   gt::parse_smi_error_text(text);
   gt::Report report;

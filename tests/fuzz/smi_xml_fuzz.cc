@@ -3,10 +3,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "report_pipeline.h"
 #include "sources/smi_xml/smi_xml_parser.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(smi_xml) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   gt::Result<gt::SmiXml> xml = gt::parse_smi_xml(text);
   if (!xml.ok()) return 0;

@@ -1,7 +1,8 @@
 // gpu-triage data: legacy (pre-1.6, non-zip) torch.save files: pickles then raw storages.
 #include "data_target.h"
+#include "fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(torch_legacy) {
   gt::verify_both_modes(data, size, "data_0.ckpt");
   return 0;
 }

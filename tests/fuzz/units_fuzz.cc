@@ -6,17 +6,16 @@
 #include <cstdint>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "sources/procfs/servers.h"
 #include "tree_target.h"
 
-namespace {
+namespace units_fuzz {
 
 constexpr const char* kContainer =
     "4f2a9c1e7b3d8e6f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f";
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GT_FUZZ_TARGET(units) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   static const gt::fuzz::ScratchTree t;
   t.write("/etc/systemd/system/vllm.service", text);
@@ -32,3 +31,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)gt::owner_restart_policy(root, "docker", kContainer);
   return 0;
 }
+
+}  // namespace units_fuzz

@@ -58,7 +58,11 @@ TEST_F(LinksMock, LinksAndCounterGrowthOverTheWindow) {
 TEST_F(LinksMock, NoWindowMeansNoGrowth) {
   NodeSnapshot s = collect(scenario_on(bare_device(kLinks)), 0);
   ASSERT_TRUE(s.gpus[0].nvlinks);
-  EXPECT_EQ((*s.gpus[0].nvlinks)[1].errors.replay, 10u);
+  // The counter grows 100/s from the mock's start: read at once, it is 10
+  // plus what a loaded machine's delay adds (11 was seen under load 18).
+  ASSERT_TRUE((*s.gpus[0].nvlinks)[1].errors.replay);
+  EXPECT_GE(*(*s.gpus[0].nvlinks)[1].errors.replay, 10u);
+  EXPECT_LT(*(*s.gpus[0].nvlinks)[1].errors.replay, 110u);
   EXPECT_FALSE((*s.gpus[0].nvlinks)[1].errors_growth.replay);
   EXPECT_FALSE((*s.gpus[0].nvlinks)[0].errors_growth.crc_flit);
 }
