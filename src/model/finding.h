@@ -21,6 +21,7 @@ struct Subject {
   std::optional<std::string> pci_bus_id;
   std::optional<uint32_t> pid;
   std::optional<std::string> path;
+  bool operator==(const Subject&) const = default;
 };
 
 struct Finding {
@@ -34,6 +35,10 @@ struct Finding {
   /// Ids of findings about the same GPU folded into this one (a lost GPU's
   /// Xid 79), their evidence appended to this one's.
   std::vector<std::string> joined_ids;
+  /// The fleet finding that explains this one ("fleet.xid_correlated.31":
+  /// the same Xid on several hosts at once); null outside a fleet.
+  std::optional<std::string> explained_by;
+  bool operator==(const Finding&) const = default;
 };
 
 }  // namespace gt

@@ -14,6 +14,7 @@ struct PlanStep {
   std::string text;                      ///< what to do and why, one or two sentences
   std::vector<std::string> commands;     ///< the commands, in order
   std::vector<std::string> finding_ids;  ///< the findings it addresses
+  bool operator==(const PlanStep&) const = default;
 };
 
 struct Report {
@@ -23,6 +24,7 @@ struct Report {
   bool could_not_check = false;  ///< nothing to judge (no GPU anywhere): UNKNOWN
   std::vector<PlanStep> plan;
   int exit_code = 0;  ///< as the chosen --exit-codes profile maps the verdict
+  bool operator==(const Report&) const = default;
 };
 
 /// "OK", "INFO", "WARNING", "CRITICAL" or "UNKNOWN": the verdict word.

@@ -24,12 +24,14 @@ struct ServerMember {
   /// Its own memory on each GPU it appears on (index, bytes; null bytes
   /// where NVML could not say), in GPU order.
   std::vector<std::pair<uint32_t, std::optional<uint64_t>>> memory;
+  bool operator==(const ServerMember&) const = default;
 };
 
 /// Memory a server holds on one GPU: the sum of its members' own memory.
 struct ServerGpu {
   uint32_t index = 0;
   std::optional<uint64_t> memory_bytes;  ///< null when no member's size is known
+  bool operator==(const ServerGpu&) const = default;
 };
 
 struct Server {
@@ -61,6 +63,7 @@ struct Server {
   bool graphics_only = false;            ///< display server, compositor, browser...
   /// Why grouping stopped short (a /proc entry unreadable, a capture), if it did.
   std::optional<std::string> grouping_note;
+  bool operator==(const Server&) const = default;
 };
 
 /// Seconds after boot within which a start by an owner counts as automatic.
