@@ -4,7 +4,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
 
-.PHONY: all build tool demo check check-asan fuzz bench format clean deps deb load
+.PHONY: all build tool demo check check-asan fuzz bench format clean deps deb load portable \
+  check-portable
 
 all: build
 
@@ -24,9 +25,10 @@ build: $(STAMP) $(BUILD)/build.ninja
 tool: $(STAMP) $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target gpu-triage mock_nvml_all
 
+# The story (tests/scenarios/story, scripts/demo): the node the morning after.
 demo: tool
-	@echo "== gpu-triage on the after-crash scenario (tests/scenarios/after-crash) =="
-	scripts/with-mock after-crash $(BUILD)/gpu-triage; rc=$$?; \
+	@echo "== gpu-triage on the node after the crash (tests/scenarios/story, scripts/demo) =="
+	@GT_BUILD_DIR=$(BUILD) scripts/demo $(BUILD)/gpu-triage; rc=$$?; \
 	  echo "(exit code $$rc)"
 
 check: build
@@ -48,11 +50,30 @@ bench: build
 	$(BUILD)/gt_fleet_bench
 	cmake --build $(BUILD) --target gt_kernel_log_bench
 	$(BUILD)/gt_kernel_log_bench
+	cmake --build $(BUILD) --target gt_history_bench
+	$(BUILD)/gt_history_bench
 	bench/data_bench.sh $(BUILD)
+	bench/watch_bench.sh $(BUILD)
 
-deb: build
-	cd $(BUILD) && cpack -G DEB
-	@ls $(BUILD)/gpu-triage_*.deb
+# One x86-64 binary that needs only glibc (2.34 or newer): copy it to the
+# node. packaging/portable.cmake says how each library is linked in.
+PORTABLE ?= build-portable
+portable: $(STAMP)
+	cmake -S . -B $(PORTABLE) -G Ninja -DGT_PORTABLE=ON -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG"
+	cmake --build $(PORTABLE) -j $(JOBS) --target gpu-triage gt_manpage
+	strip $(PORTABLE)/gpu-triage
+	@echo "portable binary: $(PORTABLE)/gpu-triage ($$(du -h $(PORTABLE)/gpu-triage | cut -f1))"
+
+# ldd shows only glibc, GLIBC symbols at most 2.34, runs with env -i.
+check-portable: portable tool
+	scripts/check-portable $(PORTABLE)/gpu-triage
+
+# The package of the portable binary: it depends on libc6 only.
+deb: portable
+	cmake --build $(PORTABLE) --target gt_manpage
+	cd $(PORTABLE) && cpack -G DEB
+	@ls $(PORTABLE)/gpu-triage_*.deb
 
 load: build
 	cd $(BUILD) && ctest --output-on-failure -L load
@@ -61,4 +82,4 @@ format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-fuzz $(PORTABLE)

@@ -35,7 +35,10 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "gpu-triage maintainers <gpu-triage@localhos
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # dpkg-shlibdeps: libc6, libstdc++6, libcpp-httplib0.11
+# dpkg-shlibdeps: libc6 alone for make deb (the portable build,
+# packaging/portable.cmake); libc6, libstdc++6, libcpp-httplib0.11... when
+# packed from the normal build.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "prometheus-node-exporter, bash-completion")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
     ${CMAKE_SOURCE_DIR}/packaging/debian/conffiles

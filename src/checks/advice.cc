@@ -13,11 +13,19 @@ void drop_sudo(std::vector<Finding>& findings) {
 }
 
 bool no_nvidia_gpu(const NodeSnapshot& s) {
-  return s.source == "nvml" && !s.nvml.loaded && s.pci_devices.empty() && !s.kernel_module_version;
+  // Whatever libraries are installed: NVIDIA's own libnvidia-ml loads on a
+  // CPU node and answers DRIVER_NOT_LOADED, and modprobe cannot help there.
+  // Any other init error (no permission, a version mismatch, a timeout)
+  // means a driver answered: not this case.
+  const std::optional<std::string>& init = s.nvml.init_error;
+  const bool no_driver_answered = !s.nvml.loaded || init == "NVML_ERROR_DRIVER_NOT_LOADED" ||
+                                  init == "NVML_ERROR_GPU_NOT_FOUND";
+  return pci_bus_read(s.source) && !s.nvml.initialized && no_driver_answered &&
+         s.pci_devices.empty() && !s.kernel_module_version;
 }
 
 bool nothing_to_judge(const NodeSnapshot& s) {
-  return no_nvidia_gpu(s) || (s.source != "nvml" && !s.nvml.loaded);
+  return no_nvidia_gpu(s) || (s.source != Origin::kNvml && !s.nvml.loaded);
 }
 
 }  // namespace gt

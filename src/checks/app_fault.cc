@@ -7,6 +7,7 @@
 #include <set>
 
 #include "checks/checks.h"
+#include "model/xid_catalog.h"
 
 namespace gt {
 namespace {
@@ -15,9 +16,19 @@ constexpr double kWindowS = 60;
 
 using Entry = std::pair<const EventKey, EventGroup>;
 
+/// An application fault of its own (the catalogue's application class, not
+/// a consequence such as the channel reset that follows it).
 bool app_fault_code(const EventKey& k) {
   const auto& [kind, code, bus, boot] = k;
-  return kind == "xid" && (code == 13 || code == 31) && !bus.empty();
+  if (kind != "xid" || bus.empty()) return false;
+  const XidFacts facts = xid_facts(code);
+  return facts.cls == XidClass::kApplication && !facts.consequence;
+}
+
+/// The application's consequence Xids (43: the channel reset after a fault).
+bool app_consequence(const EventKey& k) {
+  const XidFacts facts = xid_facts(std::get<1>(k));
+  return std::get<0>(k) == "xid" && facts.cls == XidClass::kApplication && facts.consequence;
 }
 
 /// Two spans on one clock come within the window of each other.
@@ -61,12 +72,13 @@ std::set<std::string> processes(const std::vector<Entry*>& c,
   if (!out.empty()) return out;
   for (const Entry* e : c) {
     const auto& [kind, code, bus, boot] = e->first;
-    auto it = groups.find(EventKey{"xid", 43, bus, boot});
-    if (it == groups.end()) continue;
-    std::optional<Span> s43 = span_of(it->second);
-    if (!s43 || !near(*span_of(e->second), *s43)) continue;
-    for (const KernelLogEvent* ev : it->second.all)
-      if (std::string p = process_of(*ev); !p.empty()) out.insert(p);
+    for (const auto& [key, grp] : groups) {
+      if (!app_consequence(key) || std::get<2>(key) != bus || std::get<3>(key) != boot) continue;
+      std::optional<Span> after = span_of(grp);
+      if (!after || !near(*span_of(e->second), *after)) continue;
+      for (const KernelLogEvent* ev : grp.all)
+        if (std::string p = process_of(*ev); !p.empty()) out.insert(p);
+    }
   }
   return out;
 }
@@ -100,7 +112,8 @@ Finding cluster_finding(const NodeSnapshot& s, const std::vector<Entry*>& c,
       "One job's bad memory access or illegal instruction hit several GPUs at once: fix or "
       "restart the job (debug it with compute-sanitizer or cuda-gdb); the GPUs need nothing. "
       "If it recurs with other, known-good jobs, run diagnostics (dcgmi diag -r 3).";
-  for (int code : codes) f.joined_ids.push_back("gpu.xid." + std::to_string(code));
+  for (int code : codes) f.joined_ids.push_back(xid_finding_id(code));
+  f.xid_codes.assign(codes.begin(), codes.end());
   return f;
 }
 

@@ -377,7 +377,7 @@ namespace {
 
 TEST(Captures, ATrimmedCaptureClaimsNothingAboutTheGpusItLeftOut) {
   Report r = healthy_node();
-  r.snapshot.source = "nvidia-smi-capture";
+  r.snapshot.source = Origin::kCapture;
   r.snapshot.pci_devices.clear();  // a capture's bus was not read
   r.snapshot.gpu_count = 16;       // <attached_gpus>
   r.snapshot.gpus.resize(1);
@@ -389,7 +389,7 @@ TEST(Captures, ATrimmedCaptureClaimsNothingAboutTheGpusItLeftOut) {
 
 TEST(Captures, ExpectedCountIsComparedWithTheCaptureNotThisBus) {
   Report r = healthy_node();
-  r.snapshot.source = "nvidia-smi-capture";
+  r.snapshot.source = Origin::kCapture;
   r.snapshot.pci_devices.clear();
   CheckOptions o;
   o.expect_gpus = 8;
@@ -397,7 +397,7 @@ TEST(Captures, ExpectedCountIsComparedWithTheCaptureNotThisBus) {
   for (const Finding& f : r.findings) EXPECT_NE(f.id, "gpu.count_mismatch") << f.title;
   o.expect_gpus = 9;
   Report more = healthy_node();
-  more.snapshot.source = "nvidia-smi-capture";
+  more.snapshot.source = Origin::kCapture;
   more.snapshot.pci_devices.clear();
   judge(more, o);
   EXPECT_TRUE(std::any_of(more.findings.begin(), more.findings.end(),

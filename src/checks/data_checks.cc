@@ -9,6 +9,7 @@
 #include <map>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -33,40 +34,41 @@ std::string problem_counts(const DataCheck& d) {
 std::string quick_note(const DataCheck& d) {
   if (d.deep) return "";
   return fmt::format(
-      " Quick mode: every file's structure was checked, the CRC32 of {} file(s) written last; "
+      " Quick mode: every file's structure was checked, the CRC32 of the {} written last; "
       "an older file's damaged bytes show only with --deep.",
-      d.crc_checked);
+      count_of(d.crc_checked, "file", "files"));
 }
 
 void bad_files(const DataCheck& d, std::vector<Finding>& out) {
   if (d.bad_count == 0) return;
   Finding f = data_finding("data.bad", d);
-  f.title = fmt::format("{}: {} bad file(s) ({})", d.dir, d.bad_count, problem_counts(d));
+  f.title =
+      fmt::format("{}: {} ({}); {} intact", d.dir, count_of(d.bad_count, "bad file", "bad files"),
+                  problem_counts(d), count_of(d.samples, "sample", "samples"));
   std::vector<std::string> first;
   for (size_t i = 0; i < d.bad.size() && i < 5; ++i)
     first.push_back(d.bad[i].first + " (" + d.bad[i].second + ")");
   f.evidence =
       fmt::format("{}{}", fmt::join(first, "; "), d.bad_count > first.size() ? "; ..." : "") +
       quick_note(d);
-  f.action = resume_text(d);
-  if (!d.move_command.empty())
-    f.commands = {d.move_command};
-  else if (!d.move_withheld.empty())
-    f.action = "No move command is given: " + d.move_withheld + ". " + f.action;
+  f.action = resume_text(d);  // says why the move waits, when it does
+  if (!d.move_command.empty()) f.commands = {d.move_command};
   out.push_back(f);
 }
 
 void gaps(const DataCheck& d, std::vector<Finding>& out) {
   if (d.gap_count == 0) return;
   Finding f = data_finding("data.missing", d);
-  f.title = fmt::format("{}: {} sample(s) missing below the highest index ({})", d.dir, d.gap_count,
-                        d.gaps);
+  f.title = fmt::format("{}: {} missing below the highest index ({})", d.dir,
+                        count_of(d.gap_count, "sample", "samples"), d.gaps);
   f.evidence = d.layout_skips_samples
                    ? "layout " + d.layout +
                          ": this pipeline skips samples that produced NaN, so a gap may be "
                          "expected; the others must be redone"
                    : "layout " + d.layout;
-  f.action = resume_text(d);
+  // With bad files too, data.bad's paragraph already says how the rerun
+  // redoes the gaps: one paragraph per cause, not the same one twice.
+  f.action = d.bad_count > 0 ? "The rerun in the bad files' step redoes them." : resume_text(d);
   if (!d.move_command.empty()) f.commands = {d.move_command};
   out.push_back(f);
 }
@@ -74,9 +76,11 @@ void gaps(const DataCheck& d, std::vector<Finding>& out) {
 void not_started(const DataCheck& d, std::vector<Finding>& out) {
   if (d.not_started == 0 || !d.not_started_range) return;
   Finding f = data_finding("data.not_started", d);
-  f.title = fmt::format("{}: {} sample(s) not started ({}-{})", d.dir, d.not_started,
-                        d.not_started_range->first, d.not_started_range->second);
-  f.evidence = fmt::format("{} intact sample(s) written; the rest was never begun", d.samples);
+  f.title =
+      fmt::format("{}: {} not started ({}-{})", d.dir, count_of(d.not_started, "sample", "samples"),
+                  d.not_started_range->first, d.not_started_range->second);
+  f.evidence = fmt::format("{} written; the rest was never begun",
+                           count_of(d.samples, "intact sample", "intact samples"));
   out.push_back(f);
 }
 
@@ -94,7 +98,8 @@ void writers(const DataCheck& d, std::vector<Finding>& out) {
 void stale(const DataCheck& d, std::vector<Finding>& out) {
   if (d.stale.empty()) return;
   Finding f = data_finding("data.stale", d);
-  f.title = fmt::format("{}: {} stale temporary file(s)", d.dir, d.stale.size());
+  f.title = fmt::format("{}: {}", d.dir,
+                        count_of(d.stale.size(), "stale temporary file", "stale temporary files"));
   f.evidence = fmt::format(
       "{}",
       fmt::join(d.stale.begin(), d.stale.begin() + std::min<size_t>(d.stale.size(), 5), "; "));
@@ -113,22 +118,61 @@ void unreadable(const DataCheck& d, std::vector<Finding>& out) {
   out.push_back(f);
 }
 
+/// The mount problem of the volume that should hold DIR, if any: until it
+/// is mounted (read-write, the configured device), what DIR holds is
+/// another filesystem's, so no data finding and no resume step is given.
+const MountInfo* volume_not_ready(const NodeSnapshot& s, const DataCheck& d) {
+  for (const MountInfo& m : s.mounts)
+    if (m.path == d.dir && m.problem &&
+        (*m.problem == "not_mounted" || *m.problem == "wrong_device" || *m.problem == "read_only"))
+      return &m;
+  return nullptr;
+}
+
+/// --expect N said and the files disagree: nothing there at all, or
+/// samples with an index at or beyond N (a wrong N, or another job's files).
+void expect_mismatch(const DataCheck& d, std::vector<Finding>& out) {
+  if (!d.expect) return;
+  if (d.files == 0) {
+    Finding f = data_finding("data.expect_mismatch", d);
+    f.title = fmt::format("{}: no files at all, although --expect {} was given", d.dir, *d.expect);
+    f.evidence = "an empty directory: the job wrote nowhere near it, or it writes elsewhere";
+    f.action =
+        "Check that DIR is the job's output directory and that its volume is mounted before "
+        "restarting anything.";
+    out.push_back(f);
+  } else if (d.outside_expect > 0) {
+    Finding f = data_finding("data.expect_mismatch", d);
+    f.title = fmt::format("{}: {} sample(s) have an index beyond --expect {} (not checked)", d.dir,
+                          d.outside_expect, *d.expect);
+    f.evidence = fmt::format(
+        "{} file(s) judged within 0-{}; the samples beyond are outside the range and were not "
+        "judged",
+        d.files - d.outside_expect, *d.expect - 1);
+    f.action = "Check --expect: the job's sample count is larger, or another job writes here.";
+    out.push_back(f);
+  }
+}
+
 }  // namespace
 
 void check_data(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.data) return;
   const DataCheck& d = *s.data;
+  if (volume_not_ready(s, d)) return;  // the mount.* finding says it and comes first
   unreadable(d, out);
   if (d.error) return;
+  expect_mismatch(d, out);
   writers(d, out);
   bad_files(d, out);
   gaps(d, out);
   not_started(d, out);
   stale(d, out);
-  if (d.bad_count == 0 && d.gap_count == 0 && d.errors.empty()) {
+  if (d.bad_count == 0 && d.gap_count == 0 && d.errors.empty() && d.files > 0) {
     Finding f = data_finding("data.intact", d);
-    f.title = fmt::format("{}: {} sample(s) in {} file(s), all intact{}", d.dir, d.samples, d.files,
-                          d.deep ? "" : " (quick mode)");
+    f.title =
+        fmt::format("{}: {} in {}, all intact{}", d.dir, count_of(d.samples, "sample", "samples"),
+                    count_of(d.files, "file", "files"), d.deep ? "" : " (quick mode)");
     f.evidence = quick_note(d);
     out.push_back(f);
   }

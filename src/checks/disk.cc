@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "checks/checks.h"
+#include "util/byte_units.h"
 
 namespace gt {
 namespace {
@@ -27,7 +28,7 @@ void grade(const DiskUsage& d, const std::string& also, const char* id, uint64_t
   f.title = fmt::format("{}{}: {:.1f}% {} free on the filesystem holding it", d.path,
                         also.empty() ? "" : " (and " + also + ")", share * 100,
                         bytes ? "space" : "inodes");
-  f.evidence = bytes ? fmt::format("{:.1f} GB free of {:.1f} GB", avail / 1e9, total / 1e9)
+  f.evidence = bytes ? format_bytes(avail) + " free of " + format_bytes(total)
                      : fmt::format("{} inodes free of {}", avail, total);
   f.action =
       "Free space (or move the output) before resuming the job; a job that fills the "

@@ -128,7 +128,7 @@ TEST(EccHistory, NoSpareRowsAndDoubleBitPagesPastTheSoftLimit) {
   r.snapshot.gpus[3].retired_pages = {10, 50, false};  // at the RMA limit: that finding says it
   auto spare = judged(r, "ecc.remap_no_spare");
   ASSERT_EQ(spare.size(), 1u);
-  EXPECT_TRUE(contains(spare[0]->title, "2 memory bank(s)"));
+  EXPECT_TRUE(contains(spare[0]->title, "2 memory banks"));
   auto dbe = judged(r, "ecc.retired_pages_dbe");
   ASSERT_EQ(dbe.size(), 1u);
   EXPECT_EQ(dbe[0]->subject.gpu_index, 2u);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -38,8 +39,9 @@ std::string title_of(const std::vector<StuckTask>& tasks) {
     names += fmt::format(" and {} more", tasks.size() - kNamedInTitle);
   // A thread is named as such; "N tasks of M processes" only when they differ.
   std::string count = tasks.size() == pids.size()
-                          ? fmt::format("{} process(es)", pids.size())
-                          : fmt::format("{} tasks of {} process(es)", tasks.size(), pids.size());
+                          ? count_of(pids.size(), "process", "processes")
+                          : fmt::format("{} tasks of {}", tasks.size(),
+                                        count_of(pids.size(), "process", "processes"));
   return "The NVIDIA driver is wedged: " + count + " stuck in it (state D): " + names;
 }
 

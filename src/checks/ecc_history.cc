@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -47,8 +48,8 @@ void aggregate_one(const GpuState& g, std::vector<Finding>& out) {
   // Volatile errors are ecc.volatile_uncorrectable's (critical) to report.
   if (lifetime == 0 || g.ecc.volatile_uncorrected.value_or(0) > 0) return;
   Finding f = gpu_finding("ecc.aggregate_uncorrectable", g);
-  f.title = fmt::format("{}: {} uncorrectable ECC error(s) in its lifetime record", gpu_label(g),
-                        lifetime);
+  f.title = fmt::format("{}: {} in its lifetime record", gpu_label(g),
+                        count_of(lifetime, "uncorrectable ECC error", "uncorrectable ECC errors"));
   f.evidence = history_evidence(g);
   f.action =
       "The volatile counters were reset when the driver loaded; the lifetime record was not. "
@@ -78,8 +79,8 @@ void no_spare_one(const GpuState& g, std::vector<Finding>& out) {
   if (!g.row_remapper_histogram || g.row_remapper_histogram->none.value_or(0) == 0) return;
   if (g.remapped_rows.failure.value_or(false)) return;  // ecc.remap_failure says it
   Finding f = gpu_finding("ecc.remap_no_spare", g);
-  f.title = fmt::format("{}: {} memory bank(s) with no spare rows left", gpu_label(g),
-                        *g.row_remapper_histogram->none);
+  f.title = fmt::format("{}: {} with no spare rows left", gpu_label(g),
+                        count_of(*g.row_remapper_histogram->none, "memory bank", "memory banks"));
   f.evidence = history_evidence(g);
   f.action =
       "The next failing row in such a bank cannot be remapped: the GPU is bound for RMA before "

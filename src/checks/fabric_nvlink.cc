@@ -16,6 +16,7 @@
 #include <set>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -163,8 +164,8 @@ void link_errors_one(const NodeSnapshot& s, const GpuState& g, std::vector<Findi
   }
   if (growing.empty()) return;
   Finding f = gpu_finding("nvlink.errors_growing", g);
-  f.title = fmt::format("{}: NVLink errors grew during the {:.0f} s window on {} link(s)",
-                        gpu_label(g), s.sample_window_s, growing.size());
+  f.title = fmt::format("{}: NVLink errors grew during the {:.0f} s window on {}", gpu_label(g),
+                        s.sample_window_s, count_of(growing.size(), "link", "links"));
   f.evidence = fmt::format("{}", fmt::join(growing, "; "));
   f.action =
       "Watch the link under load (`nvidia-smi nvlink -e`); if the counters keep growing, drain "

@@ -13,7 +13,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <set>
+
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -30,8 +34,9 @@ std::string reset_cmd(const GpuState& g) {
 void ecc_one(const GpuState& g, std::vector<Finding>& out) {
   if (g.ecc.volatile_uncorrected.value_or(0) > 0) {
     Finding f = gpu_finding("ecc.volatile_uncorrectable", g);
-    f.title = fmt::format("{}: {} uncorrectable ECC error(s) since the driver loaded", gpu_label(g),
-                          *g.ecc.volatile_uncorrected);
+    f.title = fmt::format("{}: {} since the driver loaded", gpu_label(g),
+                          count_of(*g.ecc.volatile_uncorrected, "uncorrectable ECC error",
+                                   "uncorrectable ECC errors"));
     f.evidence = fmt::format(
         "volatile uncorrected {}, aggregate uncorrected {}", *g.ecc.volatile_uncorrected,
         g.ecc.aggregate_uncorrected ? std::to_string(*g.ecc.aggregate_uncorrected) : "unknown");
@@ -118,20 +123,60 @@ void check_ecc(const NodeSnapshot& s, std::vector<Finding>& out) {
   for (const GpuState& g : s.gpus) ecc_one(g, out);
 }
 
+namespace {
+
+/// A GPU that drives a display: a desktop session's compositor holds it as
+/// a graphics client (a bare Xorg may be a headless render server, as on a
+/// Tesla T4 with its display disabled: that is not enough). The session
+/// keeps the driver initialised, so persistence mode buys nothing there.
+bool drives_display(const GpuState& g) {
+  if (!g.processes) return false;
+  static const std::set<std::string> kCompositors = {
+      "gnome-shell", "kwin_wayland", "kwin_x11", "Xwayland",     "mutter", "plasmashell",
+      "sway",        "weston",       "cinnamon", "xfwm4",        "marco",  "muffin",
+      "compiz",      "Hyprland",     "labwc",    "gnome-session"};
+  return std::any_of(g.processes->begin(), g.processes->end(), [](const GpuProcess& p) {
+    if (p.type.find("graphics") == std::string::npos) return false;
+    std::string name = p.name.value_or(p.cmdline.value_or(""));
+    name = name.substr(0, name.find(' '));
+    name = name.substr(name.rfind('/') + 1);
+    return kCompositors.count(name) > 0;
+  });
+}
+
+}  // namespace
+
 void check_pcie_and_persistence(const NodeSnapshot& s, std::vector<Finding>& out) {
-  std::vector<uint32_t> off;
+  std::vector<uint32_t> off, display;
   for (const GpuState& g : s.gpus) {
     pcie_one(g, out);
-    if (g.persistence_mode && !*g.persistence_mode) off.push_back(g.index);
+    if (g.persistence_mode && !*g.persistence_mode)
+      (drives_display(g) ? display : off).push_back(g.index);
   }
-  if (off.empty()) return;
+  if (off.empty() && display.empty()) return;
   Finding f = node_finding("persistence.off");
-  f.title = fmt::format("Persistence mode is off on {} GPU(s)", off.size());
-  f.evidence = "GPUs " + fmt::format("{}", fmt::join(off, ", "));
-  f.action =
-      "Without it the driver tears the GPUs down when the last client exits and "
-      "re-initialises them on every start (seconds each, and ECC/state lost). Run the "
-      "persistence daemon.";
+  std::vector<uint32_t> all = off;
+  all.insert(all.end(), display.begin(), display.end());
+  std::sort(all.begin(), all.end());
+  f.title = fmt::format("Persistence mode is off on {}", count_of(all.size(), "GPU", "GPUs"));
+  f.evidence = plural(all.size(), "GPU ", "GPUs ") + fmt::format("{}", fmt::join(all, ", "));
+  if (off.empty()) {
+    // Only display GPUs: a note, not a warning.
+    f.severity = Severity::kInfo;
+    f.title += " driving a display (a graphics client holds it, which keeps the driver up)";
+    f.action =
+        "Nothing to do for a display GPU; enable the persistence daemon if it also "
+        "runs compute jobs that start and stop often.";
+  } else {
+    f.action =
+        "Without it the driver tears the GPUs down when the last client exits and "
+        "re-initialises them on every start (seconds each, and ECC/state lost). Run the "
+        "persistence daemon.";
+    if (!display.empty())
+      f.evidence +=
+          fmt::format("; {} {} a display", plural(display.size(), "GPU", "GPUs"),
+                      fmt::join(display, ", "), plural(display.size(), "drives", "drive"));
+  }
   f.commands = {"sudo systemctl enable --now nvidia-persistenced"};
   out.push_back(f);
 }

@@ -21,7 +21,23 @@ std::string boot_text(const GpuHistory& h, const std::string& id) {
   const std::string shown = id.substr(0, 8);
   if (const HistoryBoot* b = find_boot(h, id))
     return shown + " (" + format_utc(b->first_seen_unix_s, "%Y-%m-%d %H:%M UTC") + ")";
+  if (id == h.previous_boot_id) return shown + " (the previous boot)";
   return shown + " (this boot)";
+}
+
+/// What reads the GPU's identity for the RMA case: nvidia-smi where the GPU
+/// answers; for one NVML cannot reach (lost, hung, missing), the PCI view
+/// and the kernel log, which need no answer from the GPU, and the bug report.
+std::vector<std::string> serial_commands(const GpuState* g, const std::string& uuid) {
+  if (g && g->status == GpuStatus::kOk)
+    return {"nvidia-smi -q -i " + uuid + " | grep -iE 'serial|board part'",
+            "sudo nvidia-bug-report.sh"};
+  std::vector<std::string> out;
+  out.push_back(g && g->pci_bus_id ? "sudo lspci -vvv -s " + normalize_pci_bus_id(*g->pci_bus_id)
+                                   : "lspci -nn -d 10de:");
+  out.push_back("sudo dmesg -T | grep -iE 'NVRM|Xid' | tail -50");
+  out.push_back("sudo nvidia-bug-report.sh");
+  return out;
 }
 
 Finding offender(const NodeSnapshot& s, const Observed& o, const std::vector<std::string>& boots) {
@@ -47,8 +63,7 @@ Finding offender(const NodeSnapshot& s, const Observed& o, const std::vector<std
                        o.uuid + "."
                  : "Reboot once more only if the job needs the node now; if it comes back "
                    "again, the GPU goes to hardware inspection / RMA.";
-  f.commands = {"nvidia-smi -q -i " + o.uuid + " | grep -iE 'serial|board part'",
-                "sudo nvidia-bug-report.sh"};
+  f.commands = serial_commands(g, o.uuid);
   return f;
 }
 

@@ -17,6 +17,7 @@
 #include <set>
 
 #include "checks/checks.h"
+#include "model/xid_catalog.h"
 
 namespace gt {
 namespace {
@@ -42,7 +43,8 @@ std::set<std::string> fallen_bus_ids(const NodeSnapshot& s) {
   std::set<std::string> out;
   if (!s.kernel_log) return out;
   for (const KernelLogEvent& e : s.kernel_log->events) {
-    bool fallen = e.kind == "fallen-off-bus" || (e.kind == "xid" && e.code == 79);
+    bool fallen = e.kind == "fallen-off-bus" ||
+                  (e.kind == "xid" && e.code && xid_facts(*e.code).cls == XidClass::kGpuGone);
     if (fallen && e.pci_bus_id && e.boot != "previous" && !gpu_by_bus_id(s, *e.pci_bus_id))
       out.insert(normalize_pci_bus_id(*e.pci_bus_id));
   }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -57,29 +58,32 @@ void previous_boot_end(const PreviousBoot& b, std::vector<Finding>& out) {
   }
 }
 
-/// systemd-timedated's own rule for "synchronised": the kernel's maximum
-/// error under 16 s. The STA_UNSYNC flag alone is not enough: chrony without
-/// rtcsync, or a VM that takes its time from the hypervisor, leave it set on
-/// a clock that is right.
-constexpr int64_t kMaxErrorSyncedUs = 16'000'000;
-
-/// Whether the clock is known to be unsynchronised (timedatectl says so, or
-/// the kernel's maximum error is too large); the flag alone is only a note.
-bool known_unsynchronised(const ClockState& c) {
-  if (c.ntp_synchronised) return !*c.ntp_synchronised;
-  return c.kernel_max_error_us && *c.kernel_max_error_us >= kMaxErrorSyncedUs;
+/// A warning needs evidence the clock is wrong or cannot be trusted for the
+/// report's times: NTP configured (timedatectl NTP=yes) but not
+/// synchronised, here; the RTC disagreeing and files dated in the future,
+/// below. The kernel's STA_UNSYNC flag and maximum error are not evidence on
+/// their own: with nothing disciplining the clock (a VM the hypervisor keeps
+/// in time, a container, chrony without rtcsync) the flag stays set and the
+/// maximum error climbs to its 16 s cap on a clock that is right. Alone they
+/// are a note (info), which never breaks the one-line no-GPU output.
+bool ntp_failing(const ClockState& c) {
+  return c.ntp_enabled == true && c.ntp_synchronised == false;
 }
 
 void clock_findings(const ClockState& c, std::vector<Finding>& out) {
-  const bool unsynced = known_unsynchronised(c);
-  if (unsynced || c.kernel_synchronised == false) {
+  const bool failing = ntp_failing(c);
+  const bool flag_only = c.kernel_synchronised == false || c.ntp_synchronised == false;
+  if (failing || flag_only) {
     Finding f = node_finding("clock.unsynchronised");
-    f.title = "The system clock is not synchronised: every time in this report may be off";
-    if (!unsynced) {
+    f.title =
+        "NTP is configured but the clock is not synchronised: every time in this report "
+        "may be off";
+    if (!failing) {
       f.severity = Severity::kInfo;
       f.title =
-          "The kernel's clock-synchronised flag is not set (chrony without rtcsync and VMs "
-          "timed by the hypervisor leave it so): the clock may still be right";
+          "The clock is not synchronised by NTP here (the kernel's flag is unset; VMs timed by "
+          "the hypervisor, containers and chrony without rtcsync leave it so): no evidence it "
+          "is wrong";
     }
     f.evidence = fmt::format(
         "kernel (adjtimex): {}, max error {}; timedatectl NTPSynchronized: {}; NTP: {}",
@@ -88,7 +92,10 @@ void clock_findings(const ClockState& c, std::vector<Finding>& out) {
         c.kernel_max_error_us ? fmt::format("{:.1f} s", *c.kernel_max_error_us / 1e6) : "unknown",
         c.ntp_synchronised ? (*c.ntp_synchronised ? "yes" : "no") : "unknown",
         c.ntp_enabled ? (*c.ntp_enabled ? "enabled" : "disabled") : "unknown");
-    f.action = "Enable and check time synchronisation (chrony / systemd-timesyncd).";
+    f.action = failing ? "Find why the time service cannot synchronise (its sources, the network "
+                         "to them), then check the clock."
+                       : "Nothing is needed for this report; enable time synchronisation "
+                         "(chrony / systemd-timesyncd) if the node should keep time itself.";
     f.commands = {"timedatectl status", "chronyc tracking"};
     out.push_back(f);
   }
@@ -105,8 +112,9 @@ void clock_findings(const ClockState& c, std::vector<Finding>& out) {
   }
   if (c.future_files > 0) {
     Finding f = node_finding("clock.future_files");
-    f.title = fmt::format("{} file(s) in the inspected directories are dated in the future",
-                          c.future_files);
+    f.title =
+        fmt::format("{} in the inspected directories {} dated in the future",
+                    count_of(c.future_files, "file", "files"), plural(c.future_files, "is", "are"));
     f.evidence = "e.g. " + c.future_example.value_or("?");
     f.action = "The clock was ahead when they were written, or is behind now: check it first.";
     f.commands = {"timedatectl status"};

@@ -79,5 +79,34 @@ TEST(CheckIncident, ClockFindingsAndTheirBound) {
   for (const Finding& f : fs) EXPECT_TRUE(find_check(f.id)) << f.id;
 }
 
+// A warning needs evidence: NTP configured and failing. The kernel's flag
+// and maximum error alone (a VM the hypervisor keeps in time, no NTP
+// daemon) are a note.
+TEST(CheckIncident, ClockUnsynchronisedOnlyWarnsWithEvidence) {
+  Incident in;
+  in.clock.kernel_synchronised = false;
+  in.clock.kernel_max_error_us = 16'000'000;
+  in.clock.ntp_enabled = false;
+  in.clock.ntp_synchronised = false;
+  auto fs = run(in);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].id, "clock.unsynchronised");
+  EXPECT_EQ(fs[0].severity, Severity::kInfo);
+  in.clock.ntp_enabled.reset();
+  in.clock.ntp_synchronised.reset();  // no timedatectl (a container)
+  fs = run(in);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].severity, Severity::kInfo);
+  in.clock.ntp_enabled = true;
+  in.clock.ntp_synchronised = false;  // configured, and failing
+  fs = run(in);
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].severity, Severity::kWarning);
+  EXPECT_NE(fs[0].title.find("NTP is configured"), std::string::npos);
+  in.clock.ntp_synchronised = true;
+  in.clock.kernel_synchronised = true;
+  EXPECT_TRUE(run(in).empty());
+}
+
 }  // namespace
 }  // namespace gt

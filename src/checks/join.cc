@@ -41,8 +41,16 @@ std::string what(const Finding& f) {
   return f.title;
 }
 
+/// The Xid codes of `f` that `lead` does not report yet.
+void add_codes(Finding& lead, const Finding& f) {
+  for (int code : f.xid_codes)
+    if (std::find(lead.xid_codes.begin(), lead.xid_codes.end(), code) == lead.xid_codes.end())
+      lead.xid_codes.push_back(code);
+}
+
 void fold(Finding& lead, const Finding& f) {
   lead.severity = std::max(lead.severity, f.severity);
+  add_codes(lead, f);
   if (std::find(lead.joined_ids.begin(), lead.joined_ids.end(), f.id) == lead.joined_ids.end())
     lead.joined_ids.push_back(f.id);
   lead.title += "; " + what(f);
@@ -114,6 +122,7 @@ bool is_reboot(const std::string& command) {
 /// lead's reboot, which stays last and single.
 void fold_into_wedged(Finding& lead, const Finding& f) {
   lead.severity = std::max(lead.severity, f.severity);
+  add_codes(lead, f);
   std::vector<std::string> ids = {f.id};
   ids.insert(ids.end(), f.joined_ids.begin(), f.joined_ids.end());
   for (const std::string& id : ids)

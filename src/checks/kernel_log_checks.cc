@@ -14,12 +14,14 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
+#include "checks/action_commands.h"
 #include "checks/app_fault.h"
 #include "checks/checks.h"
 #include "checks/kernel_log_groups.h"
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 
 namespace gt {
 namespace {
@@ -52,9 +54,10 @@ Severity graded(const std::string& kind, int code, const XidEntry* entry,
   Severity sev = entry ? entry->severity : Severity::kWarning;
   for (const KernelLogEvent* e : events) {
     const std::string& text = e->detail.empty() ? e->line : e->detail;
-    if ((kind == "sxid" || (code >= 144 && code <= 150)) && says_fatal(text))
+    const XidFacts facts = kind == "xid" ? xid_facts(code) : XidFacts{};
+    if ((kind == "sxid" || facts.payload == XidPayload::kNvlink5) && says_fatal(text))
       sev = std::max(sev, Severity::kCritical);
-    if (kind == "xid" && code == 154)
+    if (facts.cls == XidClass::kRecovery)
       if (std::optional<int> action = xid154_recovery_action(text))
         sev = std::max(sev, recovery_action_severity(*action));
   }
@@ -97,13 +100,72 @@ void stand_down(const Group& grp, Finding& f) {
   }
 }
 
+/// "; MIG GPU instance 5" (or "instances 1, 2") when the driver named them.
+std::string mig_instances(const Group& grp) {
+  std::set<uint32_t> ids;
+  for (const KernelLogEvent* e : grp.all)
+    if (e->gpu_instance_id) ids.insert(*e->gpu_instance_id);
+  if (ids.empty()) return "";
+  std::string list;
+  for (uint32_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
+  return (ids.size() == 1 ? "; MIG GPU instance " : "; MIG GPU instances ") + list;
+}
+
+/// Xid 48's workflow asks whether an Xid 63 or 64 followed on the same GPU
+/// (NVIDIA's Debug Guidelines): the log answers, so the action says which.
+void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& first, Finding& f) {
+  const auto& [kind, code, bus, boot] = key;
+  std::optional<XidRemap> followed;
+  for (const KernelLogEvent& e : s.kernel_log->events) {
+    const XidRemap remap = e.code ? xid_facts(*e.code).remap : XidRemap::kNone;
+    if (e.kind == "xid" && remap != XidRemap::kNone && e.boot == boot && e.pci_bus_id &&
+        normalize_pci_bus_id(*e.pci_bus_id) == normalize_pci_bus_id(bus) &&
+        (!e.time_unix_s || !first.time_unix_s || *e.time_unix_s >= *first.time_unix_s))
+      followed = std::max(followed.value_or(XidRemap::kNone), remap);
+  }
+  const std::string ask = "; if no Xid 63/64 followed, run the field diagnostic";
+  const size_t at = f.action.find(ask);
+  if (at == std::string::npos) return;
+  const std::string answer =
+      !followed ? "; no Xid 63/64 followed: run the field diagnostic (dcgmi diag -r 3)"
+      : *followed == XidRemap::kFailed
+          ? "; Xid 64 followed: the row remap failed, an RMA case"
+          : "; Xid 63 followed: the reset also activates the pending row remap";
+  f.action.replace(at, ask.size(), answer);
+}
+
+/// A reset the driver confirms: in this boot it announced (Xid 154) that
+/// the GPU needs a reset (or a drain and reset) at or after the group's
+/// first line, and its recovery action (NVML field 230) now reads none. The
+/// line stays in the log until the reboot; the state it reported has ended.
+/// Without both (an older driver, an Xid it announced nothing for), it is
+/// unknown whether a reset happened, and the finding stands.
+bool reset_confirmed(const NodeSnapshot& s, const GpuState* g, const Key& key,
+                     const KernelLogEvent& first) {
+  const auto& [kind, code, bus, boot] = key;
+  if (!g || boot != "current" || kind != "xid") return false;
+  if (g->recovery.action != "none" || g->recovery.flags_from_deprecated_fields) return false;
+  for (const KernelLogEvent& e : s.kernel_log->events) {
+    if (e.kind != "xid" || !e.code || xid_facts(*e.code).cls != XidClass::kRecovery ||
+        e.boot != "current" || !e.pci_bus_id ||
+        normalize_pci_bus_id(*e.pci_bus_id) != normalize_pci_bus_id(bus))
+      continue;
+    if (first.time_unix_s &&
+        e.last_time_unix_s.value_or(e.time_unix_s.value_or(0)) < *first.time_unix_s)
+      continue;
+    std::optional<int> announced = xid154_recovery_action(e.detail.empty() ? e.line : e.detail);
+    if (announced && (*announced == 1 || *announced == 4)) return true;  // reset, drain+reset
+  }
+  return false;
+}
+
 Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const auto& [kind, code, bus, boot] = key;
   const KernelLogEvent& e = *grp.first;
   const XidEntry* entry = kind == "xid"    ? find_xid(code)
                           : kind == "sxid" ? find_sxid(code)
                                            : &fallen_off_bus_entry();
-  std::string id = kind == "xid"    ? "gpu.xid." + std::to_string(code)
+  std::string id = kind == "xid"    ? xid_finding_id(code)
                    : kind == "sxid" ? "gpu.sxid." + std::to_string(code)
                                     : "gpu.fallen_off_bus_logged";
   Finding f = node_finding(id.c_str());
@@ -111,6 +173,7 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const GpuState* g = bus.empty() ? nullptr : gpu_by_bus_id(s, bus);
   if (g) f = gpu_finding(id.c_str(), *g);
   if (!bus.empty()) f.subject.pci_bus_id = normalize_pci_bus_id(bus);
+  if (kind == "xid") f.xid_codes = {code};
   f.severity = graded(kind, code, entry, grp.all);
   if (boot == "previous") f.severity = milder(f.severity);
   std::string where =
@@ -121,8 +184,9 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
                                        entry ? entry->mnemonic : "not in the catalogue");
   f.title = fmt::format("{}: {} x{} in the {} boot", where, what, with_commas(grp.count),
                         boot == "file" ? "logged" : boot);
-  f.evidence = fmt::format("first {}, last {}; {}{}", first_when(e), last_when(*grp.last),
-                           e.detail.empty() ? e.line : e.detail, other_details(grp));
+  f.evidence =
+      fmt::format("first {}, last {}; {}{}{}", first_when(e), last_when(*grp.last),
+                  e.detail.empty() ? e.line : e.detail, other_details(grp), mig_instances(grp));
   if (entry) {
     f.action = std::string(entry->description) + ". " + entry->action_text;
   } else {
@@ -131,9 +195,22 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
         "and watch whether it recurs.",
         code);
   }
+  if (kind == "xid" && xid_facts(code).asks_remap_followed) resolve_xid48(s, key, *grp.first, f);
+  const std::string target =
+      g ? std::to_string(g->index) : (bus.empty() ? "" : normalize_pci_bus_id(bus));
+  // A reboot has happened since a previous-boot event: nothing to reset.
+  if (boot != "previous") f.commands = action_commands(f.action, target);
+  f.action = fill_target(f.action, target);
   if (boot == "previous")
     f.action += " It happened before the last reboot; watch whether it comes back.";
   stand_down(grp, f);
+  if (reset_confirmed(s, g, key, e)) {
+    f.severity = Severity::kInfo;
+    f.title += ", cleared by a GPU reset";
+    f.evidence += "; the driver announced a reset (Xid 154) and its recovery action now reads none";
+    f.action = "The GPU was reset after it, as the driver asked: nothing more unless it recurs.";
+  }
+  if (f.severity <= Severity::kInfo) f.commands.clear();
   return f;
 }
 
@@ -174,7 +251,8 @@ std::string cause_words(Cause c, const KernelLog::Source& src, bool root) {
     case Cause::kNoPersistentJournal:
       return "no persistent journal: the previous boot's messages were not kept";
     case Cause::kNoPreviousBoot:
-      return "the journal holds no earlier boot (the first boot it kept, or it is not persistent)";
+      return "the journal holds no earlier boot (the first boot it kept, or it is not "
+             "persistent)";
     case Cause::kNoJournalctl:
       return "journalctl is not installed";
     case Cause::kTimedOut:

@@ -53,6 +53,22 @@ TEST(KernelLogChecks, AFoldedStormSaysItsCountAndFirstAndLastTime) {
       << f[0]->evidence;
 }
 
+// MIG: the driver names the GPU instance after the bus id; the finding is
+// the GPU's and says which instances.
+TEST(KernelLogChecks, MigInstancesAreNamedInTheEvidence) {
+  Report r = healthy_node();
+  KernelLogEvent a = xid(94, "0000:19:00.0", 10);
+  a.gpu_instance_id = 2;
+  KernelLogEvent b = xid(94, "0000:19:00.0", 20);
+  b.gpu_instance_id = 1;
+  r.snapshot.kernel_log->events = {a, b};
+  judge(r, {});
+  auto f = with_id(r, "gpu.xid.94");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0]->evidence.find("; MIG GPU instances 1, 2"), std::string::npos) << f[0]->evidence;
+  EXPECT_EQ(f[0]->subject.pci_bus_id, "0000:19:00.0");
+}
+
 TEST(KernelLogChecks, EventsOfOneGroupFromTwoSourcesAddUp) {
   Report r = healthy_node();
   KernelLogEvent a = xid(48, "0000:19:00.0", 10);
@@ -133,6 +149,51 @@ TEST(KernelLogChecks, OneGpuOrFarApartKeepsThePerGpuWarnings) {
   far.snapshot.kernel_log->events = {xid(31, "0000:19:00.0", 100), late, other_boot};
   judge(far, {});
   EXPECT_TRUE(with_id(far, "kernel_log.app_fault_many_gpus").empty());
+}
+
+// The application-fault rule is the catalogue's application class (one
+// column for history, correlation and this check): Xid 8 and 68 are the
+// job's as much as 13 and 31; a consequence (43) is not a fault of its own.
+TEST(KernelLogChecks, ApplicationClassFromTheCatalogueClustersAcrossGpus) {
+  Report r = healthy_node();
+  r.snapshot.kernel_log->events = {xid(8, "0000:19:00.0", 100), xid(68, "0000:1a:00.0", 110)};
+  judge(r, {});
+  auto node = with_id(r, "kernel_log.app_fault_many_gpus");
+  ASSERT_EQ(node.size(), 1u);
+  EXPECT_NE(node[0]->title.find("Xid 8/68 on 2 GPUs"), std::string::npos) << node[0]->title;
+  EXPECT_EQ(node[0]->xid_codes, (std::vector<int>{8, 68}));
+
+  Report only43 = healthy_node();
+  only43.snapshot.kernel_log->events = {xid(43, "0000:19:00.0", 100), xid(43, "0000:1a:00.0", 101)};
+  judge(only43, {});
+  EXPECT_TRUE(with_id(only43, "kernel_log.app_fault_many_gpus").empty());
+}
+
+// A current-boot Xid the driver announced a reset for (Xid 154) stands down
+// once its recovery action reads none again: the reset was done. Without
+// the driver's word, whether a reset happened is unknown: it stands. The
+// reset command comes from the catalogue's words, with the GPU filled in.
+TEST(KernelLogChecks, AResetTheDriverConfirmsClearsACurrentBootXid) {
+  Report r = healthy_node();
+  const std::string bus = *r.snapshot.gpus[0].pci_bus_id;
+  KernelLogEvent announce = xid(154, bus.c_str(), 101);
+  announce.detail = "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)";
+  r.snapshot.kernel_log->events = {xid(119, bus.c_str(), 100), announce};
+  judge(r, CheckOptions{});
+  auto f = with_id(r, "gpu.xid.119");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kCritical);  // recovery action not read
+  EXPECT_EQ(f[0]->commands.front(), "sudo nvidia-smi -r -i 0");
+  r.findings.clear();
+  r.plan.clear();
+  r.snapshot.gpus[0].recovery.action = "none";
+  r.snapshot.gpus[0].recovery.action_code = 0;
+  judge(r, CheckOptions{});
+  f = with_id(r, "gpu.xid.119");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0]->severity, Severity::kInfo);
+  EXPECT_NE(f[0]->title.find("cleared by a GPU reset"), std::string::npos) << f[0]->title;
+  EXPECT_TRUE(f[0]->commands.empty());
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "holders/identity.h"
 #include "holders/stop.h"
 #include "util/index_list.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -133,8 +134,9 @@ Finding held_idle(const NodeSnapshot& s, const Server& sv) {
   for (const ServerMember& m : sv.members)
     pids += (pids.empty() ? "" : ", ") + std::to_string(m.pid);
   f.evidence = fmt::format(
-      "{} process(es) (PIDs {}){}; utilization 0% in all {} samples of every GPU; user {}; {}{}",
-      sv.members.size(), pids,
+      "{} ({} {}){}; utilization 0% in all {} samples of every GPU; user {}; {}{}",
+      count_of(sv.members.size(), "process", "processes"), plural(sv.members.size(), "PID", "PIDs"),
+      pids,
       sv.root_pid
           ? fmt::format(" under launcher PID {} '{}'", *sv.root_pid, sv.root_cmdline.value_or("?"))
           : std::string(),
@@ -145,7 +147,7 @@ Finding held_idle(const NodeSnapshot& s, const Server& sv) {
              (stop.disable.empty() ? "." : ", and disable it so it does not start again.");
   if (stop.via_owner && sv.restarts_when_signalled)
     f.action += " Its owner restarts what a signal stops, so stop the owner.";
-  if (s.source != "nvml")
+  if (gpus_from_nvidia_smi(s.source))
     f.action +=
         " (From a capture: run gpu-triage on the node it came from, where it can also read "
         "the process tree and name the unit or container that owns it.)";
@@ -159,11 +161,12 @@ void unnamed_in_capture(const GpuState& g, Finding& f) {
   std::string pids;
   for (const GpuProcess& p : *g.processes)
     pids += (pids.empty() ? "" : ",") + std::to_string(p.pid);
-  f.title = fmt::format("{}: {} allocated by process(es) the capture does not name", gpu_label(g),
-                        format_memory(*g.memory_used_bytes));
-  f.evidence =
-      fmt::format("memory used {} of {}; the capture lists PID(s) {} with no name",
-                  format_memory(*g.memory_used_bytes), format_memory(*g.memory_total_bytes), pids);
+  const size_t n = g.processes->size();
+  f.title = fmt::format("{}: {} allocated by {} the capture does not name", gpu_label(g),
+                        format_memory(*g.memory_used_bytes), plural(n, "a process", "processes"));
+  f.evidence = fmt::format("memory used {} of {}; the capture lists {} {} with no name",
+                           format_memory(*g.memory_used_bytes),
+                           format_memory(*g.memory_total_bytes), plural(n, "PID", "PIDs"), pids);
   f.action =
       "These are PIDs on the captured node; its /proc was not read. Look them up there (or "
       "run gpu-triage on that node) to see who holds the memory.";
@@ -173,7 +176,7 @@ void unnamed_in_capture(const GpuState& g, Finding& f) {
 Finding held_no_process(const NodeSnapshot& s, const GpuState& g) {
   Finding f = gpu_finding("memory.held_no_process", g);
   bool invisible = g.processes && !g.processes->empty();
-  if (invisible && s.source != "nvml") {
+  if (invisible && gpus_from_nvidia_smi(s.source)) {
     unnamed_in_capture(g, f);
     return f;
   }
@@ -183,7 +186,7 @@ Finding held_no_process(const NodeSnapshot& s, const GpuState& g) {
   f.evidence = fmt::format(
       "memory used {} of {}; NVML process list: {}", format_memory(*g.memory_used_bytes),
       format_memory(*g.memory_total_bytes),
-      invisible ? std::to_string(g.processes->size()) + " PID(s) not in /proc" : "empty");
+      invisible ? count_of(g.processes->size(), "PID", "PIDs") + " not in /proc" : "empty");
   if (invisible) {
     f.action =
         "NVML reports host PIDs; gpu-triage runs in another PID namespace. Run it on the "
@@ -201,7 +204,7 @@ Finding held_no_process(const NodeSnapshot& s, const GpuState& g) {
 
 /// A holder that can be named: visible here, or named by a capture.
 bool nameable(const NodeSnapshot& s, const GpuProcess& p) {
-  return p.visible || (s.source != "nvml" && (p.cmdline || p.name));
+  return p.visible || (gpus_from_nvidia_smi(s.source) && (p.cmdline || p.name));
 }
 
 }  // namespace

@@ -5,10 +5,12 @@
 // remounted read-only after errors fails every write. A data path on a
 // network or overlay filesystem is said, so nobody is surprised by it.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <set>
 
 #include "checks/checks.h"
+#include "util/byte_units.h"
 
 namespace gt {
 namespace {
@@ -18,15 +20,10 @@ std::string device_name(const std::string& source) {
   return source.starts_with("/dev/") ? source.substr(5) : source;
 }
 
-std::string size_text(uint64_t bytes) {
-  if (bytes >= 1'000'000'000'000ull) return fmt::format("{:.1f} TB", bytes / 1e12);
-  return fmt::format("{:.1f} GB", bytes / 1e9);
-}
-
 /// "15.0 TB nvme1n1p1, ext4, 98% free" (the parts that are known).
 std::string mount_summary(const MountInfo& m) {
   std::string out;
-  if (m.total_bytes) out = size_text(*m.total_bytes) + " ";
+  if (m.total_bytes) out = format_bytes(*m.total_bytes) + " ";
   out += device_name(m.source.value_or("?")) + ", " + m.fs_type.value_or("?");
   if (m.total_bytes && m.available_bytes && *m.total_bytes > 0)
     out += fmt::format(", {:.0f}% free", 100.0 * *m.available_bytes / *m.total_bytes);
@@ -47,6 +44,30 @@ std::string unit_of(const MountInfo& m) {
   return name.ends_with(".mount") ? name : "";
 }
 
+/// "; UUID=... names no disk present; disks present and not mounted:
+/// nvme1n1 (3.8 TB, ...)": what the block devices say about the source.
+std::string device_evidence(const MountInfo& m) {
+  std::string out;
+  if (m.expected_device) out += "; the configured source is " + *m.expected_device;
+  if (m.expected_source_note) out += "; " + *m.expected_source_note;
+  if (!m.unmounted_disks.empty())
+    out += fmt::format("; disk(s) present and not mounted: {}", fmt::join(m.unmounted_disks, "; "));
+  else if (m.expected_source_note && !m.expected_device)
+    out += "; no unmounted disk is present";
+  return out;
+}
+
+/// The new disk that may hold the data, when the configured one is gone.
+std::string new_disk_hint(const MountInfo& m) {
+  if (m.expected_device || m.unmounted_disks.empty() || !m.expected_source_note) return "";
+  return fmt::format(
+      " The configured source names no disk present; {} is here and not mounted: if it holds "
+      "the data, point the line at its UUID (blkid) before mounting.",
+      m.unmounted_disks.front());
+}
+
+std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
+
 Finding missing(const MountInfo& m) {
   Finding f = path_finding("mount.missing", m.path);
   const std::string& where = *m.expected_mount_point;
@@ -61,14 +82,33 @@ Finding missing(const MountInfo& m) {
           ? "; nofail: the boot went on without it"
           : "",
       m.expected_noauto.value_or(false) ? "; noauto: it is mounted by hand" : "");
+  f.evidence += device_evidence(m);
   f.action = fmt::format(
       "Mount {} before resuming the job (until then its output lands on {} and fills it). "
       "Anything written into the bare directory meanwhile is hidden once mounted: move it "
-      "aside first. If the mount fails, check the device (lsblk, the kernel log).",
-      where, holder);
+      "aside first. If the mount fails, check the device (lsblk, the kernel log).{}",
+      where, holder, new_disk_hint(m));
   const std::string unit = unit_of(m);
   f.commands = {unit.empty() ? "sudo mount " + where : "sudo systemctl start " + unit,
                 "findmnt " + where, "df -h " + m.path};
+  if (!m.unmounted_disks.empty() && !m.expected_device)
+    f.commands.push_back("lsblk -f /dev/" + first_word(m.unmounted_disks.front()));
+  return f;
+}
+
+Finding wrong_device(const MountInfo& m) {
+  Finding f = path_finding("mount.wrong_device", m.path);
+  const std::string& mp = *m.mount_point;
+  f.title = fmt::format("{} holds {}, not the {} that {} names: {} is on another disk", mp,
+                        m.mounted_device.value_or("?"), m.expected_device.value_or("?"),
+                        origin_short(m), m.path);
+  f.evidence =
+      fmt::format("{}; mounted: {}", *m.expected_by, mount_summary(m)) + device_evidence(m);
+  f.action = fmt::format(
+      "Unmount {0} and mount the configured device before resuming the job: what the job "
+      "reads and writes under {0} now is another disk's.",
+      mp);
+  f.commands = {"findmnt -o TARGET,SOURCE,FSTYPE,UUID " + mp, "lsblk -f"};
   return f;
 }
 
@@ -119,6 +159,7 @@ void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out) {
     if (p != "network" && p != "overlay" && !said.insert(key).second) continue;
     if (p == "not_mounted") out.push_back(missing(m));
     if (p == "read_only") out.push_back(read_only(m));
+    if (p == "wrong_device") out.push_back(wrong_device(m));
     if ((p == "network" || p == "overlay") && m.path != "/") out.push_back(shared_fs(m));
   }
 }

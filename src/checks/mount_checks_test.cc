@@ -37,7 +37,7 @@ TEST(MountChecks, MissingMountIsCriticalNamesTheLineAndComesFirstInThePlan) {
   EXPECT_NE(mounts[0]->title.find("/data is not mounted although /etc/fstab:3"), std::string::npos)
       << mounts[0]->title;
   EXPECT_NE(mounts[0]->evidence.find("UUID=9f1c /data ext4"), std::string::npos);
-  EXPECT_NE(mounts[0]->evidence.find("20.0 GB vda1, ext4, 60% free"), std::string::npos)
+  EXPECT_NE(mounts[0]->evidence.find("18.6 GiB vda1, ext4, 60% free"), std::string::npos)
       << mounts[0]->evidence;
   EXPECT_EQ(mounts[0]->commands.front(), "sudo mount /data");
   ASSERT_GE(r.plan.size(), 2u);

@@ -11,7 +11,9 @@
 #include <cstdlib>
 
 #include "checks/checks.h"
+#include "checks/pin_advice.h"
 #include "checks/registry.h"
+#include "util/plural.h"
 
 namespace gt {
 
@@ -78,8 +80,8 @@ std::string holders_text(const NodeSnapshot& s) {
         m.name != "nvidia_drm")
       parts.push_back("module " + m.name);
   if (const KernelModule* drm = module_named(s, "nvidia_drm"); drm && drm->refcnt.value_or(0) > 0)
-    parts.push_back(
-        fmt::format("nvidia_drm in use {} time(s) (a display server or console)", *drm->refcnt));
+    parts.push_back(fmt::format("nvidia_drm in use {} {} (a display server or console)",
+                                *drm->refcnt, plural(*drm->refcnt, "time", "times")));
   if (std::vector<std::string> pids = gpu_process_pids(s); !pids.empty())
     parts.push_back("GPU processes " + joined(pids, ", "));
   if (const KernelModule* nv = module_named(s, "nvidia"); nv && nv->refcnt)
@@ -116,6 +118,18 @@ std::vector<std::string> reload_commands(const NodeSnapshot& s) {
   return c;
 }
 
+/// Pins the driver packages with the distribution's own tool (os-release);
+/// without a known one, the step says how in words.
+void add_pin_advice(const NodeSnapshot& s, Finding& f) {
+  OsRelease os;
+  os.id = s.os_id;
+  os.id_like = s.os_id_like;
+  if (std::optional<std::string> c = pin_driver_command(package_tool(os)))
+    f.commands.push_back(*c + "   # on the host");
+  else
+    f.action += std::string(" To pin: ") + kGenericPinAdvice + ".";
+}
+
 /// "590.48.01" > "565.57.01", numerically part by part.
 bool newer(const std::string& a, const std::string& b) {
   std::vector<long> pa, pb;
@@ -143,8 +157,8 @@ Finding init_failure(const NodeSnapshot& s) {
     f.title = n.error_message.value_or("no NVIDIA driver");
     f.evidence =
         n.load_error.value_or("library " + n.library_path.value_or("?") + " not loadable") +
-        "; kernel module " + module + "; " + std::to_string(s.pci_devices.size()) +
-        " NVIDIA GPU(s) on the PCI bus";
+        "; kernel module " + module + "; " +
+        count_of(s.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") + " on the PCI bus";
     f.action =
         "Install the NVIDIA driver that matches this kernel (or mount the driver "
         "libraries into the container with the NVIDIA container toolkit).";
@@ -164,17 +178,27 @@ Finding init_failure(const NodeSnapshot& s) {
         ") and load the installed one; then pin the driver packages so an unattended upgrade "
         "cannot split them again.";
     f.commands = reload_commands(s);
-    f.commands.push_back("sudo apt-mark hold 'nvidia-*' 'libnvidia-*'");
+    add_pin_advice(s, f);
   } else if (init == "NVML_ERROR_DRIVER_NOT_LOADED") {
     f = node_finding("nvml.driver_not_loaded");
     f.title = "The NVIDIA kernel driver is not loaded";
-    f.evidence = "NVML library " + library + " installed; " + std::to_string(s.pci_devices.size()) +
-                 " NVIDIA GPU(s) on the PCI bus";
+    // A capture (nvidia-smi's text) says nothing of its node's PCI bus: a
+    // GPU-less node prints the same words, so modprobe is conditional there.
+    const bool capture = !pci_bus_read(s.source);
+    f.evidence = capture ? "nvidia-smi could not communicate with the driver; the node's PCI bus "
+                           "was not read (a capture)"
+                         : "NVML library " + library + " installed; " +
+                               count_of(s.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") +
+                               " on the PCI bus";
     f.action =
-        "Load the driver and read the kernel log if it fails (a kernel update without "
-        "a rebuilt DKMS module is the usual cause).";
+        std::string(capture ? "If the node has an NVIDIA GPU on its PCI bus (lspci -d 10de:), "
+                              "load the driver"
+                            : "Load the driver") +
+        " and read the kernel log if it fails (a kernel update without a rebuilt DKMS module "
+        "is the usual cause).";
     f.commands = {"sudo modprobe nvidia", "sudo dmesg | grep -i -E 'nvidia|nvrm' | tail -20",
                   "dkms status"};
+    if (capture) f.commands.insert(f.commands.begin(), "lspci -d 10de: -nn");
   } else if (init == "NVML_ERROR_NO_PERMISSION") {
     f = node_finding("nvml.no_permission");
     f.title = "No permission to open the NVIDIA devices";
@@ -222,12 +246,18 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
     } else {
       f.action =
           "NVML still works, but tools and CUDA here use user-space libraries from another "
-          "driver release. Install the user-space package matching the module (in a "
-          "container: recreate it so the NVIDIA container toolkit mounts the host's "
-          "libraries), and pin the driver packages.";
+          "driver release. In a container: the image carries its own driver libraries, or "
+          "they were mounted from the host before its driver changed; recreate the container "
+          "with the NVIDIA container toolkit (on the host, regenerate the CDI spec after each "
+          "driver change). On the host: install the user-space packages of the module's "
+          "release " +
+          *mod + " and pin the driver packages.";
       f.commands = {
           "ls -l " + s.nvml.library_file.value_or("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
-          "cat /proc/driver/nvidia/version"};
+          "cat /proc/driver/nvidia/version",
+          "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # on the host, then "
+          "recreate the container"};
+      add_pin_advice(s, f);
     }
     out.push_back(f);
   }

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <map>
 
+#include "checks/gpu_step.h"
+
 namespace gt {
 namespace {
 
@@ -31,10 +33,11 @@ int rank(const Finding& f) {
       id.starts_with("nvlink.") || id.starts_with("thermal.") || id == "pcie.link_downgraded")
     return 3;
   if (id.starts_with("memory.")) return 4;
-  // The job's disk space, then its data (resume with the right files);
-  // the checks run in that order, and the sort is stable.
-  if (id.starts_with("disk.") || id.starts_with("incident.") || id.starts_with("data.")) return 5;
-  if (id.starts_with("driver.")) return 6;
+  // The job's disk space and a library split that stops it from starting;
+  // then its data: the rerun comes after everything that would stop it
+  // (driver, mounts, holders, space).
+  if (id.starts_with("disk.") || id.starts_with("incident.") || id.starts_with("driver.")) return 5;
+  if (id.starts_with("data.")) return 6;
   if (id.starts_with("pcie.") || id.starts_with("clocks.") || id.starts_with("persistence."))
     return 7;
   return 8;
@@ -83,23 +86,52 @@ std::string subjects(const std::vector<const Finding*>& fs) {
 }  // namespace
 
 std::vector<PlanStep> make_plan(const Report& r) {
-  // Group by id, keeping the first-seen order within each rank.
-  std::vector<std::string> ids;
-  std::map<std::string, std::vector<const Finding*>> by_id;
-  for (const Finding& f : r.findings) {
-    // A positive statement is never a step; notes are not either.
-    if (f.severity == Severity::kOk) continue;
-    if (f.severity == Severity::kInfo && f.id != "kernel_log.unreadable") continue;
-    if (!by_id.count(f.id)) ids.push_back(f.id);
-    by_id[f.id].push_back(&f);
-  }
-  std::stable_sort(ids.begin(), ids.end(), [&](const std::string& a, const std::string& b) {
-    return rank(*by_id[a].front()) < rank(*by_id[b].front());
+  // Units in first-seen order: one per GPU with several findings about its
+  // hardware (one step per GPU, gpu_step.h), else one per id.
+  std::map<std::string, std::vector<const Finding*>> by_gpu;
+  for (const Finding& f : r.findings)
+    if (f.severity != Severity::kOk && joins_per_gpu(f))
+      if (std::optional<std::string> key = gpu_key(r.snapshot, f)) by_gpu[*key].push_back(&f);
+  std::erase_if(by_gpu, [](const auto& kv) {
+    const auto& fs = kv.second;
+    return fs.size() < 2 || std::none_of(fs.begin(), fs.end(), [](const Finding* f) {
+             return f->severity >= Severity::kWarning;
+           });
   });
+  struct Unit {
+    std::string key;  // "gpu BUS" or the finding id
+    std::vector<const Finding*> fs;
+    int rank = 0;
+  };
+  std::vector<Unit> units;
+  std::map<std::string, size_t> unit_of;
+  for (const Finding& f : r.findings) {
+    std::optional<std::string> gkey = joins_per_gpu(f) ? gpu_key(r.snapshot, f) : std::nullopt;
+    const bool per_gpu = gkey && by_gpu.count(*gkey) && f.severity != Severity::kOk;
+    // A positive statement is never a step; notes are not either (a note
+    // about a GPU with a step of its own is that step's evidence).
+    if (!per_gpu && f.severity == Severity::kOk) continue;
+    if (!per_gpu && f.severity == Severity::kInfo && f.id != "kernel_log.unreadable") continue;
+    const std::string key = per_gpu ? "gpu " + *gkey : f.id;
+    auto [at, fresh] = unit_of.emplace(key, units.size());
+    if (fresh) units.push_back({key, {}, 9});
+    Unit& u = units[at->second];
+    u.fs.push_back(&f);
+    if (f.severity >= Severity::kWarning || f.id == "kernel_log.unreadable")
+      u.rank = std::min(u.rank, rank(f));
+  }
+  std::stable_sort(units.begin(), units.end(),
+                   [](const Unit& a, const Unit& b) { return a.rank < b.rank; });
   std::vector<PlanStep> plan;
-  for (const std::string& id : ids) {
-    const std::vector<const Finding*>& fs = by_id[id];
-    if (id == "memory.held_idle") {
+  for (const Unit& u : units) {
+    const std::vector<const Finding*>& fs = u.fs;
+    if (u.key.starts_with("gpu ")) {
+      PlanStep step = gpu_step(fs);
+      step.gpu = u.key.substr(4);
+      append_or_join(plan, std::move(step), fs.front()->title);
+      continue;
+    }
+    if (u.key == "memory.held_idle") {
       holder_steps(fs, plan);
       continue;
     }
@@ -111,7 +143,7 @@ std::vector<PlanStep> make_plan(const Report& r) {
     step.text += subjects(fs);
     if (!first.action.empty()) step.text += ". " + first.action;
     for (const Finding* f : fs) add_unique(step.commands, f->commands);
-    step.finding_ids = {id};
+    step.finding_ids = {u.key};
     append_or_join(plan, std::move(step), first.title);
   }
   return plan;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "checks/checks.h"
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -43,19 +44,48 @@ Finding gpu_finding(const char* id, const GpuState& g) {
 
 namespace {
 
-/// --expect-gpus on a machine with no NVIDIA GPU at all (a VM whose
-/// passed-through GPUs vanished): the count is wrong, whatever else is.
+/// What was found of NVIDIA's software on a machine with no NVIDIA GPU.
+std::string software_found(const NodeSnapshot& s) {
+  std::string lib =
+      s.nvml.loaded
+          ? "NVML library " + s.nvml.library_version.value_or("(version unknown)") +
+                " installed (" + s.nvml.library_file.value_or(s.nvml.library_path.value_or("?")) +
+                ")" + (s.nvml.init_error ? ", init " + *s.nvml.init_error : "")
+          : "no NVML library (" + s.nvml.library_path.value_or("libnvidia-ml.so.1") + ")";
+  return "no NVIDIA GPU on the PCI bus, no nvidia module, " + lib;
+}
+
+/// --expect-gpus on a machine with no NVIDIA GPU at all: the count is
+/// wrong, whatever else is. No modprobe: there is no device for a driver.
+/// The advice follows the machine: a VM's GPUs come from its hypervisor.
 void expected_but_none(const NodeSnapshot& s, uint32_t expected, std::vector<Finding>& out) {
   Finding f = node_finding("gpu.count_mismatch");
   f.title = "No NVIDIA GPU on this machine, expected " + std::to_string(expected);
-  f.evidence = "no NVIDIA GPU on the PCI bus, no nvidia module, no NVML library (" +
-               s.nvml.library_path.value_or("libnvidia-ml.so.1") + "); --expect-gpus " +
-               std::to_string(expected);
-  f.action =
-      "The GPUs are gone from the PCI bus itself. On a VM, check the passthrough (the "
-      "hypervisor still assigns the devices, the VM was started with them); on bare metal, "
-      "check power, risers and seating, then reboot.";
-  f.commands = {"lspci -nn | grep -i nvidia", "sudo dmesg -T | grep -i -E 'pci|nvidia' | tail -40"};
+  f.evidence = software_found(s) + "; --expect-gpus " + std::to_string(expected);
+  const std::string kind = s.machine_kind.value_or("");
+  if (s.machine_evidence) f.evidence += "; " + *s.machine_evidence;
+  if (kind == "vm") {
+    f.action =
+        "This is a VM and the hypervisor did not pass the GPUs through (after a restart or a "
+        "migration the devices may not have been reattached). Check the VM's PCI passthrough "
+        "(or the cloud instance type) on the host, then restart the VM with the GPUs attached.";
+    f.commands = {"lspci -nn | grep -i nvidia",
+                  "sudo dmesg -T | grep -i -E 'pci|iommu' | tail -40"};
+  } else if (kind == "bare-metal") {
+    f.action =
+        "The GPUs are gone from the PCI bus itself: check the BIOS (PCIe slots and "
+        "above-4G decoding enabled), the slots, risers and seating, and the GPUs' power "
+        "(cables, PSUs, the BMC's event log), then power-cycle the node.";
+    f.commands = {"lspci -nn | grep -i nvidia", "sudo dmesg -T | grep -i -E 'pci|aer' | tail -40",
+                  "sudo ipmitool sel list | tail -20"};
+  } else {
+    f.action =
+        "The GPUs are gone from the PCI bus itself. On a VM, check the passthrough (the "
+        "hypervisor still assigns the devices, the VM was started with them); on bare metal, "
+        "check the BIOS, slots and power, then power-cycle.";
+    f.commands = {"lspci -nn | grep -i nvidia",
+                  "sudo dmesg -T | grep -i -E 'pci|nvidia' | tail -40"};
+  }
   out.push_back(f);
 }
 
@@ -91,7 +121,7 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
       Finding f = pci_finding("gpu.missing_from_nvml", d);
       f.title =
           "GPU " + d.bus_id + " is on the PCI bus but NVML does not list it (fallen off the bus?)";
-      f.evidence = "bound to nvidia in sysfs; NVML lists " + std::to_string(nvml) + " GPU(s)";
+      f.evidence = "bound to nvidia in sysfs; NVML lists " + count_of(nvml, "GPU", "GPUs");
       if (d.model || d.uuid)
         f.evidence +=
             "; the driver names it " + d.model.value_or("?") + (d.uuid ? " " + *d.uuid : "");
@@ -103,7 +133,7 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
   }
   // A capture says how many GPUs are attached; when it describes fewer it
   // was cut, and nothing can be said about the GPUs it left out.
-  const bool capture = s.source != "nvml";
+  const bool capture = !pci_bus_read(s.source);
   if (capture && nvml > s.gpus.size()) {
     Finding f = node_finding("capture.incomplete");
     f.title = "The capture names " + std::to_string(nvml) + " attached GPUs but describes " +
@@ -120,7 +150,8 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
   const uint32_t expected = std::max(o.expect_gpus.value_or(0), capture ? 0u : pci);
   if (nvml < expected || (!capture && o.expect_gpus && pci < *o.expect_gpus)) {
     Finding f = node_finding("gpu.count_mismatch");
-    f.title = "NVML sees " + std::to_string(nvml) + " GPU(s), expected " + std::to_string(expected);
+    f.title =
+        "NVML sees " + count_of(nvml, "GPU", "GPUs") + ", expected " + std::to_string(expected);
     f.evidence = "NVML " + std::to_string(nvml) + ", PCI bus " +
                  (capture ? std::string("not read (a capture)") : std::to_string(pci)) +
                  (o.expect_gpus ? ", --expect-gpus " + std::to_string(*o.expect_gpus) : "");
@@ -137,8 +168,8 @@ void check_presence(const NodeSnapshot& s, const CheckOptions& o, std::vector<Fi
       Finding f = node_finding("gpu.all_present");
       f.title = nvml == 1 ? std::string("The GPU is present and answering")
                           : "All " + std::to_string(nvml) + " GPUs present and answering";
-      f.evidence = (capture ? "the capture: " + std::to_string(nvml) +
-                                  " attached GPU(s), all described (the PCI bus is its node's, "
+      f.evidence = (capture ? "the capture: " + count_of(nvml, "attached GPU", "attached GPUs") +
+                                  ", all described (the PCI bus is its node's, "
                                   "not read)"
                             : "NVML " + std::to_string(nvml) + ", PCI bus " + std::to_string(pci)) +
                    (o.expect_gpus ? ", expected " + std::to_string(*o.expect_gpus) : "");

@@ -46,7 +46,8 @@ void judge(Report& report, const CheckOptions& options);
 Severity verdict_of(const std::vector<Finding>& findings);
 
 /// No NVIDIA GPU on this machine at all: nothing on the PCI bus, no nvidia
-/// module, no NVML library. A live collection only (a capture never is).
+/// module loaded, NVML not initialised (the library may be installed and
+/// answer DRIVER_NOT_LOADED). A live collection only (a capture never is).
 bool no_nvidia_gpu(const NodeSnapshot& s);
 
 /// Nothing to judge: no NVIDIA GPU here, or a capture that could not be read.

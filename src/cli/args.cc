@@ -16,7 +16,8 @@
 namespace gt {
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
+// The version from the build (CMakeLists.txt project(VERSION)), one home.
+constexpr const char* kVersion = GT_VERSION;
 
 /// Validates a duration option in place of CLI11's own parsing.
 Status apply_duration(const std::string& text, const char* flag, std::chrono::milliseconds& out) {
@@ -26,8 +27,8 @@ Status apply_duration(const std::string& text, const char* flag, std::chrono::mi
   return ok_status();
 }
 
-ParsedArgs usage(const std::string& prog, const std::string& message) {
-  usage_error(prog, message);
+ParsedArgs usage(const std::string& prog, const std::string& message, bool json) {
+  usage_error(prog, message, json);
   return {std::nullopt, ExitCode::kUsage};
 }
 
@@ -51,13 +52,13 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
       "The table:\n"
       "  GPU          NVML index          STATUS   ok, lost, unresponsive, inaccessible\n"
       "  BUS ID       PCI address         NAME     model (when the GPUs differ, or --wide)\n"
-      "  MEMORY USED  used/total in GiB (binary units, as nvidia-smi's MiB; reserved memory "
-      "apart)\n"
-      "  MEM          used share          UTIL a/m GPU utilization, average/maximum over the "
-      "window\n"
+      "  MEMORY USED  used/total GiB and the share used (binary units, as nvidia-smi's MiB; "
+      "reserved memory apart)\n"
+      "  GPU BUSY     share of time a kernel ran, average/maximum over the window\n"
       "  TEMP         GPU temperature     POWER    draw/limit in watts\n"
       "  PS           performance state   PCIE     link gen x width, now/max\n"
-      "  PM           persistence mode\n"
+      "  PM           persistence mode    (MIG devices are listed under their GPU)\n"
+      "  Width: the terminal's, 80 at least (man page: TABLE WIDTH); --wide keeps all.\n"
       "  processes: GPU, PID, USER, GPU MEM (the process's own memory), OWNER (unit, "
       "container, pod, job), command\n"
       "  servers: the processes grouped by launcher (kind, TP/DP/PP, GPUs and memory each, "
@@ -153,30 +154,34 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   }
   for (Status s : {apply_duration(sample, "--sample", o.sample_window),
                    apply_duration(timeout, "--timeout", o.timeout)}) {
-    if (!s) return usage(prog, s.error().message);
+    if (!s) return usage(prog, s.error().message, o.json);
   }
   if (Status s = apply_duration(host_timeout, "--host-timeout", o.host_timeout); !s)
-    return usage(prog, s.error().message);
+    return usage(prog, s.error().message, o.json);
   if (o.host_timeout.count() <= 0)
-    return usage(prog, "--host-timeout must be above 0, got '" + host_timeout + "'");
+    return usage(prog, "--host-timeout must be above 0, got '" + host_timeout + "'", o.json);
   if (Result<std::vector<std::string>> h = collect_hosts(host_args, hosts_file); !h)
-    return usage(prog, h.error().message);
+    return usage(prog, h.error().message, o.json);
   else
     o.hosts = std::move(*h);
-  if (!o.hosts.empty() && o.smi_xml) return usage(prog, "--smi-xml and --host exclude each other");
+  if (!o.hosts.empty() && o.smi_xml)
+    return usage(prog, "--smi-xml and --host exclude each other", o.json);
   if (!o.hosts.empty() && o.reports_dir)
-    return usage(prog, "--reports and --host exclude each other");
+    return usage(prog, "--reports and --host exclude each other", o.json);
   if ((o.data_expect || o.data_deep) && !o.data_dir)
-    return usage(prog, "--expect and --deep go with --data DIR");
+    return usage(prog, "--expect and --deep go with --data DIR", o.json);
   if (o.data_dir && fleet_input(o))
-    return usage(prog, "--data checks a directory of this machine: not with a fleet");
+    return usage(prog, "--data checks a directory of this machine: not with a fleet", o.json);
   if (o.drift && !fleet_input(o))
     return usage(prog,
                  "--drift compares hosts: give --host/--hosts-file, --smi-xml DIR or --reports "
-                 "DIR");
+                 "DIR",
+                 o.json);
   if (o.timeout.count() <= 0 || o.sample_window >= o.timeout)
-    return usage(prog, "--sample (" + sample + ") must be shorter than --timeout (" + timeout +
-                           "), and --timeout must be above 0");
+    return usage(prog,
+                 "--sample (" + sample + ") must be shorter than --timeout (" + timeout +
+                     "), and --timeout must be above 0",
+                 o.json);
   if (o.nvml_lib.empty()) o.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
   if (app.count("--root") == 0) o.root = env_or("GPU_TRIAGE_ROOT", "/");
   o.npd_exit_codes = exit_codes == "npd";

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -28,6 +29,7 @@
 #include "data/writers.h"
 #include "util/duration.h"
 #include "util/env.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -46,9 +48,8 @@ struct DataCli {
   std::optional<double> rate_per_s;
 };
 
-int usage(const std::string& msg) {
-  std::cerr << "gpu-triage data: " << msg << "\n";
-  return static_cast<int>(ExitCode::kUsage);
+int usage(bool json, const std::string& msg) {
+  return command_error("gpu-triage data", msg, static_cast<int>(ExitCode::kUsage), json);
 }
 
 std::optional<std::pair<int64_t, int64_t>> parse_range(const std::string& text) {
@@ -144,30 +145,33 @@ std::optional<DataCli> parse(int argc, char** argv, int& code) {
   }
   code = static_cast<int>(ExitCode::kUsage);
   if (expect >= 0) c.range = std::make_pair(int64_t{0}, expect);
-  if (app.count("--expect") && expect < 0) return usage("--expect must be 0 or more"), std::nullopt;
+  if (app.count("--expect") && expect < 0)
+    return usage(c.json, "--expect must be 0 or more"), std::nullopt;
   if (!range.empty() && !(c.range = parse_range(range)))
-    return usage("--range wants A:B with 0 <= A < B, got '" + range + "'"), std::nullopt;
+    return usage(c.json, "--range wants A:B with 0 <= A < B, got '" + range + "'"), std::nullopt;
   if (c.range && uint64_t(c.range->second - c.range->first) > kMaxSamples)
-    return usage((range.empty() ? "--expect " + std::to_string(expect) : "--range " + range) +
-                 " names " + std::to_string(c.range->second - c.range->first) +
-                 " samples, over the limit of " + std::to_string(kMaxSamples)),
+    return usage(c.json,
+                 (range.empty() ? "--expect " + std::to_string(expect) : "--range " + range) +
+                     " names " + std::to_string(c.range->second - c.range->first) +
+                     " samples, over the limit of " + std::to_string(kMaxSamples)),
            std::nullopt;
   std::optional<Layout> l = parse_layout(layout);
-  if (!l) return usage("unknown --layout '" + layout + "'"), std::nullopt;
+  if (!l) return usage(c.json, "unknown --layout '" + layout + "'"), std::nullopt;
   c.layout = *l;
   if (!algo.empty() && !(c.algo = parse_hash_algo(algo)))
-    return usage("unknown --algo '" + algo + "' (xxh128, sha256, crc32)"), std::nullopt;
+    return usage(c.json, "unknown --algo '" + algo + "' (xxh128, sha256, crc32)"), std::nullopt;
   if (!recent.empty()) {
     Result<std::chrono::milliseconds> d = parse_duration(recent);
-    if (!d) return usage("--recent: " + d.error().message), std::nullopt;
+    if (!d) return usage(c.json, "--recent: " + d.error().message), std::nullopt;
     c.recent_s = std::chrono::duration_cast<std::chrono::seconds>(*d).count();
   }
   if (!rate.empty() && !(c.rate_per_s = parse_rate(rate)))
-    return usage("--rate wants samples per second (1.09/s, 65/min, 3924/h), got '" + rate + "'"),
+    return usage(c.json,
+                 "--rate wants samples per second (1.09/s, 65/min, 3924/h), got '" + rate + "'"),
            std::nullopt;
   if (!c.move_bad_to.empty())
     if (Status s = check_move_target(c.move_bad_to, c.dirs); !s)
-      return usage(s.error().message), std::nullopt;
+      return usage(c.json, s.error().message), std::nullopt;
   code = 0;
   return c;
 }
@@ -228,9 +232,8 @@ Result<Manifest> load_manifest(const std::string& path) {
   return m;
 }
 
-int fail(const std::string& msg) {
-  std::cerr << "gpu-triage data: " << msg << "\n";
-  return static_cast<int>(ExitCode::kCritical);
+int fail(bool json, const std::string& msg) {
+  return command_error("gpu-triage data", msg, static_cast<int>(ExitCode::kCritical), json);
 }
 
 }  // namespace
@@ -295,6 +298,18 @@ AnalysisOptions analysis_options(const DataCli& c, const DirScan& scan) {
   return ao;
 }
 
+// What the advice repeats: the options that chose the bad and changed
+// files go into the move command it prints.
+ResumeContext resume_context(const DataCli& c) {
+  ResumeContext rc{c.resume_list, c.move_bad_to, {}, ""};
+  if (!c.manifest.empty()) rc.selection_options.push_back("--manifest " + shell_word(c.manifest));
+  if (c.values) rc.selection_options.push_back("--values");
+  if (c.allow_non_finite) rc.selection_options.push_back("--allow-non-finite");
+  if (c.layout != Layout::kAuto)
+    rc.selection_options.push_back("--layout " + std::string(layout_name(c.layout)));
+  return rc;
+}
+
 // Moves the bad and changed files out of the tree, so pipelines that skip
 // existing files redo them.
 void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
@@ -303,8 +318,21 @@ void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
   // A file both bad and changed is moved once (a second rename would fail).
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
+  // Read just before moving: a file a live process has open for writing is
+  // its file, being written; moving it would lose what it writes next.
+  std::map<std::string, const Writer*> writing;
+  FsRoot root(env_or("GPU_TRIAGE_ROOT", "/"));
+  const std::vector<Writer> writers = find_writers(root, absolute_dirs(c.dirs), SIZE_MAX);
+  for (const Writer& w : writers) writing.emplace(w.path, &w);
   for (uint32_t i : files) {
     std::string from = scan.path(scan.files[i]);
+    const std::vector<std::string> resolved = absolute_dirs({from});
+    if (auto w = writing.find(resolved.empty() ? from : resolved.front()); w != writing.end()) {
+      report.errors.push_back("not moved: " + from + ": pid " + std::to_string(w->second->pid) +
+                              (w->second->comm.empty() ? "" : " (" + w->second->comm + ")") +
+                              " has it open for writing");
+      continue;
+    }
     Result<std::string> to = move_out(from, scan.files[i].rel, c.move_bad_to);
     if (!to)
       report.errors.push_back(to.error().message);
@@ -336,8 +364,8 @@ int cmd_data(int argc, char** argv) {
   std::vector<std::string> manifest_errors;
   std::optional<Manifest> manifest = read_manifest(*c, manifest_errors);
   if (manifest && c->algo && *c->algo != manifest->algo)
-    return usage("--algo differs from the manifest's (" +
-                 std::string(hash_algo_name(manifest->algo)) + ")");
+    return usage(c->json, "--algo differs from the manifest's (" +
+                              std::string(hash_algo_name(manifest->algo)) + ")");
   ScanOptions so{c->dirs,    c->deep, std::nullopt, c->threads, c->values, c->allow_non_finite,
                  c->recent_s};
   if (manifest)
@@ -351,19 +379,19 @@ int cmd_data(int argc, char** argv) {
     ProgressLine line(progress);
     return scan_dirs(so, &progress);
   }();
-  if (!scan) return fail(scan.error().message);
+  if (!scan) return fail(c->json, scan.error().message);
 
   // Manifest: compare (changed files join the resume set), then write.
   std::optional<ManifestCheck> mc;
   if (manifest) mc = check_manifest(std::move(*manifest), *scan);
   if (!c->write_manifest.empty())
     if (Status s = write_file_atomically(c->write_manifest, manifest_text(*scan)); !s)
-      return fail(s.error().message);
+      return fail(c->json, s.error().message);
 
   // Analyse: layout, samples, missing, duplicates, resume set, progress.
   AnalysisOptions ao = analysis_options(*c, *scan);
   if (ao.layout.kind == Layout::kEagle && c->range)
-    return usage("--expect/--range need global indices; EAGLE numbers files per worker");
+    return usage(c->json, "--expect/--range need global indices; EAGLE numbers files per worker");
   if (mc) ao.changed = mc->changed;
   DataReport report = analyze(*scan, ao);
   report.dirs = c->dirs;
@@ -372,13 +400,13 @@ int cmd_data(int argc, char** argv) {
   report.errors.insert(report.errors.end(), manifest_errors.begin(), manifest_errors.end());
   if (c->values) report.values = total_values(*scan, c->allow_non_finite);
   report.writers = writer_lines(c->dirs);
-  report.how_to_resume = resume_advice(report, {c->resume_list, c->move_bad_to});
+  report.how_to_resume = resume_advice(report, resume_context(*c));
   report.stale_advice = stale_advice();
 
   if (!c->move_bad_to.empty()) move_bad(*c, *scan, report);
   if (!c->resume_list.empty())
     if (Status s = write_resume_list(c->resume_list, report.resume); !s)
-      return fail(s.error().message);
+      return fail(c->json, s.error().message);
 
   report.exit_code = data_exit_code(report);
   report.elapsed_s =

@@ -11,15 +11,18 @@
 
 #include "checks/plan.h"
 #include "cli/usage.h"
+#include "collect/collect.h"
 #include "free/free_act.h"
 #include "free/free_plan.h"
+#include "free/gpu_selection.h"
 #include "model/exit_code.h"
-#include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/process_tree.h"
 #include "sources/procfs/servers.h"
 #include "util/duration.h"
 #include "util/env.h"
+#include "util/json_text.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -32,7 +35,8 @@ struct FreeCli {
   std::string nvml_lib;
   std::string root = "/";
   std::chrono::milliseconds timeout{5000};
-  std::chrono::milliseconds sample{1000};
+  std::chrono::milliseconds sample{3000};
+  std::optional<GpuSelector> gpus;  ///< resolved once the GPUs are read
 };
 
 /// Parses argv; nullopt with `code` set when the command should end now.
@@ -47,10 +51,11 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
       "  the GPUs are held); 2 a refusal or a failure (NVML unusable included); 64 bad usage,\n"
       "  a GPU in --gpus that this node does not have included.");
   FreeCli c;
-  std::string gpus = "all", grace = "30s", timeout = "5s", sample = "1s";
+  std::string gpus = "all", grace = "30s", timeout = "5s", sample = "3s";
   std::vector<uint32_t> pids;
   app.add_option("--gpus", gpus,
-                 "GPUs to free: all (default) or a list like 0,2,4-7 (indices 0-1023; one "
+                 "GPUs to free: all (default), or indices 0-1023 like 0,2,4-7, UUIDs "
+                 "(GPU-...) and PCI bus ids (0000:19:00.0), as nvidia-smi -i takes them (one "
                  "this node does not have is refused)");
   app.add_option("--pid", c.free.pids,
                  "Signal exactly these PIDs (repeatable); refused when one would take other "
@@ -63,7 +68,12 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
                "Signal the processes even where their owner restarts them (systemd Restart=, "
                "a Docker restart policy, Kubernetes); by default such a server is stopped "
                "through its owner");
-  app.add_flag("--idle-only", c.free.idle_only, "Leave GPUs that are busy alone");
+  bool idle_only = false;
+  app.add_flag("--idle-only", idle_only,
+               "Leave servers that are busy alone (the default; kept for scripts)");
+  app.add_flag("--include-busy", c.free.include_busy,
+               "Stop servers that are busy, or not known to be idle over the sample window, "
+               "too (by default only servers idle over the whole window are stopped)");
   app.add_option("--grace", grace,
                  "SIGTERM to SIGKILL grace period (default 30s; durations at most 1 day)");
   app.add_flag("--yes", c.free.yes, "Act (without it: show the plan only)");
@@ -76,7 +86,9 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
                  "Directory standing for / (env GPU_TRIAGE_ROOT); "
                  "a captured tree can be planned, never acted on");
   app.add_option("--timeout", timeout, "Deadline for each NVML collection (default 5s)");
-  app.add_option("--sample", sample, "Utilization window to judge idleness (default 1s)");
+  app.add_option("--sample", sample,
+                 "Utilization window to judge idleness, sampled several times (default 3s; 0 "
+                 "does not sample, so no server is known to be idle)");
   if (std::optional<int> rc = parse_command_line(app, argc, argv, {kProg, {}})) {
     code = *rc;
     return std::nullopt;
@@ -85,23 +97,28 @@ std::optional<FreeCli> parse(int argc, char** argv, int& code) {
     Result<std::chrono::milliseconds> d = parse_duration(text);
     return d ? d : Result<std::chrono::milliseconds>(d.error().with_context(flag));
   };
-  Result<std::optional<std::vector<uint32_t>>> list = parse_gpu_list(gpus);
+  Result<std::optional<GpuSelector>> list = parse_gpu_selector(gpus);
   Result<std::chrono::milliseconds> g = duration(grace, "--grace"),
                                     t = duration(timeout, "--timeout"),
                                     s = duration(sample, "--sample");
   for (const Error* e : {list ? nullptr : &list.error(), g ? nullptr : &g.error(),
                          t ? nullptr : &t.error(), s ? nullptr : &s.error()}) {
     if (!e) continue;
-    code = usage_error(kProg, e->message);
+    code = usage_error(kProg, e->message, c.free.json);
     return std::nullopt;
   }
-  c.free.gpus = *list;
+  c.gpus = *list;
+  if (idle_only && c.free.include_busy) {
+    code = usage_error(kProg, "--idle-only and --include-busy contradict each other");
+    return std::nullopt;
+  }
   c.free.grace = *g;
   c.timeout = *t;
   c.sample = *s;
   if (c.sample >= c.timeout) {
-    code = usage_error(
-        kProg, "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")");
+    code = usage_error(kProg,
+                       "--sample (" + sample + ") must be shorter than --timeout (" + timeout + ")",
+                       c.free.json);
     return std::nullopt;
   }
   if (c.nvml_lib.empty()) c.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
@@ -131,24 +148,35 @@ std::string when(std::optional<int64_t> unix_s) {
 }
 
 void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
-  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPUs "
-      << format_index_list(plan.gpus) << "\n";
+  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPU"
+      << (plan.gpus.size() == 1 ? " " : "s ") << format_index_list(plan.gpus) << "\n";
   for (const std::string& e : plan.errors) out << "  error: " << e << "\n";
   int n = 0;
   for (const TreeTarget& t : plan.targets) {
     std::vector<uint32_t> pids;
     for (const ProcId& h : t.holders) pids.push_back(h.pid);
     out << fmt::format("\n{}. {}, root PID {}: {}\n", ++n, t.noun, t.root.pid, t.root_cmdline);
-    out << fmt::format("   holds {} on GPU{} {} through {} process(es) (PIDs {}); {}{}\n",
-                       format_memory(t.bytes), t.gpus.size() == 1 ? "" : "s",
-                       format_index_list(t.gpus), t.holders.size(), format_index_list(pids),
-                       !t.idle   ? "utilization not sampled over a window"
+    out << fmt::format("   holds {} on GPU{} {} through {} ({} {}); {}{}\n", format_memory(t.bytes),
+                       t.gpus.size() == 1 ? "" : "s", format_index_list(t.gpus),
+                       count_of(t.holders.size(), "process", "processes"),
+                       plural(pids.size(), "PID", "PIDs"), format_index_list(pids),
+                       !t.idle   ? "not known to be idle (taken by --include-busy)"
                        : *t.idle ? "idle (0% utilization over the window)"
-                                 : "BUSY",
+                                 : "BUSY (taken by --include-busy)",
                        t.widened ? "; taken whole (--whole-server)" : "");
     out << fmt::format("   user {}, running since {}, owner: {}{}\n", t.user.value_or("?"),
                        when(t.since_unix_s), t.stop.owner_text,
                        t.restart_policy ? " (" + *t.restart_policy + ")" : "");
+    for (const ServerProcess& w : t.wrappers)
+      out << fmt::format("   wrapper PID {}: {} (would start the launcher again: stopped first)\n",
+                         w.pid, w.cmdline.substr(0, 120));
+    if (t.launcher_exited) out << "   its launcher exited: each worker is signalled\n";
+    if (t.supervisor)
+      out << fmt::format(
+          "   owner process PID {}: {} (it runs other processes or servers too, or restarts "
+          "them: not stopped here; select it with --pid {} --whole-server; if it starts this "
+          "server again, stop it that way)\n",
+          t.supervisor->pid, t.supervisor->cmdline.substr(0, 120), t.supervisor->pid);
     std::string how;
     if (t.stop.via_owner) {
       how = "stop it through its owner (" + t.stop.stop.front() + ")";
@@ -157,9 +185,12 @@ void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
       for (const ProcId& id : t.signal) sig.push_back(id.pid);
       std::vector<uint32_t> all = pids;
       all.insert(all.end(), sig.begin(), sig.end());
+      for (const ProcId& id : t.tree) all.push_back(id.pid);
+      std::string order;
+      for (uint32_t p : sig) order += (order.empty() ? "" : ", then ") + std::to_string(p);
       how = fmt::format("SIGTERM to PID{} {}, SIGKILL after {} s to any of PIDs {} still running",
-                        sig.size() == 1 ? "" : "s", format_index_list(sig),
-                        o.grace.count() / 1000.0, format_index_list(all));
+                        sig.size() == 1 ? "" : "s", order, o.grace.count() / 1000.0,
+                        format_index_list(all));
     }
     out << "   " << (o.yes ? "doing" : "would do") << ": " << how << "\n";
     if (t.restart_policy && !t.stop.via_owner && o.force_signal)
@@ -171,6 +202,7 @@ void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
   if (plan.targets.empty()) out << "\nNo process to stop on the selected GPUs.\n";
   for (const Refusal& r : plan.refusals) out << "refused: " << r.what << ": " << r.reason << "\n";
   for (const std::string& s : plan.skipped) out << "left alone: " << s << "\n";
+  for (const std::string& w : plan.warnings) out << "warning: " << w << "\n";
 }
 
 void print_state(const FreePlan& plan, const NodeSnapshot& now, std::ostream& out) {
@@ -188,6 +220,7 @@ void print_result(const FreeResult& r, std::ostream& out) {
   for (const std::string& a : r.actions) out << "done: " << a << "\n";
   for (const Refusal& x : r.refusals) out << "refused: " << x.what << ": " << x.reason << "\n";
   for (const std::string& f : r.failures) out << "failed: " << f << "\n";
+  for (const std::string& m : r.manual) out << "to do by hand: " << m << "\n";
   out << "\nGPU  BEFORE     AFTER      RELEASED   TIME\n";
   for (const GpuRelease& g : r.gpus) {
     std::optional<uint64_t> released;
@@ -211,6 +244,9 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
     for (const ProcId& h : t.holders) holders.push_back(h.pid);
     J signal = J::array();
     for (const ProcId& id : t.signal) signal.push_back(id.pid);
+    J wrappers = J::array(), tree = J::array();
+    for (const ServerProcess& w : t.wrappers) wrappers.push_back(w.pid);
+    for (const ProcId& id : t.tree) tree.push_back(id.pid);
     targets.push_back({{"server_id", t.server_id},
                        {"root_pid", t.root.pid},
                        {"root_cmdline", t.root_cmdline},
@@ -226,6 +262,10 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
                        {"since_unix_s", t.since_unix_s ? J(*t.since_unix_s) : J()},
                        {"owner", t.stop.owner_text},
                        {"restart_policy", t.restart_policy ? J(*t.restart_policy) : J()},
+                       {"wrapper_pids", wrappers},
+                       {"tree_pids", tree},
+                       {"supervisor_pid", t.supervisor ? J(t.supervisor->pid) : J()},
+                       {"launcher_exited", t.launcher_exited},
                        {"commands", t.stop.all()}});
   }
   J refusals = J::array();
@@ -239,10 +279,20 @@ nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const Fre
                     {"used_after_bytes", g.used_after_bytes ? J(*g.used_after_bytes) : J()},
                     {"released_after_s", g.released_after_s ? J(*g.released_after_s) : J()},
                     {"free", g.free_at_end}});
-  return J{{"schema", "gpu-triage/free"}, {"schema_version", 2}, {"mode", o.yes ? "act" : "plan"},
-           {"exit_code", code},           {"targets", targets},  {"refusals", refusals},
-           {"skipped", p.skipped},        {"errors", p.errors},  {"actions", r.actions},
-           {"failures", r.failures},      {"gpus", gpus},        {"remaining", r.remaining}};
+  return J{{"schema", "gpu-triage/free"},
+           {"schema_version", 2},
+           {"mode", o.yes ? "act" : "plan"},
+           {"exit_code", code},
+           {"targets", targets},
+           {"refusals", refusals},
+           {"skipped", p.skipped},
+           {"warnings", p.warnings},
+           {"errors", p.errors},
+           {"actions", r.actions},
+           {"failures", r.failures},
+           {"manual", r.manual},
+           {"gpus", gpus},
+           {"remaining", r.remaining}};
 }
 
 }  // namespace
@@ -252,29 +302,33 @@ int cmd_free(int argc, char** argv) {
   std::optional<FreeCli> c = parse(argc, argv, code);
   if (!c) return code;
   const FsRoot root(c->root);
-  Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(c->nvml_lib);
-  if (!lib) {
-    std::cerr << "gpu-triage free: " << lib.error().message << "\n";
-    return static_cast<int>(ExitCode::kCritical);
-  }
   bool abandoned = false;
+  // The one pipeline, limited to what free needs: the GPUs and their servers.
   auto collect = [&](std::chrono::milliseconds sample) {
-    NodeSnapshot s;
-    NvmlCollectOptions co;
-    co.timeout = c->timeout;
-    co.sample_window = sample;
-    co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
-    s.sample_window_s = sample.count() / 1000.0;
-    abandoned = collect_nvml(*lib, co, s).abandoned_threads || abandoned;
-    s.servers = group_servers(s, &root);
-    return s;
+    CollectInputs in;
+    in.root = c->root;
+    in.nvml_lib = c->nvml_lib;
+    in.timeout = c->timeout;
+    in.sample_window = sample;
+    Collected got = collect_node(in, Stage::kGpus | Stage::kServers);
+    abandoned = got.abandoned_threads || abandoned;
+    return std::move(got.report.snapshot);
   };
   NodeSnapshot before = collect(c->sample);
   if (!before.nvml.initialized) {
-    std::cerr << "gpu-triage free: " << before.nvml.error_message.value_or("NVML unusable") << "\n";
+    command_error(kProg, before.nvml.error_message.value_or("NVML unusable"),
+                  static_cast<int>(ExitCode::kCritical), c->free.json);
     std::fflush(nullptr);
     _exit(static_cast<int>(ExitCode::kCritical));
   }
+  Result<std::optional<std::vector<uint32_t>>> chosen = resolve_gpu_selector(c->gpus, before);
+  if (!chosen) {
+    code = usage_error(kProg, chosen.error().message);
+    std::fflush(nullptr);
+    if (abandoned) _exit(code);
+    return code;
+  }
+  c->free.gpus = *chosen;
   Self self{static_cast<uint32_t>(::getpid()), static_cast<uint32_t>(::geteuid()),
             self_and_ancestors(FsRoot("/"))};
   FreePlan plan = make_free_plan(before, root, c->free, self);
@@ -283,7 +337,7 @@ int cmd_free(int argc, char** argv) {
       for (std::vector<std::string>* cmds : {&t.stop.stop, &t.stop.disable})
         for (std::string& cmd : *cmds) cmd = without_sudo(cmd);
   if (std::optional<std::string> bad = missing_gpus(c->free, before)) {
-    code = usage_error(kProg, *bad);
+    code = usage_error(kProg, *bad, c->free.json);
     std::fflush(nullptr);
     if (abandoned) _exit(code);
     return code;
@@ -307,9 +361,7 @@ int cmd_free(int argc, char** argv) {
                  !plan.errors.empty();
   code = refused ? 2 : result.memory_remains ? 1 : 0;
   if (c->free.json) {
-    std::cout << to_json(plan, result, c->free, code)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << json_text(to_json(plan, result, c->free, code), 2) << "\n";
   } else {
     print_plan(plan, c->free, std::cout);
     std::cout << "\n";

@@ -7,6 +7,7 @@
 #include "history/record.h"
 #include "history/state_file.h"
 #include "model/exit_code.h"
+#include "util/json_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -48,18 +49,29 @@ void print_text(const GpuHistory& h, const std::string& gpu, std::ostream& out) 
     out << (gpu.empty() ? "No GPU finding recorded.\n" : "Nothing recorded for " + gpu + ".\n");
 }
 
-int clear(GpuHistory& h, const HistoryCli& c) {
-  const size_t removed = clear_history(h, c.gpu);
-  if (Status w = write_history(h); !w) {
+/// Clears under the record's lock, so a run writing meanwhile is not undone.
+int clear(const HistoryCli& c) {
+  size_t removed = 0;
+  std::string file;
+  std::vector<std::string> warnings;
+  Status w = update_history(
+      c.state_dir,
+      [&](GpuHistory& h) {
+        removed = clear_history(h, c.gpu);
+        file = h.file;
+      },
+      warnings);
+  for (const std::string& m : warnings) std::cerr << kProg << ": " << m << "\n";
+  if (!w) {
     std::cerr << kProg << ": " << w.error().message << "\n";
     return static_cast<int>(ExitCode::kIoError);
   }
   if (c.gpu.empty())
-    std::cout << "Cleared the record in " << h.file << ".\n";
+    std::cout << "Cleared the record in " << file << ".\n";
   else if (removed == 0)
-    std::cout << "Nothing recorded for " << c.gpu << " in " << h.file << ".\n";
+    std::cout << "Nothing recorded for " << c.gpu << " in " << file << ".\n";
   else
-    std::cout << "Cleared the record of " << c.gpu << " in " << h.file << ".\n";
+    std::cout << "Cleared the record of " << c.gpu << " in " << file << ".\n";
   return 0;
 }
 
@@ -83,20 +95,17 @@ int cmd_history(int argc, char** argv) {
   if (std::optional<int> rc = parse_command_line(app, argc, argv, {kProg, {}})) return *rc;
   // `--gpu "$UUID"` with an empty variable must not clear every GPU.
   if (app.count("--gpu") && c.gpu.empty()) {
-    std::cerr << kProg << ": --gpu needs a GPU UUID (an empty one would mean every GPU)\n";
-    return 64;
+    return command_error(kProg, "--gpu needs a GPU UUID (an empty one would mean every GPU)",
+                         static_cast<int>(ExitCode::kUsage), c.json);
   }
+  if (c.clear) return clear(c);
   std::vector<std::string> warnings;
   Result<GpuHistory> h = read_history(c.state_dir, warnings);
   for (const std::string& w : warnings) std::cerr << kProg << ": " << w << "\n";
-  if (!h) {
-    std::cerr << kProg << ": " << h.error().message << "\n";
-    return 1;
-  }
-  if (c.clear) return clear(*h, c);
+  if (!h) return command_error(kProg, h.error().message, 1, c.json);
   if (c.json) {
     if (!c.gpu.empty()) std::erase_if(h->gpus, [&](const GpuRecord& g) { return g.uuid != c.gpu; });
-    std::cout << history_to_json(*h).dump(2) << "\n";
+    std::cout << json_text(history_to_json(*h), 2) << "\n";
     return 0;
   }
   print_text(*h, c.gpu, std::cout);

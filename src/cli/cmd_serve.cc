@@ -16,6 +16,7 @@
 #include "cli/args.h"
 #include "cli/run_triage.h"
 #include "cli/usage.h"
+#include "history/run_history.h"
 #include "model/exit_code.h"
 #include "render/json_report.h"
 #include "render/prometheus.h"
@@ -41,6 +42,9 @@ ReportCache::Collected collect_and_render(const Options& o) {
   const auto start = std::chrono::steady_clock::now();
   ReportCache::Collected c;
   Report report = collect_report(o, c.abandoned_threads);
+  // serve records each collection too (a reboot between two triage runs is
+  // then still seen): an explicit step, after judging.
+  record_run(report);
   auto r = std::make_shared<CachedReport>();
   PrometheusContext ctx;
   ctx.version = GT_VERSION;

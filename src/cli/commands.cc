@@ -13,6 +13,7 @@ namespace gt {
 int cmd_free(int argc, char** argv);
 int cmd_serve(int argc, char** argv);
 int cmd_history(int argc, char** argv);
+int cmd_watch(int argc, char** argv);
 int cmd_help(int argc, char** argv);
 
 namespace {
@@ -22,6 +23,8 @@ const Command kCommands[] = {
     {"free", "release GPUs held by leftover processes, safely (plan first)", cmd_free},
     {"serve", "Prometheus exporter: /metrics and /healthz over HTTP", cmd_serve},
     {"data", "is the job's output intact, and which samples must be redone?", cmd_data},
+    {"watch", "follow the node live: GPUs by server, driver events, the job's new output",
+     cmd_watch},
     {"history", "the record across boots: GPUs with the same Xid after reboots; --clear",
      cmd_history},
     {"help", "this help, or a command's: gpu-triage help COMMAND", cmd_help},

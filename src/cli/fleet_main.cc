@@ -18,6 +18,7 @@
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
 #include "render/json_report_read.h"
+#include "util/json_text.h"
 #include "util/read_capped.h"
 
 namespace gt {
@@ -93,6 +94,7 @@ std::vector<HostReport> over_ssh(const Options& o) {
   ro.ssh_command = o.ssh_command;
   ro.host_timeout = o.host_timeout;
   ro.paths = o.paths;
+  ro.checks = make_check_options(o.expect_gpus, Origin::kGathered);
   const RealCommandRunner runner;
   std::vector<HostReport> reports(o.hosts.size());
   run_bounded(o.hosts.size(), o.fanout,
@@ -122,7 +124,7 @@ int run_fleet(const Options& o) {
         {"hosts", fleet_to_json(reports, o.npd_exit_codes)},
         {"fleet_findings", fleet_findings_json(fleet)},
         {"drift", drift ? drift_to_json(*drift) : nlohmann::ordered_json()}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     render_fleet_text(reports, std::cout);
     for (const FleetFinding& f : fleet) {

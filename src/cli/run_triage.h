@@ -1,7 +1,9 @@
 // The main job: collect a snapshot of the node, render it, pick the exit code.
 #pragma once
 
+#include "checks/registry.h"
 #include "cli/args.h"
+#include "collect/collect.h"
 #include "model/exit_code.h"
 #include "model/report.h"
 
@@ -12,10 +14,14 @@ namespace gt {
 /// 2 unknown).
 int exit_code_for(const Report& report, bool npd);
 
-/// Collects a snapshot of the node and judges it (findings, verdict, plan,
-/// exit code): everything run_triage does before rendering. Never blocks
-/// past the deadlines in `options`. Sets `abandoned_threads` when a thread
-/// is still stuck inside NVML (a long-running caller should back off).
+/// The collection options of `options`, for the pipeline (src/collect/).
+CollectInputs collect_inputs(const Options& options);
+
+/// Collects a snapshot of the node (or --smi-xml's capture) and judges it
+/// (findings, verdict, plan, exit code): everything run_triage does before
+/// rendering, and nothing written (record_run is the caller's step). Never
+/// blocks past the deadlines in `options`. Sets `abandoned_threads` when a
+/// thread is still stuck inside NVML (a long-running caller should back off).
 Report collect_report(const Options& options, bool& abandoned_threads);
 
 /// Runs the whole job. Sets `abandoned_threads` when a thread is still stuck

@@ -1,9 +1,12 @@
 #include "cli/usage.h"
 
+#include <cstring>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/suggest.h"
 #include "model/exit_code.h"
+#include "util/json_text.h"
 #include "util/numeric.h"
 
 namespace gt {
@@ -20,11 +23,31 @@ std::string unexpected(const std::string& word, const CLI::App& app, const Comma
   return "unexpected argument '" + word + "'";
 }
 
+void print_json_error(const std::string& message, int code) {
+  nlohmann::ordered_json j = {{"error", message}, {"exit_code", code}};
+  std::cout << json_text(j, 2) << "\n" << std::flush;
+}
+
 }  // namespace
 
-int usage_error(const std::string& prog, const std::string& message) {
+int usage_error(const std::string& prog, const std::string& message, bool json) {
   std::cerr << prog << ": " << message << "\nRun '" << prog << " --help' for more information.\n";
+  if (json) print_json_error(message, static_cast<int>(ExitCode::kUsage));
   return static_cast<int>(ExitCode::kUsage);
+}
+
+int command_error(const std::string& prog, const std::string& message, int code, bool json) {
+  std::cerr << prog << ": " << message << "\n";
+  if (json) print_json_error(message, code);
+  return code;
+}
+
+bool asks_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) return false;
+    if (std::strcmp(argv[i], "--json") == 0) return true;
+  }
+  return false;
 }
 
 std::vector<std::string> option_names(const CLI::App& app) {
@@ -41,11 +64,11 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, cons
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    return usage_error(cl.prog, e.what());
+    return usage_error(cl.prog, e.what(), asks_json(argc, argv));
   }
   std::vector<std::string> rest = app.remaining();
   if (rest.empty()) return std::nullopt;
-  return usage_error(cl.prog, unexpected(rest.front(), app, cl));
+  return usage_error(cl.prog, unexpected(rest.front(), app, cl), asks_json(argc, argv));
 }
 
 CLI::Validator whole_number(uint64_t lo, uint64_t hi) {

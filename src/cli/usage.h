@@ -22,8 +22,19 @@ struct CommandLine {
 /// for a usage error.
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const CommandLine& cl);
 
-/// Prints "<prog>: <message>" and where to read the help; returns 64.
-int usage_error(const std::string& prog, const std::string& message);
+/// Prints "<prog>: <message>" and where to read the help; returns 64. With
+/// `json` also the error object on stdout (json_error).
+int usage_error(const std::string& prog, const std::string& message, bool json = false);
+
+/// A command that failed before it had its answer: "<prog>: <message>" on
+/// stderr and, when the caller asked for JSON, {"error": message,
+/// "exit_code": code} on stdout (docs/json.md): JSON asked, JSON given.
+/// Returns code.
+int command_error(const std::string& prog, const std::string& message, int code, bool json);
+
+/// Whether the command line asks for --json (a word before any "--"): a
+/// usage error is answered in JSON too, though parsing did not finish.
+bool asks_json(int argc, char** argv);
 
 /// The app's option names as typed: "--json", "-V".
 std::vector<std::string> option_names(const CLI::App& app);

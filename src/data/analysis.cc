@@ -90,6 +90,12 @@ void find_missing(const std::vector<Keyed>& keys, const Groups& groups,
   r.missing_count = run_keys(r.missing);
 }
 
+std::string_view basename_view(const std::string& rel) {
+  size_t slash = rel.rfind('/');
+  return slash == std::string::npos ? std::string_view(rel)
+                                    : std::string_view(rel).substr(slash + 1);
+}
+
 bool is_stale(const std::string& rel) {
   size_t slash = rel.rfind('/');
   return is_stale_temp(slash == std::string::npos ? std::string_view(rel)
@@ -186,6 +192,10 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
   std::vector<Keyed> keys;
   for (uint32_t i = 0; i < scan.files.size(); ++i) {
     const ScannedFile& f = scan.files[i];
+    if (is_marker_or_lock(basename_view(f.rel), f.size_bytes)) {
+      ++r.markers;
+      continue;
+    }
     ++r.files;
     r.bytes += f.size_bytes;
     r.bytes_read += f.bytes_read;

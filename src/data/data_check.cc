@@ -94,6 +94,7 @@ void fill(const DataReport& r, DataCheck& d) {
   if (!r.stale.empty()) d.stale_advice = stale_advice();
   d.errors = r.errors;
   d.last_write_unix_s = r.progress.last_write_unix_s;
+  d.outside_expect = r.outside_range;
 }
 
 }  // namespace
@@ -102,6 +103,7 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
   DataCheck d;
   d.dir = req.dir;
   d.deep = req.deep;
+  d.expect = req.expect;
   ScanOptions so;
   so.dirs = {req.dir};
   so.deep = req.deep;
@@ -129,7 +131,7 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
   if (!r.bad.empty() || !r.changed.empty())
     d.move_withheld = why_not_move(r, d, abs, bad_dir, ao.now_unix_s);
   const bool offer = (!r.bad.empty() || !r.changed.empty()) && d.move_withheld.empty();
-  d.how_to_resume = resume_advice(r, {"", offer ? shell_word(bad_dir) : "DEST"});
+  d.how_to_resume = resume_advice(r, {"", shell_word(bad_dir), {}, d.move_withheld});
   if (offer)
     d.move_command = "gpu-triage data " + shell_word(abs) +
                      (req.expect ? " --expect " + std::to_string(*req.expect) : "") +

@@ -5,24 +5,14 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "util/byte_units.h"
+#include "util/json_text.h"
 #include "util/time_format.h"
 
 namespace gt {
 namespace {
 
 using J = nlohmann::ordered_json;
-
-std::string human_bytes(double b) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-  int u = 0;
-  while (b >= 1000 && u < 5) {
-    b /= 1000;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", b, units[u]);
-  return buf;
-}
 
 std::string human_duration(double s) {
   char buf[32];
@@ -79,9 +69,9 @@ void render_progress(const DataReport& r, std::ostream& out) {
     out << "\n";
   }
   if (p.bytes_needed && p.mean_sample_bytes) {
-    out << "  space: " << human_bytes(double(*p.bytes_needed)) << " needed ("
-        << human_bytes(*p.mean_sample_bytes) << " per sample)";
-    if (p.free_bytes) out << ", " << human_bytes(double(*p.free_bytes)) << " free";
+    out << "  space: " << format_bytes(double(*p.bytes_needed)) << " needed ("
+        << format_bytes(*p.mean_sample_bytes) << " per sample)";
+    if (p.free_bytes) out << ", " << format_bytes(double(*p.free_bytes)) << " free";
     out << (p.capacity_short ? ": WARNING the remaining samples do not fit" : "") << "\n";
   }
 }
@@ -127,7 +117,7 @@ void render_summary(const DataReport& r, std::ostream& out) {
         << " not started)";
   if (!r.duplicates.empty()) out << ", " << r.duplicates.size() << " duplicated";
   out << ", " << r.stale.size() << " stale (" << layout_name(r.layout.kind) << " layout, "
-      << (r.deep ? "deep" : "quick") << ", " << human_bytes(double(r.bytes)) << " in "
+      << (r.deep ? "deep" : "quick") << ", " << format_bytes(double(r.bytes)) << " in "
       << human_duration(r.elapsed_s) << ")\n";
 }
 
@@ -141,7 +131,16 @@ void render_checked(const DataReport& r, std::ostream& out) {
         << human_duration(double(rc->window_s)) << " of the newest ("
         << format_utc(*rc->newest_unix_s) << ")";
   out << "\n";
-  uint64_t older = r.files - r.crc_checked;
+  // Only files judged intact (or unverifiable) by their structure alone:
+  // a file already found bad needs no CRC to be judged.
+  uint64_t older = 0;
+  if (r.scan)
+    for (const ScannedFile& f : r.scan->files) {
+      const std::string_view base = std::string_view(f.rel).substr(f.rel.rfind('/') + 1);
+      if (is_marker_or_lock(base, f.size_bytes) || is_stale_temp(base)) continue;
+      older +=
+          !f.crc_checked && f.verdict != FileVerdict::kBad && f.verdict != FileVerdict::kUnreadable;
+    }
   if (older)
     out << "  not checked: CRC32 of the other " << older
         << " files (a flipped bit or zeroed block inside tensor data goes unseen, and torch.load "
@@ -248,9 +247,7 @@ namespace {
 void write_array(std::ostream& out, const char* key, size_t n,
                  const std::function<J(size_t)>& element, bool last = false) {
   out << "  \"" << key << "\": [";
-  for (size_t i = 0; i < n; ++i)
-    out << (i ? ",\n    " : "\n    ")
-        << element(i).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  for (size_t i = 0; i < n; ++i) out << (i ? ",\n    " : "\n    ") << json_text(element(i));
   out << (n ? "\n  ]" : "]") << (last ? "\n" : ",\n");
 }
 
@@ -263,7 +260,7 @@ void write_keys(std::ostream& out, const char* key, const std::vector<KeyRun>& r
     if (k.group.empty())
       out << k.index;
     else
-      out << key_json(k).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      out << json_text(key_json(k));
     first = false;
   });
   out << (first ? "]" : "\n  ]") << ",\n";
@@ -288,8 +285,7 @@ J checked_json(const DataReport& r) {
 }
 
 void write_field(std::ostream& out, const char* key, const J& value) {
-  out << "  \"" << key
-      << "\": " << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
+  out << "  \"" << key << "\": " << json_text(value) << ",\n";
 }
 
 }  // namespace
@@ -311,6 +307,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
                 {"missing", r.missing_count},
                 {"duplicates", r.duplicates.size()},
                 {"stale", r.stale.size()},
+                {"markers", r.markers},
                 {"samples", r.samples},
                 {"outside_range", r.outside_range},
                 {"gaps", r.gap_count},

@@ -175,6 +175,14 @@ LayoutSpec detect_layout(Layout requested, const std::vector<std::string_view>& 
   return best;
 }
 
+bool is_marker_or_lock(std::string_view base, uint64_t size_bytes) {
+  if (base.ends_with(".lock") || base.ends_with(".lck") || base == "lock" || base == "LOCK")
+    return true;
+  // Zero-byte placeholders that keep a directory in git or mark it done.
+  return size_bytes == 0 && (base == ".keep" || base == ".gitkeep" || base == ".placeholder" ||
+                             base == "_SUCCESS" || base == ".done" || base == "DONE");
+}
+
 bool is_stale_temp(std::string_view base) {
   return base.starts_with(".tmp") || base.ends_with(".tmp") || base.ends_with(".partial");
 }

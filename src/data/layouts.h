@@ -53,4 +53,8 @@ LayoutSpec detect_layout(Layout requested, const std::vector<std::string_view>& 
 /// `*.tmp`, `*.partial` (not samples, reported apart).
 bool is_stale_temp(std::string_view basename);
 
+/// A lock file (*.lock, *.lck, "lock") or a zero-byte marker (.keep,
+/// .gitkeep, _SUCCESS, .done): not a sample, never bad.
+bool is_marker_or_lock(std::string_view basename, uint64_t size_bytes);
+
 }  // namespace gt

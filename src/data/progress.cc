@@ -22,21 +22,69 @@ double rank_correlation(const std::vector<double>& v) {
   return 1.0 - 6.0 * d2 / (nn * (nn * nn - 1.0));
 }
 
-void rate_from_mtimes(const DirScan& scan, const std::vector<uint32_t>& good, int64_t last,
-                      DataProgress& p) {
-  int64_t first = INT64_MAX;
-  for (uint32_t i : good) first = std::min(first, scan.files[i].mtime_unix_s);
-  int64_t window_start = std::max(first, last - 3600);
-  uint64_t in_window = std::count_if(good.begin(), good.end(), [&](uint32_t i) {
-    return scan.files[i].mtime_unix_s >= window_start;
+/// The job's own pace: the intact samples' mtimes in time order, over the
+/// last hour of writing, with idle stretches left out (a gap over 10 times
+/// the median interval: the job stopped, crashed, was restarted). Time
+/// order rather than index order, so a job whose workers write slices of
+/// the index range side by side is counted at its whole pace.
+void rate_from_mtimes(const std::vector<double>& mtimes, DataProgress& p) {
+  std::vector<double> t = mtimes;
+  std::sort(t.begin(), t.end());
+  if (t.size() < 2) return;
+  const double last = t.back();
+  auto from = std::lower_bound(t.begin(), t.end(), last - 3600);
+  std::vector<double> gaps;
+  for (auto it = std::next(from); it < t.end(); ++it) gaps.push_back(*it - *std::prev(it));
+  if (gaps.empty()) return;
+  std::vector<double> sorted = gaps;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  double active = 0;
+  uint64_t counted = 0;
+  for (double g : gaps)
+    if (median <= 0 ? g <= 1.0 : g <= 10 * median) {
+      active += g;
+      ++counted;
+    }
+  if (active <= 0 || counted == 0) return;
+  p.rate_samples_per_hour = double(counted) * 3600.0 / active;
+  p.rate_source = "mtimes";
+}
+
+double mtime_of(const ScannedFile& f) { return double(f.mtime_unix_s) + f.mtime_nsec * 1e-9; }
+
+/// The good samples' mtimes in the scan's file order (paths as listed).
+std::vector<double> in_file_order(const DirScan& scan, std::vector<uint32_t> good) {
+  std::sort(good.begin(), good.end());
+  std::vector<double> out;
+  for (uint32_t i : good) out.push_back(mtime_of(scan.files[i]));
+  return out;
+}
+
+/// ... and in size order (a copy tool that sorts by size, smallest first).
+std::vector<double> in_size_order(const DirScan& scan, std::vector<uint32_t> good) {
+  std::stable_sort(good.begin(), good.end(), [&](uint32_t a, uint32_t b) {
+    return scan.files[a].size_bytes < scan.files[b].size_bytes;
   });
-  if (last > window_start && in_window >= 2) {
-    p.rate_samples_per_hour = double(in_window - 1) * 3600.0 / double(last - window_start);
-    p.rate_source = "mtimes";
-  }
+  std::vector<double> out;
+  for (uint32_t i : good) out.push_back(mtime_of(scan.files[i]));
+  return out;
 }
 
 }  // namespace
+
+bool copied_in_another_order(const std::vector<double>& by_index,
+                             const std::vector<double>& by_file,
+                             const std::vector<double>& by_size) {
+  if (by_index.size() < 20) return false;
+  const double index = rank_correlation(by_index);
+  for (const std::vector<double>* other : {&by_file, &by_size}) {
+    if (other->size() != by_index.size()) continue;
+    const double r = rank_correlation(*other);
+    if (r >= 0.95 && index < r - 0.2) return true;
+  }
+  return false;
+}
 
 bool mtimes_clustered(const std::vector<double>& mtimes, double& span_s, double max_span_s) {
   if (mtimes.size() < 20) return false;
@@ -73,8 +121,17 @@ void compute_progress(const DirScan& scan, const std::vector<uint32_t>& good,
     double span = 0;
     p.mtimes_clustered = mtimes_clustered(mtimes, span);
     if (p.mtimes_clustered) p.clustered_span_s = span;
+    // A copy at any speed: its mtimes follow the order it copied in (the
+    // files' order, or their sizes), not the index the job wrote in.
+    if (!p.mtimes_clustered &&
+        copied_in_another_order(mtimes, in_file_order(scan, good), in_size_order(scan, good))) {
+      p.mtimes_clustered = true;
+      std::vector<double> sorted = mtimes;
+      std::sort(sorted.begin(), sorted.end());
+      p.clustered_span_s = sorted.back() - sorted.front();
+    }
     if (!p.mtimes_clustered) p.last_write_unix_s = last;
-    if (!p.mtimes_clustered && !opts.rate_per_s) rate_from_mtimes(scan, good, last, p);
+    if (!p.mtimes_clustered && !opts.rate_per_s) rate_from_mtimes(mtimes, p);
   }
   if (!r.range) return;
   p.samples_remaining = int64_t(r.resume_count + (r.not_started ? r.not_started->count() : 0));

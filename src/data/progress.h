@@ -24,6 +24,15 @@ constexpr double kMaxJobSamplesPerSecond = 100;
 /// `span_s` gets the central span.
 bool mtimes_clustered(const std::vector<double>& mtimes, double& span_s, double max_span_s = 300);
 
+/// True when the mtimes follow another order than the index closely (rank
+/// correlation at least 0.95 with the files' order or their sizes, and at
+/// least 0.2 above the index order's): a copy set them in the order it
+/// copied, whatever its speed. Each vector is the same mtimes in that
+/// order; a job's own writes follow the index.
+bool copied_in_another_order(const std::vector<double>& by_index,
+                             const std::vector<double>& by_file,
+                             const std::vector<double>& by_size);
+
 /// Fills r.progress from the good samples (scan file indices, in sample
 /// order), r.resume_count and r.not_started.
 void compute_progress(const DirScan& scan, const std::vector<uint32_t>& good,

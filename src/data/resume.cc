@@ -49,63 +49,6 @@ std::string real_or_parent(std::string p) {
 
 }  // namespace
 
-namespace {
-
-// A temporary file beside `path`, renamed over it by commit(); removed if
-// not committed.
-class AtomicFile {
- public:
-  explicit AtomicFile(const std::string& path) : path_(path) {
-    size_t slash = path.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    tmp_ = dir + "/." + base + ".tmpXXXXXX";
-    fd_ = mkstemp(tmp_.data());
-    if (fd_ < 0) error_ = sys_error("creating a temporary file in " + dir);
-    created_ = fd_ >= 0;
-    if (created_) fchmod(fd_, 0644);
-  }
-  ~AtomicFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (created_ && !committed_) ::unlink(tmp_.c_str());
-  }
-  Status write(std::string_view text) {
-    if (error_) return *error_;
-    size_t done = 0;
-    while (done < text.size()) {
-      ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return *(error_ = sys_error("writing " + tmp_));
-      done += size_t(n);
-    }
-    return ok_status();
-  }
-  Status commit() {
-    if (error_) return *error_;
-    int fd = fd_;
-    fd_ = -1;
-    if (::fsync(fd) != 0 || ::close(fd) != 0) return sys_error("flushing " + tmp_);
-    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
-      return sys_error("renaming " + tmp_ + " to " + path_);
-    committed_ = true;
-    return ok_status();
-  }
-
- private:
-  std::string path_, tmp_;
-  int fd_ = -1;
-  bool created_ = false, committed_ = false;
-  std::optional<Error> error_;
-};
-
-}  // namespace
-
-Status write_file_atomically(const std::string& path, const std::string& text) {
-  AtomicFile f(path);
-  if (Status s = f.write(text); !s) return s;
-  return f.commit();
-}
-
 Status write_resume_list(const std::string& path, const std::vector<KeyRun>& runs) {
   uint64_t n = run_keys(runs);
   if (n > kMaxSamples)

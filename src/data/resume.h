@@ -8,20 +8,19 @@
 
 #include "data/analysis.h"
 #include "data/layouts.h"
+#include "util/atomic_file.h"
 #include "util/result.h"
 
 namespace gt {
 
 /// Writes one key per line ("123", or "<worker>/<k>" for EAGLE) to `path`
-/// atomically: a temporary file in the same directory, fsync, then rename.
+/// atomically (util/atomic_file.h: a temporary file in the same directory,
+/// fsync, rename, fsync of the directory).
 /// A reader sees the old list or the whole new one, never a part. The keys
 /// are written as they are generated from the runs (memory does not grow
 /// with their number); more than kMaxSamples of them is an error, checked
 /// before anything is written.
 Status write_resume_list(const std::string& path, const std::vector<KeyRun>& runs);
-
-/// Writes `text` to `path` atomically (same method).
-Status write_file_atomically(const std::string& path, const std::string& text);
 
 /// Moves `path` (relative `rel` under its DIR) to dest/rel, creating
 /// directories, never overwriting (a ".1", ".2"... suffix instead) and never

@@ -7,8 +7,10 @@ std::string count(uint64_t n, const char* what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
-// "gpu-triage data DIR --expect N --deep --move-bad-to DEST": the check that
-// moves the files a rerun must redo.
+// "gpu-triage data DIR --expect N --manifest M --deep --move-bad-to DEST":
+// the check that moves the files a rerun must redo, with every option that
+// made a file bad or changed (a manifest, --values), so running it moves
+// exactly what this run found.
 std::string move_command(const DataReport& r, const ResumeContext& c) {
   std::string cmd = "gpu-triage data";
   for (const std::string& d : r.dirs) cmd += " " + d;
@@ -16,8 +18,20 @@ std::string move_command(const DataReport& r, const ResumeContext& c) {
     cmd += r.range->first == 0 ? " --expect " + std::to_string(r.range->second)
                                : " --range " + std::to_string(r.range->first) + ":" +
                                      std::to_string(r.range->second);
+  for (const std::string& o : c.selection_options) cmd += " " + o;
   cmd += " --deep --move-bad-to " + (c.move_bad_to.empty() ? "DEST" : c.move_bad_to);
   return cmd;
+}
+
+/// The move, as a sentence: the command, or why it is not given yet.
+std::string move_sentence(const DataReport& r, const ResumeContext& c, const char* lead) {
+  if (!c.move_withheld.empty())
+    return std::string(lead) +
+           " move the bad and changed files out of DIR, but not yet: " + c.move_withheld +
+           " (rerun gpu-triage then for the command).";
+  return std::string(lead) +
+         " move the bad and changed files out of DIR (same filesystem): " + move_command(r, c) +
+         ".";
 }
 
 std::string list_name(const ResumeContext& c) {
@@ -34,16 +48,16 @@ std::string redo_summary(const DataReport& r) {
   return s;
 }
 
+// One paragraph per cause, in sentences (a plan step numbers the steps).
 void specforge(const DataReport& r, const ResumeContext& c, std::vector<std::string>& out) {
   out.push_back(
       "SpecForge (scripts/prepare_hidden_states.py) skips every index whose data_<idx>.ckpt or "
       ".ckpt.gz exists: it checks existence, not content.");
-  if (!r.bad.empty() || !r.changed.empty())
-    out.push_back("1. Move the bad and changed files out of DIR (same filesystem): " +
-                  move_command(r, c));
-  out.push_back(std::string(r.bad.empty() && r.changed.empty() ? "1. " : "2. ") +
-                "Rerun the same prepare_hidden_states.py command (same --output-path, dataset "
-                "and --file-group-size): it redoes " +
+  const bool move = !r.bad.empty() || !r.changed.empty();
+  if (move) out.push_back(move_sentence(r, c, "First"));
+  out.push_back(std::string(move ? "Then rerun" : "Rerun") +
+                " the same prepare_hidden_states.py command (same --output-path, dataset and "
+                "--file-group-size): it redoes " +
                 redo_summary(r) + ".");
 }
 
@@ -51,10 +65,9 @@ void speculators(const DataReport& r, const ResumeContext& c, std::vector<std::s
   out.push_back(
       "speculators (scripts/data_generation_offline.py) resumes after the highest existing "
       "index (find_last_checkpoint): gaps below it and damaged files are never revisited.");
-  out.push_back("1. Move the bad and changed files out of DIR: " + move_command(r, c));
-  out.push_back("2. Rerun the same command: it continues after the highest remaining index.");
-  out.push_back("3. Regenerate the " + std::to_string(r.resume_count) + " samples in " +
-                list_name(c) +
+  if (!r.bad.empty() || !r.changed.empty()) out.push_back(move_sentence(r, c, "First"));
+  out.push_back("Rerun the same command: it continues after the highest remaining index.");
+  out.push_back("Regenerate the " + std::to_string(r.resume_count) + " samples in " + list_name(c) +
                 " (gaps, bad, changed) separately: the script does not go back to them.");
 }
 

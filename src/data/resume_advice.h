@@ -15,6 +15,12 @@ namespace gt {
 struct ResumeContext {
   std::string resume_list;  ///< --resume-list, "" when not given
   std::string move_bad_to;  ///< --move-bad-to, "" when not given
+  /// The options that decided which files are bad or changed ("--manifest
+  /// M", "--values"), repeated in the move command so it moves the same set.
+  std::vector<std::string> selection_options;
+  /// Why the move is not offered yet ("a process still writes into DIR"):
+  /// the advice says so instead of giving a command.
+  std::string move_withheld;
 };
 
 /// The paragraph's lines (empty when there is nothing to redo).

@@ -1,7 +1,11 @@
 #include "data/stream.h"
 
 #include <fcntl.h>
+#ifdef GT_CRC32_ZLIB
+#include <zlib.h>
+#else
 #include <isa-l/crc.h>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -10,9 +14,15 @@ namespace gt {
 
 uint32_t crc32_update(uint32_t crc, const uint8_t* p, size_t n) {
   // crc32_gzip_refl takes and returns the finalised CRC, like zlib's crc32().
+  // The portable build has no static ISA-L (Debian ships only the .so) and
+  // uses zlib's: the same CRC, slower on large files.
   while (n > 0) {
     size_t k = std::min<size_t>(n, 1u << 30);
+#ifdef GT_CRC32_ZLIB
+    crc = static_cast<uint32_t>(::crc32(crc, p, static_cast<uInt>(k)));
+#else
     crc = crc32_gzip_refl(crc, p, k);
+#endif
     p += k;
     n -= k;
   }

@@ -60,7 +60,7 @@ FileCheck verify_source(const ByteSource& src, std::string_view name, const Veri
       check.problems.push_back({ProblemCode::kEmpty, "0 bytes"});
       break;
     case FileFormat::kZip:
-      verify_zip(src, deep, check, consumers, values);
+      verify_zip(src, deep, check, consumers, values, name);
       break;
     case FileFormat::kTorchLegacy:
       verify_torch_legacy(src, deep, check, consumers, values);

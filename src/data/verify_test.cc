@@ -485,5 +485,41 @@ TEST(DataHardeningTest, GzipHeaderCrcFlagAfterAnUnterminatedNameIsTruncated) {
   }
 }
 
+// Zip members a format requires: torch.load reads <folder>/data.pkl first,
+// numpy.load of an .npz gives arrays only for .npy members. Without them the
+// file is malformed, even when every CRC is right (--deep).
+std::string renamed(std::string bytes, const std::string& from, const std::string& to) {
+  for (size_t at = bytes.find(from); at != std::string::npos; at = bytes.find(from, at + 1))
+    bytes.replace(at, from.size(), to);
+  return bytes;
+}
+
+TEST(DataHardeningTest, ZipsWithoutTheMembersTheirFormatRequiresAreMalformed) {
+  // The pickle renamed (same length: every offset stays right).
+  const std::string no_pkl = renamed(real_fixture(kSpecforge0), "/data.pkl", "/data.pkX");
+  save_regression("zip", "torch-zip-without-data-pkl.bin", no_pkl);
+  // An empty central directory: an EOCD alone.
+  const std::string empty_zip = "PK\x05\x06" + std::string(18, '\0');
+  save_regression("zip", "zip-no-entries.bin", empty_zip);
+  const std::string no_arrays = renamed(real_fixture("numpy/sample_stored.npz"), ".npy", ".bin");
+  save_regression("npz", "npz-without-arrays.bin", no_arrays);
+  for (bool deep : {false, true}) {
+    for (const char* name : {"data_0.pt", "data_0.ckpt", "m.pth"}) {
+      FileCheck c = check_bytes(no_pkl, deep, name);
+      EXPECT_EQ(first_code(c), "malformed") << name << ": " << first_message(c);
+      EXPECT_TRUE(has(c, "without a <folder>/data.pkl record")) << first_message(c);
+    }
+    FileCheck e = check_bytes(empty_zip, deep, "data_0.pt");
+    EXPECT_EQ(first_code(e), "malformed") << first_message(e);
+    EXPECT_TRUE(has(e, "no entries")) << first_message(e);
+    EXPECT_EQ(first_code(check_bytes(empty_zip, deep, "archive.zip")), "malformed");
+    FileCheck n = check_bytes(no_arrays, deep, "sample.npz");
+    EXPECT_EQ(first_code(n), "malformed") << first_message(n);
+    EXPECT_TRUE(has(n, "without arrays")) << first_message(n);
+    // The same bytes under a name that requires nothing: a generic zip.
+    EXPECT_EQ(first_code(check_bytes(no_arrays, deep, "sample.zip")), "ok");
+  }
+}
+
 }  // namespace
 }  // namespace gt

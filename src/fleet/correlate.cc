@@ -5,6 +5,7 @@
 #include <set>
 
 #include "checks/registry.h"
+#include "model/xid_catalog.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -13,12 +14,16 @@ namespace {
 using J = nlohmann::ordered_json;
 
 /// Codes whose simultaneous appearance on several hosts points away from
-/// one GPU: the application (13 graphics engine exception, 31 MMU fault,
-/// 43 channel stopped) or the fabric (74 NVLink, 144-150 NVLink5).
+/// one GPU: the application's or the fabric's (the catalogue's classes).
 const char* cause_of(int code) {
-  if (code == 13 || code == 31 || code == 43) return "the job";
-  if (code == 74 || (code >= 144 && code <= 150)) return "the fabric";
-  return nullptr;
+  switch (xid_facts(code).cls) {
+    case XidClass::kApplication:
+      return "the job";
+    case XidClass::kFabric:
+      return "the fabric";
+    default:
+      return nullptr;
+  }
 }
 
 struct Event {
@@ -85,7 +90,7 @@ std::vector<FleetFinding> correlate_xids(const std::vector<HostReport>& hosts) {
 
 void apply_fleet_findings(const std::vector<FleetFinding>& found, std::vector<HostReport>& hosts) {
   for (const FleetFinding& f : found) {
-    const std::string xid_id = "gpu.xid." + std::to_string(f.code);
+    const std::string xid_id = xid_finding_id(f.code);
     for (HostReport& h : hosts) {
       if (!h.report || std::find(f.hosts.begin(), f.hosts.end(), h.host) == f.hosts.end()) continue;
       for (Finding& x : h.report->findings)

@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -65,6 +67,42 @@ TEST(Fleet, ParseGatheredDecodesRecords) {
   EXPECT_TRUE(n.native);
   EXPECT_EQ(n.native_rc, 1);
   EXPECT_EQ(n.native_json, "{\"a\": 1}\n");
+}
+
+// NVIDIA's nvidia-smi (535.261.03, 550.163.01) on a machine without the
+// driver prints this and exits 9 (run here on NVIDIA's own binary, see
+// tests/nvidia/smi_missing_driver.sh). No GPU on the bus: nothing to judge,
+// no modprobe; a GPU on the bus: the driver is not loaded.
+constexpr const char* kSmiNoDriverB64 =
+    "TlZJRElBLVNNSSBoYXMgZmFpbGVkIGJlY2F1c2UgaXQgY291bGRuJ3QgY29tbXVuaWNhdGUgd2l0aCB0aGUgTlZJRElBIG"
+    "RyaXZlci4gTWFrZSBzdXJlIHRoYXQgdGhlIGxhdGVzdCBOVklESUEgZHJpdmVyIGlzIGluc3RhbGxlZCBhbmQgcnVubmlu"
+    "Zy4KCg==";
+
+TEST(Fleet, NvidiaSmiWithoutTheDriverAndNoGpuOnTheBusIsNoGpu) {
+  Gathered g = parse_gathered(std::string("@@gt-gather 1\n@@gt-out nvidia-smi 9 ") +
+                              kSmiNoDriverB64 + "\n@@gt-end\n");
+  HostReport r = judge_gathered("cpu1", g, RemoteOptions{});
+  EXPECT_EQ(host_verdict(r), "UNKNOWN");
+  ASSERT_TRUE(r.report);
+  EXPECT_EQ(r.report->findings.size(), 0u);
+  std::string error = r.report->snapshot.nvml.error_message.value_or("");
+  EXPECT_TRUE(
+      error.starts_with("no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia "
+                        "module, nvidia-smi installed (nvidia-smi: NVIDIA-SMI has failed"))
+      << error;
+}
+
+TEST(Fleet, NvidiaSmiWithoutTheDriverAndAGpuOnTheBusIsDriverNotLoaded) {
+  Gathered g =
+      parse_gathered(std::string("@@gt-gather 1\n@@gt-out nvidia-smi 9 ") + kSmiNoDriverB64 +
+                     "\n@@gt-file /sys/bus/pci/devices/0000:19:00.0/vendor MHgxMGRlCg==\n@@gt-file "
+                     "/sys/bus/pci/devices/0000:19:00.0/device MHgyMzMwCg==\n@@gt-file "
+                     "/sys/bus/pci/devices/0000:19:00.0/class MHgwMzAyMDAK\n@@gt-end\n");
+  HostReport r = judge_gathered("gpu1", g, RemoteOptions{});
+  EXPECT_EQ(host_verdict(r), "CRITICAL");
+  ASSERT_TRUE(r.report);
+  ASSERT_EQ(r.report->findings.size(), 1u);
+  EXPECT_EQ(r.report->findings[0].id, "nvml.driver_not_loaded");
 }
 
 TEST(Fleet, ParseDf) {
@@ -148,7 +186,7 @@ TEST(Fleet, LinesSummaryJsonAndExitCode) {
 
 TEST(Fleet, ACaptureHasNoBusReading) {
   Report capture = healthy_report();
-  capture.snapshot.source = "nvidia-smi-capture";
+  capture.snapshot.source = Origin::kCapture;
   capture.snapshot.pci_devices.clear();
   EXPECT_EQ(host_line(host_report("a", "capture", capture)),
             "a: OK gpus=8/- critical=0 warning=0 driver=590.48.01");
@@ -215,6 +253,90 @@ TEST(FleetHostile, DeeplyNestedNativeJsonIsUnknownNotAStackOverflow) {
   std::ostringstream text;
   render_fleet_text({r}, text);
   EXPECT_FALSE(fleet_to_json({r}, false).dump().empty());
+}
+
+std::string base64(std::string_view in) {
+  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) | uint8_t(in[i + 2]);
+    for (int s = 18; s >= 0; s -= 6) out += k[(v >> s) & 63];
+  }
+  if (i < in.size()) {
+    uint32_t v = uint8_t(in[i]) << 16;
+    if (i + 1 < in.size()) v |= uint8_t(in[i + 1]) << 8;
+    out += k[(v >> 18) & 63];
+    out += k[(v >> 12) & 63];
+    out += i + 1 < in.size() ? k[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::string fixture(const std::string& rel) {
+  std::ifstream in(std::string(GT_SOURCE_DIR) + "/" + rel, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A hostile answer of every record kind, against bait files on this machine
+// that the answer names: the judged report never holds a byte of them (the
+// answer is data, never a path), and the JSON stays valid for text that is
+// not UTF-8.
+TEST(FleetHostile, TheGatherAnswerNeverReadsOutsideItsScratchTree) {
+  TempTree bait;
+  bait.write("/proc/driver/nvidia/version",
+             "NVRM version: NVIDIA UNIX x86_64 Kernel Module  BAIT.1\n");
+  bait.write("/sys/module/nvidia/version", "BAIT.2\n");
+  bait.write("/info/information", "Model: \t BAIT-GPU\nGPU UUID: \t GPU-BAIT\n");
+  const std::string smi =
+      fixture("tests/fixtures/real/nvidia-smi-xml/telegraf-a10g-515.105.01.xml");
+  ASSERT_FALSE(smi.empty());
+  const std::string b = bait.dir();
+  const std::string answer =
+      "@@gt-gather 1\n"
+      "@@gt-out nvidia-smi 0 " +
+      base64(smi) + "\n" + "@@gt-out hostname 0 " + base64("n\xe9ud-\xff") + "\n" +
+      "@@gt-out kernel-log dmesg " + base64("NVRM: Xid (PCI:0000:00:1e): 79, \xff\xfe\n") + "\n" +
+      "@@gt-out df 0 " + base64("x\n/dev/x 1 1 1 1% /\xff\n") + "\n" +
+      // files: climbing out, relative, through "." parts, onto a link
+      "@@gt-file /../../../../../.." + b + "/proc/x " + base64("escaped") + "\n" +
+      "@@gt-file proc/relative " + base64("relative") + "\n" + "@@gt-file /proc/./../../.." + b +
+      "/y " + base64("dots") + "\n" + "@@gt-file /sys/bus/pci/devices/0000:00:1f.0/driver/new_id " +
+      base64("w") + "\n" + "@@gt-file /sys/bus/pci/devices/0000:00:1e.0/vendor " +
+      base64("0x10de\n") + "\n" + "@@gt-file /sys/bus/pci/devices/0000:00:1e.0/device " +
+      base64("0x2237\n") + "\n" + "@@gt-file /sys/bus/pci/devices/0000:00:1e.0/class " +
+      base64("0x030200\n") + "\n" +
+      // links: a folder the module version is read from, a driver link
+      // whose target is this machine's folder, one climbing out, and a
+      // device that is not one path part
+      "@@gt-link /proc/driver " + b + "/proc/driver\n" + "@@gt-link /sys/module/nvidia " + b +
+      "/sys/module/nvidia\n" + "@@gt-link /proc/driver/nvidia/gpus/0000:00:1e.0 " + b + "/info\n" +
+      "@@gt-link /sys/bus/pci/devices/0000:00:1e.0/driver " + b + "/info\n" +
+      "@@gt-link /sys/bus/pci/devices/../../../proc/driver " + b + "/proc/driver\n" +
+      "@@gt-link /sys/bus/pci/devices/a/b/driver " + b + "\n" +
+      "@@gt-link /sys/bus/pci/devices/0000:00:1f.0/driver ..\n" + "@@gt-end\n";
+  CannedRunner runner(answer);
+  RemoteOptions o;
+  o.paths = {"/"};
+  HostReport r = check_host("n\xe9ud", o, runner);
+  ASSERT_FALSE(r.error) << *r.error;
+  const std::string text =
+      fleet_to_json({r}, false).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  EXPECT_EQ(text.find("BAIT"), std::string::npos) << text;
+  EXPECT_EQ(text.find("escaped"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(b + "/proc/x"));
+  EXPECT_FALSE(std::filesystem::exists(b + "/y"));
+  EXPECT_TRUE(nlohmann::json::accept(text));
+  // The driver's name (the last part of the target) is all that is kept.
+  EXPECT_NE(text.find("\"info\""), std::string::npos) << text;
+}
+
+TEST(FleetHostile, ParseGatheredKeepsLinksAsText) {
+  Gathered g = parse_gathered("@@gt-link /sys/bus/pci/devices/x/driver /etc\n");
+  EXPECT_EQ(g.links["/sys/bus/pci/devices/x/driver"], "/etc");
 }
 
 }  // namespace

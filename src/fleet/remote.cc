@@ -6,12 +6,15 @@
 //   @@gt-out NAME STATUS BASE64           a command's output (nvidia-smi,
 //                                         kernel-log, df, df-i, hostname)
 //   @@gt-file PATH BASE64                 a copy of a /proc, /sys, /etc file
-//   @@gt-link PATH TARGET                 a symlink (a PCI device's driver)
+//   @@gt-link PATH TARGET                 a PCI device's driver link: only
+//                                         the driver's name is kept
 //   @@gt-end                              finished
 // Payloads are base64 (coreutils) because /proc/PID/cmdline holds NULs and
 // XML holds anything. Locally the files become a tree under a scratch
 // directory, so the ordinary FsRoot readers (process details, PCI devices,
 // module version) read the remote node exactly as they read a local one.
+// The answer is data, never a path: no link it names is made (a driver
+// link is remade from its name alone), so no read leaves the scratch tree.
 // ssh runs with BatchMode (never prompts), ConnectTimeout and -T (no tty);
 // exit 255 is ssh's own failure, and its last stderr line says why.
 #include "fleet/remote.h"
@@ -20,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -27,6 +31,7 @@
 #include <sstream>
 
 #include "checks/registry.h"
+#include "collect/collect.h"
 #include "render/json_report_read.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/procfs/driver_version.h"
@@ -162,29 +167,64 @@ class ScratchRoot {
   bool ok() const { return !dir_.empty(); }
   const std::string& dir() const { return dir_; }
 
-  /// Lays out the files and links; paths with ".." are refused.
+  /// Lays out the files, and each PCI device's driver as text. The answer
+  /// is data, never a path: a file's path must be absolute, without "." or
+  /// ".." parts, and no link of the answer is made, so every read for the
+  /// host stays inside the scratch tree.
   void lay_out(const Gathered& g) const {
     std::error_code ec;
     for (const auto& [path, content] : g.files) {
       if (!safe(path)) continue;
       std::filesystem::path p = dir_ + path;
       std::filesystem::create_directories(p.parent_path(), ec);
+      if (ec || std::filesystem::is_symlink(p, ec)) continue;
       std::ofstream(p, std::ios::binary) << content;
     }
     for (const auto& [path, target] : g.links) {
-      // Only a PCI device's driver link is needed; any other could point
-      // the readers at this machine's files.
-      if (!safe(path) || !path.ends_with("/driver")) continue;
+      std::optional<std::string> link = driver_link(path, target);
+      if (!link) continue;
       std::filesystem::path p = dir_ + path;
       std::filesystem::create_directories(p.parent_path(), ec);
-      std::filesystem::create_symlink(target, p, ec);
+      std::filesystem::create_symlink(*link, p, ec);
     }
   }
 
  private:
   static bool safe(const std::string& p) {
-    return p.starts_with("/") && p.find("/../") == std::string::npos && !p.ends_with("/..");
+    if (!p.starts_with("/") || p.size() > 4096) return false;
+    for (size_t i = 1; i <= p.size();) {
+      size_t e = p.find('/', i);
+      if (e == std::string::npos) e = p.size();
+      std::string_view part(p.data() + i, e - i);
+      if (part.empty() || part == "." || part == "..") return false;
+      i = e + 1;
+    }
+    return true;
   }
+
+  /// The only link the readers need is /sys/bus/pci/devices/<dev>/driver, and
+  /// of it only the driver's name (pci_devices.cc takes the last part). The
+  /// link is remade here pointing at ../../../bus/pci/drivers/<name> inside
+  /// the scratch tree, where no such folder exists: a readlink gives the
+  /// name, and nothing can be read through it. nullopt for any other link.
+  static std::optional<std::string> driver_link(const std::string& path,
+                                                const std::string& target) {
+    constexpr std::string_view kDevices = "/sys/bus/pci/devices/";
+    if (!safe(path) || !path.starts_with(kDevices) || !path.ends_with("/driver"))
+      return std::nullopt;
+    std::string_view dev(path);
+    dev = dev.substr(kDevices.size(),
+                     dev.size() - kDevices.size() - std::string_view("/driver").size());
+    if (dev.empty() || dev.find('/') != std::string_view::npos) return std::nullopt;
+    const std::string name = target.substr(target.rfind('/') + 1);
+    const bool plain = !name.empty() && name.size() <= 64 && name != "." && name != ".." &&
+                       std::all_of(name.begin(), name.end(), [](unsigned char c) {
+                         return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+                       });
+    if (!plain) return std::nullopt;
+    return "../../../bus/pci/drivers/" + name;
+  }
+
   std::string dir_;
 };
 
@@ -395,28 +435,57 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
   if (!scratch.ok()) return host_unknown(host, "nvidia-smi", "cannot create a scratch directory");
   scratch.lay_out(g);
   const FsRoot root(scratch.dir());
-  Report report;
+  // The gathered node's table for the one pipeline: nvidia-smi's answer for
+  // the GPUs, the copies of its /proc and /sys for the rest.
+  std::optional<std::string> unreadable;
+  const std::vector<Collector> table = {
+      {Stage::kGpus,
+       [&](NodeSnapshot& s) {
+         s.nvml.library_path = "nvidia-smi (over ssh)";
+         if (Status st = fill_gpus(smi->second, o, s); !st) unreadable = st.error().message;
+       }},
+      {Stage::kHost,
+       [&](NodeSnapshot& s) {
+         if (auto h = g.outs.find("hostname"); h != g.outs.end() && !h->second.text.empty())
+           s.hostname = h->second.text;
+         s.kernel_module_version = read_kernel_module_version(root);
+         if (Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root); pci)
+           s.pci_devices = std::move(*pci);
+       }},
+      {Stage::kServers,
+       [&](NodeSnapshot& s) {
+         fill_processes(root, s);
+         s.servers = group_servers(s, &root);
+       }},
+      {Stage::kKernelLog,
+       [&](NodeSnapshot& s) {
+         if (auto k = g.outs.find("kernel-log"); k != g.outs.end())
+           s.kernel_log = kernel_log_of(k->second);
+       }},
+      {Stage::kDisks,
+       [&](NodeSnapshot& s) {
+         if (auto df = g.outs.find("df"); df != g.outs.end()) {
+           auto dfi = g.outs.find("df-i");
+           s.disks =
+               parse_df(o.paths, df->second.text, dfi == g.outs.end() ? "" : dfi->second.text);
+         }
+       }},
+  };
+  Report report = collect_with(Origin::kGathered, table, kAllStages);
+  if (unreadable)
+    return host_unknown(host, "nvidia-smi", "nvidia-smi output unreadable: " + *unreadable);
   NodeSnapshot& snap = report.snapshot;
-  snap.collected_at_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  std::chrono::system_clock::now().time_since_epoch())
-                                  .count();
-  snap.nvml.library_path = "nvidia-smi (over ssh)";
-  if (Status s = fill_gpus(smi->second, o, snap); !s)
-    return host_unknown(host, "nvidia-smi", "nvidia-smi output unreadable: " + s.error().message);
-  if (auto h = g.outs.find("hostname"); h != g.outs.end() && !h->second.text.empty())
-    snap.hostname = h->second.text;
-  snap.kernel_module_version = read_kernel_module_version(root);
-  if (Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root); pci)
-    snap.pci_devices = std::move(*pci);
-  fill_processes(root, snap);
-  snap.servers = group_servers(snap, &root);
-  if (auto k = g.outs.find("kernel-log"); k != g.outs.end())
-    snap.kernel_log = kernel_log_of(k->second);
-  if (auto df = g.outs.find("df"); df != g.outs.end()) {
-    auto dfi = g.outs.find("df-i");
-    snap.disks = parse_df(o.paths, df->second.text, dfi == g.outs.end() ? "" : dfi->second.text);
+  if (no_nvidia_gpu(snap)) {
+    // NVIDIA's nvidia-smi on a machine without the GPU says it "couldn't
+    // communicate with the NVIDIA driver" (exit 9): there is no device for
+    // one. Say what was found instead of advising modprobe.
+    snap.nvml.error_message =
+        "no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia "
+        "module, " +
+        std::string(snap.nvml.loaded ? "nvidia-smi installed (" : "no nvidia-smi (") +
+        snap.nvml.error_message.value_or("?") + ")";
   }
-  judge(report, CheckOptions{});
+  judge(report, o.checks);
   return host_report(host, "nvidia-smi", std::move(report));
 }
 

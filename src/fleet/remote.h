@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checks/registry.h"
 #include "fleet/fleet_report.h"
 #include "model/snapshot.h"
 #include "sources/kernel_log/command_runner.h"
@@ -21,6 +22,9 @@ struct RemoteOptions {
   std::string ssh_command = "ssh";  ///< split on blanks: program, then its own options
   std::chrono::milliseconds host_timeout{30000};  ///< the whole exchange; ssh killed after it
   std::vector<std::string> paths = {"/"};         ///< disks to check there (--path)
+  /// How each host is judged: the same options as a local run
+  /// (make_check_options), e.g. --expect-gpus.
+  CheckOptions checks;
 };
 
 /// Hosts from --host values (each may be a comma list) and the lines of

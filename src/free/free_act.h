@@ -27,6 +27,7 @@ struct FreeResult {
   std::vector<std::string> actions;    ///< what was done, in order
   std::vector<Refusal> refusals;       ///< refused at act time (PID reused...)
   std::vector<std::string> failures;   ///< what failed (signal, systemctl)
+  std::vector<std::string> manual;     ///< plan commands gpu-triage cannot run (a user unit)
   std::vector<std::string> remaining;  ///< memory still held, with the reset recipe
   bool memory_remains = false;
 };

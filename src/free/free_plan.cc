@@ -17,6 +17,7 @@
 #include "holders/identity.h"
 #include "model/limits.h"
 #include "sources/procfs/process_tree.h"
+#include "sources/procfs/server_tree.h"
 #include "sources/procfs/servers.h"
 #include "util/index_list.h"
 #include "util/numeric.h"
@@ -135,12 +136,45 @@ TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
     }
     t.idle = t.idle.value_or(true) && *i;
   }
+  t.wrappers = sv.wrappers;
+  t.supervisor = sv.supervisor;
+  t.launcher_exited = sv.launcher_exited;
+  auto id_of = [&](uint32_t pid) {
+    std::optional<ProcInfo> info = read_proc(root, pid);
+    return ProcId{pid, info ? info->start_ticks : 0};
+  };
   if (!exact_pids) {
-    t.signal = {t.root};
+    // The outermost wrapper first, then the launcher; workers whose
+    // launcher exited each get the signal.
+    for (const ServerProcess& w : sv.wrappers) t.signal.push_back(id_of(w.pid));
+    if (sv.launcher_exited)
+      t.signal.insert(t.signal.end(), t.holders.begin(), t.holders.end());
+    else
+      t.signal.push_back(t.root);
+    const ProcTable table = read_proc_table(root);
+    std::vector<uint32_t> below;
+    for (const ProcId& id : t.signal) {
+      std::vector<uint32_t> d = descendants(table, id.pid);
+      below.insert(below.end(), d.begin(), d.end());
+    }
+    for (const ProcId& h : t.holders) below.push_back(h.pid);
+    for (uint32_t pid : below) {
+      bool known =
+          std::any_of(t.signal.begin(), t.signal.end(),
+                      [&](const ProcId& x) { return x.pid == pid; }) ||
+          std::any_of(t.tree.begin(), t.tree.end(), [&](const ProcId& x) { return x.pid == pid; });
+      if (!known && table.procs.count(pid))
+        t.tree.push_back({pid, table.procs.at(pid).start_ticks});
+      else if (!known && read_proc(root, pid))
+        t.tree.push_back(id_of(pid));
+    }
   } else {
     for (uint32_t p : o.pids)
-      if (under(root, p, top) || std::any_of(reach.begin(), reach.end(),
-                                             [&](const ServerMember* m) { return m->pid == p; })) {
+      if (std::none_of(t.signal.begin(), t.signal.end(),
+                       [&](const ProcId& id) { return id.pid == p; }) &&
+          (under(root, p, top) || under(root, top, p) ||
+           std::any_of(reach.begin(), reach.end(),
+                       [&](const ServerMember* m) { return m->pid == p; }))) {
         std::optional<ProcInfo> info = read_proc(root, p);
         t.signal.push_back({p, info ? info->start_ticks : 0});
       }
@@ -176,6 +210,32 @@ std::vector<uint32_t> unknown_lists(const NodeSnapshot& snap) {
   return out;
 }
 
+/// --pid on some ranks of a group that runs as one (tensor parallel
+/// workers): the others wait on them and hang or fail.
+void warn_partial_group(const Server& sv, const std::vector<const ServerMember*>& reach,
+                        const FsRoot& root, const FreeOptions& o, FreePlan& plan) {
+  if (o.pids.empty() || sv.members.size() < 2 || reach.size() >= sv.members.size()) return;
+  const uint32_t top = sv.root_pid.value_or(0);
+  for (uint32_t p : o.pids)
+    if (top && under(root, top, p)) return;  // the launcher (or above) is named: it all stops
+  std::vector<uint32_t> chosen, others;
+  for (const ServerMember& m : sv.members)
+    (std::any_of(reach.begin(), reach.end(), [&](const ServerMember* r) { return r == &m; })
+         ? chosen
+         : others)
+        .push_back(m.pid);
+  std::string list;
+  for (uint32_t p : others) list += (list.empty() ? "" : ", ") + std::to_string(p);
+  plan.warnings.push_back(fmt::format(
+      "PID{} {} {} one rank of {} ({} processes{}): the other ranks (PIDs {}) will hang or fail "
+      "without {}; stop the whole server with {} or --gpus",
+      chosen.size() == 1 ? "" : "s", format_index_list(chosen), chosen.size() == 1 ? "is" : "are",
+      server_noun(sv.kind, sv.recognised), sv.members.size(),
+      sv.tensor_parallel ? ", TP=" + std::to_string(*sv.tensor_parallel) : std::string(), list,
+      chosen.size() == 1 ? "it" : "them",
+      sv.root_pid ? "--pid " + std::to_string(*sv.root_pid) : std::string("--pid on every rank")));
+}
+
 /// Plans one server; appends a target, a refusal or a skip.
 void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const Server& sv,
                  const FsRoot& root, const FreeOptions& o, const Self& self, FreePlan& plan) {
@@ -188,7 +248,7 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
   const std::string what = fmt::format(
       "{} ({} process{}, root PID {})", server_noun(sv.kind, sv.recognised), sv.members.size(),
       sv.members.size() == 1 ? "" : "es", sv.root_pid.value_or(sv.members.front().pid));
-  if (snap.source == "nvml")
+  if (!gpus_from_nvidia_smi(snap.source))
     for (const ServerMember* m : reach)
       if (const GpuProcess* p = process_at(snap, m->pid); p && !p->visible) {
         plan.refusals.push_back({m->pid, describe(*m),
@@ -203,15 +263,18 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
     for (const Server* x : stop.via_owner ? same_owner(all, sv) : std::vector<const Server*>{&sv})
       for (const ServerMember& m : x->members) whole.push_back(&m);
   }
-  if (o.idle_only)
+  // Only a server idle over the whole window is stopped unless the
+  // operator includes busy ones: in use, or not known to be idle.
+  if (!o.include_busy)
     for (const ServerMember* m : whole)
       for (const auto& [index, bytes] : m->memory)
-        if (const GpuState* g = gpu_by_index(snap, index); g && idle_over_window(*g) != true) {
-          plan.skipped.push_back(what + ": GPU " + std::to_string(index) +
-                                 (idle_over_window(*g)
-                                      ? " is busy (--idle-only)"
-                                      : " was not sampled over a window, so it is not "
-                                        "known to be idle (--idle-only; use --sample 1s)"));
+        if (const GpuState* g = gpu_by_index(snap, index); !g || idle_over_window(*g) != true) {
+          plan.skipped.push_back(
+              what + ": GPU " + std::to_string(index) +
+              (g && idle_over_window(*g)
+                   ? " is busy; a server in use is stopped only with --include-busy"
+                   : " was not sampled over a window, so it is not known to be idle (use "
+                     "--sample 3s, or --include-busy to stop it anyway)"));
           return;
         }
   std::string beyond = beyond_selection(whole, o, o.pids);
@@ -240,13 +303,16 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
     return;
   }
   const bool widen = !beyond.empty();  // and --whole-server asked for it
-  TreeTarget t = target_of(snap, sv, stop.via_owner || widen ? whole : reach, root, o,
-                           !o.pids.empty() && !widen);
+  TreeTarget t =
+      target_of(snap, sv, stop.via_owner || widen ? whole : reach, root, o, !o.pids.empty());
+  warn_partial_group(sv, reach, root, o, plan);
   t.widened = widen;
   // The safety rules hold for whatever a stop reaches: the PIDs signalled,
   // and through an owner its root and every holder (never gpu-triage's own
   // ancestors, other users' unless root, kernel threads).
   std::vector<ProcId> checked = t.signal;
+  for (const ProcId& id : t.tree)
+    if (read_proc(root, id.pid)) checked.push_back(id);  // one that exited is no danger
   if (t.stop.via_owner) {
     checked = t.holders;
     checked.push_back(t.root);
@@ -266,8 +332,10 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
 FreePlan make_free_plan(const NodeSnapshot& snap, const FsRoot& root, const FreeOptions& o,
                         const Self& self) {
   FreePlan plan;
+  // With --pid alone the selection is those PIDs: their GPUs are added
+  // with their targets below, not every GPU of the node.
   for (const GpuState& g : snap.gpus)
-    if (selected(o, g.index)) plan.gpus.push_back(g.index);
+    if (selected(o, g.index) && (o.pids.empty() || o.gpus)) plan.gpus.push_back(g.index);
   if (o.gpus)
     for (uint32_t want : *o.gpus)
       if (!listed(plan.gpus, want))
@@ -300,7 +368,8 @@ Result<std::optional<std::vector<uint32_t>>> parse_gpu_list(const std::string& t
     return Error{ErrorKind::kMalformed, "invalid --gpus '" + quoted + "': " + why};
   };
   const std::string range = "0-" + std::to_string(kMaxGpus - 1);
-  const std::string usage = "use 'all' or indices " + range + " like 0,2,4-7";
+  const std::string usage = "use 'all', indices " + range +
+                            " like 0,2,4-7, UUIDs (GPU-...) or PCI bus ids (0000:19:00.0)";
   // Each index is checked against kMaxGpus before any loop, and the result
   // is a set of at most kMaxGpus: "4294967294-4294967295" or a list of a
   // million ranges cannot loop forever or allocate without bound.

@@ -21,10 +21,12 @@ namespace gt {
 struct FreeOptions {
   std::optional<std::vector<uint32_t>> gpus;  ///< --gpus LIST; nullopt = all
   std::vector<uint32_t> pids;                 ///< --pid: signal exactly these
-  bool idle_only = false;                     ///< leave busy GPUs alone
-  std::chrono::milliseconds grace{30000};     ///< SIGTERM -> SIGKILL
-  bool yes = false;                           ///< act; without it only plan
-  bool via_owner = false;                     ///< stop the unit / container instead
+  /// Stop servers that are busy or whose idleness is not known too (by
+  /// default only servers idle over the whole sample window are stopped).
+  bool include_busy = false;
+  std::chrono::milliseconds grace{30000};  ///< SIGTERM -> SIGKILL
+  bool yes = false;                        ///< act; without it only plan
+  bool via_owner = false;                  ///< stop the unit / container instead
   bool whole_server = false;  ///< widen the selection to whole servers (--whole-server)
   bool force_signal = false;  ///< signal even where the owner restarts it (--signal)
   bool json = false;
@@ -46,8 +48,15 @@ struct TreeTarget {
   std::optional<std::string> user;
   std::optional<int64_t> since_unix_s;  ///< the root's start time
   std::vector<ProcId> holders;          ///< the GPU processes that stop with it
-  std::vector<uint32_t> gpus;           ///< GPUs those processes hold memory on
-  uint64_t bytes = 0;                   ///< memory they hold (known sizes)
+  /// Every other process of the stopped tree (below its outermost wrapper
+  /// or launcher, as read at plan time): SIGKILL after the grace period to
+  /// any still running. Empty with --pid (exactly the named PIDs).
+  std::vector<ProcId> tree;
+  std::vector<ServerProcess> wrappers;      ///< stopped before the launcher, outermost first
+  std::optional<ServerProcess> supervisor;  ///< the owner process above: never signalled here
+  bool launcher_exited = false;
+  std::vector<uint32_t> gpus;  ///< GPUs those processes hold memory on
+  uint64_t bytes = 0;          ///< memory they hold (known sizes)
   /// Every one of its GPUs at 0% in every sample of the window; null when
   /// utilization was not sampled over a window (--sample 0) or is unknown.
   std::optional<bool> idle;
@@ -69,8 +78,10 @@ struct FreePlan {
   std::vector<uint32_t> gpus;  ///< the selected GPUs that exist (plus any --whole-server adds)
   std::vector<TreeTarget> targets;
   std::vector<Refusal> refusals;
-  std::vector<std::string> skipped;  ///< left alone by choice (--idle-only)
-  std::vector<std::string> errors;   ///< bad selection (no such GPU)
+  std::vector<std::string> skipped;  ///< left alone by choice (busy without --include-busy)
+  std::vector<std::string>
+      warnings;  ///< what the selection will also cause (a TP group's other ranks)
+  std::vector<std::string> errors;  ///< bad selection (no such GPU)
 };
 
 /// Who gpu-triage is, for the safety rules.

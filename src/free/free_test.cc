@@ -13,7 +13,13 @@
 namespace gt {
 namespace {
 
-/// Writes /proc/PID/{stat,comm,cmdline,status,cgroup} for a fake process.
+/// These fixtures are not sampled over a window: their servers are not
+/// known to be idle, so they are planned only with --include-busy.
+FreeOptions busy_ok() {
+  FreeOptions o;
+  o.include_busy = true;
+  return o;
+}
 
 TEST(FreeTree, RootIsTheLauncherInTheSameCgroupBelowTheShell) {
   TempTree t;
@@ -25,10 +31,15 @@ TEST(FreeTree, RootIsTheLauncherInTheSameCgroupBelowTheShell) {
             "/user.slice/session-1.scope");
   fake_proc(t, 4000, 1, "python3", "python3 -m vllm serve", 0, "/system.slice/vllm.service");
   fake_proc(t, 4001, 4000, "python3", "VLLM::Worker_TP0", 0, "/system.slice/other.service");
-  EXPECT_EQ(tree_root(t.root(), 3187, {}), 3141u);      // stops below bash
-  EXPECT_EQ(tree_root(t.root(), 3187, {3141}), 3187u);  // never climbs into ourselves
-  EXPECT_EQ(tree_root(t.root(), 4001, {}), 4001u);      // another cgroup is another owner
-  EXPECT_EQ(tree_root(t.root(), 4000, {}), 4000u);      // never climbs to PID 1
+  auto top = [&](uint32_t pid, std::set<uint32_t> protect) {
+    return climb_from(t.root(), pid, protect).chain.back().pid;
+  };
+  EXPECT_EQ(top(3187, {}), 3141u);  // stops below the login shell
+  EXPECT_EQ(climb_from(t.root(), 3187, {}).end, ClimbEnd::kSession);
+  EXPECT_EQ(top(3187, {3141}), 3187u);  // never climbs into ourselves
+  EXPECT_EQ(top(4001, {}), 4001u);      // another cgroup is another owner
+  EXPECT_EQ(climb_from(t.root(), 4001, {}).end, ClimbEnd::kCgroup);
+  EXPECT_EQ(top(4000, {}), 4000u);  // never climbs to PID 1
 }
 
 TEST(FreeTree, RefusalReasons) {
@@ -93,7 +104,7 @@ TEST(FreePlan, GroupsWorkersUnderTheirLauncherAndRefusesWhatItMust) {
   unseen.owner.reset();  // /proc is where the owner comes from
   s.gpus = {gpu_with(0, {holder(3187)}), gpu_with(1, {holder(3188)}), gpu_with(2, {unseen}),
             gpu_with(3, {})};
-  FreeOptions o;
+  FreeOptions o = busy_ok();
   o.gpus = std::vector<uint32_t>{0, 1, 2, 3, 9};
   FreePlan plan = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
   ASSERT_EQ(plan.targets.size(), 1u);
@@ -130,7 +141,7 @@ TEST(FreePlan, NeverReachesOutsideTheSelection) {
     for (auto& p : *g.processes) p.owner.reset();
   NodeSnapshot s;
   s.gpus = gpus;
-  FreeOptions o;
+  FreeOptions o = busy_ok();
   o.gpus = std::vector<uint32_t>{0, 1};
   FreePlan part = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
   EXPECT_TRUE(part.targets.empty());
@@ -145,7 +156,7 @@ TEST(FreePlan, NeverReachesOutsideTheSelection) {
   EXPECT_EQ(whole.targets[0].signal.size(), 1u);
   EXPECT_EQ(whole.targets[0].signal[0].pid, 3141u);
   // --pid of the launcher would take its four workers: refused.
-  FreeOptions byp;
+  FreeOptions byp = busy_ok();
   byp.pids = {3141};
   FreePlan launcher = make_free_plan(s, t.root(), byp, Self{42, 0, {42}});
   EXPECT_TRUE(launcher.targets.empty());
@@ -257,7 +268,7 @@ TEST(FreeSafety, AnUnreadProcessListOutsideTheSelectionStopsNoLauncher) {
   NodeSnapshot s = two_gpu_server(t);
   s.gpus[1].processes.reset();  // GPU 1's list could not be read: 3188 unseen
   s.gpus[1].status = GpuStatus::kLost;
-  FreeOptions o;
+  FreeOptions o = busy_ok();
   o.gpus = std::vector<uint32_t>{0};
   FreePlan plan = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
   EXPECT_TRUE(plan.targets.empty());
@@ -280,7 +291,7 @@ TEST(FreeSafety, TheOwnerPathObeysTheSafetyRulesToo) {
                          "/system.slice/jupyter.service"};
   s.gpus = {gpu_with(0, {k})};
   // The kernel is gpu-triage's own ancestor (`!gpu-triage free --yes` in a cell).
-  FreePlan plan = make_free_plan(s, t.root(), FreeOptions{}, Self{42, 0, {42, 700}});
+  FreePlan plan = make_free_plan(s, t.root(), busy_ok(), Self{42, 0, {42, 700}});
   EXPECT_TRUE(plan.targets.empty());
   ASSERT_EQ(plan.refusals.size(), 1u);
   EXPECT_NE(plan.refusals[0].reason.find("ancestor"), std::string::npos);
@@ -289,7 +300,7 @@ TEST(FreeSafety, TheOwnerPathObeysTheSafetyRulesToo) {
 TEST(FreeSafety, AChosenHelperPidIsSignalledNotAlsoRefused) {
   TempTree t;
   NodeSnapshot s = two_gpu_server(t);
-  FreeOptions o;
+  FreeOptions o = busy_ok();
   o.pids = {3187};
   FreePlan plan = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
   ASSERT_EQ(plan.targets.size(), 1u);
@@ -301,8 +312,109 @@ TEST(FreeTree, GenericSupervisorsAndContainerInitsAreNeverTheRoot) {
   for (const char* comm : {"dumb-init", "jupyter-lab", "sshd-session", "supervisord"}) {
     fake_proc(t, 900, 1, comm, comm, 0, "/x.scope");
     fake_proc(t, 901, 900, "python3", "python3 worker.py", 0, "/x.scope");
-    EXPECT_EQ(tree_root(t.root(), 901, {}), 901u) << comm;
+    EXPECT_EQ(climb_from(t.root(), 901, {}).chain.back().pid, 901u) << comm;
   }
+}
+
+TEST(FreePlan, OnlyServersIdleOverTheWindowAreStoppedByDefault) {
+  TempTree t;
+  NodeSnapshot s = two_gpu_server(t);
+  for (GpuState& g : s.gpus) g.utilization_gpu_pct.reset();  // --sample 0
+  FreePlan plan = make_free_plan(s, t.root(), FreeOptions{}, Self{42, 0, {42}});
+  EXPECT_TRUE(plan.targets.empty());
+  ASSERT_EQ(plan.skipped.size(), 1u);
+  EXPECT_NE(plan.skipped[0].find("not known to be idle"), std::string::npos);
+  for (GpuState& g : s.gpus)
+    g.utilization_gpu_pct = SampleStats{0, 10, 35, 3};  // busy over 3 samples
+  plan = make_free_plan(s, t.root(), FreeOptions{}, Self{42, 0, {42}});
+  ASSERT_EQ(plan.skipped.size(), 1u);
+  EXPECT_NE(plan.skipped[0].find("--include-busy"), std::string::npos);
+  for (GpuState& g : s.gpus)
+    g.utilization_gpu_pct = SampleStats{0, 0, 0, 3};  // idle over 3 samples
+  plan = make_free_plan(s, t.root(), FreeOptions{}, Self{42, 0, {42}});
+  ASSERT_EQ(plan.targets.size(), 1u);
+  EXPECT_EQ(plan.targets[0].idle, true);
+}
+
+TEST(FreePlan, WrappersAreSignalledFirstAndTheTreeKilledAfter) {
+  TempTree t;
+  const char* cg = "/user.slice/session-3.scope";
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  fake_proc(t, 90, 1, "serve.sh", "/bin/bash ./serve.sh", 0, cg);
+  fake_proc(t, 100, 90, "python3", "python3 -m sglang.launch_server --tp 2", 0, cg);
+  fake_proc(t, 101, 100, "sglang::schedul", "sglang::scheduler_TP0", 0, cg);
+  fake_proc(t, 102, 100, "sglang::schedul", "sglang::scheduler_TP1", 0, cg);
+  fake_proc(t, 103, 100, "python3", "python3 -c detokenizer", 0, cg);  // holds no GPU
+  NodeSnapshot s;
+  s.source = Origin::kNvml;
+  s.gpus = {gpu_with(0, {holder(101)}), gpu_with(1, {holder(102)})};
+  for (GpuProcess* p : {&(*s.gpus[0].processes)[0], &(*s.gpus[1].processes)[0]}) p->owner.reset();
+  FreePlan plan = make_free_plan(s, t.root(), busy_ok(), Self{42, 0, {42}});
+  ASSERT_EQ(plan.targets.size(), 1u);
+  const TreeTarget& tt = plan.targets[0];
+  ASSERT_EQ(tt.signal.size(), 2u);
+  EXPECT_EQ(tt.signal[0].pid, 90u);  // the loop first, or it starts the launcher again
+  EXPECT_EQ(tt.signal[1].pid, 100u);
+  std::vector<uint32_t> tree;
+  for (const ProcId& id : tt.tree) tree.push_back(id.pid);
+  std::sort(tree.begin(), tree.end());
+  EXPECT_EQ(tree, (std::vector<uint32_t>{101, 102, 103}));
+  ASSERT_GE(tt.stop.stop.size(), 2u);
+  EXPECT_EQ(tt.stop.stop[0].rfind("kill 90 ", 0), 0u);
+  EXPECT_EQ(tt.stop.stop[1].rfind("kill 100 ", 0), 0u);
+}
+
+TEST(FreePlan, APidOnASupervisorOrOneLauncherSignalsExactlyIt) {
+  TempTree t;
+  const char* cg = "/system.slice/sup.service";
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  fake_proc(t, 10, 1, "python3", "python3 supervisor.py", 0, cg);
+  fake_proc(t, 20, 10, "python3", "python3 -m sglang.launch_server --tp 2", 0, cg);
+  fake_proc(t, 21, 20, "sglang::schedul", "sglang::scheduler_TP0", 0, cg);
+  fake_proc(t, 22, 20, "sglang::schedul", "sglang::scheduler_TP1", 0, cg);
+  fake_proc(t, 30, 10, "python3", "python3 -m sglang.launch_server --tp 2", 0, cg);
+  fake_proc(t, 31, 30, "sglang::schedul", "sglang::scheduler_TP0", 0, cg);
+  fake_proc(t, 32, 30, "sglang::schedul", "sglang::scheduler_TP1", 0, cg);
+  NodeSnapshot s;
+  s.gpus = {gpu_with(0, {holder(21)}), gpu_with(1, {holder(22)}), gpu_with(2, {holder(31)}),
+            gpu_with(3, {holder(32)})};
+  for (GpuState& g : s.gpus) (*g.processes)[0].owner.reset();
+  FreeOptions o = busy_ok();
+  o.pids = {20};
+  o.whole_server = true;
+  FreePlan a = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
+  ASSERT_EQ(a.targets.size(), 1u);
+  ASSERT_EQ(a.targets[0].signal.size(), 1u);
+  EXPECT_EQ(a.targets[0].signal[0].pid, 20u);  // never the supervisor, never server B
+  EXPECT_EQ(a.targets[0].gpus, (std::vector<uint32_t>{0, 1}));
+  ASSERT_TRUE(a.targets[0].supervisor);
+  EXPECT_EQ(a.targets[0].supervisor->pid, 10u);
+  // --gpus 0-1: server A alone, through its launcher.
+  FreeOptions g = busy_ok();
+  g.gpus = std::vector<uint32_t>{0, 1};
+  FreePlan b = make_free_plan(s, t.root(), g, Self{42, 0, {42}});
+  ASSERT_EQ(b.targets.size(), 1u);
+  EXPECT_EQ(b.targets[0].signal.size(), 1u);
+  EXPECT_EQ(b.targets[0].signal[0].pid, 20u);
+  // The supervisor only when named: then exactly it, for both servers.
+  FreeOptions sup = busy_ok();
+  sup.pids = {10};
+  sup.whole_server = true;
+  FreePlan c = make_free_plan(s, t.root(), sup, Self{42, 0, {42}});
+  ASSERT_EQ(c.targets.size(), 2u);
+  for (const TreeTarget& x : c.targets) {
+    ASSERT_EQ(x.signal.size(), 1u);
+    EXPECT_EQ(x.signal[0].pid, 10u);
+    EXPECT_TRUE(x.tree.empty());
+  }
+  // --pid on one rank: the other rank will hang; said.
+  FreeOptions rank = busy_ok();
+  rank.pids = {21};
+  FreePlan d = make_free_plan(s, t.root(), rank, Self{42, 0, {42}});
+  ASSERT_EQ(d.targets.size(), 1u);
+  ASSERT_EQ(d.warnings.size(), 1u);
+  EXPECT_NE(d.warnings[0].find("PIDs 22"), std::string::npos);
+  EXPECT_NE(d.warnings[0].find("--pid 20"), std::string::npos);
 }
 
 }  // namespace

@@ -1,29 +1,27 @@
-// An Xid from the previous boot (journalctl -k -b -1) is that boot's, not
-// this one's: only events of the current boot are recorded under its id, so
-// the same line read again after a reboot does not count twice. A file given
-// with --kernel-log has no boot: nothing from it is recorded.
+// An Xid from the previous boot (journalctl -k -b -1, kern.log before
+// btime) is that boot's, not this one's: it is recorded under the previous
+// boot's id (the journal's boot list), so the same line read again in a
+// later run, or already recorded by a run in that boot, counts once. Without
+// that id it is not recorded. A file given with --kernel-log has no boot:
+// nothing from it is recorded.
 #include "history/record.h"
 
 #include <algorithm>
+#include <cctype>
+#include <unordered_set>
+
+#include "model/xid_catalog.h"
 
 namespace gt {
 namespace {
 
-std::optional<int> xid_code(const std::string& id) {
-  if (!id.starts_with("gpu.xid.")) return std::nullopt;
-  try {
-    return std::stoi(id.substr(8));
-  } catch (...) {
-    return std::nullopt;
-  }
-}
-
-bool logged_this_boot(const NodeSnapshot& s, int code, const std::optional<std::string>& bus) {
+bool logged_in(const NodeSnapshot& s, int code, const std::optional<std::string>& bus,
+               const std::string& boot) {
   if (!s.kernel_log || !bus) return false;
   return std::any_of(s.kernel_log->events.begin(), s.kernel_log->events.end(),
                      [&](const KernelLogEvent& e) {
-                       return e.kind == "xid" && e.code == code && e.boot == "current" &&
-                              e.pci_bus_id && normalize_pci_bus_id(*e.pci_bus_id) == *bus;
+                       return e.kind == "xid" && e.code == code && e.boot == boot && e.pci_bus_id &&
+                              normalize_pci_bus_id(*e.pci_bus_id) == *bus;
                      });
 }
 
@@ -40,22 +38,32 @@ std::optional<std::string> uuid_of(const NodeSnapshot& s, const Finding& f) {
   return std::nullopt;
 }
 
-/// Xids that are the application's doing (13 graphics exception, 31 MMU
-/// fault, 43 channel stopped, 45 preemptive cleanup: the catalogue's
-/// RESTART_APP / IGNORE): a buggy job that recurs across boots is not a GPU
-/// for RMA.
-bool application_xid(int code) { return code == 13 || code == 31 || code == 43 || code == 45; }
-
-bool worth_recording(const NodeSnapshot& s, const Finding& f, const std::string& id) {
-  if (id == "gpu.recovery_action") return true;
-  std::optional<int> code = xid_code(id);
-  if (!code || application_xid(*code)) return false;
-  std::optional<std::string> bus;
-  if (f.subject.pci_bus_id) bus = normalize_pci_bus_id(*f.subject.pci_bus_id);
+std::optional<std::string> bus_of(const NodeSnapshot& s, const Finding& f) {
+  if (f.subject.pci_bus_id) return normalize_pci_bus_id(*f.subject.pci_bus_id);
   if (const GpuState* g = f.subject.gpu_index ? gpu_by_index(s, *f.subject.gpu_index) : nullptr;
-      !bus && g && g->pci_bus_id)
-    bus = normalize_pci_bus_id(*g->pci_bus_id);
-  return logged_this_boot(s, *code, bus);
+      g && g->pci_bus_id)
+    return normalize_pci_bus_id(*g->pci_bus_id);
+  return std::nullopt;
+}
+
+/// What of `f` is worth keeping across boots: the recovery action (this
+/// boot's), and each Xid it reports (its own and those joined into it:
+/// Finding::xid_codes) that this or the previous boot's log shows, except
+/// the application's (the catalogue's class: a buggy job that recurs across
+/// boots is not a GPU for RMA).
+std::vector<Observed> worth_recording(const NodeSnapshot& s, const Finding& f,
+                                      const std::string& uuid) {
+  std::vector<Observed> out;
+  if (f.id == "gpu.recovery_action" || std::find(f.joined_ids.begin(), f.joined_ids.end(),
+                                                 "gpu.recovery_action") != f.joined_ids.end())
+    out.push_back({uuid, "gpu.recovery_action", "current"});
+  const std::optional<std::string> bus = bus_of(s, f);
+  for (int code : f.xid_codes) {
+    if (is_application_xid(code)) continue;
+    for (const char* boot : {"previous", "current"})
+      if (logged_in(s, code, bus, boot)) out.push_back({uuid, xid_finding_id(code), boot});
+  }
+  return out;
 }
 
 FindingBoots& entry(GpuHistory& h, const std::string& uuid, const std::string& id) {
@@ -68,17 +76,23 @@ FindingBoots& entry(GpuHistory& h, const std::string& uuid, const std::string& i
   return *f;
 }
 
-/// Drops the oldest boots beyond the bound, and their ids everywhere.
+/// Drops the oldest boots beyond the bound, and their ids everywhere, in one
+/// pass: a record of 170,000 boots (under the size cap) is trimmed in
+/// linear time, not one boot at a time over every GPU's lists.
 void bound(GpuHistory& h) {
-  while (h.boots.size() > kMaxHistoryBoots) {
-    const std::string gone = h.boots.front().boot_id;
-    h.boots.erase(h.boots.begin());
-    for (GpuRecord& g : h.gpus) {
-      for (FindingBoots& f : g.findings) std::erase(f.boot_ids, gone);
-      std::erase_if(g.findings, [](const FindingBoots& f) { return f.boot_ids.empty(); });
-    }
-    std::erase_if(h.gpus, [](const GpuRecord& g) { return g.findings.empty(); });
+  if (h.boots.size() <= kMaxHistoryBoots) return;
+  const auto first_kept = h.boots.end() - static_cast<std::ptrdiff_t>(kMaxHistoryBoots);
+  std::unordered_set<std::string> gone;
+  for (auto b = h.boots.begin(); b != first_kept; ++b) gone.insert(b->boot_id);
+  // A boot id listed twice (a hand-edited record) stays if one copy is kept.
+  for (auto b = first_kept; b != h.boots.end(); ++b) gone.erase(b->boot_id);
+  h.boots.erase(h.boots.begin(), first_kept);
+  for (GpuRecord& g : h.gpus) {
+    for (FindingBoots& f : g.findings)
+      std::erase_if(f.boot_ids, [&](const std::string& id) { return gone.contains(id); });
+    std::erase_if(g.findings, [](const FindingBoots& f) { return f.boot_ids.empty(); });
   }
+  std::erase_if(h.gpus, [](const GpuRecord& g) { return g.findings.empty(); });
 }
 
 }  // namespace
@@ -89,13 +103,8 @@ std::vector<Observed> observed_findings(const NodeSnapshot& s, const std::vector
     if (f.severity <= Severity::kInfo) continue;
     std::optional<std::string> uuid = uuid_of(s, f);
     if (!uuid) continue;
-    std::vector<std::string> ids = {f.id};
-    ids.insert(ids.end(), f.joined_ids.begin(), f.joined_ids.end());
-    for (const std::string& id : ids) {
-      Observed o{*uuid, id};
-      if (worth_recording(s, f, id) && std::find(out.begin(), out.end(), o) == out.end())
-        out.push_back(o);
-    }
+    for (const Observed& o : worth_recording(s, f, *uuid))
+      if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
   }
   return out;
 }
@@ -108,11 +117,50 @@ std::vector<std::string> boots_with(const GpuHistory& h, const std::string& uuid
     if (g.uuid == uuid)
       for (const FindingBoots& f : g.findings)
         if (f.finding_id == finding_id) boots = f.boot_ids;
-  const bool seen_now = std::find(now.begin(), now.end(), Observed{uuid, finding_id}) != now.end();
-  if (seen_now && h.boot_id && std::find(boots.begin(), boots.end(), *h.boot_id) == boots.end())
-    boots.push_back(*h.boot_id);
+  auto seen = [&](const char* boot) {
+    return std::find(now.begin(), now.end(), Observed{uuid, finding_id, boot}) != now.end();
+  };
+  auto add = [&](const std::optional<std::string>& id) {
+    if (id && std::find(boots.begin(), boots.end(), *id) == boots.end()) boots.push_back(*id);
+  };
+  if (seen("previous")) add(h.previous_boot_id);
+  if (seen("current")) add(h.boot_id);
   return boots;
 }
+
+std::optional<std::string> dashed_boot_id(const std::string& id) {
+  std::string hex;
+  for (char c : id)
+    if (c != '-') hex += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (hex.size() != 32 || !std::all_of(hex.begin(), hex.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c));
+      }))
+    return std::nullopt;
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
+         hex.substr(16, 4) + "-" + hex.substr(20);
+}
+
+namespace {
+
+/// Records `o` under `boot_id` (once).
+void note(GpuHistory& h, const Observed& o, const std::string& boot_id) {
+  FindingBoots& f = entry(h, o.uuid, o.finding_id);
+  if (std::find(f.boot_ids.begin(), f.boot_ids.end(), boot_id) == f.boot_ids.end())
+    f.boot_ids.push_back(boot_id);
+}
+
+/// The previous boot's entry, before this boot's (boots are oldest first);
+/// dated by its first journal entry when known.
+void add_previous_boot(GpuHistory& h, int64_t now_unix_s) {
+  const std::string& id = *h.previous_boot_id;
+  if (find_boot(h, id)) return;
+  const int64_t when = h.previous_boot_first_unix_s.value_or(now_unix_s);
+  auto current = std::find_if(h.boots.begin(), h.boots.end(),
+                              [&](const HistoryBoot& x) { return h.boot_id == x.boot_id; });
+  h.boots.insert(current, {id, when, when});
+}
+
+}  // namespace
 
 void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& observed) {
   if (!h.boot_id) return;
@@ -124,9 +172,12 @@ void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& obs
   else
     b->last_seen_unix_s = now_unix_s;
   for (const Observed& o : observed) {
-    FindingBoots& f = entry(h, o.uuid, o.finding_id);
-    if (std::find(f.boot_ids.begin(), f.boot_ids.end(), id) == f.boot_ids.end())
-      f.boot_ids.push_back(id);
+    if (o.boot == "current") {
+      note(h, o, id);
+    } else if (h.previous_boot_id && *h.previous_boot_id != id) {
+      add_previous_boot(h, now_unix_s);
+      note(h, o, *h.previous_boot_id);
+    }
   }
   bound(h);
 }

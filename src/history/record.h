@@ -19,12 +19,15 @@ inline constexpr size_t kMaxHistoryBoots = 16;
 struct Observed {
   std::string uuid;
   std::string finding_id;  ///< "gpu.xid.79", "gpu.recovery_action"
+  /// "current", or "previous": an Xid of the previous boot's log, recorded
+  /// under that boot's id (the usual cycle: Xid, hang, reboot, triage).
+  std::string boot = "current";
   bool operator==(const Observed&) const = default;
 };
 
 /// The findings of this run worth remembering: an Xid (gpu.xid.N, also
-/// joined into another finding) logged in the current boot and not stood
-/// down to info, and gpu.recovery_action; on a GPU whose UUID is known
+/// joined into another finding) logged in the current or the previous boot
+/// and not stood down to info, and gpu.recovery_action; on a GPU whose UUID is known
 /// (NVML's, or the driver's /proc information for a GPU NVML lost).
 std::vector<Observed> observed_findings(const NodeSnapshot& s, const std::vector<Finding>& f);
 
@@ -42,6 +45,10 @@ void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& obs
 /// Forgets everything (uuid empty) or one GPU; returns the number of GPU
 /// records removed.
 size_t clear_history(GpuHistory& h, const std::string& uuid);
+
+/// "5dffeb08a27344d5ae9e2fc244bbcbc5" (journald) -> the dashed form of
+/// /proc/sys/kernel/random/boot_id; nullopt when it is not 32 hex digits.
+std::optional<std::string> dashed_boot_id(const std::string& id);
 
 /// The boot's entry, or nullptr.
 const HistoryBoot* find_boot(const GpuHistory& h, const std::string& boot_id);

@@ -10,6 +10,7 @@ namespace {
 Finding xid(const Report& r, uint32_t gpu, int code) {
   Finding f;
   f.id = "gpu.xid." + std::to_string(code);
+  f.xid_codes = {code};
   f.severity = Severity::kCritical;
   f.subject.kind = "gpu";
   f.subject.gpu_index = gpu;
@@ -26,7 +27,7 @@ KernelLogEvent event(const Report& r, uint32_t gpu, int code, const char* boot) 
   return e;
 }
 
-TEST(HistoryRecord, OnlyThisBootsXidsAndRecoveryActionsAreObserved) {
+TEST(HistoryRecord, XidsOfThisAndThePreviousBootAndRecoveryActionsAreObserved) {
   Report r = healthy_node(4);
   r.snapshot.kernel_log->events = {event(r, 1, 79, "current"), event(r, 2, 48, "previous")};
   Finding lost;
@@ -34,6 +35,7 @@ TEST(HistoryRecord, OnlyThisBootsXidsAndRecoveryActionsAreObserved) {
   lost.severity = Severity::kCritical;
   lost.subject.gpu_index = 1;
   lost.joined_ids = {"gpu.xid.79"};
+  lost.xid_codes = {79};
   Finding ra;
   ra.id = "gpu.recovery_action";
   ra.severity = Severity::kCritical;
@@ -41,9 +43,71 @@ TEST(HistoryRecord, OnlyThisBootsXidsAndRecoveryActionsAreObserved) {
   Finding info = xid(r, 1, 79);
   info.severity = Severity::kInfo;
   std::vector<Observed> o = observed_findings(r.snapshot, {lost, xid(r, 2, 48), ra, info});
-  ASSERT_EQ(o.size(), 2u);
+  ASSERT_EQ(o.size(), 3u);
   EXPECT_EQ(o[0], (Observed{"GPU-1", "gpu.xid.79"}));
-  EXPECT_EQ(o[1], (Observed{"GPU-3", "gpu.recovery_action"}));
+  EXPECT_EQ(o[1], (Observed{"GPU-2", "gpu.xid.48", "previous"}));
+  EXPECT_EQ(o[2], (Observed{"GPU-3", "gpu.recovery_action"}));
+}
+
+TEST(HistoryRecord, ThePreviousBootsXidIsRecordedUnderItsIdOnce) {
+  GpuHistory h;
+  const std::vector<Observed> o = {{"GPU-1", "gpu.xid.79", "previous"}};
+  h.boot_id = "b2";
+  h.previous_boot_id = "b1";
+  h.previous_boot_first_unix_s = 50;
+  add_run(h, 100, o);
+  add_run(h, 200, o);  // a second run in the boot after: still once
+  ASSERT_EQ(h.boots.size(), 2u);
+  EXPECT_EQ(h.boots[0].boot_id, "b1");  // oldest first
+  EXPECT_EQ(h.boots[0].first_seen_unix_s, 50);
+  EXPECT_EQ(boots_with(h, "GPU-1", "gpu.xid.79", o), std::vector<std::string>{"b1"});
+  // The next boot sees b2's Xid in its previous boot's log.
+  h.boot_id = "b3";
+  h.previous_boot_id = "b2";
+  add_run(h, 300, o);
+  EXPECT_EQ(boots_with(h, "GPU-1", "gpu.xid.79", o), (std::vector<std::string>{"b1", "b2"}));
+  // No previous boot id: nothing recorded, never a guess.
+  GpuHistory none;
+  none.boot_id = "b9";
+  add_run(none, 1, o);
+  EXPECT_TRUE(none.gpus.empty());
+}
+
+TEST(HistoryRecord, JournalBootIdsTakeProcsDashedForm) {
+  EXPECT_EQ(dashed_boot_id("5DFFEB08A27344D5AE9E2FC244BBCBC5"),
+            "5dffeb08-a273-44d5-ae9e-2fc244bbcbc5");
+  EXPECT_EQ(dashed_boot_id("5dffeb08-a273-44d5-ae9e-2fc244bbcbc5"),
+            "5dffeb08-a273-44d5-ae9e-2fc244bbcbc5");
+  EXPECT_FALSE(dashed_boot_id("not-a-boot-id"));
+}
+
+// The application class is the catalogue's, one rule for every layer: Xid 8,
+// 13, 31, 43, 45, 68, 69 and 80 are the job's and never recorded for RMA.
+TEST(HistoryRecord, ApplicationXidsOfTheCatalogueAreNotRecorded) {
+  Report r = healthy_node(2);
+  std::vector<Finding> fs;
+  for (int code : {8, 13, 31, 43, 45, 68, 69, 80, 48}) {
+    r.snapshot.kernel_log->events.push_back(event(r, 0, code, "current"));
+    fs.push_back(xid(r, 0, code));
+  }
+  std::vector<Observed> o = observed_findings(r.snapshot, fs);
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0], (Observed{"GPU-0", "gpu.xid.48"}));
+}
+
+// A finding's Xid codes come from the finding, not from parsing its id: a
+// renamed id still records the Xid it carries.
+TEST(HistoryRecord, CodesComeFromTheFindingNotItsId) {
+  Report r = healthy_node(2);
+  r.snapshot.kernel_log->events = {event(r, 1, 79, "current")};
+  Finding f;
+  f.id = "gpu.lost";
+  f.severity = Severity::kCritical;
+  f.subject.gpu_index = 1;
+  f.xid_codes = {79};
+  std::vector<Observed> o = observed_findings(r.snapshot, {f});
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0], (Observed{"GPU-1", "gpu.xid.79"}));
 }
 
 TEST(HistoryRecord, OneEntryPerBootAndFinding) {
@@ -83,6 +147,29 @@ TEST(HistoryRecord, ClearOneGpuOrAll) {
   EXPECT_EQ(h.gpus[0].uuid, "GPU-2");
   EXPECT_EQ(clear_history(h, ""), 1u);
   EXPECT_TRUE(h.boots.empty());
+}
+
+// The trim is one step over the record, not one boot at a time over every
+// GPU's lists: 170,000 boots (each GPU finding in every one) come down to
+// the newest kMaxHistoryBoots, and every id of a dropped boot goes.
+TEST(HistoryRecord, ABigRecordIsTrimmedToTheNewestBootsInOneStep) {
+  GpuHistory h;
+  constexpr size_t kBoots = 170000;
+  h.boots.reserve(kBoots);
+  FindingBoots f{"gpu.xid.79", {}};
+  for (size_t i = 0; i < kBoots; ++i) {
+    h.boots.push_back({"b" + std::to_string(i), 1, 2});
+    f.boot_ids.push_back("b" + std::to_string(i));
+  }
+  h.gpus.push_back({"GPU-1", {f}});
+  h.gpus.push_back({"GPU-2", {{"gpu.xid.48", {"b0", "b1"}}}});  // only dropped boots
+  h.boot_id = "b" + std::to_string(kBoots - 1);
+  add_run(h, 3, {});
+  ASSERT_EQ(h.boots.size(), kMaxHistoryBoots);
+  EXPECT_EQ(h.boots.front().boot_id, "b" + std::to_string(kBoots - kMaxHistoryBoots));
+  ASSERT_EQ(h.gpus.size(), 1u);
+  EXPECT_EQ(h.gpus[0].findings[0].boot_ids.size(), kMaxHistoryBoots);
+  EXPECT_EQ(h.gpus[0].findings[0].boot_ids.front(), h.boots.front().boot_id);
 }
 
 }  // namespace

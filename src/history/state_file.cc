@@ -1,16 +1,22 @@
 #include "history/state_file.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
+#include "util/atomic_file.h"
+#include "util/json_text.h"
+#include "util/numeric.h"
 #include "util/read_capped.h"
 
 namespace gt {
@@ -35,18 +41,59 @@ Error errno_error(const std::string& what) {
   return Error{k, what + ": " + std::strerror(errno)};
 }
 
+/// A time in the record: an integer second within 1970..9999. A float (1e300
+/// read as int64 is undefined), a negative or a far-future number is not one.
+int64_t unix_s(const nlohmann::json& v, const char* what) {
+  if (!v.is_number_integer() ||
+      (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(kMaxUnixS)))
+    throw std::runtime_error(std::string(what) + " is not an integer time in range");
+  std::optional<int64_t> t = plausible_unix_s(v.get<int64_t>());
+  if (!t) throw std::runtime_error(std::string(what) + " " + json_text(v) + " is out of range");
+  return *t;
+}
+
+/// Throws when `n` items of `what` are more than a record may hold: such a
+/// record was not written by this tool, and reading it would cost more than
+/// the record is worth.
+void within(size_t n, size_t max, const char* what) {
+  if (n > max)
+    throw std::runtime_error("it holds " + std::to_string(n) + " " + what + ", over the bound of " +
+                             std::to_string(max));
+}
+
+/// j[key], which must be a list of at most `max` items.
+const nlohmann::json& list(const nlohmann::json& j, const char* key, size_t max, const char* what) {
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_array()) throw std::runtime_error(std::string(key) + " is not a list");
+  within(v.size(), max, what);
+  return v;
+}
+
+std::string text_of(const nlohmann::json& v, const char* what) {
+  std::string s = v.get<std::string>();
+  if (s.size() > kMaxRecordTextBytes)
+    throw std::runtime_error(std::string(what) + " longer than " +
+                             std::to_string(kMaxRecordTextBytes) + " bytes");
+  return s;
+}
+
 GpuHistory parse_document(const nlohmann::json& j) {
   GpuHistory h;
   if (j.at("schema").get<std::string>() != "gpu-triage/history")
     throw std::runtime_error("not a gpu-triage history (schema)");
-  for (const auto& b : j.at("boots"))
-    h.boots.push_back({b.at("boot_id").get<std::string>(), b.at("first_seen_unix_s").get<int64_t>(),
-                       b.at("last_seen_unix_s").get<int64_t>()});
-  for (const auto& g : j.at("gpus")) {
-    GpuRecord r{g.at("uuid").get<std::string>(), {}};
-    for (const auto& f : g.at("findings"))
-      r.findings.push_back(
-          {f.at("id").get<std::string>(), f.at("boot_ids").get<std::vector<std::string>>()});
+  const nlohmann::json& boots = list(j, "boots", kMaxRecordBoots, "boots");
+  const nlohmann::json& gpus = list(j, "gpus", kMaxRecordGpus, "GPUs");
+  for (const auto& b : boots)
+    h.boots.push_back({text_of(b.at("boot_id"), "a boot id"),
+                       unix_s(b.at("first_seen_unix_s"), "first_seen_unix_s"),
+                       unix_s(b.at("last_seen_unix_s"), "last_seen_unix_s")});
+  for (const auto& g : gpus) {
+    GpuRecord r{text_of(g.at("uuid"), "a GPU UUID"), {}};
+    for (const auto& f : list(g, "findings", kMaxRecordFindings, "findings on one GPU")) {
+      const nlohmann::json& ids = list(f, "boot_ids", kMaxRecordBoots, "boots of one finding");
+      r.findings.push_back({text_of(f.at("id"), "a finding id"), {}});
+      for (const auto& id : ids) r.findings.back().boot_ids.push_back(text_of(id, "a boot id"));
+    }
     h.gpus.push_back(r);
   }
   return h;
@@ -54,7 +101,8 @@ GpuHistory parse_document(const nlohmann::json& j) {
 
 /// Moves a corrupt file out of the way; the warning says where.
 std::string set_aside(const std::string& file, const std::string& why) {
-  const std::string aside = file + ".corrupt-" + std::to_string(now_unix_s());
+  const std::string aside =
+      file + ".corrupt-" + std::to_string(now_unix_s()) + "-" + std::to_string(::getpid());
   if (std::rename(file.c_str(), aside.c_str()) != 0)
     return "history: " + file + " is corrupt (" + why +
            ") and could not be set aside: " + std::strerror(errno) + "; not recorded";
@@ -74,17 +122,56 @@ Status ensure_dir(const std::string& dir) {
   return ok_status();
 }
 
-Status write_all(int fd, const std::string& text, const std::string& tmp) {
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno_error("cannot write " + tmp);
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) return errno_error("cannot sync " + tmp);
-  return ok_status();
+/// Whether a boot id read from the kernel can key the record: printable
+/// ASCII of a sane length (the kernel's is a 36-character UUID).
+bool usable_boot_id(const std::string& id) {
+  return !id.empty() && id.size() <= kMaxRecordTextBytes &&
+         std::all_of(id.begin(), id.end(), [](unsigned char c) { return c > ' ' && c < 0x7f; });
 }
+
+/// flock(LOCK_EX) on DIR/history.lock, held while the object lives. The
+/// record is read, changed and replaced under it, so two runs sharing the
+/// directory (serve and a manual triage, two cron jobs) never lose each
+/// other's records. Waits at most kHistoryLockWait, polling, so a stuck
+/// holder delays a run but never hangs it.
+class RecordLock {
+ public:
+  explicit RecordLock(const std::string& dir) {
+    const std::string path = dir + "/" + kHistoryLockName;
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd_ < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
+      fd_ = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd_ < 0) {
+      status_ = errno_error("cannot open the lock " + path);
+      return;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + kHistoryLockWait;
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if ((errno != EWOULDBLOCK && errno != EINTR) ||
+          std::chrono::steady_clock::now() >= deadline) {
+        status_ = errno == EWOULDBLOCK
+                      ? Status(Error{ErrorKind::kIo,
+                                     path + " is held by another run for more than " +
+                                         std::to_string(kHistoryLockWait.count()) + " ms"})
+                      : Status(errno_error("cannot lock " + path));
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  ~RecordLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  RecordLock(const RecordLock&) = delete;
+  RecordLock& operator=(const RecordLock&) = delete;
+  const Status& status() const { return status_; }
+
+ private:
+  int fd_ = -1;
+  Status status_ = ok_status();
+};
+
+Result<GpuHistory> read_unlocked(const std::string& dir, std::vector<std::string>& warnings);
 
 }  // namespace
 
@@ -112,7 +199,9 @@ Result<GpuHistory> history_from_json(std::string_view text) {
   }
 }
 
-Result<GpuHistory> read_history(const std::string& dir, std::vector<std::string>& warnings) {
+namespace {
+
+Result<GpuHistory> read_unlocked(const std::string& dir, std::vector<std::string>& warnings) {
   const std::string file = dir + "/" + kHistoryFileName;
   if (::access(file.c_str(), F_OK) != 0 && errno == ENOENT) {
     GpuHistory h;
@@ -139,12 +228,30 @@ Result<GpuHistory> read_history(const std::string& dir, std::vector<std::string>
   return h;
 }
 
+}  // namespace
+
+Result<GpuHistory> read_history(const std::string& dir, std::vector<std::string>& warnings) {
+  if (::access(dir.c_str(), F_OK) != 0 && errno == ENOENT) return read_unlocked(dir, warnings);
+  // A reader that cannot open or create the lock (a user reading root's
+  // record) reads without it: the record is replaced atomically, and
+  // setting a corrupt file aside fails for it anyway. Held too long by
+  // another run: an error, not a read that could race its set-aside.
+  RecordLock lock(dir);
+  if (!lock.status() && lock.status().error().kind == ErrorKind::kIo) return lock.status().error();
+  return read_unlocked(dir, warnings);
+}
+
 Result<GpuHistory> open_history(const std::string& dir, const FsRoot& root,
                                 std::vector<std::string>& warnings) {
   std::optional<std::string> boot = root.read_optional_trimmed("/proc/sys/kernel/random/boot_id");
   if (!boot || boot->empty())
     return Error{ErrorKind::kNotFound,
                  "no boot id (" + root.path("/proc/sys/kernel/random/boot_id") + " not readable)"};
+  if (!usable_boot_id(*boot))
+    return Error{ErrorKind::kMalformed,
+                 root.path("/proc/sys/kernel/random/boot_id") +
+                     " does not hold a boot id (not printable ASCII of at most " +
+                     std::to_string(kMaxRecordTextBytes) + " bytes)"};
   if (Status s = ensure_dir(dir); !s) return s.error();
   Result<GpuHistory> h = read_history(dir, warnings);
   if (h) h->boot_id = *boot;
@@ -152,27 +259,17 @@ Result<GpuHistory> open_history(const std::string& dir, const FsRoot& root,
 }
 
 Status write_history(const GpuHistory& h) {
-  const std::string tmp = h.file + ".tmp-" + std::to_string(::getpid());
-  const std::string text = history_to_json(h).dump(1) + "\n";
-  // O_EXCL | O_NOFOLLOW: in a directory others can write, a planted link or
-  // file at the temporary name is refused, never followed or truncated.
-  ::unlink(tmp.c_str());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) return errno_error("cannot create " + tmp);
-  Status w = write_all(fd, text, tmp);
-  ::close(fd);
-  if (w && std::rename(tmp.c_str(), h.file.c_str()) != 0)
-    w = errno_error("cannot replace " + h.file);
-  if (!w) {
-    ::unlink(tmp.c_str());
-    return w;
-  }
-  const std::string dir = h.file.substr(0, h.file.find_last_of('/') + 1);
-  if (int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return ok_status();
+  return write_file_atomically(h.file, json_text(history_to_json(h), 1) + "\n", 0644);
+}
+
+Status update_history(const std::string& dir, const std::function<void(GpuHistory&)>& change,
+                      std::vector<std::string>& warnings) {
+  RecordLock lock(dir);
+  if (!lock.status()) return lock.status();
+  Result<GpuHistory> h = read_unlocked(dir, warnings);
+  if (!h) return h.error();
+  change(*h);
+  return write_history(*h);
 }
 
 }  // namespace gt

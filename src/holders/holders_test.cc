@@ -133,5 +133,14 @@ TEST(ServerStop, ScopesAndUserUnitsAreNeverStoppedThroughTheOwner) {
   EXPECT_EQ(u.owner_text, "user systemd unit ollama.service");
 }
 
+// A command line with bytes >= 0x80 (a UTF-8 model path) is lowered byte by
+// byte without an implicit truncation (UBSan's implicit-conversion check).
+TEST(ServerIdentity, NonAsciiCommandLinesAreRecognised) {
+  EXPECT_EQ(kind("python3 -m vllm.entrypoints.openai.api_server --model /m/mod\xc3\xa8le-\xff"),
+            recognise_server_kind("python3 -m vllm.entrypoints.openai.api_server --model x")
+                .value_or("-"));
+  EXPECT_EQ(kind("\xc3\x89\xff\x80"), "-");
+}
+
 }  // namespace
 }  // namespace gt

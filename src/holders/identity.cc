@@ -18,7 +18,9 @@ namespace {
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+                 // A byte >= 0x80 (a UTF-8 path): tolower's int back into
+                 // char through an explicit cast, never an implicit truncation.
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -37,6 +39,7 @@ constexpr Pattern kPatterns[] = {
     {"trtllm", "TensorRT-LLM"},
     {"tensorrt_llm", "TensorRT-LLM"},
     {"tritonserver", "Triton"},
+    {"lmdeploy", "LMDeploy"},
     {"ollama", "Ollama"},
     {"llama-server", "llama.cpp server"},
     {"llama.cpp", "llama.cpp server"},
@@ -66,6 +69,41 @@ std::optional<std::string> recognise_server_kind(std::string_view name_and_cmdli
   for (const Pattern& p : kPatterns)
     if (text.find(p.needle) != std::string::npos) return std::string(p.kind);
   return std::nullopt;
+}
+
+std::optional<std::string> recognise_program(const std::string& comm, std::string_view cmdline) {
+  std::vector<std::string> argv = split_cmdline(cmdline.substr(0, 4096));
+  auto base = [](const std::string& w) { return w.substr(w.rfind('/') + 1); };
+  std::string program = comm;
+  if (!argv.empty()) {
+    const std::string b = base(argv[0]);
+    program += " " + argv[0];
+    if (b == "mpirun" || b == "mpiexec" || b == "orterun" || b == "prterun" || comm == "mpirun" ||
+        comm == "mpiexec")
+      return std::string("mpirun");
+    if (b == "srun" || comm == "srun") return std::string("srun");
+    // An interpreter runs the module after -m, or its first non-flag word.
+    if (b.starts_with("python") || b == "uv" || b == "pipx")
+      for (size_t i = 1; i < argv.size(); ++i) {
+        if (argv[i] == "-m" && i + 1 < argv.size()) {
+          program += " " + argv[i + 1];
+          break;
+        }
+        if (argv[i].front() != '-') {
+          program += " " + base(argv[i]);
+          break;
+        }
+      }
+  }
+  // Ray's node daemon runs every Ray worker of the node ("ray::..." titles).
+  const std::string b0 = argv.empty() ? comm : base(argv[0]);
+  if (comm == "raylet" || b0 == "raylet" || b0 == "ray") return std::string("Ray");
+  return recognise_server_kind(program);
+}
+
+bool generic_launcher(const std::string& kind) {
+  return kind == "Ray" || kind == "mpirun" || kind == "srun" || kind == "torchrun" ||
+         kind == "DeepSpeed";
 }
 
 std::vector<std::string> split_cmdline(std::string_view cmdline) {
@@ -125,14 +163,14 @@ ParallelSizes parallel_of(const std::vector<std::string>& argv) {
   p.pipeline = small_uint(flag_value(argv, {"--pp", "--pp-size", "--pipeline-parallel-size",
                                             "--pipeline_parallel_size"}),
                           1, 4096);
-  if (!p.tensor && !p.data)
-    p.data = small_uint(flag_value(argv, {"--nproc-per-node", "--nproc_per_node"}), 1, 4096);
   return p;
 }
 
 std::string server_noun(const std::string& kind, bool recognised) {
   if (!recognised) return "process " + kind;
-  if (kind == "torchrun" || kind == "DeepSpeed" || kind == "Ray") return kind + " job";
+  if (kind == "torchrun" || kind == "DeepSpeed" || kind == "Ray" || kind == "mpirun" ||
+      kind == "srun")
+    return kind + " job";
   if (kind.ends_with("server")) return kind;
   return kind + " server";
 }

@@ -10,10 +10,22 @@
 
 namespace gt {
 
-/// "SGLang", "vLLM", "TGI", "Triton", "TensorRT-LLM", "Ollama",
+/// "SGLang", "vLLM", "TGI", "Triton", "TensorRT-LLM", "LMDeploy", "Ollama",
 /// "llama.cpp server", "torchrun", "DeepSpeed", "Ray"; nullopt when the
 /// text (a process name and command line, any case) names none of them.
 std::optional<std::string> recognise_server_kind(std::string_view name_and_cmdline);
+
+/// The kind a process is by its program alone (its process name, argv[0],
+/// a Python interpreter's -m module or script, "vllm serve"), never by its
+/// arguments: a supervisor whose argument names "sglang.yaml" is not an
+/// SGLang launcher. Also the generic launchers "mpirun" (mpirun, mpiexec,
+/// orterun, prterun) and "srun". Nullopt for anything else.
+std::optional<std::string> recognise_program(const std::string& comm, std::string_view cmdline);
+
+/// Whether `kind` is a generic launcher (Ray, mpirun, srun, torchrun,
+/// DeepSpeed) that runs whatever program it is given: the kind of the
+/// server then comes from the processes that hold the GPUs.
+bool generic_launcher(const std::string& kind);
 
 /// A command line split into words (by spaces, as /proc's NULs are joined).
 std::vector<std::string> split_cmdline(std::string_view cmdline);
@@ -30,8 +42,9 @@ std::optional<std::string> model_of(const std::vector<std::string>& argv);
 std::optional<uint32_t> port_of(const std::vector<std::string>& argv);
 
 /// Tensor, data and pipeline parallel sizes (--tp, --tp-size,
-/// --tensor-parallel-size, -tp; --dp...; --pp...; torchrun's
-/// --nproc-per-node for tensor parallel when nothing else says). 1-4096.
+/// --tensor-parallel-size, -tp; --dp...; --pp...), 1-4096: the common
+/// spellings, for processes of no known kind (server_flags.h reads the
+/// known kinds as their own parsers do).
 struct ParallelSizes {
   std::optional<uint32_t> tensor, data, pipeline;
 };

@@ -50,14 +50,24 @@ void owner_commands(const Server& s, ServerStop& out) {
 }
 
 void signal_commands(const Server& s, ServerStop& out) {
-  if (s.root_pid && s.members.size() > 1) {
-    out.stop = {
-        fmt::format("kill {}   # SIGTERM to the launcher of PIDs {}", *s.root_pid, pid_list(s))};
+  // The outermost thing that would start it again goes first: a restart
+  // loop signalled after the launcher would run it again.
+  for (const ServerProcess& w : s.wrappers)
+    out.stop.push_back(
+        fmt::format("kill {}   # SIGTERM first to its wrapper '{}', which would "
+                    "start the launcher again",
+                    w.pid, w.cmdline.substr(0, 80)));
+  if (s.launcher_exited) {
+    out.stop.push_back("kill " + pid_list(s) +
+                       "   # SIGTERM to each worker: their launcher exited");
+  } else if (s.root_pid && s.members.size() > 1) {
+    out.stop.push_back(
+        fmt::format("kill {}   # SIGTERM to the launcher of PIDs {}", *s.root_pid, pid_list(s)));
   } else if (s.root_pid && (s.members.empty() || s.members.front().pid != *s.root_pid)) {
-    out.stop = {
-        fmt::format("kill {}   # SIGTERM to the launcher of PID {}", *s.root_pid, pid_list(s))};
+    out.stop.push_back(
+        fmt::format("kill {}   # SIGTERM to the launcher of PID {}", *s.root_pid, pid_list(s)));
   } else {
-    out.stop = {"kill " + pid_list(s) + "   # SIGTERM"};
+    out.stop.push_back("kill " + pid_list(s) + "   # SIGTERM");
   }
 }
 

@@ -14,7 +14,10 @@ struct DataCheck {
   std::string dir;                   ///< as given
   std::optional<std::string> error;  ///< why it could not be checked at all
   bool deep = false;                 ///< every CRC checked (--deep)
-  std::string layout;                ///< "specforge", "eagle", "speculators", "flat", "none"
+  std::optional<int64_t> expect;     ///< --expect N
+  /// Samples whose index is at or beyond --expect (outside the range).
+  uint64_t outside_expect = 0;
+  std::string layout;  ///< "specforge", "eagle", "speculators", "flat", "none"
   uint64_t files = 0;
   uint64_t intact_files = 0;
   uint64_t samples = 0;      ///< distinct intact samples

@@ -35,6 +35,10 @@ struct Finding {
   /// Ids of findings about the same GPU folded into this one (a lost GPU's
   /// Xid 79), their evidence appended to this one's.
   std::vector<std::string> joined_ids;
+  /// The Xids (kernel-log kind "xid") this finding reports, its own and those
+  /// of the findings joined into it, for layers that act on the code
+  /// (history); never parsed back out of an id.
+  std::vector<int> xid_codes;
   /// The fleet finding that explains this one ("fleet.xid_correlated.31":
   /// the same Xid on several hosts at once); null outside a fleet.
   std::optional<std::string> explained_by;

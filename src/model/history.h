@@ -34,8 +34,13 @@ struct GpuRecord {
 struct GpuHistory {
   std::string file;                    ///< the state file read (and written)
   std::optional<std::string> boot_id;  ///< this run's boot
-  std::vector<HistoryBoot> boots;      ///< bounded: the latest kMaxBoots
-  std::vector<GpuRecord> gpus;         ///< by UUID, in the order first seen
+  /// The boot before it, from the journal's boot list (in /proc's dashed
+  /// form): the previous boot's Xids are recorded under it. Null when the
+  /// journal holds no previous boot (not recorded then, never guessed).
+  std::optional<std::string> previous_boot_id;
+  std::optional<int64_t> previous_boot_first_unix_s;  ///< its first journal entry
+  std::vector<HistoryBoot> boots;                     ///< bounded: the latest kMaxBoots
+  std::vector<GpuRecord> gpus;                        ///< by UUID, in the order first seen
   bool operator==(const GpuHistory&) const = default;
 };
 

@@ -6,15 +6,15 @@ namespace gt {
 
 std::string last_minutes_summary(const PreviousBoot& b) {
   std::vector<std::string> parts;
-  auto part = [&](const MessageTally& t, const char* noun) {
-    if (t.count) parts.push_back(fmt::format("{} {}", t.count, noun));
+  auto part = [&](const MessageTally& t, const char* one, const char* many) {
+    if (t.count) parts.push_back(fmt::format("{} {}", t.count, t.count == 1 ? one : many));
   };
-  part(b.io_errors, "I/O errors");
-  part(b.read_only_remounts, "read-only remounts");
-  part(b.hung_tasks, "hung tasks");
-  part(b.oom_kills, "OOM kills");
-  part(b.storage_resets, "storage resets");
-  part(b.xids, "Xids");
+  part(b.io_errors, "I/O error", "I/O errors");
+  part(b.read_only_remounts, "read-only remount", "read-only remounts");
+  part(b.hung_tasks, "hung task", "hung tasks");
+  part(b.oom_kills, "OOM kill", "OOM kills");
+  part(b.storage_resets, "storage reset", "storage resets");
+  part(b.xids, "Xid", "Xids");
   std::string s;
   for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
   return s;

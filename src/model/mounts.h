@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gt {
 
@@ -33,10 +34,23 @@ struct MountInfo {
   std::optional<std::string> expected_mount_point;  ///< that mount's point
   std::optional<bool> expected_noauto;              ///< fstab noauto (not mounted at boot)
   std::optional<std::string> expected_options;      ///< fstab options / unit Options=
+  /// The configured source resolved against the block devices present
+  /// (/dev/disk/by-*, /sys/class/block): the kernel name ("nvme1n1p1").
+  std::optional<std::string> expected_device;
+  /// What the configured source's resolution says when it names no device:
+  /// "UUID=... names no disk present", "/dev/disk/by-uuid is not present:
+  /// not resolved", "source form 'FOO=x' is not one mount(8) knows".
+  std::optional<std::string> expected_source_note;
+  /// The kernel name of the mounted source, when it is a block device present.
+  std::optional<std::string> mounted_device;
+  /// not_mounted / wrong_device: block devices present that nothing mounts
+  /// ("nvme1n1 (3.8 TB, UUID ...)"): the disk that may hold the data.
+  std::vector<std::string> unmounted_disks;
   /// What is wrong, when something is: "not_mounted" (the expected mount
-  /// is missing: the path is on its parent's filesystem), "read_only" (read-only
-  /// although its configuration or the kernel says it was read-write),
-  /// "network" or "overlay" (the path is on such a filesystem).
+  /// is missing: the path is on its parent's filesystem), "wrong_device"
+  /// (mounted, but from another device than the configuration names),
+  /// "read_only" (read-only although its configuration or the kernel says it
+  /// was read-write), "network" or "overlay" (the path is on such a filesystem).
   std::optional<std::string> problem;
   /// not_mounted: the path is a directory on the parent filesystem (writes
   /// land there); false: it does not exist at all; null: not looked at.

@@ -1,6 +1,7 @@
 // Report: a snapshot with what the checks concluded about it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ struct PlanStep {
   std::string text;                      ///< what to do and why, one or two sentences
   std::vector<std::string> commands;     ///< the commands, in order
   std::vector<std::string> finding_ids;  ///< the findings it addresses
+  /// The GPU a per-GPU step is about (bus id, else "index N" or the UUID):
+  /// every finding about that GPU's hardware is in this one step.
+  std::optional<std::string> gpu;
   bool operator==(const PlanStep&) const = default;
 };
 

@@ -24,7 +24,15 @@ struct ServerMember {
   /// Its own memory on each GPU it appears on (index, bytes; null bytes
   /// where NVML could not say), in GPU order.
   std::vector<std::pair<uint32_t, std::optional<uint64_t>>> memory;
+  std::optional<uint32_t> rank;  ///< RANK from its environment (torchrun, DeepSpeed), if readable
   bool operator==(const ServerMember&) const = default;
+};
+
+/// A process above a server's launcher, as read when the server was grouped.
+struct ServerProcess {
+  uint32_t pid = 0;
+  std::string cmdline;
+  bool operator==(const ServerProcess&) const = default;
 };
 
 /// Memory a server holds on one GPU: the sum of its members' own memory.
@@ -47,6 +55,28 @@ struct Server {
   std::optional<uint32_t> tensor_parallel;
   std::optional<uint32_t> data_parallel;
   std::optional<uint32_t> pipeline_parallel;
+  std::optional<uint32_t> expert_parallel;
+  /// torchrun / DeepSpeed: processes in the whole job and on this node
+  /// (their launchers know the world, not how the script splits it).
+  std::optional<uint32_t> world_size;
+  std::optional<uint32_t> local_world_size;
+  /// Where the port came from: "--port", "default port", "OLLAMA_HOST",
+  /// "PORT", "config FILE", "listening socket".
+  std::optional<std::string> port_source;
+  /// What could not be read about its identity and why (an unreadable
+  /// environment or config file, a command line cut short).
+  std::vector<std::string> identity_notes;
+  /// Wrapper scripts and restart loops between its owner and its launcher
+  /// (each has the next one down as its only child), outermost first: they
+  /// are stopped before the launcher, or they would start it again.
+  std::vector<ServerProcess> wrappers;
+  /// The process above the launcher (and its wrappers) that also runs
+  /// other servers or processes, or a supervisor daemon: the server's owner
+  /// process, shown, never part of this server's stop.
+  std::optional<ServerProcess> supervisor;
+  /// Its launcher exited: the workers were adopted and their process
+  /// group's leader is gone; root_pid is null and each worker is stopped.
+  bool launcher_exited = false;
   std::optional<std::string> user;
   std::optional<int64_t> start_time_unix_s;  ///< the root's (else the oldest member's)
   std::optional<int64_t> started_after_boot_s;

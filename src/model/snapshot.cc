@@ -6,6 +6,18 @@
 
 namespace gt {
 
+const char* origin_name(Origin o) {
+  switch (o) {
+    case Origin::kNvml:
+      return "nvml";
+    case Origin::kCapture:
+      return "nvidia-smi-capture";
+    case Origin::kGathered:
+      return "nvidia-smi-over-ssh";
+  }
+  return "unknown";
+}
+
 const char* gpu_status_name(GpuStatus s) {
   switch (s) {
     case GpuStatus::kOk:

@@ -342,6 +342,7 @@ struct KernelLogEvent {
   std::string kind;                         ///< "xid", "sxid" or "fallen-off-bus"
   std::optional<int> code;                  ///< the Xid / SXid number
   std::optional<std::string> pci_bus_id;    ///< canonical "0000:19:00.0"
+  std::optional<uint32_t> gpu_instance_id;  ///< MIG "GPU-I:05" after the bus id
   std::string boot;                         ///< "current", "previous" or "file"
   std::optional<double> monotonic_s;        ///< seconds since boot, when printed
   std::optional<int64_t> time_unix_s;       ///< wall time, when printed or derivable
@@ -428,14 +429,37 @@ struct NvidiaService {
   bool operator==(const NvidiaService&) const = default;
 };
 
+/// Where a snapshot's GPU facts came from. Every origin is collected by the
+/// one pipeline (src/collect/) and judged by the same checks; what differs is
+/// only what the origin could read.
+enum class Origin {
+  kNvml,      ///< this node, live, through NVML
+  kCapture,   ///< a saved `nvidia-smi -q -x`: /proc, /sys, the kernel log
+              ///< and disks of that node were not read
+  kGathered,  ///< another node over ssh: its nvidia-smi -q -x, and copies
+              ///< of its /proc, /sys, kernel log and df
+};
+
+/// "nvml", "nvidia-smi-capture", "nvidia-smi-over-ssh" (the JSON "source").
+const char* origin_name(Origin o);
+
+/// The GPUs and their processes are nvidia-smi's (a capture or a gathered
+/// node): a process nvidia-smi lists with no /proc entry is that node's, not
+/// a hidden one of this PID namespace.
+inline bool gpus_from_nvidia_smi(Origin o) { return o != Origin::kNvml; }
+
+/// The node's PCI bus was read (live, or copied over ssh); a capture has none.
+inline bool pci_bus_read(Origin o) { return o != Origin::kCapture; }
+
 struct NodeSnapshot {
   std::string schema = "gpu-triage/snapshot";
   int schema_version = 2;  ///< 2: servers[]
-  /// Where the GPU facts came from: "nvml" (this node, live) or
-  /// "nvidia-smi-capture" (a saved `nvidia-smi -q -x`: /proc, /sys, the
-  /// kernel log and disks of that node were not read).
-  std::string source = "nvml";
+  Origin source = Origin::kNvml;
   std::optional<std::string> hostname;
+  /// /etc/os-release's ID and ID_LIKE (which tool pins packages); null: a
+  /// capture, or no os-release.
+  std::optional<std::string> os_id;
+  std::optional<std::string> os_id_like;
   int64_t collected_at_unix_ms = 0;
   /// A capture's own <timestamp> as it printed it, and in Unix seconds when
   /// it could be read (its time zone is not in the file: read as UTC, see
@@ -460,6 +484,11 @@ struct NodeSnapshot {
   std::vector<PciDevice> pci_devices;   ///< every NVIDIA GPU on the bus
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
   std::vector<DiskUsage> disks;         ///< one per --path (and /), in the order given
+  /// What runs this node: "vm" (DMI vendor/product or the cpuinfo
+  /// hypervisor flag), "bare-metal", or null (not read: a capture, no DMI).
+  std::optional<std::string> machine_kind;
+  /// Why: "DMI: QEMU Standard PC (Q35 + ICH9, 2009); cpuinfo: hypervisor flag".
+  std::optional<std::string> machine_evidence;
   /// `--data DIR`: the job's output checked inside the triage; null without.
   std::optional<DataCheck> data;
   /// The mount holding / and each --path (model/mounts.h); empty for a capture.

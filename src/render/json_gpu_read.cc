@@ -51,15 +51,6 @@ GpuProcess process_of(const J& j, const std::string& path) {
   return p;
 }
 
-GpuStatus status_of(const J& j, const std::string& path) {
-  std::string s;
-  read(j, path, s);
-  for (GpuStatus st :
-       {GpuStatus::kOk, GpuStatus::kLost, GpuStatus::kUnresponsive, GpuStatus::kInaccessible})
-    if (s == gpu_status_name(st)) return st;
-  fail(path, "not a GPU status: \"" + s.substr(0, 40) + "\"");
-}
-
 /// "P0".."P15" -> 0..15 (any "P" and the number json_report.cc writes).
 void read_pstate(const Obj& o, std::optional<uint32_t>& out) {
   std::optional<std::string> s;
@@ -193,7 +184,7 @@ std::vector<uint64_t> masks_of(const J& j, const std::string& path) {
 
 void read_gpu_identity(const Obj& o, GpuState& g) {
   o.get("index", g.index);
-  if (const J* s = o.find("status")) g.status = status_of(*s, o.at("status"));
+  o.get("status", g.status);
   o.get("status_detail", g.status_detail);
   o.get("stuck_in_call", g.stuck_in_call);
   o.get("name", g.name);

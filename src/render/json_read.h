@@ -9,6 +9,7 @@
 // new keys may appear without a schema bump).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/finding.h"
 #include "model/incident.h"
 #include "model/snapshot.h"
 
@@ -82,6 +84,45 @@ void read_hex(const J& j, const std::string& path, std::optional<uint32_t>& out)
 void read_time(const J& j, const std::string& path, std::optional<int64_t>& out);
 /// A string, or null for "" (the renderers write an empty text as null).
 void read_or_empty(const J& j, const std::string& path, std::string& out);
+
+/// The enums the report writes through their one name function (model/):
+/// each lists its values once, so the word reads back as the value and any
+/// other word is an error naming the key, never a default.
+template <typename E>
+struct EnumWords;
+template <>
+struct EnumWords<Origin> {
+  static constexpr std::array all{Origin::kNvml, Origin::kCapture, Origin::kGathered};
+  static const char* name(Origin o) { return origin_name(o); }
+  static constexpr const char* what = "an origin";
+};
+template <>
+struct EnumWords<GpuStatus> {
+  static constexpr std::array all{GpuStatus::kOk, GpuStatus::kLost, GpuStatus::kUnresponsive,
+                                  GpuStatus::kInaccessible};
+  static const char* name(GpuStatus s) { return gpu_status_name(s); }
+  static constexpr const char* what = "a GPU status";
+};
+template <>
+struct EnumWords<Severity> {
+  static constexpr std::array all{Severity::kOk, Severity::kInfo, Severity::kWarning,
+                                  Severity::kCritical};
+  static const char* name(Severity s) { return severity_name(s); }
+  static constexpr const char* what = "a severity";
+};
+
+template <typename E>
+requires std::is_enum_v<E>
+void read(const J& j, const std::string& path, E& out) {
+  std::string word;
+  read(j, path, word);
+  for (E v : EnumWords<E>::all)
+    if (word == EnumWords<E>::name(v)) {
+      out = v;
+      return;
+    }
+  fail(path, std::string("not ") + EnumWords<E>::what + ": \"" + word.substr(0, 40) + "\"");
+}
 
 // Declared first: an optional vector and a vector of optionals both resolve.
 template <typename T>

@@ -6,6 +6,7 @@
 #include "render/incident_render.h"
 #include "render/json_gpu_health.h"
 #include "render/json_util.h"
+#include "util/json_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -163,6 +164,7 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
     events.push_back({{"kind", e.kind},
                       {"code", opt(e.code)},
                       {"pci_bus_id", opt(e.pci_bus_id)},
+                      {"gpu_instance_id", opt(e.gpu_instance_id)},
                       {"boot", e.boot},
                       {"monotonic_s", opt(e.monotonic_s)},
                       {"time", iso_time(e.time_unix_s)},
@@ -247,6 +249,10 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
                    {"expected_mount_point", opt(m.expected_mount_point)},
                    {"expected_noauto", opt(m.expected_noauto)},
                    {"expected_options", opt(m.expected_options)},
+                   {"expected_device", opt(m.expected_device)},
+                   {"expected_source_note", opt(m.expected_source_note)},
+                   {"mounted_device", opt(m.mounted_device)},
+                   {"unmounted_disks", m.unmounted_disks},
                    {"problem", opt(m.problem)},
                    {"plain_directory", opt(m.plain_directory)}});
   return arr;
@@ -325,11 +331,17 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                          {"type", m.type},
                          {"name", opt(m.name)},
                          {"cmdline", opt(m.cmdline)},
-                         {"memory", mem}});
+                         {"memory", mem},
+                         {"rank", opt(m.rank)}});
     }
     J gpus = J::array();
     for (const ServerGpu& g : s.gpus)
       gpus.push_back({{"index", g.index}, {"memory_bytes", opt(g.memory_bytes)}});
+    J wrappers = J::array();
+    for (const ServerProcess& w : s.wrappers)
+      wrappers.push_back({{"pid", w.pid}, {"cmdline", w.cmdline}});
+    J supervisor =
+        s.supervisor ? J{{"pid", s.supervisor->pid}, {"cmdline", s.supervisor->cmdline}} : J();
     arr.push_back({{"id", s.id},
                    {"kind", s.kind},
                    {"recognised", s.recognised},
@@ -339,9 +351,16 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                    {"members", members},
                    {"model", opt(s.model)},
                    {"port", opt(s.port)},
+                   {"port_source", opt(s.port_source)},
                    {"tensor_parallel", opt(s.tensor_parallel)},
                    {"data_parallel", opt(s.data_parallel)},
                    {"pipeline_parallel", opt(s.pipeline_parallel)},
+                   {"expert_parallel", opt(s.expert_parallel)},
+                   {"world_size", opt(s.world_size)},
+                   {"local_world_size", opt(s.local_world_size)},
+                   {"wrappers", wrappers},
+                   {"supervisor", supervisor},
+                   {"launcher_exited", s.launcher_exited},
                    {"user", opt(s.user)},
                    {"start_time", iso_time(s.start_time_unix_s)},
                    {"start_time_unix_s", opt(s.start_time_unix_s)},
@@ -352,7 +371,8 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                    {"restart_policy", opt(s.restart_policy)},
                    {"restarts_when_signalled", s.restarts_when_signalled},
                    {"graphics_only", s.graphics_only},
-                   {"grouping_note", opt(s.grouping_note)}});
+                   {"grouping_note", opt(s.grouping_note)},
+                   {"identity_notes", s.identity_notes}});
   }
   return arr;
 }
@@ -363,14 +383,14 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   J j;
   j["schema"] = snap.schema;
   j["schema_version"] = snap.schema_version;
-  j["source"] = snap.source;
+  j["source"] = origin_name(snap.source);
   j["hostname"] = opt(snap.hostname);
   j["collected_at_unix_ms"] = snap.collected_at_unix_ms;
   j["captured_at"] = opt(snap.captured_at);
   j["captured_at_unix_s"] = opt(snap.captured_at_unix_s);
   j["capture_file"] = opt(snap.capture_file);
   j["sample_window_s"] = snap.sample_window_s;
-  j["nvml"] = nvml_json(snap.nvml, snap.source != "nvml");
+  j["nvml"] = nvml_json(snap.nvml, snap.source != Origin::kNvml);
   j["driver_version"] = opt(snap.driver_version);
   j["nvml_version"] = opt(snap.nvml_version);
   j["cuda_driver_version"] = opt(snap.cuda_driver_version);
@@ -425,7 +445,8 @@ nlohmann::ordered_json report_to_json(const Report& r) {
     plan.push_back({{"step", ++n},
                     {"text", p.text},
                     {"commands", p.commands},
-                    {"finding_ids", p.finding_ids}});
+                    {"finding_ids", p.finding_ids},
+                    {"gpu", opt(p.gpu)}});
   j["plan"] = plan;
   J snap = snapshot_to_json(r.snapshot);  // a named value: items() must not dangle
   for (auto& [key, value] : snap.items())
@@ -435,7 +456,7 @@ nlohmann::ordered_json report_to_json(const Report& r) {
 
 void render_json(const Report& r, std::ostream& out) {
   // Invalid UTF-8 (a cmdline can hold any bytes) is replaced, never thrown.
-  out << report_to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out << json_text(report_to_json(r), 2) << "\n";
 }
 
 }  // namespace gt

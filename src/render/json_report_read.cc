@@ -52,6 +52,7 @@ KernelLogEvent event_of(const J& j, const std::string& path) {
   o.get("kind", e.kind);
   o.get("code", e.code);
   o.get("pci_bus_id", e.pci_bus_id);
+  o.get("gpu_instance_id", e.gpu_instance_id);
   o.get("boot", e.boot);
   o.get("monotonic_s", e.monotonic_s);
   if (const J* t = o.find("time")) read_time(*t, o.at("time"), e.time_unix_s);
@@ -159,6 +160,10 @@ MountInfo mount_of(const J& j, const std::string& path) {
   o.get("expected_mount_point", m.expected_mount_point);
   o.get("expected_noauto", m.expected_noauto);
   o.get("expected_options", m.expected_options);
+  o.get("expected_device", m.expected_device);
+  o.get("expected_source_note", m.expected_source_note);
+  o.get("mounted_device", m.mounted_device);
+  o.get("unmounted_disks", m.unmounted_disks);
   o.get("problem", m.problem);
   o.get("plain_directory", m.plain_directory);
   return m;
@@ -258,7 +263,16 @@ ServerMember member_of(const J& j, const std::string& path) {
       e.get("memory_bytes", p.second);
       return p;
     });
+  o.get("rank", m.rank);
   return m;
+}
+
+ServerProcess server_process_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  ServerProcess p;
+  o.get("pid", p.pid);
+  o.get("cmdline", p.cmdline);
+  return p;
 }
 
 ServerGpu server_gpu_of(const J& j, const std::string& path) {
@@ -281,9 +295,18 @@ Server server_of(const J& j, const std::string& path) {
   if (const J* m = o.find("members")) read_each(*m, o.at("members"), s.members, member_of);
   o.get("model", s.model);
   o.get("port", s.port);
+  o.get("port_source", s.port_source);
   o.get("tensor_parallel", s.tensor_parallel);
   o.get("data_parallel", s.data_parallel);
   o.get("pipeline_parallel", s.pipeline_parallel);
+  o.get("expert_parallel", s.expert_parallel);
+  o.get("world_size", s.world_size);
+  o.get("local_world_size", s.local_world_size);
+  if (const J* w = o.find("wrappers"))
+    read_each(*w, o.at("wrappers"), s.wrappers, server_process_of);
+  if (const J* v = o.find("supervisor"); v && !v->is_null())
+    s.supervisor = server_process_of(*v, o.at("supervisor"));
+  o.get("launcher_exited", s.launcher_exited);
   o.get("user", s.user);
   o.get("start_time_unix_s", s.start_time_unix_s);
   o.get("started_after_boot_s", s.started_after_boot_s);
@@ -294,6 +317,7 @@ Server server_of(const J& j, const std::string& path) {
   o.get("restarts_when_signalled", s.restarts_when_signalled);
   o.get("graphics_only", s.graphics_only);
   o.get("grouping_note", s.grouping_note);
+  o.get("identity_notes", s.identity_notes);
   return s;
 }
 
@@ -343,19 +367,11 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   o.get("warnings", s.warnings);
 }
 
-Severity severity_of(const J& j, const std::string& path) {
-  std::string s;
-  read(j, path, s);
-  for (Severity v : {Severity::kOk, Severity::kInfo, Severity::kWarning, Severity::kCritical})
-    if (s == severity_name(v)) return v;
-  fail(path, "not a severity: \"" + s.substr(0, 40) + "\"");
-}
-
 Finding finding_of(const J& j, const std::string& path) {
   Obj o(j, path);
   Finding f;
   o.get("id", f.id);
-  if (const J* s = o.find("severity")) f.severity = severity_of(*s, o.at("severity"));
+  o.get("severity", f.severity);
   Obj subj = o.sub("subject");
   subj.get("kind", f.subject.kind);
   subj.get("server_id", f.subject.server_id);
@@ -379,6 +395,7 @@ PlanStep step_of(const J& j, const std::string& path) {
   o.get("text", p.text);
   o.get("commands", p.commands);
   o.get("finding_ids", p.finding_ids);
+  o.get("gpu", p.gpu);
   return p;
 }
 

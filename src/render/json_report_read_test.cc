@@ -77,6 +77,7 @@ KernelLog full_kernel_log() {
   e.kind = "xid";
   e.code = 163;
   e.pci_bus_id = "0000:18:00.0";
+  e.gpu_instance_id = 5;
   e.boot = "previous";
   e.monotonic_s = 1234.567891;
   e.time_unix_s = 1764399123;
@@ -169,13 +170,16 @@ MountInfo full_mount() {
   m.expected_mount_point = "/data";
   m.expected_noauto = false;
   m.expected_options = "defaults";
+  m.expected_device = "nvme1n1";
+  m.expected_source_note = "UUID=1234 names no disk present";
+  m.mounted_device = "nvme0n1p1";
+  m.unmounted_disks = {"nvme2n1 (3.8 TB, UUID 1234)"};
   m.problem = "not_mounted";
   m.plain_directory = true;
   return m;
 }
 
 void fill_node(NodeSnapshot& s) {
-  s.source = "nvml";
   s.captured_at = "Wed Jun  7 19:32:16 2023";
   s.captured_at_unix_s = 1686166336;
   s.capture_file = "/tmp/x.xml";
@@ -191,10 +195,12 @@ void fill_node(NodeSnapshot& s) {
   s.data = full_data();
   s.incident = full_incident();
   s.mounts = {full_mount()};
-  s.history = GpuHistory{"/var/lib/gpu-triage/history.json",
-                         "b-now",
-                         {{"b-before", 1764000000, 1764380000}},
-                         {{"GPU-5b7d", {{"gpu.xid.79", {"b-before"}}}}}};
+  // previous_boot_id is the journal's, read at each run and not written.
+  GpuHistory& h = s.history.emplace();
+  h.file = "/var/lib/gpu-triage/history.json";
+  h.boot_id = "b-now";
+  h.boots = {{"b-before", 1764000000, 1764380000}};
+  h.gpus = {{"GPU-5b7d", {{"gpu.xid.79", {"b-before"}}}}};
   s.nvidia_services = {{"Fabric Manager", 2001, "nv-fabricmanage", "nvidia-fabricmanager.service"}};
   s.nvidia_services_read = true;
   s.stuck_nvidia_tasks =
@@ -210,6 +216,16 @@ Report full_report() {
   sv.data_parallel = 2;
   sv.pipeline_parallel = 3;
   sv.graphics_only = true;
+  sv.members[0].rank = 3;
+  sv.port_source = "--port";
+  sv.expert_parallel = 4;
+  sv.world_size = 16;
+  sv.local_world_size = 8;
+  sv.wrappers = {{3100, "bash run.sh"}, {3101, "sh -c 'while true; do serve; done'"}};
+  sv.supervisor = ServerProcess{1, "/usr/bin/supervisord"};
+  sv.launcher_exited = true;
+  sv.identity_notes = {"/proc/3187/environ: permission denied"};
+  r.plan[0].gpu = "0000:2a:00.0";
   Finding& f = r.findings[0];
   f.subject.gpu_uuid = "GPU-5b7d";
   f.subject.pci_bus_id = "0000:2a:00.0";
@@ -255,11 +271,19 @@ TEST(JsonReportRead, VerdictsComeBackWithTheirSeverity) {
 
 TEST(JsonReportRead, ACaptureReadsTheNvmlFlagsItDoesNotWriteAsFalse) {
   Report r = make_test_report();
-  r.snapshot.source = "nvidia-smi-capture";
+  r.snapshot.source = Origin::kCapture;
   Report back = round_trip(r);
   EXPECT_FALSE(back.snapshot.nvml.loaded);
   back.snapshot.nvml.loaded = back.snapshot.nvml.initialized = true;
   EXPECT_EQ(back, r);
+}
+
+TEST(JsonReportRead, EveryOriginComesBackAsItsWord) {
+  for (Origin o : {Origin::kNvml, Origin::kCapture, Origin::kGathered}) {
+    Report r = make_test_report();
+    r.snapshot.source = o;
+    EXPECT_EQ(round_trip(r).snapshot.source, o) << origin_name(o);
+  }
 }
 
 std::string error_of(const J& j) {
@@ -330,6 +354,13 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
          j["gpus"] = {{"index", 0}};
        },
        "report.gpus: expected an array, got an object"},
+      {[](J& j) { j["source"] = "carrier-pigeon"; },
+       "report.source: not an origin: \"carrier-pigeon\""},
+      {[](J& j) { j["source"] = 0; }, "report.source: expected a string, got an integer"},
+      {[](J& j) {
+         j["servers"][0]["supervisor"] = {{"pid", -1}};
+       },
+       "report.servers[0].supervisor.pid: negative where it cannot be"},
       {[](J& j) { j["findings"][0]["severity"] = "dire"; },
        "report.findings[0].severity: not a severity: \"dire\""},
       {[](J& j) { j["verdict"] = 7; }, "report.verdict: expected a string, got an integer"},

@@ -66,7 +66,7 @@ TEST(Oneline, GpusCountsAnsweringOverPciBus) {
   out.str("");
   render_oneline(r, out);
   EXPECT_EQ(out.str().rfind("CRITICAL gpus=2/2 ", 0), 0u) << out.str();
-  r.snapshot.source = "nvidia-smi-capture";
+  r.snapshot.source = Origin::kCapture;
   out.str("");
   render_oneline(r, out);
   EXPECT_EQ(out.str().rfind("CRITICAL gpus=2/- ", 0), 0u) << out.str();

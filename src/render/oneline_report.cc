@@ -17,7 +17,7 @@ std::string gpu_counts(const Report& r) {
   const size_t answering = std::count_if(
       s.gpus.begin(), s.gpus.end(), [](const GpuState& g) { return g.status == GpuStatus::kOk; });
   std::string a = s.gpu_count ? std::to_string(answering) : r.could_not_check ? "0" : "?";
-  return a + "/" + (s.source == "nvml" ? std::to_string(s.pci_devices.size()) : "-");
+  return a + "/" + (pci_bus_read(s.source) ? std::to_string(s.pci_devices.size()) : "-");
 }
 
 }  // namespace

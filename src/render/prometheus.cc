@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "render/prometheus_metrics.h"
+#include "render/prometheus_servers.h"
 
 namespace gt {
 namespace {
@@ -306,6 +307,7 @@ void add_report_metrics(const Report& r, const PrometheusContext& ctx, MetricSet
   add_finding_metrics(r, set);
   add_kernel_log_metrics(s, set);
   add_disk_metrics(s, set);
+  add_server_metrics(s, set);
   for (const GpuState& g : s.gpus) {
     const MetricLabels l = gpu_labels(s, g);
     add_gpu_state_metrics(g, l, set);

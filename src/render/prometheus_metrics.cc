@@ -104,6 +104,25 @@ const std::vector<MetricSpec>& prometheus_metric_specs() {
        "sw_power_cap, sync_boost, board_limit, low_utilization, reliability, sw_thermal, "
        "hw_thermal, hw_power_brake"},
       {"gpu_triage_gpu_mig_devices", "gauge", "MIG devices on the GPU (only when MIG is on)"},
+      // Servers holding GPU memory (model/server.h); labels server (its id), kind, Hostname.
+      {"gpu_triage_server_info", "gauge",
+       "1 per server holding GPU memory; labels server, kind, model, port, gpus (0-3), owner "
+       "(kind:name), restart_policy"},
+      {"gpu_triage_server_memory_bytes", "gauge",
+       "GPU memory the server's processes hold; labels server, kind, gpu"},
+      {"gpu_triage_server_processes", "gauge", "The server's processes that hold GPU memory"},
+      {"gpu_triage_server_idle", "gauge",
+       "1 when every GPU the server holds stayed at 0% utilization over the whole sample "
+       "window, else 0; absent when not sampled over a window"},
+      {"gpu_triage_server_start_time_seconds", "gauge",
+       "When the server's launcher started (Unix time)"},
+      {"gpu_triage_server_auto_started", "gauge",
+       "1 when a unit, container or restart policy started it within 5 minutes of boot"},
+      {"gpu_triage_server_restarts_when_stopped", "gauge",
+       "1 when its owner starts it again after a signal stops it (Restart=, a Docker restart "
+       "policy, Kubernetes), 0 when not; absent when not known"},
+      {"gpu_triage_server_launcher_exited", "gauge",
+       "1 when the server's launcher exited and its workers still hold memory"},
       // gpu-triage serve itself.
       {"gpu_triage_report_age_seconds", "gauge",
        "serve: age of the report these metrics come from"},

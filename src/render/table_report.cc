@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -11,15 +12,11 @@
 #include "holders/stop.h"
 #include "render/incident_render.h"
 #include "render/text_wrap.h"
+#include "util/byte_units.h"
 #include "util/index_list.h"
+#include "util/plural.h"
 
 namespace gt {
-
-std::string format_bytes(uint64_t bytes) {
-  if (bytes >= 1073741824ull) return fmt::format("{:.1f} GiB", bytes / 1073741824.0);
-  if (bytes >= 1048576ull) return fmt::format("{:.0f} MiB", bytes / 1048576.0);
-  return fmt::format("{} B", bytes);
-}
 
 namespace {
 
@@ -50,15 +47,15 @@ std::string clip(const std::string& s, size_t width) {
 
 std::string gib(uint64_t bytes) { return fmt::format("{:.1f}", bytes / 1073741824.0); }
 
+/// "70.6/95.6G 74%": used/total GiB and the used share, one column so the
+/// share cannot be read as the memory controller's load.
 std::string memory_cell(const GpuState& g) {
   if (!g.memory_total_bytes) return dash();
   std::string used = g.memory_used_bytes ? gib(*g.memory_used_bytes) : "?";
-  return used + "/" + gib(*g.memory_total_bytes) + " GiB";
-}
-
-std::string memory_pct_cell(const GpuState& g) {
-  if (!g.memory_total_bytes || !g.memory_used_bytes || *g.memory_total_bytes == 0) return dash();
-  return fmt::format("{:.0f}%", 100.0 * *g.memory_used_bytes / *g.memory_total_bytes);
+  std::string cell = used + "/" + gib(*g.memory_total_bytes) + "G";
+  if (g.memory_used_bytes && *g.memory_total_bytes > 0)
+    cell += fmt::format(" {:.0f}%", 100.0 * *g.memory_used_bytes / *g.memory_total_bytes);
+  return cell;
 }
 
 std::string util_cell(const GpuState& g) {
@@ -102,27 +99,54 @@ std::string short_name(const std::string& name) {
   return name.rfind("NVIDIA ", 0) == 0 ? name.substr(7) : name;
 }
 
-/// A capture's second and third lines: what it is, when and where from.
-void capture_header(const NodeSnapshot& snap, std::ostream& out) {
-  out << "driver " << snap.driver_version.value_or("?") << " (nvidia-smi)  CUDA "
-      << snap.cuda_driver_version.value_or("?") << "\n";
-  out << "capture " << snap.capture_file.value_or("?") << ", taken "
-      << snap.captured_at.value_or("at an unknown time")
-      << (snap.captured_at ? " (that node's clock)" : "")
-      << ": nvidia-smi -q -x; the kernel log, PCI bus, /proc and disks of that node were not "
-         "read\n";
+/// `parts` joined by two spaces, a new line (indented by 2) where the next
+/// part would pass `width`.
+std::string fitted(const std::vector<std::string>& parts, size_t width) {
+  std::string out, line;
+  for (const std::string& p : parts) {
+    if (!line.empty() && line.size() + 2 + p.size() > width) {
+      out += line + "\n";
+      line = "  ";
+    } else if (!line.empty()) {
+      line += "  ";
+    }
+    line += p;
+  }
+  return out + line + "\n";
 }
 
-void header(const NodeSnapshot& snap, const Painter& paint, std::ostream& out) {
-  out << paint("gpu-triage", kBold) << "  host " << snap.hostname.value_or("?") << "  "
-      << (snap.gpu_count ? std::to_string(*snap.gpu_count) : "?") << " GPUs";
-  if (!snap.gpus.empty() && same_names(snap)) out << " x " << snap.gpus.front().name.value_or("?");
-  out << "\n";
-  if (snap.source != "nvml") return capture_header(snap, out);
-  out << "driver " << snap.driver_version.value_or("?") << " (NVML)  kernel module "
-      << snap.kernel_module_version.value_or("?") << "  NVML library "
-      << snap.nvml.library_version.value_or(snap.nvml_version.value_or("?")) << "  CUDA "
-      << snap.cuda_driver_version.value_or("?") << "\n";
+/// A capture's second and third lines: what it is, when and where from.
+void capture_header(const NodeSnapshot& snap, size_t width, std::ostream& out) {
+  out << fitted({"driver " + snap.driver_version.value_or("?") + " (nvidia-smi)",
+                 "CUDA " + snap.cuda_driver_version.value_or("?")},
+                width);
+  out << wrap_words("",
+                    "capture " + snap.capture_file.value_or("?") + ", taken " +
+                        snap.captured_at.value_or("at an unknown time") +
+                        (snap.captured_at ? " (that node's clock)" : "") +
+                        ": nvidia-smi -q -x; the kernel log, PCI bus, /proc and disks of that "
+                        "node were not read",
+                    width, 2);
+}
+
+void header(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
+            std::ostream& out) {
+  const size_t width = opt.wide ? std::string::npos : static_cast<size_t>(opt.width);
+  std::vector<std::string> first = {
+      "host " + snap.hostname.value_or("?"),
+      snap.gpu_count ? count_of(*snap.gpu_count, "GPU", "GPUs") : "? GPUs"};
+  if (!snap.gpus.empty() && same_names(snap))
+    first.back() += " x " + snap.gpus.front().name.value_or("?");
+  // The bold program name is not counted: escape codes take no columns.
+  std::string line = fitted(first, width > 12 ? width - 12 : width);
+  out << paint("gpu-triage", kBold) << "  " << line;
+  if (snap.source != Origin::kNvml) return capture_header(snap, width, out);
+  out << fitted(
+      {"driver " + snap.driver_version.value_or("?") + " (NVML)",
+       "kernel module " + snap.kernel_module_version.value_or("?"),
+       "NVML library " + snap.nvml.library_version.value_or(snap.nvml_version.value_or("?")),
+       "CUDA " + snap.cuda_driver_version.value_or("?")},
+      width);
   const std::optional<std::string>& lib = snap.nvml.library_version;
   const std::optional<std::string>& mod = snap.kernel_module_version;
   if (lib && mod && *lib != *mod)
@@ -131,32 +155,220 @@ void header(const NodeSnapshot& snap, const Painter& paint, std::ostream& out) {
         << "\n";
 }
 
+/// "18:00.0" when every GPU is in PCI domain 0 (the short form loses nothing).
+std::string bus_without_domain(const std::string& id) {
+  return id.rfind("0000:", 0) == 0 ? id.substr(5) : id;
+}
+
+/// The GPU table's columns, in display order. Which are shown depends on
+/// the width (see fit_columns).
+enum class Col { kGpu, kStatus, kBus, kName, kMemory, kBusy, kTemp, kPower, kPstate, kPcie, kPm };
+
+struct Layout {
+  std::vector<Col> cols;
+  size_t name_width = 20;
+  size_t bus_width = 12;
+};
+
+size_t col_width(Col c, const Layout& l) {
+  switch (c) {
+    case Col::kGpu:
+      return 3;
+    case Col::kStatus:
+      return 12;
+    case Col::kBus:
+      return l.bus_width;
+    case Col::kName:
+      return l.name_width;
+    case Col::kMemory:
+      return 16;
+    case Col::kBusy:
+      return 8;
+    case Col::kTemp:
+      return 4;
+    case Col::kPower:
+      return 9;
+    case Col::kPstate:
+      return 3;
+    case Col::kPcie:
+      return 9;
+    case Col::kPm:
+      return 3;
+  }
+  return 0;
+}
+
+size_t line_width(const Layout& l) {
+  size_t w = 0;
+  for (Col c : l.cols) w += col_width(c, l) + 1;
+  return w == 0 ? 0 : w - 1;
+}
+
+/// Narrows the table to `width` columns, one step at a time, in this order
+/// (documented in the man page, TABLE WIDTH): the model name clipped to 12
+/// characters, then PM, PS, the PCI domain of the bus id (when all are in
+/// domain 0), the model name, PCIE, POWER and TEMP dropped. --wide keeps all.
+Layout fit_columns(Layout l, size_t width, bool all_domain0) {
+  auto drop = [&](Col c) {
+    l.cols.erase(std::remove(l.cols.begin(), l.cols.end(), c), l.cols.end());
+  };
+  const std::vector<std::function<void()>> steps = {
+      [&] { l.name_width = std::min<size_t>(l.name_width, 12); },
+      [&] { drop(Col::kPm); },
+      [&] { drop(Col::kPstate); },
+      [&] {
+        if (all_domain0) l.bus_width = 7;
+      },
+      [&] { drop(Col::kName); },
+      [&] { drop(Col::kPcie); },
+      [&] { drop(Col::kPower); },
+      [&] { drop(Col::kTemp); },
+  };
+  for (const auto& step : steps) {
+    if (line_width(l) <= width) break;
+    step();
+  }
+  return l;
+}
+
+std::string gpu_cell(Col c, const GpuState& g, const Layout& l, bool wide) {
+  switch (c) {
+    case Col::kGpu:
+      return std::to_string(g.index);
+    case Col::kStatus:
+      return gpu_status_name(g.status);
+    case Col::kBus: {
+      std::string id = short_bus_id(g.pci_bus_id);
+      return l.bus_width < 12 ? bus_without_domain(id) : id;
+    }
+    case Col::kName: {
+      std::string n = short_name(g.name.value_or(dash()));
+      return wide ? n : clip(n, l.name_width);
+    }
+    case Col::kMemory:
+      return memory_cell(g);
+    case Col::kBusy:
+      return util_cell(g);
+    case Col::kTemp:
+      return g.temperature_c ? std::to_string(*g.temperature_c) + "C" : dash();
+    case Col::kPower:
+      return power_cell(g);
+    case Col::kPstate:
+      return g.pstate ? "P" + std::to_string(*g.pstate) : dash();
+    case Col::kPcie:
+      return link_cell(g);
+    case Col::kPm:
+      return bool_cell(g.persistence_mode);
+  }
+  return "";
+}
+
+const char* col_header(Col c) {
+  switch (c) {
+    case Col::kGpu:
+      return "GPU";
+    case Col::kStatus:
+      return "STATUS";
+    case Col::kBus:
+      return "BUS ID";
+    case Col::kName:
+      return "NAME";
+    case Col::kMemory:
+      return "MEMORY USED";
+    case Col::kBusy:
+      return "GPU BUSY";
+    case Col::kTemp:
+      return "TEMP";
+    case Col::kPower:
+      return "POWER";
+    case Col::kPstate:
+      return "PS";
+    case Col::kPcie:
+      return "PCIE";
+    case Col::kPm:
+      return "PM";
+  }
+  return "";
+}
+
+bool right_aligned(Col c) {
+  return c == Col::kGpu || c == Col::kBusy || c == Col::kTemp || c == Col::kPower ||
+         c == Col::kPstate;
+}
+
+/// One row: each cell padded to its column; `paint_status` colours the
+/// STATUS cell (padding included, so columns stay aligned).
+std::string table_row(const Layout& l, const std::function<std::string(Col)>& cell,
+                      const std::function<std::string(const std::string&)>& paint_status) {
+  std::string line;
+  for (size_t i = 0; i < l.cols.size(); ++i) {
+    Col c = l.cols[i];
+    size_t w = col_width(c, l);
+    std::string text = cell(c);
+    std::string padded =
+        right_aligned(c) ? fmt::format("{:>{}}", text, w) : fmt::format("{:<{}}", text, w);
+    line += (i ? " " : "") + (c == Col::kStatus ? paint_status(padded) : padded);
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line;
+}
+
+/// "3g.40gb" from "NVIDIA H100 80GB HBM3 MIG 3g.40gb" (the profile).
+std::string mig_profile(const MigDevice& m) {
+  const std::string n = m.name.value_or("");
+  size_t at = n.rfind("MIG ");
+  return at == std::string::npos ? n : n.substr(at + 4);
+}
+
+/// A MIG device's row under its GPU: "MIG 3g.40gb" in STATUS, the GPU and
+/// compute instance ids in BUS ID, its own memory.
+std::string mig_cell(Col c, const MigDevice& m, const Layout& l) {
+  switch (c) {
+    case Col::kStatus:
+      return clip("MIG " + mig_profile(m), 12);
+    case Col::kBus: {
+      auto id = [](const std::optional<uint32_t>& v) { return v ? std::to_string(*v) : "?"; };
+      std::string s = "GI " + id(m.gpu_instance_id) + " CI " + id(m.compute_instance_id);
+      return clip(s, l.bus_width);
+    }
+    case Col::kMemory: {
+      if (!m.memory_total_bytes) return dash();
+      std::string used = m.memory_used_bytes ? gib(*m.memory_used_bytes) : "?";
+      return used + "/" + gib(*m.memory_total_bytes) + "G";
+    }
+    default:
+      return "";
+  }
+}
+
 void gpu_table(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
                std::ostream& out) {
-  const bool names = opt.wide || !same_names(snap);
-  std::string head = fmt::format("{:>3} {:<12} {:<12} ", "GPU", "STATUS", "BUS ID");
-  if (names) head += fmt::format("{:<{}} ", "NAME", opt.wide ? 44 : 20);
-  head += fmt::format("{:<15} {:>4} {:>8} {:>4} {:>9} {:>3} {:<9} {:<3}", "MEMORY USED", "MEM",
-                      "UTIL a/m", "TEMP", "POWER", "PS", "PCIE", "PM");
-  while (!head.empty() && head.back() == ' ') head.pop_back();
-  out << "\n" << paint(head, kBold) << "\n";
+  Layout l;
+  l.cols = {Col::kGpu,  Col::kStatus, Col::kBus,    Col::kName, Col::kMemory, Col::kBusy,
+            Col::kTemp, Col::kPower,  Col::kPstate, Col::kPcie, Col::kPm};
+  if (!(opt.wide || !same_names(snap)))
+    l.cols.erase(std::find(l.cols.begin(), l.cols.end(), Col::kName));
+  if (opt.wide) l.name_width = 44;
+  bool all_domain0 = true;
+  for (const GpuState& g : snap.gpus)
+    all_domain0 = all_domain0 && short_bus_id(g.pci_bus_id).rfind("0000:", 0) == 0;
+  if (!opt.wide) l = fit_columns(l, static_cast<size_t>(opt.width), all_domain0);
+  auto plain = [](const std::string& s) { return s; };
+  out << "\n"
+      << paint(table_row(
+                   l, [](Col c) { return std::string(col_header(c)); }, plain),
+               kBold)
+      << "\n";
   for (const GpuState& g : snap.gpus) {
-    std::string status = gpu_status_name(g.status);
     const char* color = g.status == GpuStatus::kOk ? kGreen : kRed;
-    std::string line =
-        fmt::format("{:>3} {} {:<12} ", g.index, paint(fmt::format("{:<12}", status), color),
-                    short_bus_id(g.pci_bus_id));
-    if (names) {
-      std::string n = short_name(g.name.value_or(dash()));
-      line += fmt::format("{:<{}} ", opt.wide ? n : clip(n, 20), opt.wide ? 44 : 20);
-    }
-    line += fmt::format("{:<15} {:>4} {:>8} {:>4} {:>9} {:>3} {:<9} {:<3}", memory_cell(g),
-                        memory_pct_cell(g), util_cell(g),
-                        g.temperature_c ? std::to_string(*g.temperature_c) + "C" : dash(),
-                        power_cell(g), g.pstate ? "P" + std::to_string(*g.pstate) : dash(),
-                        link_cell(g), bool_cell(g.persistence_mode));
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << "\n";
+    out << table_row(
+               l, [&](Col c) { return gpu_cell(c, g, l, opt.wide); },
+               [&](const std::string& s) { return paint(s, color); })
+        << "\n";
+    for (const MigDevice& m : g.mig_devices.value_or(std::vector<MigDevice>{}))
+      out << table_row(
+                 l, [&](Col c) { return mig_cell(c, m, l); }, plain)
+          << "\n";
   }
 }
 
@@ -176,29 +388,44 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
   bool any = false;
   for (const GpuState& g : snap.gpus) any = any || (g.processes && !g.processes->empty());
   if (!any) return;
+  auto user_of = [](const GpuProcess& p) {
+    return p.user.value_or(p.uid ? std::to_string(*p.uid) : dash());
+  };
+  // USER and OWNER as wide as their longest entry (at most 10 and 24), so
+  // the command keeps its room on a narrow terminal.
+  size_t user_w = 4, owner_w = 5;
+  for (const GpuState& g : snap.gpus)
+    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
+      user_w = std::max(user_w, std::min<size_t>(user_of(p).size(), 10));
+      owner_w = std::max(owner_w, std::min<size_t>(owner_text(p).size(), 24));
+    }
   out << "\n"
-      << paint(fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} {}", "GPU", "PID", "USER", "GPU MEM",
-                           "OWNER", "PROCESS / COMMAND"),
+      << paint(fmt::format("{:>3} {:>8} {:<{}} {:>9}  {:<{}} {}", "GPU", "PID", "USER", user_w,
+                           "GPU MEM", "OWNER", owner_w, "PROCESS / COMMAND"),
                kBold)
       << "\n";
   for (const GpuState& g : snap.gpus) {
     if (!g.processes) continue;
     for (const GpuProcess& p : *g.processes) {
       std::string mem = p.used_memory_bytes ? format_bytes(*p.used_memory_bytes) : "n/a";
-      std::string user = p.user.value_or(p.uid ? std::to_string(*p.uid) : dash());
-      std::string owner = owner_text(p);
-      std::string prefix =
-          fmt::format("{:>3} {:>8} {:<10} {:>9}  {:<24} ", g.index, p.pid, user, mem, owner);
+      std::string owner = opt.wide ? owner_text(p) : clip(owner_text(p), owner_w);
+      std::string prefix = fmt::format("{:>3} {:>8} {:<{}} {:>9}  {:<{}} ", g.index, p.pid,
+                                       opt.wide ? user_of(p) : clip(user_of(p), user_w), user_w,
+                                       mem, owner, owner_w);
+      const size_t room = opt.width > static_cast<int>(prefix.size())
+                              ? static_cast<size_t>(opt.width) - prefix.size()
+                              : 20;
+      const bool narrow = !opt.wide && room < 42;
       std::string what;
-      if (!p.visible && snap.source != "nvml" && !p.cmdline && !p.name) {
-        what = paint("? unnamed in the capture (that node's /proc was not read)", kYellow);
-      } else if (!p.visible && snap.source == "nvml") {
-        what = paint("? not visible here (other PID namespace)", kYellow);
+      if (!p.visible && gpus_from_nvidia_smi(snap.source) && !p.cmdline && !p.name) {
+        what = paint(narrow ? "? unnamed in the capture"
+                            : "? unnamed in the capture (that node's /proc was not read)",
+                     kYellow);
+      } else if (!p.visible && !gpus_from_nvidia_smi(snap.source)) {
+        what = paint(narrow ? "? other PID namespace" : "? not visible here (other PID namespace)",
+                     kYellow);
       } else {
         what = p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash());
-        size_t room = opt.width > static_cast<int>(prefix.size())
-                          ? static_cast<size_t>(opt.width) - prefix.size()
-                          : 20;
         if (!opt.wide) what = clip(what, std::max<size_t>(room, 20));
       }
       out << prefix << what << "\n";
@@ -229,6 +456,8 @@ std::string server_line(const Server& sv) {
   line += fmt::format("; {} process{}", sv.members.size(), sv.members.size() == 1 ? "" : "es");
   if (sv.root_pid && (sv.members.size() > 1 || sv.members.front().pid != *sv.root_pid))
     line += fmt::format(" under launcher PID {}", *sv.root_pid);
+  for (const ServerProcess& w : sv.wrappers) line += fmt::format(", wrapper PID {}", w.pid);
+  if (sv.supervisor) line += fmt::format("; owner process PID {}", sv.supervisor->pid);
   if (sv.owner_kind && sv.owner_name) {
     const std::string& k = *sv.owner_kind;
     const bool container = k == "docker" || k == "podman" || k == "containerd" || k == "cri-o";
@@ -241,9 +470,11 @@ std::string server_line(const Server& sv) {
     line += fmt::format("; started {} s after boot{}", *sv.started_after_boot_s,
                         sv.auto_started ? " (auto-start)" : "");
   if (sv.model) line += "; model " + *sv.model;
-  if (sv.port) line += fmt::format("; port {}", *sv.port);
+  if (sv.port)
+    line += fmt::format("; port {}{}", *sv.port,
+                        sv.port_source == "default port" ? " (default port)" : "");
   if (sv.graphics_only) line += "; graphics only";
-  if (sv.grouping_note) line += "; not grouped: " + *sv.grouping_note;
+  if (sv.grouping_note) line += (sv.launcher_exited ? "; " : "; not grouped: ") + *sv.grouping_note;
   return line;
 }
 
@@ -273,7 +504,7 @@ void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& pai
   for (const GpuState& g : snap.gpus) {
     std::string who = fmt::format("GPU {}", g.index);
     for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
-      if (p.visible || snap.source != "nvml") continue;
+      if (p.visible || gpus_from_nvidia_smi(snap.source)) continue;
       lines.push_back(fmt::format(
           "{}: PID {} holds {} but is not visible in this PID namespace (NVML reports host "
           "PIDs): run gpu-triage on the host or in a container with --pid=host",
@@ -339,7 +570,7 @@ void pci_summary(const NodeSnapshot& snap, std::ostream& out) {
   }
   std::map<std::string, int> by_driver;
   for (const PciDevice& d : snap.pci_devices) by_driver[d.driver.value_or("no driver")]++;
-  out << "PCI bus: " << snap.pci_devices.size() << " NVIDIA GPU(s):";
+  out << "PCI bus: " << count_of(snap.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") << ":";
   for (const auto& [driver, n] : by_driver) out << " " << n << " with " << driver;
   out << "\n";
   for (const PciDevice& d : snap.pci_devices) {
@@ -380,14 +611,18 @@ void verdict_line(const Report& r, const Painter& paint, std::ostream& out) {
   std::string word = verdict_word(r);
   const char* color = word == "OK" ? kGreen : word == "WARNING" ? kYellow : kRed;
   out << paint(word, color)
-      << fmt::format("  {} critical, {} warning  (exit {})", crit, warn, r.exit_code) << "\n";
+      << fmt::format("  {} critical, {}  (exit {})", crit, count_of(warn, "warning", "warnings"),
+                     r.exit_code)
+      << "\n";
 }
 
 void findings_section(const Report& r, const TableOptions& opt, const Painter& paint,
-                      std::ostream& out) {
-  if (r.findings.empty()) return;
+                      std::ostream& out, Severity at_least = Severity::kOk) {
+  auto shown = [&](const Finding& f) { return f.severity >= at_least; };
+  if (std::none_of(r.findings.begin(), r.findings.end(), shown)) return;
   out << "\n" << paint("findings", kBold) << "\n";
   for (const Finding& f : r.findings) {
+    if (!shown(f)) continue;
     std::string sev = fmt::format("{:<9}", severity_name(f.severity));
     std::string text = f.title + "  [" + f.id + "]";
     std::string body = opt.wide ? "  " + text + "\n" : wrap(text, opt.width - 10);
@@ -405,6 +640,51 @@ void findings_section(const Report& r, const TableOptions& opt, const Painter& p
   }
 }
 
+/// "      $ cmd" broken before `width` columns at spaces outside quotes,
+/// each break a " \\" continuation, so the command still pastes as one.
+std::string shell_wrap(const std::string& cmd, size_t width) {
+  if (8 + cmd.size() <= width) return "      $ " + cmd + "\n";
+  std::vector<std::string> words;
+  std::string word;
+  char quote = 0;
+  for (size_t i = 0; i < cmd.size(); ++i) {
+    const char ch = cmd[i];
+    // A comment runs to the end of the line: a "\\" inside it would not
+    // continue the command, so it is never broken.
+    if (!quote && ch == '#' && word.empty()) {
+      word = cmd.substr(i);
+      break;
+    }
+    if (quote) {
+      quote = ch == quote ? 0 : quote;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == ' ') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+      continue;
+    }
+    word += ch;
+  }
+  if (!word.empty()) words.push_back(word);
+  std::string out = "      $", line = out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    // Room for " word" and, unless it is the last word, a trailing " \\".
+    size_t need = line.size() + 1 + words[i].size() + (i + 1 < words.size() ? 2 : 0);
+    if (i > 0 && need > width) {
+      out += " \\\n";
+      line = "          ";
+      out += line;
+      out += words[i];
+      line += words[i];
+      continue;
+    }
+    out += " " + words[i];
+    line += " " + words[i];
+  }
+  return out + "\n";
+}
+
 void plan_section(const Report& r, const TableOptions& opt, const Painter& paint,
                   std::ostream& out) {
   if (r.plan.empty()) return;
@@ -420,7 +700,8 @@ void plan_section(const Report& r, const TableOptions& opt, const Painter& paint
       out << (first ? prefix : "    ") << line.substr(line.find_first_not_of(' ')) << "\n";
       first = false;
     }
-    for (const std::string& c : step.commands) out << "      $ " << c << "\n";
+    for (const std::string& c : step.commands)
+      out << (opt.wide ? "      $ " + c + "\n" : shell_wrap(c, static_cast<size_t>(opt.width)));
   }
 }
 
@@ -428,31 +709,37 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
   const NodeSnapshot& snap = r.snapshot;
   Painter paint(opt.color);
   if (r.could_not_check) {
-    // Nothing to check (no NVIDIA GPU at all): one line says so.
+    // Nothing to check (no NVIDIA GPU at all): one line says so. Notes
+    // (info: a clock nothing disciplines) stay in --json; a warning shows.
     out << paint(verdict_word(r), kRed) << "  "
         << snap.nvml.error_message.value_or("nothing to check") << "  (exit " << r.exit_code
         << ")\n";
-    findings_section(r, opt, paint, out);
+    findings_section(r, opt, paint, out, Severity::kWarning);
     plan_section(r, opt, paint, out);
     return;
   }
   verdict_line(r, paint, out);
   // A broken driver's one clear line comes right under the verdict; then
   // what happened.
-  if (!snap.nvml.initialized)
-    out << paint("gpu-triage: " + snap.nvml.error_message.value_or("NVML is not usable"), kRed)
-        << "\n";
+  if (!snap.nvml.initialized) {
+    // One clear statement, wrapped to the terminal (continuations indented).
+    std::string text =
+        wrap_words("gpu-triage: ", snap.nvml.error_message.value_or("NVML is not usable"),
+                   opt.wide ? std::string::npos : static_cast<size_t>(opt.width), 2);
+    text.pop_back();
+    out << paint(text, kRed) << "\n";
+  }
   render_incident_section(snap.incident, opt.wide, opt.width, out);
   if (snap.nvml.initialized) {
-    header(snap, paint, out);
+    header(snap, opt, paint, out);
     gpu_table(snap, opt, paint, out);
     if (opt.wide) wide_identity(snap, out);
     process_table(snap, opt, paint, out);
   }
   bool pci_disagrees =
-      snap.source == "nvml" && snap.gpu_count && *snap.gpu_count != snap.pci_devices.size();
-  if ((!snap.nvml.initialized && snap.source == "nvml") || pci_disagrees ||
-      (opt.wide && snap.source == "nvml")) {
+      pci_bus_read(snap.source) && snap.gpu_count && *snap.gpu_count != snap.pci_devices.size();
+  if ((!snap.nvml.initialized && snap.source == Origin::kNvml) || pci_disagrees ||
+      (opt.wide && pci_bus_read(snap.source))) {
     out << "\n";
     pci_summary(snap, out);
   }

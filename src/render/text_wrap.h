@@ -3,27 +3,49 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace gt {
 
 /// `lead` then the words of `text`, wrapped before `width` columns, each
-/// continuation line indented by `indent` spaces; ends with a newline.
+/// continuation line indented by `indent` spaces; ends with a newline. A word
+/// that fits on no line (a long path) is broken after a '/', its pieces
+/// joined without a space.
 inline std::string wrap_words(const std::string& lead, const std::string& text, size_t width,
                               size_t indent) {
-  std::string out = lead, word;
-  size_t col = lead.size();
+  struct Piece {
+    std::string text;
+    bool glued;  ///< continues the previous piece's word
+  };
+  const size_t npos = std::string::npos;
+  const size_t longest = width != npos && width > indent + 8 ? width - indent : npos;
+  std::vector<Piece> pieces;
   std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    bool glued = false;
+    while (longest != npos && word.size() > longest) {
+      size_t cut = word.rfind('/', longest - 1);
+      if (cut == npos || cut == 0) break;
+      pieces.push_back({word.substr(0, cut + 1), glued});
+      word = word.substr(cut + 1);
+      glued = true;
+    }
+    pieces.push_back({word, glued});
+  }
+  std::string out = lead;
+  size_t col = lead.size();
   bool first = true;
-  while (words >> word) {
-    if (!first && col + 1 + word.size() > width) {
+  for (const Piece& p : pieces) {
+    size_t gap = first || p.glued ? 0 : 1;
+    if (!first && col + gap + p.text.size() > width) {
       out += "\n" + std::string(indent, ' ');
       col = indent;
-    } else if (!first) {
+    } else if (gap) {
       out += " ";
       ++col;
     }
-    out += word;
-    col += word.size();
+    out += p.text;
+    col += p.text.size();
     first = false;
   }
   return out + "\n";

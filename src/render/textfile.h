@@ -13,9 +13,11 @@ namespace gt {
 /// written.
 inline constexpr const char* kTextfileName = "gpu-triage.prom";
 
-/// Writes `content` to DIR/gpu-triage.prom atomically: into a temporary file
-/// in DIR (same filesystem), fsync, mode 0644, then rename over the old one.
-/// On failure the temporary file is removed and the old file is untouched.
+/// Writes `content` to DIR/gpu-triage.prom atomically (util/atomic_file.h):
+/// a temporary file made with mkstemp in DIR (same filesystem; a link
+/// planted at either name is never written through), fsync, mode 0644,
+/// rename over the old one, fsync of DIR. On failure the temporary file is
+/// removed and the old file is untouched.
 Status write_textfile_atomically(const std::string& dir, const std::string& content);
 
 }  // namespace gt

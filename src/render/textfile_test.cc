@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -47,7 +48,8 @@ TEST(Textfile, WritesAndReplacesLeavingNoTemporaryFile) {
 TEST(Textfile, MissingDirectoryIsAnError) {
   Status s = write_textfile_atomically("/nonexistent/gt-dir", "a 1\n");
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().message.find("/nonexistent/gt-dir/.gpu-triage.prom."), std::string::npos);
+  EXPECT_NE(s.error().message.find("temporary file in /nonexistent/gt-dir"), std::string::npos)
+      << s.error().message;
 }
 
 TEST(Textfile, RenameFailureKeepsTheOldFileAndRemovesTheTemporary) {
@@ -57,13 +59,29 @@ TEST(Textfile, RenameFailureKeepsTheOldFileAndRemovesTheTemporary) {
   fs::create_directory(d.path / "gpu-triage.prom" / "x");
   Status s = write_textfile_atomically(d.path, "a 1\n");
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().message.find("cannot rename"), std::string::npos);
+  EXPECT_NE(s.error().message.find("cannot replace"), std::string::npos);
   int files = 0;
   for (const auto& e : fs::directory_iterator(d.path)) {
     (void)e;
     ++files;
   }
   EXPECT_EQ(files, 1);
+}
+
+// A link planted at the output name, or at any name the temporary file could
+// take, is never written through: the target outside keeps its content.
+TEST(Textfile, PlantedLinksAreNeverWrittenThrough) {
+  TempDir d, outside;
+  const fs::path victim = outside.path / "victim";
+  { std::ofstream(victim) << "precious\n"; }
+  fs::create_symlink(victim, d.path / "gpu-triage.prom");
+  // The old scheme's predictable name, and links at the mkstemp prefix.
+  fs::create_symlink(victim, d.path / (".gpu-triage.prom." + std::to_string(::getpid())));
+  fs::create_symlink(victim, d.path / ".gpu-triage.prom.tmpXXXXXX");
+  ASSERT_TRUE(write_textfile_atomically(d.path, "a 1\n"));
+  EXPECT_EQ(read(victim), "precious\n");
+  EXPECT_FALSE(fs::is_symlink(d.path / "gpu-triage.prom"));  // replaced, not followed
+  EXPECT_EQ(read(d.path / "gpu-triage.prom"), "a 1\n");
 }
 
 }  // namespace

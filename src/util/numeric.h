@@ -45,6 +45,19 @@ inline std::optional<double> checked_double(double v, double lo, double hi) {
   return v;
 }
 
+/// 9999-12-31T23:59:59Z: the latest Unix time (s) any clock, btime or record
+/// this tool reads can plausibly hold. Two such times (or one and a
+/// duration under it) add and subtract without overflow.
+inline constexpr int64_t kMaxUnixS = 253402300799;
+
+/// `v` when it is a Unix time in 1970..9999 (kMaxUnixS); nullopt otherwise:
+/// a clock, btime or timestamp from outside is range-checked here before
+/// any arithmetic on it.
+inline std::optional<int64_t> plausible_unix_s(std::optional<int64_t> v) {
+  if (!v || *v < 0 || *v > kMaxUnixS) return std::nullopt;
+  return v;
+}
+
 /// The whole of `s` as a decimal T (no sign for unsigned T, no blanks);
 /// nullopt when it is empty, has other characters, or does not fit T.
 template <typename T>

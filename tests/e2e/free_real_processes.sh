@@ -7,7 +7,7 @@ source "$(dirname "$0")/common.sh"
 
 mkdir -p "$TMP/sglang"
 cp "$GT_SOURCE_DIR/tests/free/fake_sglang.py" "$TMP/sglang/launch_server.py"
-"$PYTHON" "$TMP/sglang/launch_server.py" --model-path /models/x --tp 4 --pid-file "$TMP/workers" &
+PYTHONPATH="$TMP" "$PYTHON" -m sglang.launch_server --model-path /models/x --tp 4 --pid-file "$TMP/workers" &
 launcher=$!
 bash -c 'trap "" TERM; exec -a "VLLM::Worker_TP0" sleep 600' &
 vllm=$!
@@ -36,7 +36,7 @@ cat >"$TMP/scenario.json" <<JSON
    {"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-6", "pci": {"bus_id": "00000000:1F:00.0", "device_id": "0x233010DE"},
     "memory": {"total_mib": 81559, "reserved_mib": 0, "used_mib": 0}, "utilization": {"gpu": [0], "memory": [0]}}]}
 JSON
-free() { run "$TMP/scenario.json" free --root / --sample 0 "$@"; }
+free() { run "$TMP/scenario.json" free --root / --sample 0 --include-busy "$@"; }
 alive() { kill -0 "$1" 2>/dev/null && [[ "$(awk '{print $3}' /proc/$1/stat 2>/dev/null)" != Z ]]; }
 
 # 1. The plan names the launcher as the root of the tree and changes nothing.
@@ -79,11 +79,11 @@ alive $bystander || fail "bystander signalled"
 kill $bystander
 
 # 6. Human output of the plan on the fixture after-crash node: the unit and its fix.
-run after-crash free --sample 0
+run after-crash free --sample 0 --include-busy
 expect_rc 1
 expect_out_contains "root PID 3141"
 expect_out_contains "systemd unit sglang.service (Restart=always)"
 expect_out_contains "$ ${SUDO}systemctl disable sglang.service"
-run after-crash free --sample 0 --yes
+run after-crash free --sample 0 --include-busy --yes
 expect_rc 2
 expect_out_contains "never acted on"

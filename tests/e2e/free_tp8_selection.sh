@@ -8,7 +8,7 @@ source "$(dirname "$0")/common.sh"
 
 mkdir -p "$TMP/sglang"
 cp "$GT_SOURCE_DIR/tests/free/fake_sglang.py" "$TMP/sglang/launch_server.py"
-"$PYTHON" "$TMP/sglang/launch_server.py" --model-path /models/x --tp 8 --pid-file "$TMP/workers" &
+PYTHONPATH="$TMP" "$PYTHON" -m sglang.launch_server --model-path /models/x --tp 8 --pid-file "$TMP/workers" &
 launcher=$!
 # Kill our own workers only: other tests with workers of the same name run beside us.
 trap 'kill -9 $launcher 2>/dev/null || true; kill -9 $(cat "$TMP/workers" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
@@ -25,7 +25,7 @@ for i in $(seq 0 7); do
     \"processes\": [{\"pid_env\": \"W$i\", \"used_mib\": 70000, \"type\": \"compute\"}]}"
 done
 printf '{"driver_version": "550.90.07", "nvml_version": "12.550.90.07", "cuda_driver_version": 12040, "devices": [%s]}' "$devs" >"$TMP/scenario.json"
-free() { run "$TMP/scenario.json" free --root / --sample 0 "$@"; }
+free() { run "$TMP/scenario.json" free --root / --sample 0 --include-busy "$@"; }
 alive() { kill -0 "$1" 2>/dev/null && [[ "$(awk '{print $3}' /proc/$1/stat 2>/dev/null)" != Z ]]; }
 all_alive() { for p in $launcher "${workers[@]}"; do alive "$p" || fail "$1: $p was signalled"; done; }
 upper=$(IFS=,; echo "${workers[*]:4}")
@@ -59,6 +59,12 @@ assert len(held) == 1, held
 assert held[0]["commands"] == free["targets"][0]["commands"], (held[0]["commands"], free["targets"][0]["commands"])
 assert any(p["commands"] == held[0]["commands"] for p in report["plan"])
 PY
+
+# A PID given twice is one PID: listed and signalled once; one GPU is "GPU 6".
+free --pid ${workers[6]} --pid ${workers[6]}
+expect_out_contains "on GPU 6 through 1 process (PID ${workers[6]})"
+expect_out_contains "kill ${workers[6]}   # SIGTERM to exactly the chosen PIDs"
+all_alive "a dry run"
 
 # 4. --pid of one worker: exactly that worker.
 free --pid ${workers[5]} --yes --grace 2s --json

@@ -33,7 +33,8 @@ boot 3 --state-dir "$STATE"
 expect_rc 2
 [[ "$(offender)" == critical ]] || fail "third boot: '$(offender)', want critical"
 json_check 'any(f["id"] == "gpu.repeat_offender" and f["subject"]["gpu_uuid"] == "'"$UUID"'" and "Xid 79 in 3 boots" in f["title"] and "RMA" in f["title"] and all(("1d0c5e2%d" % n) in f["evidence"] for n in (1, 2, 3)) for f in d["findings"])' "RMA with the three boots listed"
-json_check 'any(s["finding_ids"] == ["gpu.repeat_offender"] for s in d["plan"])'
+json_check 'any(s["finding_ids"][0] == "gpu.repeat_offender" and not any(c.endswith("reboot") for c in s["commands"]) for s in d["plan"])' "the GPU's one step is the RMA, no reboot"
+json_check 'not any("nvidia-smi -q -i" in c for s in d["plan"] for c in s["commands"])' "a lost GPU: no nvidia-smi -q -i"
 
 "$TOOL" history --state-dir "$STATE" >"$TMP/out"
 expect_out_contains "$UUID"

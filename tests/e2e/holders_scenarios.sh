@@ -20,7 +20,7 @@ json_check 'len(d["servers"]) == 1 and d["servers"][0]["kind"] == "TGI" and d["s
 json_check 'd["servers"][0]["restart_policy"] == "Docker restart policy always" and d["servers"][0]["restarts_when_signalled"]'
 json_check '[f["commands"] for f in d["findings"] if f["id"] == "memory.held_idle"] == [["docker stop 4f2a9c1e7b3d", "docker update --restart=no 4f2a9c1e7b3d"]]' "stopped through Docker"
 # free plans the same, through the owner, and --signal is what forces a signal.
-run docker-restart free --sample 0 --json
+run docker-restart free --sample 0 --include-busy --json
 json_check 'd["targets"][0]["via_owner"] and d["targets"][0]["commands"] == ["docker stop 4f2a9c1e7b3d", "docker update --restart=no 4f2a9c1e7b3d"]'
-run docker-restart free --sample 0 --json --signal
+run docker-restart free --sample 0 --include-busy --json --signal
 json_check 'not d["targets"][0]["via_owner"] and d["targets"][0]["signal_pids"] == [6100]'

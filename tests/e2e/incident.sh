@@ -28,7 +28,7 @@ server=$(line_of "SGLang started 41 s after boot by sglang.service (auto-start")
 [[ "$(line_of "what happened")" == 2 ]] || fail "the section is not at the top"
 ((write < end && end < boot && boot < server)) || fail "story out of order: $write $end $boot $server"
 expect_out_contains "2025-12-31 23:55:00  previous boot ended abruptly"
-expect_out_contains "after 14 I/O errors, 1 read-only remounts, 3 hung tasks"
+expect_out_contains "after 14 I/O errors, 1 read-only remount, 3 hung tasks"
 
 run "$TMP/incident-story" --path /data --sample 0 --json
 json_check 'd["incident"]["previous_boot"]["ending"] == "abrupt"'
@@ -41,9 +41,8 @@ run incident-clean-reboot --sample 0 --json
 json_check 'd["incident"]["previous_boot"]["ending"] == "reboot"'
 json_check 'not any(f["id"].startswith("incident.") for f in d["findings"])'
 
-copy incident-panic
-touch -d @$((BTIME - 300)) "$TMP"/incident-panic/root/var/lib/systemd/pstore/*/dmesg-efi-*
-run "$TMP/incident-panic" --sample 0 --json
+# The EFI record's name carries the panic's time: no mtime needed (git keeps none).
+run incident-panic --sample 0 --json
 json_check 'd["incident"]["previous_boot"]["ending"] == "kernel_panic"'
 json_check 'any(f["id"] == "incident.kernel_panic" and "Fatal exception in interrupt" in f["evidence"] for f in d["findings"])'
 

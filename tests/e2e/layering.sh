@@ -16,11 +16,13 @@ deny() {  # deny DIR PATTERN: no file under DIR includes a header matching PATTE
 }
 deny model "util|sources|checks|render|cli|free|fleet|serve|data"
 deny util "model|sources|checks|render|cli|free|fleet|serve|data"
-deny sources "checks|render|cli|free|fleet|serve"
+deny sources "checks|render|cli|free|fleet|serve|collect"
+deny collect "render|cli|free|fleet|serve"
 deny checks "sources|render|cli|free|fleet|serve"
 deny render "sources|checks|cli|free|fleet"
 deny history "checks|sources|render|cli|free|fleet|serve|data"
 deny holders "util|sources|checks|render|cli|free|fleet|serve|data"
+deny watch "cli|free|fleet|serve|render"
 
 # The fleet works on typed reports (issue 20): JSON enters it only through
 # report_from_json (render/json_report_read.cc), so fleet/ and the fleet's

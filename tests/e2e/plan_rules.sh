@@ -33,6 +33,29 @@ cmds = [tuple(p["commands"]) for p in d["plan"] if p["commands"]]
 assert len(cmds) == len(set(cmds)), (name, "two steps with the same commands (one cause, one step)", cmds)
 drastic = any(re.search(r"\b(drain|reset|reseat|RMA|reboot)\b", t, re.I) for t in texts)
 assert not (drastic and any("no hardware action needed" in t or "no action needed" in t for t in texts)), (name, "contradiction", texts)
+# One step per GPU: a GPU with several findings about its hardware has one
+# step, and no other step; no step both sends a GPU to RMA (out of service)
+# and resets or reboots it.
+def norm(bus): return bus.lower()[-12:] if bus else None
+bus_of = {g["index"]: g.get("pci_bus_id") for g in d.get("gpus", [])}
+joinable = lambda i: i.startswith(("gpu.", "ecc.", "nvlink.", "fabric.", "thermal.")) or i == "pcie.link_downgraded"
+per_gpu = {}
+for f in d["findings"]:
+    if f["severity"] == "ok" or not joinable(f["id"]) or f["id"] in ("gpu.count_mismatch",):
+        continue
+    s = f["subject"]
+    key = norm(s.get("pci_bus_id") or bus_of.get(s.get("gpu_index")))
+    if key:
+        per_gpu.setdefault(key, []).append(f)
+step_gpus = [norm(p.get("gpu")) for p in d["plan"] if p.get("gpu")]
+assert len(step_gpus) == len(set(step_gpus)), (name, "two steps for one GPU", step_gpus)
+for key, fs in per_gpu.items():
+    if len(fs) >= 2 and any(f["severity"] in ("warning", "critical") for f in fs):
+        assert step_gpus.count(key) == 1, (name, "no single step for GPU", key, [f["id"] for f in fs])
+for p in d["plan"]:
+    rma = p["finding_ids"][0] in ("ecc.remap_failure", "ecc.retired_pages_limit", "ecc.remap_no_spare") or (p["finding_ids"][0] == "gpu.repeat_offender" and sev.get("gpu.repeat_offender") == "critical")
+    if rma or "out of service" in p["text"]:
+        assert not any("nvidia-smi -r" in c or c.endswith("reboot") for c in p["commands"]), (name, "RMA beside a reset/reboot", p)
 print(name, "ok", len(d["plan"]), "steps")
 PY
 }

@@ -153,6 +153,10 @@ mutate 'gpu_triage_collector_halted == 1' 'gpu_triage_collector_halted >= 0'
 mutate 'increase(gpu_triage_collections_abandoned_total[15m]) > 0' 'gpu_triage_collections_abandoned_total > 0'
 mutate 'gpu_triage_collection_timestamp_seconds > 600' 'gpu_triage_collection_timestamp_seconds > 60'
 mutate 'count by (cluster, verdict) (gpu_triage_verdict == 1)' 'count by (cluster, verdict) (gpu_triage_verdict)'
+mutate 'increase(gpu_triage_gpu_ecc_aggregate_errors_total{type="uncorrected"}[1h]) > 0' 'gpu_triage_gpu_ecc_aggregate_errors_total{type="uncorrected"} > 0'
+mutate ',id!~"ecc\\.(aggregate_uncorrectable|retired_pages_dbe)"' ''
+mutate 'id=~"gpu\\.s?xid\\..+",severity="critical"}' 'id=~"gpu\\.s?xid\\..+",severity!="warning"}'
+mutate 'pcie\\.link_downgraded",severity="warning"}' 'pcie\\.link_downgraded"}'
 for pid in "${PIDS[@]}"; do wait "$pid"; done
 for ((i = 1; i <= N; i++)); do
   [[ ! -e "$TMP/m$i/passed" ]] || fail "the unit tests pass with the mutation $(cat "$TMP/m$i/what")"

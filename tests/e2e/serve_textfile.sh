@@ -34,7 +34,7 @@ grep -q 'verdict="ok"} 1$' "$prom" || fail "second run's verdict"
 run healthy-h100x8 --oneline --sample 0 --textfile "$TMP/does-not-exist"
 expect_rc 74
 [[ ! -s "$TMP/out" ]] || fail "--oneline printed '$(cat "$TMP/out")' although the textfile failed"
-[[ "$(tail -1 "$TMP/err")" == "gpu-triage: --textfile: cannot write $TMP/does-not-exist/gpu-triage.prom: cannot create $TMP/does-not-exist/.gpu-triage.prom."*": No such file or directory" ]] ||
+[[ "$(tail -1 "$TMP/err")" == "gpu-triage: --textfile: cannot write $TMP/does-not-exist/gpu-triage.prom: cannot create a temporary file in $TMP/does-not-exist: No such file or directory" ]] ||
   fail "error: $(cat "$TMP/err")"
 run healthy-h100x8 --oneline --sample 0 --exit-codes npd --textfile "$TMP/does-not-exist"
 expect_rc 74

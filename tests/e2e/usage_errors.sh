@@ -56,7 +56,8 @@ check_usage_bounded serve --listen 127.0.0.1:99999999999999999999
 grep -q -- "indices 0-1023" "$TMP/h" || fail "free --help states the GPU index limit"
 
 # A GPU the node does not have is a usage error too (64, not a refusal's 2),
-# naming the GPUs it has; nothing on stdout, even with --json.
+# naming the GPUs it has; nothing on stdout, and with --json the error
+# object (docs/json.md).
 run after-crash free --gpus 9 --sample 0
 expect_rc 64
 grep -qx "gpu-triage free: --gpus 9: this node has no GPU 9 (it has GPUs 0-7)" "$TMP/err" ||
@@ -66,4 +67,4 @@ run after-crash free --gpus 6-9 --sample 0 --json --yes
 expect_rc 64
 grep -qx "gpu-triage free: --gpus 6-9: this node has no GPUs 8-9 (it has GPUs 0-7)" "$TMP/err" ||
   fail "message: $(cat "$TMP/err")"
-[[ ! -s "$TMP/out" ]] || fail "stdout: $(cat "$TMP/out")"
+json_check 'd == {"error": "--gpus 6-9: this node has no GPUs 8-9 (it has GPUs 0-7)", "exit_code": 64}'

@@ -4,7 +4,8 @@
 source "$(dirname "$0")/common.sh"
 
 # usage WANT ARGS...: runs the tool, expects exit 64 and WANT as the first
-# line of stderr, and nothing on stdout.
+# line of stderr, and nothing on stdout (with --json: the error object,
+# docs/json.md).
 usage() {
   local want="$1"
   shift
@@ -14,7 +15,11 @@ usage() {
   set -e
   expect_rc 64
   [[ "$(head -1 "$TMP/err")" == "$want" ]] || fail "$*: stderr '$(cat "$TMP/err")', want '$want'"
-  [[ ! -s "$TMP/out" ]] || fail "$*: stdout: $(cat "$TMP/out")"
+  if [[ " $* " == *" --json "* ]]; then
+    json_check "d['exit_code'] == 64 and d['error'] == \"${want#gpu-triage: }\""
+  else
+    [[ ! -s "$TMP/out" ]] || fail "$*: stdout: $(cat "$TMP/out")"
+  fi
 }
 
 usage "gpu-triage: unknown command 'fre'; did you mean 'free'?" fre

@@ -2,9 +2,14 @@
 //
 // One source, three builds selected by a compile definition:
 //   MOCK_NVML_VARIANT_CURRENT  R570+: every symbol below.
-//   MOCK_NVML_VARIANT_R535     early R535: _v3 process calls write the 32-byte
+//   MOCK_NVML_VARIANT_R535     early R535, as 535.54.03 (CUDA 12.2 GA): _v3
+//                              process calls write the 32-byte
 //                              nvmlProcessInfo_r535_t; no DetailList, no
-//                              TemperatureV.
+//                              TemperatureV. Later R535 drivers (Debian's
+//                              535.261.03) also export
+//                              nvmlDeviceGetRunningProcessDetailList and
+//                              write 24 bytes; tests/nvidia/mock_exports.sh
+//                              holds each variant to NVIDIA's libraries.
 //   MOCK_NVML_VARIANT_R470     old driver: no _v3 process calls, no
 //                              MemoryInfo_v2, no ClocksEvent names, no
 //                              GpuMaxPcieLinkGeneration, no ConfCompute,
@@ -30,6 +35,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -311,6 +317,16 @@ struct Device {
   std::optional<unsigned> max_mig_device_count;
   std::vector<std::unique_ptr<Device>> mig_devices;
   std::optional<unsigned> gpu_instance_id, compute_instance_id;
+
+  // A timeline (README "Timelines"): the device as it is from `at_s`
+  // seconds after the first nvmlInit on, each phase the JSON so far with a
+  // merge patch applied; and the events NVML event sets deliver.
+  std::vector<std::pair<double, std::unique_ptr<Device>>> phases;
+  struct Event {
+    double at_s = 0;
+    unsigned long long type = 0, data = 0;
+  };
+  std::vector<Event> events;
 };
 
 struct Scenario {
@@ -882,6 +898,65 @@ json ResolveCopy(const json& devices, size_t i, const std::vector<json>& resolve
   return merged;
 }
 
+// "timeline": [{"at_s": 5, "set": {...}}, ...]: phases in time order, each
+// the device JSON so far with `set` merged in (RFC 7396).
+void ParseTimeline(json so_far, const json& timeline, const std::string& w, Device* d) {
+  if (timeline.is_null()) return;
+  if (!timeline.is_array()) TypeError(w + ".timeline", "an array", timeline);
+  double last = 0;
+  for (size_t k = 0; k < timeline.size(); ++k) {
+    const std::string wk = w + ".timeline[" + std::to_string(k) + "]";
+    const json& step = timeline[k];
+    if (!step.is_object()) TypeError(wk, "an object", step);
+    const json* at = Field(step, "at_s");
+    if (!at || !at->is_number() || at->get<double>() < last)
+      TypeError(wk + ".at_s", "a number of seconds, not below the step before", at ? *at : json());
+    last = at->get<double>();
+    if (const json* set = Field(step, "set")) {
+      if (!set->is_object()) TypeError(wk + ".set", "an object", *set);
+      so_far.merge_patch(*set);
+    }
+    auto phase = std::make_unique<Device>();
+    phase->index = d->index;
+    ParseDeviceFields(so_far, wk, phase.get());
+    ParseDeviceFaults(so_far, wk, phase.get());
+    d->phases.emplace_back(last, std::move(phase));
+  }
+}
+
+// "events": [{"at_s": 5, "type": "xid", "data": 79}, ...] for event sets.
+void ParseEvents(const json& events, const std::string& w, Device* d) {
+  if (events.is_null()) return;
+  if (!events.is_array()) TypeError(w + ".events", "an array", events);
+  static const std::map<std::string, unsigned long long> kTypes = {
+      {"xid", nvmlEventTypeXidCriticalError},
+      {"ecc_single", nvmlEventTypeSingleBitEccError},
+      {"ecc_double", nvmlEventTypeDoubleBitEccError},
+      {"clock", nvmlEventTypeClock},
+      {"power_source", nvmlEventTypePowerSourceChange},
+      {"pstate", nvmlEventTypePState}};
+  for (size_t k = 0; k < events.size(); ++k) {
+    const std::string wk = w + ".events[" + std::to_string(k) + "]";
+    const json& e = events[k];
+    if (!e.is_object()) TypeError(wk, "an object", e);
+    Device::Event ev;
+    const json* at = Field(e, "at_s");
+    if (!at || !at->is_number()) TypeError(wk + ".at_s", "a number of seconds", at ? *at : json());
+    ev.at_s = at->get<double>();
+    const json* type = Field(e, "type");
+    if (type && type->is_string() && kTypes.count(type->get<std::string>()))
+      ev.type = kTypes.at(type->get<std::string>());
+    else if (type && type->is_number_unsigned())
+      ev.type = type->get<unsigned long long>();
+    else
+      TypeError(wk + ".type",
+                "xid, ecc_single, ecc_double, clock, power_source, pstate or a number",
+                type ? *type : json());
+    ev.data = static_cast<unsigned long long>(OptInt(e, "data", wk, 0, 1LL << 40).value_or(0));
+    d->events.push_back(ev);
+  }
+}
+
 void ParseDevices(const json& root, Scenario* s) {
   const json* devs = Field(root, "devices");
   if (!devs) return;
@@ -892,8 +967,15 @@ void ParseDevices(const json& root, Scenario* s) {
     auto d = std::make_unique<Device>();
     d->index = static_cast<unsigned>(i);
     const std::string w = "devices[" + std::to_string(i) + "]";
-    ParseDeviceFields(resolved.back(), w, d.get());
-    ParseDeviceFaults(resolved.back(), w, d.get());
+    json base = resolved.back();
+    const json timeline = base.contains("timeline") ? base["timeline"] : json();
+    const json events = base.contains("events") ? base["events"] : json();
+    base.erase("timeline");
+    base.erase("events");
+    ParseDeviceFields(base, w, d.get());
+    ParseDeviceFaults(base, w, d.get());
+    ParseTimeline(base, timeline, w, d.get());
+    ParseEvents(events, w, d.get());
     s->devices.push_back(std::move(d));
   }
 }
@@ -1038,6 +1120,20 @@ const Device* FindDevice(const Scenario& s, nvmlDevice_t h) {
   return nullptr;
 }
 
+double SecondsSinceInit(const Scenario& s) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - s.started).count();
+}
+
+// The device as its timeline says it is now (itself before the first step).
+const Device* Current(const Scenario& s, const Device* d) {
+  if (d->phases.empty()) return d;
+  const double t = SecondsSinceInit(s);
+  const Device* now = d;
+  for (const auto& [at, phase] : d->phases)
+    if (at <= t) now = phase.get();
+  return now;
+}
+
 // Prologue of a device call: init check, latency, handle check, hang, lost,
 // injected error, in that order.
 nvmlReturn_t Enter(const char* sym, nvmlDevice_t h, const Device** out) {
@@ -1046,6 +1142,7 @@ nvmlReturn_t Enter(const char* sym, nvmlDevice_t h, const Device** out) {
   ApplyLatency(*s, sym);
   const Device* d = FindDevice(*s, h);
   if (!d) return NVML_ERROR_INVALID_ARGUMENT;
+  d = Current(*s, d);
   if (d->hang_in && (*d->hang_in == sym || *d->hang_in == BaseName(sym))) {
     HangForever();
   }
@@ -1301,7 +1398,7 @@ static nvmlReturn_t HandleByIndex(const char* sym, unsigned int index, nvmlDevic
     if (!out || index >= s->devices.size()) {
       return NVML_ERROR_INVALID_ARGUMENT;
     }
-    const Device& d = *s->devices[index];
+    const Device& d = *Current(*s, s->devices[index].get());
     if (d.hang_in && (*d.hang_in == sym || *d.hang_in == BaseName(sym))) {
       HangForever();
     }
@@ -2034,4 +2131,96 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t h, unsigned int
 }
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t h, unsigned int* id) {
   return InstanceId("nvmlDeviceGetComputeInstanceId", h, id, &Device::compute_instance_id);
+}
+
+// ---------------------------------------------------------------------------
+// Event sets (README "Events"): a device's `events` are delivered to a set
+// it is registered on, each once, from its `at_s` on; only events at or
+// after the registration count, as NVML records only those.
+
+namespace {
+
+struct EventSet {
+  std::mutex mu;
+  struct Registration {
+    const Device* device;  // the base device: its address is the handle
+    unsigned long long types;
+    double since_s;
+  };
+  std::vector<Registration> regs;
+  std::set<std::pair<const Device*, size_t>> delivered;
+};
+
+// Every type the mock can deliver: the bits of nvml-abi.md's table.
+constexpr unsigned long long kMockEventTypes = 0xFF9FULL;
+
+bool NextEvent(EventSet& set, const Scenario& s, nvmlEventData_t* data) {
+  std::lock_guard<std::mutex> lock(set.mu);
+  const double t = SecondsSinceInit(s);
+  for (const auto& r : set.regs) {
+    for (size_t k = 0; k < r.device->events.size(); ++k) {
+      const Device::Event& e = r.device->events[k];
+      if (e.at_s > t || e.at_s < r.since_s || !(e.type & r.types)) continue;
+      if (!set.delivered.insert({r.device, k}).second) continue;
+      *data = nvmlEventData_t{};
+      data->device = reinterpret_cast<nvmlDevice_t>(const_cast<Device*>(r.device));
+      data->eventType = e.type;
+      data->eventData = e.data;
+      data->gpuInstanceId = NVML_MIG_ID_NONE;
+      data->computeInstanceId = NVML_MIG_ID_NONE;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+MOCK_EXPORT nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t* set) {
+  const char* sym = "nvmlEventSetCreate";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Scenario* s = nullptr;
+    if (nvmlReturn_t r = EnterSystem(sym, &s)) return r;
+    if (!set) return NVML_ERROR_INVALID_ARGUMENT;
+    // Never freed (nvmlEventSetFree only forgets it): a waiter may be inside.
+    *set = reinterpret_cast<nvmlEventSet_t>(new EventSet());
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t h, unsigned long long types,
+                                                  nvmlEventSet_t set) {
+  const char* sym = "nvmlDeviceRegisterEvents";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Device* d = nullptr;
+    if (nvmlReturn_t r = Enter(sym, h, &d)) return r;
+    if (!set) return NVML_ERROR_INVALID_ARGUMENT;
+    // As NVML: one unsupported bit and none of them is registered.
+    if (types & ~kMockEventTypes) return NVML_ERROR_NOT_SUPPORTED;
+    auto* es = reinterpret_cast<EventSet*>(set);
+    std::lock_guard<std::mutex> lock(es->mu);
+    es->regs.push_back({FindDevice(*g_state.load(), h), types, SecondsSinceInit(*g_state.load())});
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t* data,
+                                             unsigned int timeoutms) {
+  const char* sym = "nvmlEventSetWait_v2";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const Scenario* s = nullptr;
+    if (nvmlReturn_t r = EnterSystem(sym, &s)) return r;
+    if (!set || !data) return NVML_ERROR_INVALID_ARGUMENT;
+    auto* es = reinterpret_cast<EventSet*>(set);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutms);
+    for (;;) {
+      if (NextEvent(*es, *s, data)) return NVML_SUCCESS;
+      if (std::chrono::steady_clock::now() >= until) return NVML_ERROR_TIMEOUT;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set) {
+  return set ? NVML_SUCCESS : NVML_ERROR_INVALID_ARGUMENT;
 }

@@ -219,9 +219,24 @@ def symlink(root, rel, target):
     os.symlink(target, path)
 
 
+BOOT_ID = "00bcba97-c709-4fa8-8cc5-d1cf2a389057"  # this boot (the journal's index 0)
+OS_RELEASE_DEBIAN12 = """PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"
+NAME="Debian GNU/Linux"
+VERSION_ID="12"
+VERSION="12 (bookworm)"
+VERSION_CODENAME=bookworm
+ID=debian
+HOME_URL="https://www.debian.org/"
+SUPPORT_URL="https://www.debian.org/support"
+BUG_REPORT_URL="https://bugs.debian.org/"
+"""
+
+
 def base_root(root, users=(), hostname="gpu-node-01"):
     write(root, "etc/passwd", "\n".join(PASSWD_BASE + list(users)) + "\n")
     write(root, "etc/hostname", hostname + "\n")
+    write(root, "etc/os-release", OS_RELEASE_DEBIAN12)
+    write(root, "proc/sys/kernel/random/boot_id", BOOT_ID + "\n")
     write(root, "proc/sys/kernel/hostname", hostname + "\n")
     write(root, "proc/stat",
           "cpu  123456 0 65432 98765432 1234 0 567 0 0 0\n"
@@ -463,6 +478,32 @@ def after_crash(path, launcher_start_s=12.0):
         init={"latency_ms": 40}, latency_ms={"default": 1})
 
 
+def watch_timeline(path):
+    """after-crash's node as the resumed job runs, for `gpu-triage watch`:
+    the SGLang server (TP 8) ramps up from idle (40% at 2 s, 95% at 4 s),
+    GPU 3 reports Xid 31 through NVML events at 5 s, and GPU 5 stops
+    answering (hangs in nvmlDeviceGetPowerUsage) at 8 s."""
+    s = after_crash(path)
+    s["description"] = ("after-crash's SGLang node resumed: utilisation ramps "
+                        "0 -> 40% (2 s) -> 95% (4 s); Xid 31 on GPU 3 "
+                        "(NVML event) at 5 s; GPU 5 hangs in "
+                        "nvmlDeviceGetPowerUsage from 8 s")
+    for i, d in enumerate(s["devices"]):
+        d["timeline"] = [
+            {"at_s": 2, "set": {"utilization": {"gpu": [40], "memory": [20]},
+                                "power_draw_mw": 310000}},
+            {"at_s": 4, "set": {"utilization": {"gpu": [95, 96, 94],
+                                                "memory": [60]},
+                                "power_draw_mw": 560000}},
+        ]
+        if i == 3:
+            d["events"] = [{"at_s": 5, "type": "xid", "data": 31}]
+        if i == 5:
+            d["timeline"].append({"at_s": 8, "set": {
+                "hang_in": "nvmlDeviceGetPowerUsage"}})
+    return s
+
+
 def no_driver(path):
     root = os.path.join(path, "root")
     base_root(root)
@@ -492,6 +533,60 @@ def driver_not_loaded(path):
         "libnvidia-ml installed but the kernel module is not loaded",
         "current", "550.90.07", None, None, None, [],
         init={"error": "DRIVER_NOT_LOADED", "latency_ms": 20})
+
+
+GUEST_FLAGS = ("fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat "
+               "pse36 clflush mmx fxsr sse sse2 ss syscall nx pdpe1gb rdtscp lm "
+               "constant_tsc rep_good nopl xtopology cpuid tsc_known_freq pni "
+               "pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt "
+               "aes xsave avx f16c rdrand hypervisor lahf_lm abm 3dnowprefetch")
+
+
+def cpuinfo(root, flags, cpus=2):
+    text = ""
+    for i in range(cpus):
+        text += (f"processor\t: {i}\nvendor_id\t: AuthenticAMD\n"
+                 f"model name\t: AMD EPYC 9454 48-Core Processor\nflags\t\t: {flags}\n\n")
+    write(root, "proc/cpuinfo", text)
+
+
+def dmi(root, vendor, product):
+    write(root, "sys/class/dmi/id/sys_vendor", vendor + "\n")
+    write(root, "sys/class/dmi/id/product_name", product + "\n")
+
+
+def driverless(path, vm):
+    """NVIDIA's driver packages installed (libnvidia-ml answers
+    DRIVER_NOT_LOADED, as NVIDIA's own library does on a machine without the
+    module) but no NVIDIA GPU on the PCI bus: a VM whose GPUs the hypervisor
+    did not pass through after a restart, or a bare-metal node whose GPUs
+    vanished. The clock carries no evidence of being wrong: the kernel's
+    unsynchronised flag only (no NTP daemon, the hypervisor keeps time)."""
+    root = os.path.join(path, "root")
+    base_root(root)
+    intel_nic(root)
+    if vm:
+        dmi(root, "QEMU", "Standard PC (Q35 + ICH9, 2009)")
+        cpuinfo(root, GUEST_FLAGS)
+    else:
+        dmi(root, "Supermicro", "SYS-821GE-TNHR")
+        cpuinfo(root, GUEST_FLAGS.replace(" hypervisor", ""))
+    this_boot(root)
+    fixture_clock(root, NOW, state=5, ntp="no", ntp_synced="no", maxerror_us=16000000)
+    what = ("a VM whose GPUs were not passed through" if vm
+            else "a bare-metal node whose GPUs left the PCI bus")
+    return scenario_json(
+        f"driver packages installed, no NVIDIA GPU on the PCI bus, no nvidia module: {what}",
+        "current", "535.261.03", None, None, None, [],
+        init={"error": "DRIVER_NOT_LOADED", "latency_ms": 5})
+
+
+def driverless_vm(path):
+    return driverless(path, True)
+
+
+def driverless_metal(path):
+    return driverless(path, False)
 
 
 def version_mismatch(path):
@@ -1016,18 +1111,28 @@ def fixture_command(root, name, cmd, out="", rc=None, err=None):
         write(root, f".gt-fixture/commands/{name}.err", err)
 
 
-def fixture_clock(root, now, state=0, rtc=None, ntp_synced="yes"):
+def set_mtime(root, rel, t):
+    """Sets a file's mtime, and records it in .gt-fixture/mtimes ("unix_s
+    path" lines): git keeps no mtimes, so scripts/with-mock sets them again
+    before each run."""
+    os.utime(os.path.join(root, rel), (t, t))
+    path = os.path.join(root, ".gt-fixture/mtimes")
+    old = open(path).read() if os.path.exists(path) else ""
+    write(root, ".gt-fixture/mtimes", old + f"{t} {rel}\n")
+
+
+def fixture_clock(root, now, state=0, rtc=None, ntp_synced="yes", ntp="yes",
+                  maxerror_us=16000):
     write(root, ".gt-fixture/clock",
-          f"now_unix_s={now}\nadjtimex_state={state}\nmaxerror_us=16000\n")
+          f"now_unix_s={now}\nadjtimex_state={state}\nmaxerror_us={maxerror_us}\n")
     write(root, "sys/class/rtc/rtc0/since_epoch", f"{now if rtc is None else rtc}\n")
     fixture_command(root, "timedatectl", TIMEDATECTL_CMD,
-                    f"NTP=yes\nNTPSynchronized={ntp_synced}\n")
+                    f"NTP={ntp}\nNTPSynchronized={ntp_synced}\n")
 
 
 def this_boot(root, uptime_s=3600):
     write(root, "proc/uptime", f"{uptime_s}.00 {uptime_s * 90}.00\n")
-    write(root, "proc/sys/kernel/random/boot_id",
-          "00bcba97-c709-4fa8-8cc5-d1cf2a389057\n")
+    write(root, "proc/sys/kernel/random/boot_id", BOOT_ID + "\n")
 
 
 def journal_entry(t, message, ident="kernel", pid=None, **extra):
@@ -1077,9 +1182,7 @@ def data_tree(root):
                               "sample-000123.jsonl"]):
         rel = f"data/run-0412/samples/{name}"
         write(root, rel, '{"step": %d}\n' % (121 + i))
-        t = LAST_SAMPLE - 600 * (2 - i)
-        # git keeps no mtimes: tests/e2e/incident.sh sets them again.
-        os.utime(os.path.join(root, rel), (t, t))
+        set_mtime(root, rel, LAST_SAMPLE - 600 * (2 - i))
 
 
 def incident_story(path):
@@ -1092,6 +1195,82 @@ def incident_story(path):
     s["description"] = ("the story: the storage under the VM filled up (I/O errors, a "
                         "read-only remount, hung tasks), the VM was killed (no shutdown "
                         "record); sglang.service auto-started SGLang 41 s after boot")
+    return s
+
+
+# --- The story (make demo): the whole first contact in one tree --------------
+ROOT_UUID = "3b1f0c9e-52a4-4d0b-9a51-0c6a2f1e7d11"
+OLD_DATA_UUID = "9f1c2d7a-6e0b-4b8e-8d2f-5a7c3e1b9d40"  # the failed vdb1
+NEW_DATA_UUID = "c41e8f27-3d5a-4b19-a6e2-7f0d9b3c5e84"  # the new NVMe
+
+
+def block_device(root, devpath, name, sectors, major, minor, parts=()):
+    """A disk as sysfs shows it: /sys/devices/<devpath>/block/<name> with
+    size (512-byte sectors), dev, ro, removable; partitions below it as
+    (name, start, sectors); /sys/block and /sys/class/block links."""
+    d = f"sys/devices/{devpath}/block/{name}"
+    for k, v in (("size", sectors), ("dev", f"{major}:{minor}"), ("ro", 0),
+                 ("removable", 0)):
+        write(root, f"{d}/{k}", f"{v}\n")
+    symlink(root, f"sys/block/{name}", f"../devices/{devpath}/block/{name}")
+    symlink(root, f"sys/class/block/{name}", f"../../devices/{devpath}/block/{name}")
+    for i, (part, start, size) in enumerate(parts, 1):
+        for k, v in (("partition", i), ("start", start), ("size", size),
+                     ("dev", f"{major}:{minor + i}"), ("ro", 0)):
+            write(root, f"{d}/{part}/{k}", f"{v}\n")
+        symlink(root, f"sys/class/block/{part}",
+                f"../../devices/{devpath}/block/{name}/{part}")
+
+
+def story_disks(root):
+    """The root disk (virtio vda, vda1 mounted on /); the data volume /data
+    is in fstab by the UUID of the old disk, which is gone; the new NVMe
+    that replaced it carries another filesystem and is not mounted."""
+    block_device(root, "pci0000:00/0000:00:04.0/virtio2", "vda", 419430400, 252, 0,
+                 [("vda1", 2048, 419428319)])
+    nvme = "pci0000:00/0000:00:05.0/nvme/nvme0"
+    block_device(root, nvme, "nvme0n1", 7501476528, 259, 0)
+    for k, v in (("model", "SAMSUNG MZQL23T8HCLS-00A07"), ("serial", "S64HNE0T512345"),
+                 ("firmware_rev", "GDC5902Q"), ("transport", "pcie")):
+        write(root, f"sys/devices/{nvme}/{k}", v + "\n")
+    symlink(root, f"sys/devices/{nvme}/nvme0n1/device", "../../nvme0")
+    symlink(root, f"dev/disk/by-uuid/{ROOT_UUID}", "../../vda1")
+    symlink(root, f"dev/disk/by-uuid/{NEW_DATA_UUID}", "../../nvme0n1")
+    symlink(root, "dev/disk/by-id/nvme-SAMSUNG_MZQL23T8HCLS-00A07_S64HNE0T512345",
+            "../../nvme0n1")
+    write(root, "proc/self/mountinfo",
+          "22 1 252:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n"
+          "23 22 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n"
+          "24 22 0:20 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n")
+    write(root, "etc/fstab",
+          "# /etc/fstab: static file system information.\n"
+          f"UUID={ROOT_UUID} / ext4 errors=remount-ro 0 1\n"
+          f"UUID={OLD_DATA_UUID} /data ext4 defaults,nofail 0 2\n")
+    kmsg(root, [(6, 1893211, "nvme nvme0: pci function 0000:00:05.0"),
+                (6, 2014457, "nvme nvme0: 16/0/0 default/read/poll queues"),
+                (6, 2101935, "virtio_blk virtio2: [vda] 419430400 512-byte logical blocks "
+                             "(215 GB/200 GiB)"),
+                (6, 2113002, " vda: vda1")])
+
+
+def story(path):
+    """make demo: incident-story's node (the previous boot ended abruptly
+    after the data volume's I/O errors; SGLang auto-started by its unit 41 s
+    after boot; NVML library 565 under a 590 kernel module) with the disks
+    of the morning after: /data in fstab by the old disk's UUID, the new
+    NVMe present but not mounted. scripts/demo adds the job's output (real
+    torch files, the last ones damaged at the crash) and the mount point."""
+    s = after_crash(path, launcher_start_s=41.0)
+    root = os.path.join(path, "root")
+    this_boot(root)
+    fixture_clock(root, NOW)
+    fixture_journal(root, ordinary_entries() + storm_entries())
+    story_disks(root)
+    s["description"] = ("the story: the data volume failed (I/O errors, a read-only "
+                        "remount, hung tasks) and the VM was killed; sglang.service "
+                        "auto-started SGLang 41 s after boot; NVML 565 under a 590 module; "
+                        "/data is in fstab by the old disk's UUID and the new NVMe is "
+                        "not mounted")
     return s
 
 
@@ -1126,9 +1305,11 @@ def incident_panic(path):
     fixture_journal(root, ordinary_entries() + [
         journal_entry(PREV_END - 2, "NVRM: Xid (PCI:0000:19:00): 79, pid=3190, "
                                     "name=python3, GPU has fallen off the bus.")])
-    rel = "var/lib/systemd/pstore/1766966100/dmesg-efi-176696610001001"
+    # efi-pstore names a record (seconds * 100 + part) * 1000 + count: the
+    # name carries the time of the panic (the end of the previous boot).
+    rel = f"var/lib/systemd/pstore/{PREV_END}/dmesg-efi-{PREV_END}01001"
     write(root, rel, PANIC_RECORD)
-    os.utime(os.path.join(root, rel), (PREV_END, PREV_END))
+    set_mtime(root, rel, PREV_END)
     s["description"] = "the previous boot ended in a kernel panic (systemd-pstore kept it)"
     return s
 
@@ -1151,6 +1332,8 @@ SCENARIOS = {
     "no-driver": no_driver,
     "no-gpu": no_gpu,
     "driver-not-loaded": driver_not_loaded,
+    "driverless-vm": driverless_vm,
+    "driverless-metal": driverless_metal,
     "version-mismatch": version_mismatch,
     "one-gpu-hung": one_gpu_hung,
     "wedged-driver": wedged_driver,
@@ -1170,11 +1353,13 @@ SCENARIOS = {
     "thermal-margin": thermal_margin,
     "aggregate-dbe": aggregate_dbe,
     "incident-story": incident_story,
+    "story": story,
     "incident-clean-reboot": incident_clean_reboot,
     "incident-panic": incident_panic,
     "incident-clock-off": incident_clock_off,
     "missing-mount": missing_mount,
     "repeat-xid79": repeat_xid79,
+    "watch-timeline": watch_timeline,
 }
 
 

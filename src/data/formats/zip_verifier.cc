@@ -32,6 +32,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "data/formats/npy_verifier.h"
@@ -416,10 +417,48 @@ void zip_value_spans(const ByteSource& src, const std::optional<std::string>& pr
   }
 }
 
+bool name_ends_with(std::string_view name, std::string_view ext) {
+  return name.size() >= ext.size() &&
+         std::equal(ext.rbegin(), ext.rend(), name.rbegin(), [](char a, char b) {
+           return a == std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
+// A zip that lacks what its format requires is malformed, whatever its
+// records' CRCs say: torch.load reads data.pkl first, numpy.load of an .npz
+// gives arrays only for .npy members. A generic zip verified intact would be
+// a file the loader refuses.
+bool required_members_present(std::string_view name, const ZipDirectory& dir,
+                              const std::optional<std::string>& prefix, FileCheck& check) {
+  if (dir.entries.empty()) {
+    add(check, ProblemCode::kMalformed,
+        "a zip with no entries (an empty central directory): nothing to load");
+    return false;
+  }
+  if (!prefix && (name_ends_with(name, ".pt") || name_ends_with(name, ".pth") ||
+                  name_ends_with(name, ".ckpt"))) {
+    add(check, ProblemCode::kMalformed,
+        "a torch checkpoint zip without a <folder>/data.pkl record (" +
+            std::to_string(dir.entries.size()) + " records, the first " + dir.entries[0].name +
+            "): torch.load cannot load it");
+    return false;
+  }
+  const bool any_npy = std::any_of(dir.entries.begin(), dir.entries.end(),
+                                   [](const ZipEntry& e) { return e.name.ends_with(".npy"); });
+  if (!prefix && name_ends_with(name, ".npz") && !any_npy) {
+    add(check, ProblemCode::kMalformed,
+        "an .npz without arrays: none of its " + std::to_string(dir.entries.size()) +
+            " members is an .npy (the first " + dir.entries[0].name + ")");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void verify_zip(const ByteSource& src, bool deep, FileCheck& check,
-                std::vector<std::unique_ptr<StreamConsumer>>& consumers, ValueSpans* values) {
+                std::vector<std::unique_ptr<StreamConsumer>>& consumers, ValueSpans* values,
+                std::string_view name) {
   check.format = "zip";
   std::optional<ZipDirectory> dir = read_zip_directory(src, check);
   if (!dir) return;
@@ -428,6 +467,7 @@ void verify_zip(const ByteSource& src, bool deep, FileCheck& check,
     check.format = "torch-zip";
   else if (is_npz(*dir))
     check.format = "npz";
+  if (!required_members_present(name, *dir, prefix, check)) return;
   std::vector<Record> recs;
   for (const ZipEntry& e : dir->entries) {
     if (e.local_header_offset >= dir->cd_offset) {

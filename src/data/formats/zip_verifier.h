@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/byte_source.h"
@@ -17,8 +18,10 @@ struct ValueSpans;  // data/formats/value_consumer.h
 /// the file, torch storage sizes against data.pkl, .npz member sizes). Sets
 /// check.format to "torch-zip", "npz" or "zip". With `deep`, adds the
 /// consumers that check every record's CRC32 (inflating deflated members).
+/// A zip with no entries, and by the file's `name` a .pt/.pth/.ckpt without
+/// data.pkl or an .npz without an .npy member, is malformed (deep or not).
 void verify_zip(const ByteSource& src, bool deep, FileCheck& check,
                 std::vector<std::unique_ptr<StreamConsumer>>& consumers,
-                ValueSpans* values = nullptr);
+                ValueSpans* values = nullptr, std::string_view name = {});
 
 }  // namespace gt

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "sources/fs/block_devices.h"
+
 namespace gt {
 namespace {
 
@@ -135,15 +137,74 @@ std::optional<std::string> mounted_problem(const MountInfo& mi, const ExpectedMo
   return std::nullopt;
 }
 
+/// The kernel names every mount table source resolves to, and swap.
+std::set<std::string> devices_in_use(const FsRoot& root, const std::vector<MountEntry>& table,
+                                     const BlockDevices& devs) {
+  std::set<std::string> used;
+  for (const MountEntry& m : table)
+    if (auto dev = device_of_mount_source(root, devs, m.source)) used.insert(*dev);
+  if (auto swaps = root.read("/proc/swaps"))
+    for (std::string_view line : lines_of(*swaps)) {
+      std::vector<std::string> w = split_ws(line);
+      if (!w.empty())
+        if (auto dev = device_of_mount_source(root, devs, w[0])) used.insert(*dev);
+    }
+  return used;
+}
+
+/// Disks present that nothing mounts, uses as swap or builds on (a whole
+/// disk with partitions is said by its partitions).
+std::vector<std::string> unmounted_disks(const BlockDevices& devs,
+                                         const std::set<std::string>& used) {
+  std::vector<std::string> out;
+  for (const BlockDevice& d : devs.devices) {
+    if (used.count(d.name) || d.has_holders || d.has_partitions) continue;
+    if (d.size_bytes && *d.size_bytes == 0) continue;
+    out.push_back(describe_device(d));
+  }
+  return out;
+}
+
+/// Resolves the configured source; says what is known when it names no
+/// device present.
+void resolve_expected(const FsRoot& root, const BlockDevices& devs, const ExpectedMount& e,
+                      MountInfo& mi) {
+  using K = SourceResolution::Kind;
+  SourceResolution r = resolve_source(root, devs, e.what);
+  switch (r.kind) {
+    case K::kDevice:
+      mi.expected_device = r.device;
+      break;
+    case K::kAbsent:
+      mi.expected_source_note = e.what + " names no disk present";
+      break;
+    case K::kUnknown:
+      mi.expected_source_note = e.what + " not resolved: " +
+                                (devs.notes.empty() ? "no block devices read" : devs.notes[0]);
+      break;
+    case K::kUnknownForm:
+      mi.expected_source_note = "source '" + e.what +
+                                "' is not a form mount(8) knows (UUID=, "
+                                "LABEL=, PARTUUID=, a path): not resolved";
+      break;
+    case K::kNotADisk:
+      break;
+  }
+}
+
 MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
-                  const std::vector<ExpectedMount>& expected, const DiskUsage& d) {
+                  const std::vector<ExpectedMount>& expected, const DiskUsage& d,
+                  const BlockDevices& devs, const std::set<std::string>& used) {
   MountInfo mi;
   mi.path = d.path;
   mi.total_bytes = d.total_bytes;
   mi.available_bytes = d.available_bytes;
   if (const MountEntry* m = holder_of(table, d.path)) describe_holder(*m, mi);
   const ExpectedMount* e = expectation_for(expected, d.path);
-  if (e) set_expected(*e, mi);
+  if (e) {
+    set_expected(*e, mi);
+    resolve_expected(root, devs, *e, mi);
+  }
   // Not mounted where configured, and nothing mounted at or below that
   // point holds the path (a manual or CSI mount under it is a mount).
   const MountEntry* holder = holder_of(table, d.path);
@@ -153,10 +214,22 @@ MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
     mi.problem = "not_mounted";
     struct stat st;
     mi.plain_directory = ::stat(root.path(d.path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    mi.unmounted_disks = unmounted_disks(devs, used);
     return mi;
   }
   if (!mi.fs_type) return mi;
   const ExpectedMount* exact = e && e->where == *mi.mount_point ? e : nullptr;
+  if (const MountEntry* h = holder_of(table, d.path))
+    mi.mounted_device = device_of_mount_source(root, devs, h->source);
+  // Both sides resolved to kernel names and they differ: another disk is
+  // mounted where the configuration puts this one (an unresolved side is
+  // unknown, never a mismatch).
+  if (exact && mi.expected_device && mi.mounted_device &&
+      *mi.expected_device != *mi.mounted_device) {
+    mi.problem = "wrong_device";
+    mi.unmounted_disks = unmounted_disks(devs, used);
+    return mi;
+  }
   mi.problem = mounted_problem(mi, exact);
   return mi;
 }
@@ -255,6 +328,8 @@ std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsa
   std::vector<MountEntry> table;
   if (text) table = parse_mountinfo(*text);
   const std::vector<ExpectedMount> expected = read_expected(root);
+  const BlockDevices devs = read_block_devices(root);
+  const std::set<std::string> used = devices_in_use(root, table, devs);
   for (const DiskUsage& d : disks) {
     if (!text) {
       MountInfo mi;
@@ -263,7 +338,7 @@ std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsa
       out.push_back(mi);
       continue;
     }
-    out.push_back(inspect(root, table, expected, d));
+    out.push_back(inspect(root, table, expected, d, devs, used));
   }
   return out;
 }

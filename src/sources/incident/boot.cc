@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "sources/procfs/process_info.h"
+#include "util/numeric.h"
 
 namespace gt {
 
@@ -14,7 +15,8 @@ void read_this_boot(const FsRoot& root, Incident& out) {
   if (std::optional<std::string> up = root.read_optional_trimmed("/proc/uptime")) {
     char* end = nullptr;
     double v = std::strtod(up->c_str(), &end);
-    if (end != up->c_str() && v >= 0) out.uptime_s = v;
+    // "inf", "nan" or 1e300 is no uptime (and later cast to whole seconds).
+    if (end != up->c_str()) out.uptime_s = checked_double(v, 0, kMaxUnixS);
   }
 }
 

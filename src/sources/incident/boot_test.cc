@@ -32,5 +32,20 @@ TEST(ReadThisBoot, MissingFilesAreNullAndSaid) {
   EXPECT_EQ(in.unread.size(), 2u);
 }
 
+// Outside numbers are range-checked before arithmetic or a cast: an uptime
+// of inf or 1e300 (cast to whole seconds later) and a btime near INT64_MAX
+// (process ages are added to it) are unknown.
+TEST(ReadThisBoot, UptimeAndBtimeOutOfRangeAreUnknown) {
+  for (const char* up : {"inf 1\n", "1e300 1\n", "nan 1\n", "-5 1\n"}) {
+    TempTree t;
+    t.write("/proc/uptime", up);
+    t.write("/proc/stat", "btime 9223372036854775807\n");
+    Incident in;
+    read_this_boot(t.root(), in);
+    EXPECT_FALSE(in.uptime_s) << up;
+    EXPECT_FALSE(in.boot_time_unix_s);
+  }
+}
+
 }  // namespace
 }  // namespace gt

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "sources/incident/fake_host_test_util.h"
+#include "sources/incident/host.h"
 #include "util/test_util.h"
 
 namespace gt {
@@ -59,6 +62,42 @@ TEST(ReadClock, WhatCannotBeReadIsSaid) {
   EXPECT_FALSE(in.clock.rtc_offset_s);
   EXPECT_FALSE(in.clock.kernel_synchronised);
   EXPECT_EQ(in.unread.size(), 3u);  // RTC, adjtimex, timedatectl
+}
+
+// A fixture clock at INT64_MIN (or an RTC past year 9999) is no clock: the
+// offset is unknown, never an overflowing subtraction.
+TEST(ReadClock, ClocksOutOfRangeGiveNoOffset) {
+  TempTree t;
+  t.write("/sys/class/rtc/rtc0/since_epoch", "1699992800\n");
+  FakeHost h;
+  h.now = std::numeric_limits<int64_t>::min();
+  h.kernel = KernelClock{true, 0};
+  ClockOptions o;
+  o.clock = &h;
+  o.runner = &h;
+  Incident in;
+  read_clock(t.root(), o, in);
+  EXPECT_FALSE(in.clock.system_unix_s);
+  EXPECT_FALSE(in.clock.rtc_offset_s);
+  t.write("/sys/class/rtc/rtc0/since_epoch", "9223372036854775807\n");
+  h.now = 1700000000;
+  Incident in2;
+  read_clock(t.root(), o, in2);
+  EXPECT_FALSE(in2.clock.rtc_offset_s);
+}
+
+// A fixture tree that stands in for no clock and no commands (a scenario
+// without .gt-fixture/) says nothing about them: no "not read" lines.
+TEST(ReadClock, AFixtureTreeWithoutAClockSaysNothing) {
+  TempTree t;
+  FixtureHost h(t.root());
+  ClockOptions o;
+  o.clock = &h;
+  o.runner = &h;
+  Incident in;
+  read_clock(t.root(), o, in);
+  EXPECT_FALSE(in.clock.kernel_synchronised);
+  EXPECT_TRUE(in.unread.empty()) << in.unread.front();
 }
 
 }  // namespace

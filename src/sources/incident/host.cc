@@ -63,6 +63,7 @@ CommandResult FixtureHost::run(const std::vector<std::string>& argv,
     if (!n.ends_with(".cmd") || root_.read_optional_trimmed(dir + "/" + n) != want) continue;
     const std::string base = dir + "/" + n.substr(0, n.size() - 4);
     std::optional<std::string> rc = root_.read_optional_trimmed(base + ".rc");
+    if (rc == "absent") break;
     if (rc == "timeout") {
       std::this_thread::sleep_for(std::min(timeout, std::chrono::milliseconds(50)));
       r.timed_out = true;
@@ -74,8 +75,7 @@ CommandResult FixtureHost::run(const std::vector<std::string>& argv,
     if (Result<std::string> err = root_.read(base + ".err"); err) r.err = *err;
     return r;
   }
-  r.spawn_error = "cannot run " + (argv.empty() ? std::string("?") : argv[0]) +
-                  ": not in the fixture tree (" + root_.root() + dir + ")";
+  r.absent = true;
   return r;
 }
 

@@ -12,7 +12,10 @@
 //   .gt-fixture/clock               "now_unix_s=N", "adjtimex_state=N"
 //                                   (5 = TIME_ERROR), "adjtimex_status=0xN",
 //                                   "maxerror_us=N", one per line
-// A command with no .cmd file is "not installed" (spawn_error).
+// A command with no .cmd file, or with "absent" in NAME.rc, is one the tree
+// does not stand in for: CommandResult::absent, which readers pass over in
+// silence (a demo or test tree says nothing about sources it lacks), and a
+// tree without .gt-fixture/clock has no clock (kernel_clock: kNotFound).
 #pragma once
 
 #include <cstdint>

@@ -35,6 +35,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "util/json_text.h"
+
 namespace gt {
 namespace {
 
@@ -103,7 +105,10 @@ std::string field(const J& j, const char* key) {
       if (b.is_number_unsigned()) bytes += static_cast<char>(b.get<unsigned>() & 0xff);
     return bytes;
   }
-  return it->dump();
+  // journalctl prints strings, numbers and byte arrays; an object is not a
+  // field's value (and printing one nested 50,000 deep would recurse).
+  if (it->is_object()) return "";
+  return json_text(*it);
 }
 
 std::optional<int64_t> micro_to_s(const J& v) {
@@ -321,6 +326,7 @@ std::vector<std::string> previous_boot_argv(uint64_t max_entries) {
 
 void read_previous_boot(const JournalOptions& o, Incident& out) {
   CommandResult list = o.runner->run(list_boots_argv(), o.timeout);
+  if (list.absent) return;
   if (std::optional<std::string> why = failure(list, o.timeout)) {
     out.unread.push_back("journal (boot list): " + *why);
     return;
@@ -340,7 +346,8 @@ void read_previous_boot(const JournalOptions& o, Incident& out) {
   boot.first_entry_unix_s = prev->first_unix_s;
   boot.last_entry_unix_s = prev->last_unix_s;
   CommandResult r = o.runner->run(previous_boot_argv(o.max_entries), o.timeout);
-  if (std::optional<std::string> why = failure(r, o.timeout)) {
+  if (r.absent) {
+  } else if (std::optional<std::string> why = failure(r, o.timeout)) {
     out.unread.push_back("journal (previous boot's entries): " + *why);
   } else {
     std::vector<JournalEntry> entries = parse_journal_json(r.out, boot.garbage_lines);

@@ -39,6 +39,24 @@ std::optional<int64_t> mtime_of(const FsRoot& root, const std::string& path) {
   return static_cast<int64_t>(st.st_mtime);
 }
 
+/// An EFI pstore record's time from its name: the kernel's efi-pstore names
+/// records "dmesg-efi-<id>" with id = (seconds * 100 + part) * 1000 + count
+/// (generic_id() in drivers/firmware/efi/efi-pstore.c). Better than the
+/// mtime, which systemd-pstore's copy sets to the boot after.
+std::optional<int64_t> efi_record_time(const std::string& path) {
+  const std::string name = path.substr(path.rfind('/') + 1);
+  constexpr std::string_view kPrefix = "dmesg-efi-";
+  if (!name.starts_with(kPrefix)) return std::nullopt;
+  const std::string digits = name.substr(kPrefix.size());
+  if (digits.empty() || digits.size() > 19 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const int64_t seconds = static_cast<int64_t>(std::stoull(digits) / 100000);
+  // 2000-01-01 to 2100-01-01: anything else is not a time.
+  if (seconds < 946684800 || seconds > 4102444800) return std::nullopt;
+  return seconds;
+}
+
 bool is_dir(const FsRoot& root, const std::string& path) {
   struct stat st {};
   return ::stat(root.path(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -59,7 +77,8 @@ void add_record(const FsRoot& root, const std::string& source, const std::string
   CrashRecord r;
   r.source = source;
   r.path = path;
-  r.time_unix_s = mtime_of(root, path);
+  r.time_unix_s = efi_record_time(path);
+  if (!r.time_unix_s) r.time_unix_s = mtime_of(root, path);
   r.panic_lines = panic_lines(std::string_view(*text).substr(0, kRecordCap));
   out.crash_records.push_back(std::move(r));
 }

@@ -41,6 +41,8 @@ TEST(ReadCrashRecords, AllThreePlaces) {
   EXPECT_EQ(in.crash_records[0].path, "/sys/fs/pstore/dmesg-ramoops-0");
   EXPECT_TRUE(in.crash_records[0].time_unix_s);
   EXPECT_EQ(in.crash_records[1].source, "systemd-pstore");
+  // An EFI record's name carries its time (a copy's mtime does not).
+  EXPECT_EQ(in.crash_records[1].time_unix_s, 1700000000);
   EXPECT_EQ(in.crash_records[2].source, "kdump");
   EXPECT_EQ(in.crash_records[2].panic_lines.at(0),
             "Kernel panic - not syncing: Fatal exception in interrupt");

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "util/numeric.h"
+#include "util/plural.h"
+
 namespace gt {
 namespace {
 
@@ -28,9 +31,9 @@ std::string ending_words(const PreviousBoot& b) {
   return "previous boot: how it ended is unknown";
 }
 
-void tally_line(Incident& in, const MessageTally& t, const char* noun) {
+void tally_line(Incident& in, const MessageTally& t, const char* one, const char* many) {
   if (t.count == 0) return;
-  std::string what = fmt::format("previous boot: {} {}", t.count, noun);
+  std::string what = "previous boot: " + count_of(t.count, one, many);
   if (t.last_unix_s && t.first_unix_s && *t.last_unix_s > *t.first_unix_s)
     what += " over " + duration_words(*t.last_unix_s - *t.first_unix_s);
   if (t.example) what += ", first: " + *t.example;
@@ -41,12 +44,13 @@ void previous_boot_lines(Incident& in) {
   const PreviousBoot& b = *in.previous_boot;
   std::string id = b.boot_id ? " (boot id " + b.boot_id->substr(0, 12) + ")" : "";
   add(in, b.first_entry_unix_s, "previous boot's first journal entry" + id, "journal");
-  tally_line(in, b.io_errors, "storage I/O errors");
-  tally_line(in, b.read_only_remounts, "filesystems remounted read-only / shut down");
-  tally_line(in, b.hung_tasks, "hung-task warnings");
-  tally_line(in, b.oom_kills, "OOM kills");
-  tally_line(in, b.storage_resets, "NVMe/SCSI resets");
-  tally_line(in, b.xids, "Xid errors");
+  tally_line(in, b.io_errors, "storage I/O error", "storage I/O errors");
+  tally_line(in, b.read_only_remounts, "filesystem remounted read-only / shut down",
+             "filesystems remounted read-only / shut down");
+  tally_line(in, b.hung_tasks, "hung-task warning", "hung-task warnings");
+  tally_line(in, b.oom_kills, "OOM kill", "OOM kills");
+  tally_line(in, b.storage_resets, "NVMe/SCSI reset", "NVMe/SCSI resets");
+  tally_line(in, b.xids, "Xid error", "Xid errors");
   std::string what = ending_words(b);
   std::string summary = last_minutes_summary(b);
   if (!summary.empty()) what += " after " + summary;
@@ -115,7 +119,9 @@ void build_timeline(Incident& in, const std::optional<std::vector<Server>>& serv
                               : "crash record: " + r.panic_lines.front(),
         r.source + " " + r.path);
   for (const NewestFile& nf : in.newest_files) newest_file_line(in, nf);
-  std::string up = in.uptime_s ? ", up " + duration_words(static_cast<int64_t>(*in.uptime_s)) : "";
+  const std::optional<int64_t> up_s =
+      in.uptime_s ? checked_cast<int64_t>(*in.uptime_s, 0, kMaxUnixS) : std::nullopt;
+  std::string up = up_s ? ", up " + duration_words(*up_s) : "";
   std::string id = in.boot_id ? " (boot id " + in.boot_id->substr(0, 13) + ")" : "";
   if (in.boot_time_unix_s || in.boot_id)
     add(in, in.boot_time_unix_s, "this boot" + id + up, "/proc/stat");

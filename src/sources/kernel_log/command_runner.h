@@ -17,6 +17,10 @@ struct CommandResult {
   std::string out;                         ///< captured stdout (at most 64 MiB)
   std::string err;                         ///< captured stderr (at most 64 MiB)
   std::optional<std::string> spawn_error;  ///< "cannot run X: No such file..." when not started
+  /// A fixture tree that does not stand in for this command: there is
+  /// nothing to report (readers say nothing; a real host's missing program
+  /// is a spawn_error).
+  bool absent = false;
 };
 
 /// Runs an external program with a hard timeout.

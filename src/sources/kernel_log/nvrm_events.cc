@@ -8,6 +8,7 @@
 //   NVRM: Xid (0000:01:00): 3, C 00000005 ...        (legacy: no "PCI:")
 //   NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.   (no pid)
 //   NVRM: Xid (PCI:0018:01:00): 145, RLW_RXPIPE Nonfatal XC0 i0 Link 13 (0x...)
+//   NVRM: Xid (PCI:0000:3b:00 GPU-I:05): 94, pid=..., ...   (MIG: the GPU instance)
 //   nvidia-nvswitch1: SXid (PCI:0000:02:00.0): 22013, Non-fatal, Link 00 ...
 //       followed by "..., Severity 0 Engine ..." and "..., Data {0x...}" lines
 //       for the same event (joined to it).
@@ -16,7 +17,8 @@
 //   NVRM: The NVIDIA GPU 0000:b3:00.0 / NVRM: (PCI ID: 10de:26b5) installed in
 //       this system has / NVRM: fallen off the bus and is not responding ...
 //       (570.x, split over indented lines or separate records)
-// Xid bus ids carry no function ("PCI:DDDD:BB:DD"); SXid ones do. The pid is
+// Xid bus ids usually carry no function ("PCI:DDDD:BB:DD"); SXid ones do; any
+// domain, hex digits in either case. The pid is
 // "'<unknown>'" (quoted) and the name "<unknown>" when not attributable; names
 // are comm (15 chars, may hold spaces). Everything else printed by NVRM (the
 // "GPU at PCI:..: GPU-uuid" preamble, GSP RPC tables, rate-limit notices,
@@ -27,6 +29,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "model/xid_catalog.h"
 #include "sources/kernel_log/cancellation.h"
 #include "sources/kernel_log/line_format.h"
 #include "sources/kernel_log/storm.h"
@@ -59,19 +62,33 @@ void parse_pid_name(string_view tail, KernelLogEvent& ev) {
   ev.detail = std::string(trim(tail));
 }
 
-// "<marker> (<bus>)<anything>: <code>[, tail]" -> bus, code, tail.
+// "<marker> (<bus>[ GPU-I:<n>])<anything>: <code>[, tail]" -> bus, GPU
+// instance, code, tail.
 struct CodedLine {
   std::optional<std::string> bus;
+  std::optional<uint32_t> gpu_instance;
   int code = 0;
   string_view tail;
 };
+
+// "PCI:0000:3b:00 GPU-I:05" -> the bus text and the MIG GPU instance (the
+// driver prints it in decimal; either case accepted).
+string_view split_gpu_instance(string_view inside, std::optional<uint32_t>& instance) {
+  inside = trim(inside);
+  size_t space = inside.find(' ');
+  if (space == kNpos) return inside;
+  string_view suffix = trim(inside.substr(space + 1));
+  if (suffix.size() > 6 && (suffix.substr(0, 6) == "GPU-I:" || suffix.substr(0, 6) == "gpu-i:"))
+    instance = to_num<uint32_t>(suffix.substr(6));
+  return inside.substr(0, space);
+}
 
 std::optional<CodedLine> parse_coded(string_view s) {
   size_t open = s.find('(');
   size_t close = s.find(')', open == kNpos ? 0 : open);
   if (open == kNpos || close == kNpos || open > 6) return std::nullopt;
   CodedLine c;
-  c.bus = canonical_bus(s.substr(open + 1, close - open - 1));
+  c.bus = canonical_bus(split_gpu_instance(s.substr(open + 1, close - open - 1), c.gpu_instance));
   size_t colon = s.find(':', close);
   if (colon == kNpos) return std::nullopt;
   size_t i = colon + 1;
@@ -223,6 +240,7 @@ void Parser::xid(string_view body, string_view prefix, string_view line) {
   KernelLogEvent ev = make("xid", prefix, line);
   ev.code = c->code;
   ev.pci_bus_id = c->bus;
+  ev.gpu_instance_id = c->gpu_instance;
   parse_pid_name(c->tail, ev);
   commit(std::move(ev));
 }
@@ -302,7 +320,8 @@ bool close_in_time(const KernelLogEvent& a, std::optional<int64_t> unix_s,
 std::optional<size_t> xid79_for(const std::vector<KernelLogEvent>& ev, const KernelLogEvent& f) {
   for (size_t j = 0; j < ev.size(); ++j) {
     const KernelLogEvent& x = ev[j];
-    if (x.kind != "xid" || x.code != 79 || x.pci_bus_id != f.pci_bus_id || x.boot != f.boot)
+    if (x.kind != "xid" || !x.code || xid_facts(*x.code).cls != XidClass::kGpuGone ||
+        x.pci_bus_id != f.pci_bus_id || x.boot != f.boot)
       continue;
     if (close_in_time(f, x.time_unix_s, x.monotonic_s) ||
         (x.count > 1 && close_in_time(f, x.last_time_unix_s, x.last_monotonic_s)))

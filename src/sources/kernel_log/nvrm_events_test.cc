@@ -6,8 +6,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
-#include "checks/xid_catalog.h"
+#include "model/xid_catalog.h"
 #include "sources/kernel_log/kernel_log_test_util.h"
 
 namespace gt {
@@ -297,6 +298,67 @@ TEST(KernelLogParse, UnknownXidNumberIsKept) {
   EXPECT_EQ(got.events[0].code, 9999);
   EXPECT_EQ(got.events[0].detail, "something new");
   EXPECT_EQ(got.unparsed_nvidia_lines, 0u);
+}
+
+// Every bus form NVIDIA's driver prints in an Xid line keeps its bus id.
+struct XidBusForm {
+  const char* line;
+  const char* bus;
+  std::optional<uint32_t> instance;
+};
+
+class XidBusForms : public ::testing::TestWithParam<XidBusForm> {};
+
+TEST_P(XidBusForms, KeepTheBusIdAndInstance) {
+  const XidBusForm& f = GetParam();
+  auto got = parse_kernel_log_text(f.line, "file");
+  ASSERT_EQ(got.events.size(), 1u) << f.line;
+  EXPECT_EQ(got.unparsed_nvidia_lines, 0u);
+  EXPECT_EQ(got.events[0].kind, "xid");
+  EXPECT_EQ(got.events[0].pci_bus_id, f.bus) << f.line;
+  EXPECT_EQ(got.events[0].gpu_instance_id, f.instance) << f.line;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    KernelLogParse, XidBusForms,
+    ::testing::Values(
+        // PCI:DDDD:BB:DD, the usual form.
+        XidBusForm{"[ 1.0] NVRM: Xid (PCI:0000:19:00): 48, pid='<unknown>', name=<unknown>, DBE",
+                   "0000:19:00.0", std::nullopt},
+        // With the function.
+        XidBusForm{"[ 1.0] NVRM: Xid (PCI:0000:19:00.0): 48, pid=1, name=a, DBE", "0000:19:00.0",
+                   std::nullopt},
+        // A non-zero domain (multi-segment hosts, Grace-Hopper).
+        XidBusForm{"[ 1.0] NVRM: Xid (PCI:0001:ab:00): 79, GPU has fallen off the bus.",
+                   "0001:ab:00.0", std::nullopt},
+        // An eight-digit domain.
+        XidBusForm{"[ 1.0] NVRM: Xid (PCI:00000009:01:00.0): 31, pid=2, name=b, MMU Fault",
+                   "0009:01:00.0", std::nullopt},
+        // MIG: the GPU instance after the bus id (Xid 94/95 on an A100/H100).
+        XidBusForm{"[ 1.0] NVRM: Xid (PCI:0000:3b:00 GPU-I:05): 94, pid=7, name=python, "
+                   "Contained: CE User Channel (0x2).",
+                   "0000:3b:00.0", 5u},
+        XidBusForm{"[ 1.0] NVRM: Xid (PCI:0001:AB:00 GPU-I:13): 95, pid=7, name=p, Uncontained",
+                   "0001:ab:00.0", 13u},
+        // Upper-case hex digits, lower-case prefix.
+        XidBusForm{"[ 1.0] NVRM: Xid (pci:0000:3B:00): 13, pid=1, name=c, Graphics Exception",
+                   "0000:3b:00.0", std::nullopt},
+        XidBusForm{"[ 1.0] NVRM: Xid (PCI:000A:C1:1F.7 gpu-i:2): 43, pid=1, name=c, reset",
+                   "000a:c1:1f.7", 2u},
+        // The legacy form without "PCI:".
+        XidBusForm{"[ 1.0] NVRM: Xid (0000:01:00): 3, C 00000005", "0000:01:00.0", std::nullopt}));
+
+TEST(KernelLogParse, MigInstancesOfOneGpuAreSeparateEvents) {
+  auto got = parse_kernel_log_text(
+      "[ 1.0] NVRM: Xid (PCI:0000:3b:00 GPU-I:01): 94, pid=7, name=a, Contained\n"
+      "[ 2.0] NVRM: Xid (PCI:0000:3b:00 GPU-I:02): 94, pid=8, name=b, Contained\n"
+      "[ 3.0] NVRM: Xid (PCI:0000:3b:00 GPU-I:01): 94, pid=7, name=a, Contained\n",
+      "file");
+  ASSERT_EQ(got.events.size(), 2u);
+  EXPECT_EQ(got.events[0].gpu_instance_id, 1u);
+  EXPECT_EQ(got.events[0].count, 2u);
+  EXPECT_EQ(got.events[1].gpu_instance_id, 2u);
+  EXPECT_EQ(got.events[1].count, 1u);
 }
 
 TEST(KernelLogParse, BareXidCodeAtEndOfLine) {

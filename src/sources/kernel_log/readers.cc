@@ -158,7 +158,8 @@ std::vector<KernelLogEvent> read_journal(const KernelLogOptions& o, KernelLog& l
 
 std::string dedupe_key(const KernelLogEvent& e) {
   return e.kind + '|' + std::to_string(e.code.value_or(-1)) + '|' + e.pci_bus_id.value_or("") +
-         '|' + std::to_string(e.pid.value_or(0)) + '|' + e.detail;
+         '/' + std::to_string(e.gpu_instance_id.value_or(~0u)) + '|' +
+         std::to_string(e.pid.value_or(0)) + '|' + e.detail;
 }
 
 // Drops from `events` those that repeat one of `seen` within 5 s.

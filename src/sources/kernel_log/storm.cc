@@ -1,4 +1,4 @@
-// Folding by (kind, code, bus id, boot); see storm.h for the rule.
+// Folding by (kind, code, bus id and MIG instance, boot); see storm.h for the rule.
 #include "sources/kernel_log/storm.h"
 
 #include <algorithm>
@@ -15,6 +15,7 @@ std::string key_of(const KernelLogEvent& e) {
   if (e.code) k += std::to_string(*e.code);
   k += '|';
   k += e.pci_bus_id.value_or("");
+  if (e.gpu_instance_id) k += "/" + std::to_string(*e.gpu_instance_id);
   k += '|';
   k += e.boot;
   return k;

@@ -3,6 +3,7 @@
 // returns nothing for a form it does not know.
 #include "sources/kernel_log/xid_decode.h"
 
+#include "model/xid_catalog.h"
 #include "sources/kernel_log/line_format.h"
 #include "sources/kernel_log/nvlink_decode.h"
 
@@ -165,11 +166,20 @@ Decoded decode_xid154(string_view d) {
 
 Decoded decode_xid(int code, string_view detail) {
   detail = trim(detail);
-  if (code == 13) return decode_xid13(detail);
-  if (code == 31) return decode_xid31(detail);
-  if (code == 74) return decode_xid74(detail);
-  if (code >= 144 && code <= 150) return decode_nvlink5(code, detail);
-  if (code == 154) return decode_xid154(detail);
+  switch (xid_facts(code).payload) {
+    case XidPayload::kGraphicsException:
+      return decode_xid13(detail);
+    case XidPayload::kMmuFault:
+      return decode_xid31(detail);
+    case XidPayload::kNvlink:
+      return decode_xid74(detail);
+    case XidPayload::kNvlink5:
+      return decode_nvlink5(code, detail);
+    case XidPayload::kRecoveryAction:
+      return decode_xid154(detail);
+    case XidPayload::kNone:
+      break;
+  }
   return {};
 }
 

@@ -18,12 +18,16 @@
 
 #include <initializer_list>
 
+#include "sources/nvml/nvml_abi_desc.h"
+
 namespace gt {
 namespace {
 
 struct Resolver {
   void* handle;
   std::vector<std::string>* missing;
+  std::vector<NvmlSymbol>* wanted;
+  bool required = false;
 
   /// Returns the first exported symbol among `names`; records the newest
   /// name as missing when none is exported.
@@ -31,6 +35,7 @@ struct Resolver {
   /// report shows which fallbacks an old driver forced.
   template <typename Sig>
   NvmlFn<Sig> find(std::initializer_list<const char*> names) {
+    for (const char* name : names) wanted->push_back({name, abi::describe_type<Sig>(), required});
     for (const char* name : names) {
       if (void* p = dlsym(handle, name)) {
         NvmlFn<Sig> f;
@@ -42,7 +47,11 @@ struct Resolver {
     }
     return {};
   }
-  bool has(const char* name) const { return dlsym(handle, name) != nullptr; }
+  /// Whether `name` is exported; a feature probe, never called.
+  bool has(const char* name) const {
+    wanted->push_back({name, "", required});
+    return dlsym(handle, name) != nullptr;
+  }
 };
 
 std::string real_file_of(void* handle) {
@@ -113,6 +122,17 @@ void resolve_links_and_mig(Resolver& r, NvmlApi& api) {
   api.compute_instance_id = r.find<DevFnU>({"nvmlDeviceGetComputeInstanceId"});
 }
 
+/// Only the _v2 wait: the legacy one writes the 24-byte struct of old
+/// headers, which our 32-byte nvmlEventData_t is not.
+void resolve_events(Resolver& r, NvmlApi& api) {
+  api.event_set_create = r.find<nvmlReturn_t(nvmlEventSet_t*)>({"nvmlEventSetCreate"});
+  api.register_events = r.find<nvmlReturn_t(nvmlDevice_t, unsigned long long, nvmlEventSet_t)>(
+      {"nvmlDeviceRegisterEvents"});
+  api.event_set_wait =
+      r.find<nvmlReturn_t(nvmlEventSet_t, nvmlEventData_t*, unsigned)>({"nvmlEventSetWait_v2"});
+  api.event_set_free = r.find<nvmlReturn_t(nvmlEventSet_t)>({"nvmlEventSetFree"});
+}
+
 void resolve_optional(Resolver& r, NvmlApi& api) {
   api.error_string = r.find<const char*(nvmlReturn_t)>({"nvmlErrorString"});
   api.driver_version = r.find<nvmlReturn_t(char*, unsigned)>({"nvmlSystemGetDriverVersion"});
@@ -164,6 +184,7 @@ void resolve_optional(Resolver& r, NvmlApi& api) {
   api.clock_reasons_supported = r.find<DevFnULL>(
       {"nvmlDeviceGetSupportedClocksEventReasons", "nvmlDeviceGetSupportedClocksThrottleReasons"});
   resolve_signals(r, api);
+  resolve_events(r, api);
   resolve_links_and_mig(r, api);
   resolve_processes(r, api);
 }
@@ -182,10 +203,10 @@ Result<std::shared_ptr<NvmlLibrary>> NvmlLibrary::open(const std::string& path) 
   lib->handle_ = handle;
   lib->requested_path_ = path;
   lib->real_file_ = real_file_of(handle);
-  Resolver r{handle, &lib->missing_};
+  Resolver r{handle, &lib->missing_, &lib->wanted_};
   NvmlApi& api = lib->api_;
   std::vector<std::string> required_missing;
-  Resolver req{handle, &required_missing};
+  Resolver req{handle, &required_missing, &lib->wanted_, true};
   auto required_failed = [&] {
     // The fallbacks leave names behind; only a slot left empty counts.
     return !api.init || !api.shutdown || !api.device_count || !api.handle_by_index;

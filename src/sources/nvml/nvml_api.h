@@ -104,11 +104,28 @@ struct NvmlApi {
   NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, nvmlDevice_t*)> mig_device_handle_by_index;
   NvmlFn<DevFnU> gpu_instance_id, compute_instance_id;
 
+  // Optional: event sets (<= 11.0; `gpu-triage watch` only).
+  NvmlFn<nvmlReturn_t(nvmlEventSet_t*)> event_set_create;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned long long, nvmlEventSet_t)> register_events;
+  NvmlFn<nvmlReturn_t(nvmlEventSet_t, nvmlEventData_t*, unsigned int)> event_set_wait;  // _v2
+  NvmlFn<nvmlReturn_t(nvmlEventSet_t)> event_set_free;
+
   // Optional: processes (see process_record_bytes).
   NvmlFn<DevFnProcs> compute_processes, graphics_processes;
   /// Size of one element the process calls write: 32 (early R535 _v3),
   /// 24 (_v3 and _v2) or 16 (unversioned).
   int process_record_bytes = 0;
+};
+
+/// One symbol open() asked for, in the order asked (fallbacks included),
+/// with the signature the tool calls it through (gt::abi::describe_type;
+/// empty for a symbol only probed for, never called).
+/// Lets the tests compare every entry point against NVIDIA's nvml.h and
+/// against the symbols NVIDIA's libraries export.
+struct NvmlSymbol {
+  std::string name;
+  std::string signature;
+  bool required = false;
 };
 
 /// A loaded libnvidia-ml. Never unloaded: a thread may still be inside it
@@ -128,6 +145,8 @@ class NvmlLibrary {
   const std::string& real_file() const { return real_file_; }
   /// Optional symbols this library does not export (for --json diagnostics).
   const std::vector<std::string>& missing_optional() const { return missing_; }
+  /// Every symbol open() looked up (only when every required one resolved).
+  const std::vector<NvmlSymbol>& wanted() const { return wanted_; }
 
   /// Symbolic name of an NVML return code ("NVML_ERROR_GPU_IS_LOST"); an
   /// unrecognised value gives "NVML_ERROR_<n>".
@@ -143,6 +162,7 @@ class NvmlLibrary {
   std::string requested_path_;
   std::string real_file_;
   std::vector<std::string> missing_;
+  std::vector<NvmlSymbol> wanted_;
 };
 
 }  // namespace gt

@@ -540,6 +540,10 @@ NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib, const NvmlColl
   std::unique_lock<std::mutex> lock(sh->mu);
   if (!sh->cv.wait_until(lock, deadline, [&] { return np->done; })) {
     outcome.abandoned_threads = true;
+    outcome.init_returned = [sh, np] {
+      std::lock_guard<std::mutex> l(sh->mu);
+      return np->done;
+    };
     const char* call = np->current_call ? np->current_call : "nvmlInit";
     snap.nvml.error_message = std::string("NVML did not answer within the timeout: stuck in ") +
                               call + " (the driver may be wedged; check dmesg for Xid errors)";
@@ -555,14 +559,23 @@ NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib, const NvmlColl
                             " GPUs; only the first " + std::to_string(kMaxGpus) + " were queried");
   const unsigned n = std::min(*snap.gpu_count, kMaxGpus);
   sh->slots.resize(n);
-  sh->pending = static_cast<int>(n);
+  for (const auto& [i, why] : options.skip_gpus) {
+    if (i >= n) continue;
+    sh->slots[i].done = true;  // never started: nothing to wait for
+    sh->slots[i].state.status = GpuStatus::kUnresponsive;
+    sh->slots[i].state.status_detail = why;
+  }
+  sh->pending = static_cast<int>(
+      n - std::count_if(sh->slots.begin(), sh->slots.end(), [](const Slot& s) { return s.done; }));
   sh->driver_version = snap.driver_version;
   lock.unlock();
   if (options.parallel) {
-    for (unsigned i = 0; i < n; ++i) std::thread([sh, i] { GpuQuery(sh, i).run(); }).detach();
+    for (unsigned i = 0; i < n; ++i)
+      if (!options.skip_gpus.count(i)) std::thread([sh, i] { GpuQuery(sh, i).run(); }).detach();
   } else {
-    std::thread([sh, n] {
-      for (unsigned i = 0; i < n; ++i) GpuQuery(sh, i).run();
+    std::thread([sh, n, skip = options.skip_gpus] {
+      for (unsigned i = 0; i < n; ++i)
+        if (!skip.count(i)) GpuQuery(sh, i).run();
     }).detach();
   }
   lock.lock();
@@ -573,6 +586,10 @@ NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib, const NvmlColl
     g.index = i;
     if (!slot.done) {
       outcome.abandoned_threads = true;
+      outcome.gpu_returned[i] = [sh, i] {
+        std::lock_guard<std::mutex> l(sh->mu);
+        return sh->slots[i].done;
+      };
       g.status = GpuStatus::kUnresponsive;
       std::string call = slot.current_call.empty() ? "an NVML call" : slot.current_call;
       g.stuck_in_call = call;

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 
 #include "model/snapshot.h"
@@ -32,11 +33,20 @@ struct NvmlCollectOptions {
   /// Query the GPUs concurrently (the default). false queries them one after
   /// another on a single thread: the baseline `make bench` compares with.
   bool parallel = true;
+  /// GPUs not to ask this time, each with why (`gpu-triage watch`: a thread
+  /// of an earlier collection is still stuck in it, and asking again would
+  /// only strand another). Reported unresponsive, stuck_in_call kept.
+  std::map<unsigned, std::string> skip_gpus;
 };
 
 struct NvmlCollectOutcome {
   /// True when a thread was abandoned inside NVML (init or a GPU hung).
   bool abandoned_threads = false;
+  /// For each GPU whose thread was abandoned: a probe that says whether the
+  /// thread has since returned (safe to call at any time, from any thread).
+  std::map<unsigned, std::function<bool()>> gpu_returned;
+  /// Set when the node phase (nvmlInit) was abandoned: whether it returned.
+  std::function<bool()> init_returned;
 };
 
 /// Fills snap.nvml (init result), the node-wide versions, gpu_count and

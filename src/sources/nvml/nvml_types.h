@@ -344,6 +344,34 @@ enum {
 // MIG (section 8.9): instance ids of a non-MIG process record.
 #define NVML_MIG_ID_NONE 0xFFFFFFFFu
 
+// ---------------------------------------------------------------------------
+// Event sets (nvml-abi.md section 3 "Events", section 4; <= NVML 11.0):
+// `gpu-triage watch` waits on them for Xids, ECC and clock/power events.
+
+typedef struct nvmlEventSet_st* nvmlEventSet_t;
+
+/// nvmlEventData_t with the MIG fields (NVML 11+, used with
+/// nvmlEventSetWait_v2): 32 bytes. eventData is the Xid for Xid events
+/// (999: unknown Xid), else 0. The instance ids are 0xFFFFFFFF unless the
+/// Xid is attributed to a MIG instance.
+typedef struct {
+  nvmlDevice_t device;
+  unsigned long long eventType;  // one nvmlEventType* bit
+  unsigned long long eventData;
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+} nvmlEventData_t;
+
+// nvmlEventType* bits (u64), values as NVIDIA's nvml.h.
+#define nvmlEventTypeSingleBitEccError 0x0000000000000001ULL
+#define nvmlEventTypeDoubleBitEccError 0x0000000000000002ULL
+#define nvmlEventTypePState 0x0000000000000004ULL
+#define nvmlEventTypeXidCriticalError 0x0000000000000008ULL
+#define nvmlEventTypeClock 0x0000000000000010ULL  // Kepler only
+#define nvmlEventTypePowerSourceChange 0x0000000000000080ULL
+#define nvmlEventMigConfigChange 0x0000000000000100ULL
+#define nvmlEventTypeNone 0x0000000000000000ULL
+
 #ifdef __cplusplus
 static_assert(sizeof(nvmlFieldValue_t) == 40, "nvml-abi 4: nvmlFieldValue_t is 40 bytes");
 static_assert(offsetof(nvmlFieldValue_t, scopeId) == 4, "nvml-abi 8.1");
@@ -372,6 +400,9 @@ static_assert(nvmlGpuFabricInfo_v3 == 0x03000028u, "nvml-abi 8.4");
 static_assert(offsetof(nvmlGpuFabricInfo_v3_t, healthMask) == 32, "nvml-abi 4");
 static_assert(offsetof(nvmlGpuFabricInfo_v3_t, healthSummary) == 36, "nvml-abi 8.4");
 static_assert(sizeof(nvmlPciInfo_t) == 68, "nvml-abi 4");
+static_assert(sizeof(nvmlEventData_t) == 32, "nvml-abi 4");
+static_assert(offsetof(nvmlEventData_t, eventData) == 16, "nvml-abi 4");
+static_assert(offsetof(nvmlEventData_t, gpuInstanceId) == 24, "nvml-abi 4");
 static_assert(sizeof(nvmlMemory_v2_t) == 40 && nvmlMemory_v2 == 0x02000028u, "nvml-abi 4");
 #endif
 

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sources/procfs/cgroup_owner.h"
+#include "util/numeric.h"
 
 namespace gt {
 namespace {
@@ -135,7 +136,8 @@ std::optional<int64_t> boot_time_unix_s(const FsRoot& root) {
   if (!stat) return std::nullopt;
   for (std::string_view line : split_keep(*stat, '\n')) {
     Fields f = split_ws(line);
-    if (f.size() == 2 && f[0] == "btime") return parse_uint<int64_t>(f[1]);
+    // Range-checked here: callers add process ages to it.
+    if (f.size() == 2 && f[0] == "btime") return plausible_unix_s(parse_uint<int64_t>(f[1]));
   }
   return std::nullopt;
 }
@@ -148,7 +150,6 @@ void fill_from_stat(const FsRoot& root, const std::string& text, GpuProcess& p) 
   std::optional<int64_t> btime = boot_time_unix_s(root);
   if (!btime || ticks_per_s <= 0) return;
   // Both below year 9999 in seconds, so the sum cannot overflow.
-  constexpr int64_t kMaxUnixS = 253402300799;
   const uint64_t since_boot_s = stat->start_time_ticks / static_cast<uint64_t>(ticks_per_s);
   if (*btime <= kMaxUnixS && since_boot_s <= static_cast<uint64_t>(kMaxUnixS))
     p.start_time_unix_s = *btime + static_cast<int64_t>(since_boot_s);
@@ -195,7 +196,7 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text) {
   std::optional<uint32_t> ppid = parse_uint<uint32_t>(fields[1]);
   std::optional<uint64_t> start = parse_uint<uint64_t>(fields[19]);
   if (!ppid || !start) return std::nullopt;
-  return ProcStat{fields[0][0], *ppid, *start};
+  return ProcStat{fields[0][0], *ppid, *start, parse_uint<uint32_t>(fields[2])};
 }
 
 void fill_process_details(const FsRoot& root, GpuProcess& p) {

@@ -29,7 +29,8 @@ void fill_process_details(const FsRoot& root, GpuProcess& p);
 struct ProcStat {
   char state;
   uint32_t ppid;
-  uint64_t start_time_ticks;  ///< field 22, clock ticks since boot
+  uint64_t start_time_ticks;     ///< field 22, clock ticks since boot
+  std::optional<uint32_t> pgrp;  ///< field 5, the process group (its launcher's PID, for workers)
 };
 
 /// Parses /proc/PID/stat text; handles a comm with spaces and ')' inside

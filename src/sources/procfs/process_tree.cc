@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <string_view>
@@ -73,6 +74,12 @@ bool is_session_or_runtime(const std::string& comm) {
   return comm.starts_with("containerd-shim") || comm.starts_with("conmon");
 }
 
+/// Daemons whose job is to restart what they run: they own the server (and
+/// every other program they run), they are not part of it.
+bool is_supervisor_daemon(const std::string& comm) {
+  return comm == "supervisord" || comm == "runsv" || comm == "s6-supervise" || comm == "s6-svscan";
+}
+
 std::optional<unsigned> parse_leading_uint(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   unsigned v = 0;
@@ -107,6 +114,7 @@ std::optional<ProcInfo> read_proc(const FsRoot& root, uint32_t pid) {
   p.ppid = ps->ppid;
   p.state = ps->state;
   p.start_ticks = ps->start_time_ticks;
+  p.pgrp = ps->pgrp;
   p.comm = root.read_optional_trimmed(dir + "/comm").value_or("");
   if (Result<std::string> cmd = root.read(dir + "/cmdline")) {
     std::string c = *cmd;
@@ -137,21 +145,67 @@ std::set<uint32_t> self_and_ancestors(const FsRoot& root) {
   return out;
 }
 
-uint32_t tree_root(const FsRoot& root, uint32_t holder, const std::set<uint32_t>& protected_pids) {
-  std::optional<ProcInfo> h = read_proc(root, holder);
-  if (!h) return holder;
-  uint32_t top = holder;
-  ProcInfo cur = *h;
-  for (int depth = 0; depth < 64; ++depth) {
-    if (cur.ppid <= 1 || protected_pids.count(cur.ppid)) break;
-    std::optional<ProcInfo> parent = read_proc(root, cur.ppid);
-    if (!parent || parent->cgroup != h->cgroup || parent->kernel_thread ||
-        is_session_or_runtime(parent->comm))
-      break;
-    top = parent->pid;
-    cur = *parent;
+bool is_script_shell(const ProcInfo& p) {
+  static const std::array<const char*, 11> kShells = {"bash", "sh",   "dash", "zsh", "fish", "ksh",
+                                                      "mksh", "tcsh", "csh",  "ash", "pwsh"};
+  if (std::find(kShells.begin(), kShells.end(), p.comm) == kShells.end()) return false;
+  // "-bash" is a login shell; "bash", "bash -i", "bash -l" are interactive.
+  // A script path or -c makes it a wrapper.
+  if (p.cmdline.empty() || p.cmdline.front() == '-') return false;
+  size_t i = p.cmdline.find(' ');
+  while (i != std::string::npos) {
+    size_t j = p.cmdline.find(' ', i + 1);
+    std::string_view w = std::string_view(p.cmdline).substr(
+        i + 1, (j == std::string::npos ? p.cmdline.size() : j) - i - 1);
+    if (w == "-c" || (!w.empty() && w.front() != '-')) return true;
+    if (w == "-i" || w == "-s" || w == "--login" || w == "-l") return false;
+    i = j;
   }
-  return top;
+  return false;
+}
+
+Climb climb_from(const FsRoot& root, uint32_t holder, const std::set<uint32_t>& protected_pids) {
+  Climb c;
+  std::optional<ProcInfo> h = read_proc(root, holder);
+  if (!h) {
+    c.end = ClimbEnd::kUnreadable;
+    return c;
+  }
+  c.chain.push_back(*h);
+  std::set<uint32_t> seen = {holder};
+  for (;;) {
+    const ProcInfo& cur = c.chain.back();
+    if (cur.ppid <= 1) return c;  // kInit
+    if (protected_pids.count(cur.ppid)) {
+      c.end = ClimbEnd::kProtected;
+      return c;
+    }
+    if (c.chain.size() >= 64 || !seen.insert(cur.ppid).second) {
+      c.end = ClimbEnd::kLimit;
+      return c;
+    }
+    std::optional<ProcInfo> parent = read_proc(root, cur.ppid);
+    if (!parent) {
+      c.end = ClimbEnd::kUnreadable;
+      return c;
+    }
+    c.boundary = parent;
+    if (parent->cgroup != h->cgroup) {
+      c.end = ClimbEnd::kCgroup;
+      return c;
+    }
+    if (is_supervisor_daemon(parent->comm)) {
+      c.end = ClimbEnd::kSupervisor;
+      return c;
+    }
+    if (parent->kernel_thread ||
+        (is_session_or_runtime(parent->comm) && !is_script_shell(*parent))) {
+      c.end = ClimbEnd::kSession;
+      return c;
+    }
+    c.boundary.reset();
+    c.chain.push_back(std::move(*parent));
+  }
 }
 
 std::optional<std::string> refusal_reason(const ProcInfo& p, const std::set<uint32_t>& self_tree,

@@ -6,6 +6,7 @@
 // lines (holders/identity.h) and their sockets.
 #include "sources/procfs/servers.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,8 +16,12 @@
 #include <sstream>
 
 #include "holders/identity.h"
+#include "holders/server_flags.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/process_tree.h"
+#include "sources/procfs/server_identity.h"
+#include "sources/procfs/server_tree.h"
+#include "util/numeric.h"
 
 namespace gt {
 namespace {
@@ -52,7 +57,10 @@ std::string type_of(const Holder& h) {
 
 std::optional<int64_t> start_of(const ProcInfo& p, std::optional<int64_t> btime) {
   long hz = ::sysconf(_SC_CLK_TCK);
-  if (!btime || hz <= 0 || p.start_ticks / uint64_t(hz) > uint64_t(1) << 40) return std::nullopt;
+  // btime from outside (a fixture tree, a remote host) is range-checked
+  // before the sum: near INT64_MAX it would overflow.
+  if (!plausible_unix_s(btime) || hz <= 0 || p.start_ticks / uint64_t(hz) > uint64_t(1) << 40)
+    return std::nullopt;
   return *btime + static_cast<int64_t>(p.start_ticks / uint64_t(hz));
 }
 
@@ -62,39 +70,28 @@ bool service_owner(const std::string& kind) {
          kind == "slurm-job";
 }
 
-/// Kind, model, port and parallel sizes from the launcher's command line,
-/// then the members'.
-void identify(Server& s, const std::optional<ProcInfo>& root_info) {
-  std::string text = root_info ? root_info->comm + " " + root_info->cmdline : "";
-  for (const ServerMember& m : s.members)
-    text += " " + m.name.value_or("") + " " + m.cmdline.value_or("");
-  if (std::optional<std::string> k = recognise_server_kind(text)) {
-    s.kind = *k;
-    s.recognised = true;
-  } else if (root_info && !root_info->comm.empty()) {
-    s.kind = root_info->comm;
-  } else if (s.members.front().name) {
-    s.kind = *s.members.front().name;
-  } else if (s.members.front().cmdline) {
-    // A capture names the process by its command line only.
-    std::vector<std::string> argv = split_cmdline(*s.members.front().cmdline);
-    s.kind = argv.empty() ? "PID " + std::to_string(s.members.front().pid)
-                          : argv.front().substr(argv.front().rfind('/') + 1);
-  } else {
-    s.kind = "PID " + std::to_string(s.members.front().pid);
+/// Wrappers, the owner process above, or the launcher that exited.
+void place_in_tree(Server& s, const HolderPlace& place, const ProcTable& table) {
+  if (place.orphan_of_pgrp) {
+    s.launcher_exited = true;
+    s.grouping_note = fmt::format(
+        "its launcher exited: these {} worker(s) of process group {} were adopted by PID 1 or a "
+        "subreaper, and nothing restarts or stops them but a signal to each",
+        s.members.size(), *place.orphan_of_pgrp);
+    return;
   }
-  std::vector<std::vector<std::string>> argvs;
-  if (root_info) argvs.push_back(split_cmdline(root_info->cmdline));
-  for (const ServerMember& m : s.members)
-    if (m.cmdline) argvs.push_back(split_cmdline(*m.cmdline));
-  for (const auto& argv : argvs) {
-    if (!s.model) s.model = model_of(argv);
-    if (!s.port) s.port = port_of(argv);
-    ParallelSizes p = parallel_of(argv);
-    if (!s.tensor_parallel) s.tensor_parallel = p.tensor;
-    if (!s.data_parallel) s.data_parallel = p.data;
-    if (!s.pipeline_parallel) s.pipeline_parallel = p.pipeline;
-  }
+  if (!s.root_pid) return;
+  AboveLauncher a = split_above(table, *s.root_pid, place.above);
+  for (auto it = a.wrappers.rbegin(); it != a.wrappers.rend(); ++it)
+    s.wrappers.push_back({it->pid, it->cmdline});
+  if (a.supervisor)
+    s.supervisor = ServerProcess{a.supervisor->pid, a.supervisor->cmdline};
+  else if (place.end == ClimbEnd::kSupervisor && place.boundary)
+    s.supervisor = ServerProcess{place.boundary->pid, place.boundary->cmdline};
+  if (!table.complete && !place.above.empty())
+    s.identity_notes.push_back(
+        "the process table could not be read in full, so no process above the launcher is "
+        "taken as its wrapper");
 }
 
 void sum_gpus(Server& s) {
@@ -221,11 +218,14 @@ std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const
   const std::optional<int64_t> btime = root ? read_boot_time_unix_s(*root) : std::nullopt;
   const std::set<uint32_t> protect =
       root && root->root() == "/" ? self_and_ancestors(*root) : std::set<uint32_t>{};
-  // Key: the tree root when /proc could be read, else the PID alone.
+  const ProcTable table = root ? read_proc_table(*root) : ProcTable{};
+  // Key: the launcher when /proc could be read ("pgrp-N" for workers whose
+  // launcher exited), else the PID alone.
   std::map<std::string, std::vector<size_t>> groups;
   std::vector<std::string> order;
   std::map<std::string, std::optional<std::string>> notes;
   std::map<std::string, std::optional<uint32_t>> roots;
+  std::map<std::string, HolderPlace> places;
   for (size_t i = 0; i < holders.size(); ++i) {
     const auto& [pid, h] = holders[i];
     std::string key;
@@ -237,9 +237,15 @@ std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const
       notes[key] = h.first->visibility_note.value_or("PID " + std::to_string(pid) +
                                                      " cannot be read in /proc");
     } else {
-      uint32_t top = tree_root(*root, pid, protect);
-      key = "pid-" + std::to_string(top);
-      roots[key] = top;
+      HolderPlace place = place_holder(*root, table, pid, protect);
+      if (place.orphan_of_pgrp) {
+        key = "pgrp-" + std::to_string(*place.orphan_of_pgrp);
+        roots[key] = std::nullopt;
+      } else {
+        key = "pid-" + std::to_string(place.launcher);
+        roots[key] = place.launcher;
+      }
+      places.emplace(key, std::move(place));
     }
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(i);
@@ -262,13 +268,18 @@ std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const
     std::optional<ProcInfo> root_info =
         s.root_pid && root ? read_proc(*root, *s.root_pid) : std::nullopt;
     if (root_info) s.root_cmdline = root_info->cmdline;
-    identify(s, root_info);
+    if (auto p = places.find(key); p != places.end()) place_in_tree(s, p->second, table);
+    identify_server(s, root_info, root);
     if (!s.port && root && s.root_pid) {
       std::vector<uint32_t> ports = listening_ports(*root, *s.root_pid);
       for (size_t i = 0; ports.empty() && i < s.members.size(); ++i)
         ports = listening_ports(*root, s.members[i].pid);
-      if (!ports.empty()) s.port = ports.front();
+      if (!ports.empty()) {
+        s.port = ports.front();
+        s.port_source = "listening socket";
+      }
     }
+    if (!s.port && s.recognised && (s.port = default_port(s.kind))) s.port_source = "default port";
     sum_gpus(s);
     set_owner(s, *firsts.front(), root);
     set_times(s, root_info, btime, firsts);

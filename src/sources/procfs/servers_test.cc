@@ -175,5 +175,22 @@ TEST(Servers, RestartPolicyAsSystemdParsesIt) {
   EXPECT_FALSE(owner_restart_policy(t.root(), "systemd-unit", "gone.service").has_value());
 }
 
+// btime from outside is range-checked before process ages are added to it:
+// near INT64_MAX the sum overflowed (undefined); now the start is unknown.
+TEST(Servers, ABtimeOutOfRangeGivesNoStartTime) {
+  TempTree t;
+  t.write("/proc/stat", "cpu 1 2 3\nbtime 9223372036854775807\n");
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  fake_proc(t, 5000, 1, "python3", "python3 train.py", 1000, "/user.slice/session-2.scope");
+  NodeSnapshot s;
+  s.gpus = {gpu(0, {proc(5000, 1000)})};
+  const FsRoot root = t.root();
+  std::optional<std::vector<Server>> v = group_servers(s, &root);
+  ASSERT_TRUE(v);
+  ASSERT_EQ(v->size(), 1u);
+  EXPECT_FALSE((*v)[0].start_time_unix_s);
+  EXPECT_FALSE((*v)[0].started_after_boot_s);
+}
+
 }  // namespace
 }  // namespace gt

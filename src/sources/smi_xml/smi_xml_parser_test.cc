@@ -321,7 +321,7 @@ TEST(SmiXml, GarbageIsAnErrorNeverACrash) {
 TEST(SmiXml, GoldenReportPerFixture) {
   for (const std::string& name : kFixtures) {
     Report r;
-    r.snapshot.source = "nvidia-smi-capture";  // as --smi-xml sets them
+    r.snapshot.source = Origin::kCapture;  // as --smi-xml sets them
     r.snapshot.capture_file = name;
     ASSERT_TRUE(fill_snapshot_from_smi_output(fixture(name), r.snapshot).ok()) << name;
     judge(r, CheckOptions{});

@@ -1,0 +1,19 @@
+// The commands a catalogue action names in its text ("reset it (nvidia-smi
+// -r -i <index>)"), as commands with the GPU filled in, so every step that
+// says what to run gives a `$` line to run.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gt {
+
+/// The commands named in `action`, each with `target` (a GPU index or PCI
+/// bus id, which nvidia-smi -i and dcgmi -i accept) filled in; privileged
+/// ones with sudo. Empty when `target` is empty or nothing is named.
+std::vector<std::string> action_commands(const std::string& action, const std::string& target);
+
+/// `action` with "<index>" replaced by `target` (unchanged when empty).
+std::string fill_target(std::string action, const std::string& target);
+
+}  // namespace gt

@@ -1,0 +1,141 @@
+#include "checks/gpu_step.h"
+
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+
+#include "model/xid_catalog.h"
+
+namespace gt {
+namespace {
+
+bool is_reboot(const std::string& c) {
+  return c.starts_with("sudo reboot") || c.starts_with("reboot") ||
+         c.find("systemctl reboot") != std::string::npos;
+}
+
+bool is_reset(const std::string& c) {
+  return c.find("nvidia-smi -r") != std::string::npos || c.find("--gpu-reset") != std::string::npos;
+}
+
+/// A command that changes the GPU or the node (not a read).
+bool drastic(const std::string& c) { return is_reboot(c) || is_reset(c); }
+
+std::optional<int> xid_code(const std::string& id) {
+  if (!id.starts_with("gpu.xid.")) return std::nullopt;
+  const std::string n = id.substr(8);
+  if (n.empty() || !std::all_of(n.begin(), n.end(), ::isdigit) || n.size() > 4) return std::nullopt;
+  return std::stoi(n);
+}
+
+Remedy xid_remedy(int code) {
+  const XidEntry* e = find_xid(code);
+  if (!e) return Remedy::kDiagnose;
+  const std::string bucket = e->immediate_action;
+  if (bucket == "RESTART_BM") return Remedy::kReboot;
+  if (bucket == "RESET_GPU" || bucket.starts_with("WORKFLOW_")) return Remedy::kReset;
+  if (bucket == "RESTART_APP" || bucket.starts_with("IGNORE")) return Remedy::kWatch;
+  return Remedy::kDiagnose;
+}
+
+/// "GPU 2 (...): Xid 48 ..." -> "Xid 48 ...": the step names the GPU once.
+std::string without_gpu_label(const std::string& title) {
+  const size_t colon = title.find(": ");
+  if (!title.starts_with("GPU") || colon == std::string::npos) return title;
+  return title.substr(colon + 2);
+}
+
+/// Among findings asking the same, the one that says most leads: the GPU
+/// dying, then its Xid (whose workflow covers the ECC counters and the
+/// remap it caused), then the counters, then its links and temperature.
+int join_rank(const std::string& id) {
+  if (id == "gpu.lost" || id == "gpu.unresponsive" || id == "gpu.missing_from_nvml") return 0;
+  if (id == "gpu.repeat_offender") return 1;
+  if (id.starts_with("gpu.")) return 2;
+  if (id.starts_with("ecc.")) return 3;
+  return 4;
+}
+
+void add_unique(std::vector<std::string>& into, const std::string& c) {
+  if (std::find(into.begin(), into.end(), c) == into.end()) into.push_back(c);
+}
+
+}  // namespace
+
+Remedy remedy_of(const Finding& f) {
+  const std::string& id = f.id;
+  // A reboot has happened since a previous-boot event: it is evidence.
+  if (f.title.find(" in the previous boot") != std::string::npos && id.starts_with("gpu.xid."))
+    return Remedy::kWatch;
+  if (id == "gpu.repeat_offender")
+    return f.severity == Severity::kCritical ? Remedy::kRma : Remedy::kReboot;
+  if (id == "ecc.remap_failure" || id == "ecc.retired_pages_limit" || id == "ecc.remap_no_spare")
+    return Remedy::kRma;
+  if (id == "gpu.lost" || id == "gpu.missing_from_nvml" || id == "gpu.fallen_off_bus_logged" ||
+      id == "gpu.unresponsive")
+    return Remedy::kReboot;
+  if (id == "ecc.volatile_uncorrectable" || id == "ecc.remap_pending" ||
+      id == "ecc.retired_pages_pending")
+    return Remedy::kReset;
+  if (std::optional<int> code = xid_code(id)) return xid_remedy(*code);
+  if (std::any_of(f.commands.begin(), f.commands.end(), is_reboot)) return Remedy::kReboot;
+  if (std::any_of(f.commands.begin(), f.commands.end(), is_reset)) return Remedy::kReset;
+  return Remedy::kDiagnose;
+}
+
+bool joins_per_gpu(const Finding& f) {
+  const std::string& id = f.id;
+  if (id == "gpu.count_mismatch" || id == "gpu.all_present") return false;
+  return id.starts_with("gpu.") || id.starts_with("ecc.") || id.starts_with("nvlink.") ||
+         id.starts_with("fabric.") || id.starts_with("thermal.") || id == "pcie.link_downgraded";
+}
+
+std::optional<std::string> gpu_key(const NodeSnapshot& s, const Finding& f) {
+  if (f.subject.pci_bus_id) return normalize_pci_bus_id(*f.subject.pci_bus_id);
+  const GpuState* g = f.subject.gpu_index ? gpu_by_index(s, *f.subject.gpu_index) : nullptr;
+  if (!g && f.subject.gpu_uuid)
+    for (const GpuState& x : s.gpus)
+      if (x.uuid == f.subject.gpu_uuid) g = &x;
+  if (g && g->pci_bus_id) return normalize_pci_bus_id(*g->pci_bus_id);
+  if (f.subject.gpu_index) return "index " + std::to_string(*f.subject.gpu_index);
+  if (f.subject.gpu_uuid) return *f.subject.gpu_uuid;
+  return std::nullopt;
+}
+
+PlanStep gpu_step(const std::vector<const Finding*>& fs) {
+  // The lead: the strongest remedy, then the worst severity, then the join
+  // rank (the GPU's own event before the counters it explains), then the first.
+  const Finding* lead = fs.front();
+  auto weight = [](const Finding* f) {
+    return std::tuple(remedy_of(*f), f->severity, -join_rank(f->id));
+  };
+  for (const Finding* f : fs)
+    if (weight(f) > weight(lead)) lead = f;
+  PlanStep step;
+  step.text = lead->title + (lead->action.empty() ? "" : ". " + lead->action);
+  std::string also;
+  for (const Finding* f : fs)
+    if (f != lead) also += (also.empty() ? "" : "; ") + without_gpu_label(f->title);
+  if (!also.empty()) {
+    if (!step.text.ends_with(".")) step.text += ".";
+    step.text += " Also on this GPU: " + also + ".";
+  }
+  step.commands = lead->commands;
+  step.finding_ids = {lead->id};
+  const Remedy strongest = remedy_of(*lead);
+  for (const Finding* f : fs) {
+    if (f == lead) continue;
+    add_unique(step.finding_ids, f->id);
+    // A weaker remedy's reset or reboot would contradict the lead's; the
+    // same remedy's is said once (one reset, one reboot).
+    for (const std::string& c : f->commands) {
+      const bool said = std::any_of(step.commands.begin(), step.commands.end(), [&](auto& have) {
+        return (is_reset(c) && is_reset(have)) || (is_reboot(c) && is_reboot(have));
+      });
+      if (!drastic(c) || (remedy_of(*f) == strongest && !said)) add_unique(step.commands, c);
+    }
+  }
+  return step;
+}
+
+}  // namespace gt

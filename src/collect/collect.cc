@@ -1,0 +1,219 @@
+// The collectors of each origin, in dependency order; see collect.h.
+#include "collect/collect.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "checks/pin_advice.h"
+#include "data/data_check.h"
+#include "history/run_history.h"
+#include "sources/fs/disk_usage.h"
+#include "sources/fs/mounts.h"
+#include "sources/incident/incident.h"
+#include "sources/kernel_log/kernel_log.h"
+#include "sources/nvml/nvml_collector.h"
+#include "sources/procfs/driver_version.h"
+#include "sources/procfs/hostname.h"
+#include "sources/procfs/process_info.h"
+#include "sources/procfs/servers.h"
+#include "sources/procfs/stuck_tasks.h"
+#include "sources/smi_xml/smi_capture_file.h"
+#include "sources/sysfs/machine_kind.h"
+#include "sources/sysfs/pci_devices.h"
+
+namespace gt {
+namespace {
+
+int64_t now_unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Loads NVML and collects the GPUs under the deadline.
+NvmlCollectOutcome collect_gpus(const CollectInputs& in, const FsRoot& root, NodeSnapshot& snap) {
+  snap.nvml.library_path = in.nvml_lib;
+  Result<std::shared_ptr<NvmlLibrary>> lib = NvmlLibrary::open(in.nvml_lib);
+  if (!lib) {
+    snap.nvml.error_message = lib.error().message;
+    snap.nvml.load_error = lib.error().message;
+    snap.nvml.init_error =
+        lib.error().kind == ErrorKind::kNotFound ? "LIBRARY_NOT_FOUND" : "LIBRARY_UNUSABLE";
+    return {};
+  }
+  snap.nvml.loaded = true;
+  if (!(*lib)->real_file().empty()) {
+    snap.nvml.library_file = (*lib)->real_file();
+    snap.nvml.library_version = library_version_from_filename(
+        std::filesystem::path((*lib)->real_file()).filename().string());
+  }
+  snap.nvml.missing_symbols = (*lib)->missing_optional();
+  NvmlCollectOptions co;
+  co.timeout = in.timeout;
+  co.sample_window = in.sample_window;
+  co.enrich_process = [root](GpuProcess& p) { fill_process_details(root, p); };
+  return collect_nvml(*lib, co, snap);
+}
+
+/// What happened and when, within the timeout of its own (the journal and
+/// timedatectl run under it; the path walks stop at it).
+Incident read_incident(const CollectInputs& in, const FsRoot& root,
+                       const std::optional<std::vector<Server>>& servers) {
+  HostSeams seams = host_seams_for(root);
+  IncidentOptions io;
+  io.runner = seams.runner.get();
+  io.clock = seams.clock.get();
+  io.paths = in.paths;
+  io.deadline = std::chrono::steady_clock::now() + in.timeout;
+  return collect_incident(root, io, servers);
+}
+
+/// os-release(5): /etc/os-release, else /usr/lib/os-release.
+void read_os_release(const FsRoot& root, NodeSnapshot& snap) {
+  Result<std::string> text = root.read("/etc/os-release");
+  if (!text) text = root.read("/usr/lib/os-release");
+  if (!text) return;
+  OsRelease os = parse_os_release(*text);
+  snap.os_id = os.id;
+  snap.os_id_like = os.id_like;
+}
+
+void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
+  snap.hostname = read_hostname(root);
+  read_os_release(root, snap);
+  snap.kernel_module_version = read_kernel_module_version(root);
+  snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
+  snap.nvidia_modules = read_nvidia_modules(root);
+  snap.nvidia_services = read_nvidia_services(root);
+  snap.nvidia_services_read = true;
+  Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
+  if (pci)
+    snap.pci_devices = std::move(*pci);
+  else
+    snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+  if (std::optional<MachineKind> m = read_machine_kind(root)) {
+    snap.machine_kind = m->kind;
+    snap.machine_evidence = m->evidence;
+  }
+}
+
+/// The paths of the disk and mount stages: / and each --path, and --data
+/// DIR (the job's output lives on a volume).
+std::vector<std::string> disk_paths(const CollectInputs& in) {
+  std::vector<std::string> paths = in.paths;
+  if (in.data_dir) paths.push_back(*in.data_dir);
+  return paths;
+}
+
+/// A --data DIR that cannot be statted is left to data.unreadable, not
+/// disk.unreadable; its mount is still inspected (an unmounted volume is
+/// often why).
+std::vector<DiskUsage> without_unread_data_dir(const CollectInputs& in,
+                                               std::vector<DiskUsage> disks) {
+  if (!in.data_dir) return disks;
+  const bool only_data =
+      std::find(in.paths.begin(), in.paths.end(), *in.data_dir) == in.paths.end();
+  std::erase_if(disks, [&](const DiskUsage& d) {
+    return only_data && d.path == *in.data_dir && d.error.has_value();
+  });
+  return disks;
+}
+
+/// This node's table. Stuck tasks are read at both ends of the NVML
+/// collection (the sample window): only a task stuck at both counts.
+std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned) {
+  auto stuck_before = std::make_shared<std::optional<std::vector<StuckTask>>>();
+  auto all_disks = std::make_shared<std::vector<DiskUsage>>();
+  return {
+      {Stage::kHost,
+       [&root, stuck_before](NodeSnapshot&) {
+         std::vector<std::string> first_scan_warnings;
+         *stuck_before = read_stuck_nvidia_tasks(root, &first_scan_warnings);
+       }},
+      {Stage::kGpus,
+       [&](NodeSnapshot& s) { abandoned = collect_gpus(in, root, s).abandoned_threads; }},
+      {Stage::kServers, [&root](NodeSnapshot& s) { s.servers = group_servers(s, &root); }},
+      {Stage::kHost,
+       [&root, stuck_before](NodeSnapshot& s) {
+         read_host_facts(root, s);
+         s.stuck_nvidia_tasks =
+             persisting_tasks(*stuck_before, read_stuck_nvidia_tasks(root, &s.warnings));
+       }},
+      {Stage::kKernelLog,
+       [&](NodeSnapshot& s) {
+         KernelLogOptions klo;
+         klo.file = in.kernel_log_file;
+         s.kernel_log = read_kernel_log(root, klo);
+       }},
+      {Stage::kDisks,
+       [&, all_disks](NodeSnapshot& s) {
+         *all_disks = read_disk_usage(root, disk_paths(in));
+         s.disks = without_unread_data_dir(in, *all_disks);
+       }},
+      {Stage::kData,
+       [&](NodeSnapshot& s) {
+         if (in.data_dir)
+           s.data = check_data_dir({*in.data_dir, in.data_expect, in.data_deep}, root);
+       }},
+      {Stage::kIncident, [&](NodeSnapshot& s) { s.incident = read_incident(in, root, s.servers); }},
+      {Stage::kMounts,
+       [&, all_disks](NodeSnapshot& s) { s.mounts = read_mounts(root, *all_disks); }},
+      {Stage::kHistory, [&](NodeSnapshot& s) { load_history(in.state_dir, in.no_state, root, s); }},
+  };
+}
+
+}  // namespace
+
+CheckOptions make_check_options(std::optional<uint32_t> expect_gpus, Origin origin) {
+  CheckOptions co;
+  co.expect_gpus = expect_gpus;
+  // As root here, commands are written without sudo (the checks never ask
+  // the OS); another node's commands are for its own operator.
+  co.running_as_root = origin == Origin::kNvml && ::geteuid() == 0;
+  return co;
+}
+
+void run_collectors(const std::vector<Collector>& table, Stages stages, NodeSnapshot& snap) {
+  for (const Collector& c : table)
+    if (has(stages, c.stage)) c.fill(snap);
+}
+
+Report collect_with(Origin origin, const std::vector<Collector>& table, Stages stages) {
+  Report report;
+  report.snapshot.source = origin;
+  report.snapshot.collected_at_unix_ms = now_unix_ms();
+  run_collectors(table, stages, report.snapshot);
+  return report;
+}
+
+Collected collect_node(const CollectInputs& in, Stages stages) {
+  const FsRoot root(in.root);
+  Collected out;
+  Report r;
+  r.snapshot.sample_window_s = in.sample_window.count() / 1000.0;
+  r.snapshot.collected_at_unix_ms = now_unix_ms();
+  run_collectors(node_table(in, root, out.abandoned_threads), stages, r.snapshot);
+  out.report = std::move(r);
+  return out;
+}
+
+Collected collect_capture(const std::string& file) {
+  const std::vector<Collector> table = {
+      {Stage::kGpus,
+       [&](NodeSnapshot& s) {
+         // Unreadable: nothing to judge, so the verdict is UNKNOWN.
+         if (Status st = fill_from_smi_capture(file, s); !st) {
+           s.nvml.error_message = st.error().message;
+           s.warnings.push_back("--smi-xml: " + st.error().message);
+         }
+       }},
+      {Stage::kServers, [](NodeSnapshot& s) { s.servers = group_servers(s, nullptr); }},
+  };
+  Collected out;
+  out.report = collect_with(Origin::kCapture, table, kAllStages);
+  return out;
+}
+
+}  // namespace gt

@@ -1,0 +1,91 @@
+// One collect pipeline. Every origin (this node through NVML, an nvidia-smi
+// capture, a node gathered over ssh) fills one snapshot here from a table of
+// collectors, in one order, limited to the stages the command asks for
+// (ninja's tools declare what they need the same way). Collecting never
+// judges and never writes: recording history is the triage command's own
+// step after judging.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/registry.h"
+#include "model/report.h"
+
+namespace gt {
+
+/// What a command collects. A table's collectors run in their order, which
+/// is the dependency order (servers after the GPUs' processes, the incident
+/// after the servers, mounts after the disks).
+enum class Stage : uint32_t {
+  kGpus = 1u << 0,       ///< NVML live, or nvidia-smi's answer (capture, gathered)
+  kHost = 1u << 1,       ///< hostname, module, release, services, PCI bus, stuck tasks
+  kServers = 1u << 2,    ///< the GPUs' processes grouped into servers
+  kKernelLog = 1u << 3,  ///< the NVIDIA lines of the kernel log
+  kDisks = 1u << 4,      ///< the --path filesystems
+  kData = 1u << 5,       ///< --data DIR
+  kIncident = 1u << 6,   ///< what happened: boots, journal, crash records, clock
+  kMounts = 1u << 7,     ///< mount sanity of the paths
+  kHistory = 1u << 8,    ///< the record across boots, read only
+};
+using Stages = uint32_t;
+constexpr Stages operator|(Stage a, Stage b) {
+  return static_cast<Stages>(a) | static_cast<Stages>(b);
+}
+constexpr Stages operator|(Stages a, Stage b) { return a | static_cast<Stages>(b); }
+constexpr bool has(Stages s, Stage x) { return (s & static_cast<Stages>(x)) != 0; }
+constexpr Stages kAllStages = 0x1ff;
+
+/// One collector of an origin's table.
+struct Collector {
+  Stage stage;
+  std::function<void(NodeSnapshot&)> fill;
+};
+
+/// Runs the collectors of `table` whose stage is in `stages`, in order.
+void run_collectors(const std::vector<Collector>& table, Stages stages, NodeSnapshot& snap);
+
+/// The collection options of every command that reads this node.
+struct CollectInputs {
+  std::string root = "/";  ///< FsRoot of every /proc, /sys, /etc read
+  std::string nvml_lib;    ///< the NVML library to dlopen
+  std::chrono::milliseconds timeout{5000};
+  std::chrono::milliseconds sample_window{1000};
+  std::vector<std::string> paths = {"/"};  ///< filesystems for the disk and mount stages
+  std::optional<std::string> kernel_log_file;
+  std::optional<std::string> data_dir;
+  std::optional<int64_t> data_expect;
+  bool data_deep = false;
+  std::optional<std::string> state_dir;
+  bool no_state = false;
+};
+
+struct Collected {
+  Report report;  ///< snapshot filled, not judged
+  /// NVML threads left stuck inside a call past the deadline: the process
+  /// must leave with _exit() (docs/design.md, "Never hang").
+  bool abandoned_threads = false;
+};
+
+/// This node: the NVML collection under its deadline, then the file reads.
+Collected collect_node(const CollectInputs& in, Stages stages);
+
+/// A saved `nvidia-smi -q -x` (FILE or "-"): nothing of this machine is read.
+/// An unreadable capture leaves nvml.loaded false with the reason in
+/// nvml.error_message and warnings.
+Collected collect_capture(const std::string& file);
+
+/// The check options of a run, the one place every path (this node, a
+/// capture, each fleet host, each watch tick) takes them from. Commands drop
+/// "sudo" only for a live collection as root.
+CheckOptions make_check_options(std::optional<uint32_t> expect_gpus, Origin origin);
+
+/// Another origin's table (a node gathered over ssh builds its own from the
+/// gather answer): stamps the snapshot, sets its origin and runs the table.
+Report collect_with(Origin origin, const std::vector<Collector>& table, Stages stages);
+
+}  // namespace gt

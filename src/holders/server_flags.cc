@@ -1,0 +1,535 @@
+// Flag tables from each server's own argument definitions. Each table
+// names the file it was read from. A running server's command line was
+// accepted by its parser, so an abbreviation it used was unambiguous in
+// that version: where the parser allows prefixes (Python's argparse with
+// allow_abbrev, getopt_long), a prefix that matches the long names of
+// exactly one field here is read as that field; anything else stays null.
+#include "holders/server_flags.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+
+#include "holders/identity.h"
+
+namespace gt {
+namespace {
+
+enum class Field {
+  kModel,
+  kPort,
+  kTensor,
+  kData,
+  kPipeline,
+  kExpert,
+  kConfig,
+  kDpAttention,   // SGLang --enable-dp-attention: data parallel attention over the TP ranks
+  kEpMoe,         // SGLang --enable-ep-moe: expert parallel over the TP ranks
+  kEnableEp,      // vLLM --enable-expert-parallel: experts over TP x DP
+  kNprocPerNode,  // torchrun
+  kNnodes,
+  kStandalone,
+  kNumGpus,  // DeepSpeed
+  kNumNodes,
+  kInclude,
+  kWorld,         // mpirun -np, srun -n
+  kTasksPerNode,  // srun --ntasks-per-node
+  kSwitch,        // a launcher's flag without a value (so the next word is not taken)
+};
+
+struct Opt {
+  Field field;
+  std::vector<std::string_view> names;
+  bool value = true;  // takes a value ("--tp 8", "--tp=8")
+};
+
+struct Table {
+  std::string_view kind;
+  bool underscores_to_dashes = false;  // the parser rewrites --a_b as --a-b
+  bool abbreviations = false;          // unambiguous prefixes of long options
+  std::vector<Opt> opts;
+  bool positional_model = false;
+  std::vector<std::string_view> subcommands;  // leading words before the positional model
+  bool script_follows = false;  // the first positional is a script; the rest are its arguments
+};
+
+// python/sglang/srt/server_args.py (ServerArgs.add_cli_args), parsed by a
+// plain argparse.ArgumentParser in sglang/launch_server.py: prefixes allowed
+// ("--tp 8" is --tp-size). --config reads a YAML file of the same keys.
+// __post_init__: --enable-ep-moe sets ep_size = tp_size; --enable-dp-attention
+// in the releases that implied it set dp_size = tp_size.
+const Table kSglang{"SGLang",
+                    false,
+                    true,
+                    {{Field::kModel, {"--model-path", "--model"}},
+                     {Field::kPort, {"--port"}},
+                     {Field::kTensor, {"--tensor-parallel-size", "--tp-size"}},
+                     {Field::kData, {"--data-parallel-size", "--dp-size"}},
+                     {Field::kPipeline, {"--pipeline-parallel-size", "--pp-size"}},
+                     {Field::kExpert, {"--expert-parallel-size", "--ep-size", "--ep"}},
+                     {Field::kConfig, {"--config"}},
+                     {Field::kDpAttention, {"--enable-dp-attention"}, false},
+                     {Field::kEpMoe, {"--enable-ep-moe"}, false}}};
+
+// vllm/engine/arg_utils.py (EngineArgs.add_cli_args: -tp, -pp, -dp short
+// forms), vllm/entrypoints/openai/cli_args.py (--port 8000) and
+// vllm/entrypoints/cli/serve.py ("vllm serve MODEL", --config YAML). Its
+// FlexibleArgumentParser (vllm/utils) rewrites underscores in long options
+// to dashes; it does not accept abbreviations.
+const Table kVllm{"vLLM",
+                  true,
+                  false,
+                  {{Field::kModel, {"--model"}},
+                   {Field::kPort, {"--port"}},
+                   {Field::kTensor, {"--tensor-parallel-size", "-tp"}},
+                   {Field::kData, {"--data-parallel-size", "-dp"}},
+                   {Field::kPipeline, {"--pipeline-parallel-size", "-pp"}},
+                   {Field::kConfig, {"--config"}},
+                   {Field::kEnableEp, {"--enable-expert-parallel"}, false}},
+                  true,
+                  {"serve"}};
+
+// text-generation-inference launcher/src/main.rs (clap derive: long names
+// with dashes, --port/-p, env fallbacks MODEL_ID, NUM_SHARD, PORT); its
+// shards run "text-generation-server serve MODEL_ID" (server/cli.py).
+const Table kTgi{"TGI",
+                 false,
+                 false,
+                 {{Field::kModel, {"--model-id"}},
+                  {Field::kPort, {"--port", "-p"}},
+                  {Field::kTensor, {"--num-shard"}}},
+                 true,
+                 {"serve"}};
+
+// triton-inference-server src/command_line_parser.cc (getopt_long: prefixes
+// allowed): --model-repository (alias --model-store), --http-port.
+const Table kTriton{
+    "Triton",
+    false,
+    true,
+    {{Field::kModel, {"--model-repository", "--model-store"}}, {Field::kPort, {"--http-port"}}}};
+
+// TensorRT-LLM tensorrt_llm/commands/serve.py (click: names as declared,
+// with underscores; no prefixes): "trtllm-serve [serve] MODEL", --port,
+// --tp_size, --pp_size, --ep_size.
+const Table kTrtllm{"TensorRT-LLM",
+                    false,
+                    false,
+                    {{Field::kPort, {"--port"}},
+                     {Field::kTensor, {"--tp_size"}},
+                     {Field::kPipeline, {"--pp_size"}},
+                     {Field::kExpert, {"--ep_size"}}},
+                    true,
+                    {"serve"}};
+
+// lmdeploy/cli/serve.py and lmdeploy/cli/utils.py (ArgumentHelper; plain
+// argparse, prefixes allowed): "lmdeploy serve api_server MODEL_PATH",
+// --server-port (23333), --tp, --dp, --ep.
+const Table kLmdeploy{"LMDeploy",
+                      false,
+                      true,
+                      {{Field::kPort, {"--server-port"}},
+                       {Field::kTensor, {"--tp"}},
+                       {Field::kData, {"--dp"}},
+                       {Field::kExpert, {"--ep"}}},
+                      true,
+                      {"serve", "api_server"}};
+
+// ollama runner/runner.go (Go's flag package: -model and --model alike,
+// -port=N): the runner that holds the GPU; the API port is the serve
+// process's OLLAMA_HOST (envconfig/config.go).
+const Table kOllama{"Ollama", false, false, {{Field::kModel, {"--model", "-model"}}}};
+
+// llama.cpp common/arg.cpp: -m/--model, -hf/-hfr/--hf-repo, --port (8080);
+// exact names only.
+const Table kLlamaCpp{
+    "llama.cpp server",
+    false,
+    false,
+    {{Field::kModel, {"--model", "-m", "--hf-repo", "-hf", "-hfr"}}, {Field::kPort, {"--port"}}}};
+
+// torch/distributed/run.py get_args_parser (argparse, prefixes allowed;
+// both spellings declared): the training script and its arguments follow.
+const Table kTorchrun{
+    "torchrun",
+    false,
+    true,
+    {{Field::kNprocPerNode, {"--nproc-per-node", "--nproc_per_node"}},
+     {Field::kNnodes, {"--nnodes"}},
+     {Field::kStandalone, {"--standalone"}, false},
+     {Field::kSwitch,
+      {"--no-python", "--no_python", "--module", "-m", "--run-path", "--run_path"},
+      false}},
+    false,
+    {},
+    true};
+
+// deepspeed/launcher/runner.py parse_args (argparse, prefixes allowed).
+const Table kDeepspeed{
+    "DeepSpeed",
+    false,
+    true,
+    {{Field::kNumGpus, {"--num_gpus", "--num-gpus"}},
+     {Field::kNumNodes, {"--num_nodes", "--num-nodes"}},
+     {Field::kInclude, {"--include", "-i"}},
+     {Field::kSwitch,
+      {"--no_python", "--no-python", "--module", "--no_local_rank", "--force_multi"},
+      false}},
+    false,
+    {},
+    true};
+
+// Megatron-LM megatron/training/arguments.py (_add_distributed_args): the
+// layout a training script itself is given.
+const Table kMegatron{"Megatron",
+                      false,
+                      false,
+                      {{Field::kTensor, {"--tensor-model-parallel-size"}},
+                       {Field::kPipeline, {"--pipeline-model-parallel-size"}},
+                       {Field::kExpert, {"--expert-model-parallel-size"}}}};
+
+// Open MPI orterun / MPICH mpiexec: -np/-n/--np; Slurm srun: -n/--ntasks,
+// --ntasks-per-node.
+const Table kMpirun{"mpirun", false, false, {{Field::kWorld, {"-np", "-n", "--np", "-c"}}}};
+const Table kSrun{
+    "srun",
+    false,
+    false,
+    {{Field::kWorld, {"--ntasks", "-n"}}, {Field::kTasksPerNode, {"--ntasks-per-node"}}}};
+
+const Table* table_for(std::string_view kind) {
+  for (const Table* t : {&kSglang, &kVllm, &kTgi, &kTriton, &kTrtllm, &kLmdeploy, &kOllama,
+                         &kLlamaCpp, &kTorchrun, &kDeepspeed, &kMpirun, &kSrun})
+    if (t->kind == kind) return t;
+  return nullptr;
+}
+
+std::optional<uint32_t> number(const std::optional<std::string>& text, uint32_t lo, uint32_t hi) {
+  if (!text || text->empty() || text->size() > 10) return std::nullopt;
+  uint32_t v = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (ec != std::errc() || end != text->data() + text->size() || v < lo || v > hi)
+    return std::nullopt;
+  return v;
+}
+
+bool is_flag(const std::string& w) {
+  return w.size() > 1 && w[0] == '-' && !(w[1] >= '0' && w[1] <= '9');
+}
+
+/// The option `name` means in `t`: exactly, else (where the parser allows
+/// it) as the prefix of the long names of one field only.
+const Opt* lookup(const Table& t, std::string name) {
+  if (t.underscores_to_dashes && name.starts_with("--"))
+    std::replace(name.begin() + 2, name.end(), '_', '-');
+  for (const Opt& o : t.opts)
+    for (std::string_view n : o.names)
+      if (n == name) return &o;
+  if (!t.abbreviations || !name.starts_with("--") || name.size() < 3) return nullptr;
+  const Opt* hit = nullptr;
+  for (const Opt& o : t.opts)
+    for (std::string_view n : o.names)
+      if (n.starts_with("--") && n.starts_with(name)) {
+        if (hit && hit->field != o.field) return nullptr;  // ambiguous
+        hit = &o;
+      }
+  return hit;
+}
+
+using Values = std::map<Field, std::string>;
+
+/// Reads `words` (the parser's own, argv[0] excluded) against `t`. Returns
+/// the index of the script for a launcher whose script follows (else size).
+size_t read_words(const Table& t, const std::vector<std::string>& words, Values& v,
+                  std::optional<std::string>& positional) {
+  bool sure = true;  // no unknown option may have taken the next word
+  size_t positionals = 0;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "--") return words.size();
+    if (is_flag(w)) {
+      size_t eq = w.find('=');
+      const Opt* o = lookup(t, w.substr(0, eq));
+      if (!o) {
+        // An option of its parser not in this table: it may take the next word.
+        if (eq == std::string::npos && i + 1 < words.size() && !is_flag(words[i + 1])) {
+          if (t.script_follows)
+            ++i;  // launchers' unknown options take values
+          else
+            sure = false;
+        }
+        continue;
+      }
+      if (!o->value) {
+        v[o->field] = "1";
+      } else if (eq != std::string::npos) {
+        v[o->field] = w.substr(eq + 1);
+      } else if (i + 1 < words.size()) {
+        v[o->field] = words[++i];
+      }
+      continue;
+    }
+    if (t.script_follows) return i;
+    if (!t.positional_model || positional || !sure) continue;
+    if (positionals == 0 && t.subcommands.empty()) {
+      positional = w;
+    } else if (positionals < t.subcommands.size() && w == t.subcommands[positionals]) {
+      ++positionals;
+      continue;
+    } else if (positionals == t.subcommands.size() ||
+               (t.kind == "TensorRT-LLM" && positionals == 0)) {
+      positional = w;  // trtllm-serve takes MODEL with or without "serve"
+    }
+    ++positionals;
+  }
+  return words.size();
+}
+
+bool is_python(const std::string& w) {
+  std::string b = w.substr(w.rfind('/') + 1);
+  return b.starts_with("python") || b == "pypy3";
+}
+
+}  // namespace
+
+std::vector<std::string> parser_words(const std::vector<std::string>& argv) {
+  std::vector<std::string> out;
+  size_t from = 1;
+  if (!argv.empty() && is_python(argv[0])) {
+    from = argv.size();
+    for (size_t i = 1; i < argv.size(); ++i) {
+      if (argv[i] == "-m" && i + 1 < argv.size()) {
+        from = i + 2;
+        break;
+      }
+      if (argv[i] == "-c") break;
+      if (!argv[i].empty() && argv[i][0] != '-') {
+        from = i + 1;  // a script (torchrun's, deepspeed's console script)
+        break;
+      }
+    }
+  }
+  for (size_t i = from; i < argv.size() && out.size() < 4096; ++i) out.push_back(argv[i]);
+  return out;
+}
+
+std::optional<uint32_t> default_port(const std::string& kind) {
+  // sglang server_args.py port=30000; vllm cli_args.py 8000; TGI main.rs
+  // 3000; Triton --http-port 8000; trtllm-serve 8000; lmdeploy
+  // --server-port 23333; ollama envconfig 11434; llama.cpp common.h 8080.
+  static const std::map<std::string, uint32_t> kPorts = {
+      {"SGLang", 30000},      {"vLLM", 8000},      {"TGI", 3000},     {"Triton", 8000},
+      {"TensorRT-LLM", 8000}, {"LMDeploy", 23333}, {"Ollama", 11434}, {"llama.cpp server", 8080}};
+  auto it = kPorts.find(kind);
+  return it == kPorts.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+}
+
+namespace {
+
+void fill(const Values& v, const std::optional<std::string>& positional, const char* port_source,
+          ServerFlags& f) {
+  auto get = [&](Field x) -> std::optional<std::string> {
+    auto it = v.find(x);
+    return it == v.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  if (!f.model) f.model = get(Field::kModel) ? get(Field::kModel) : positional;
+  if (f.model && f.model->empty()) f.model.reset();
+  if (!f.port && (f.port = number(get(Field::kPort), 1, 65535))) f.port_source = port_source;
+  if (!f.tensor) f.tensor = number(get(Field::kTensor), 1, 4096);
+  if (!f.data) f.data = number(get(Field::kData), 1, 4096);
+  if (!f.pipeline) f.pipeline = number(get(Field::kPipeline), 1, 4096);
+  if (!f.expert) f.expert = number(get(Field::kExpert), 1, 4096);
+  if (!f.config_file) f.config_file = get(Field::kConfig);
+  if (!f.world_size) f.world_size = number(get(Field::kWorld), 1, 1u << 20);
+  if (!f.local_world_size) f.local_world_size = number(get(Field::kTasksPerNode), 1, 4096);
+}
+
+/// Launchers: the world and this node's share; the script's own layout.
+void fill_launcher(const Table& t, const Values& v, ServerFlags& f) {
+  auto get = [&](Field x) -> std::optional<std::string> {
+    auto it = v.find(x);
+    return it == v.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  if (t.kind == "torchrun") {
+    f.local_world_size = number(get(Field::kNprocPerNode), 1, 4096);
+    // "--nnodes 2" is fixed; "1:4" is elastic, so the world is not known.
+    std::optional<uint32_t> nodes = get(Field::kStandalone) ? std::optional<uint32_t>(1)
+                                                            : number(get(Field::kNnodes), 1, 65536);
+    if (!get(Field::kNnodes) && !get(Field::kStandalone)) nodes = 1;  // torchrun's default "1:1"
+    if (nodes && f.local_world_size) f.world_size = *nodes * *f.local_world_size;
+  } else if (t.kind == "DeepSpeed") {
+    f.local_world_size = number(get(Field::kNumGpus), 1, 4096);
+    if (std::optional<std::string> inc = get(Field::kInclude);
+        inc && !f.local_world_size && inc->find('@') == std::string::npos &&
+        std::count(inc->begin(), inc->end(), ':') == 1)
+      f.local_world_size = static_cast<uint32_t>(std::count(inc->begin(), inc->end(), ',') + 1);
+    std::optional<uint32_t> nodes = number(get(Field::kNumNodes), 1, 65536);
+    if (nodes && f.local_world_size) f.world_size = *nodes * *f.local_world_size;
+  }
+}
+
+}  // namespace
+
+ServerFlags parse_server_flags(const std::string& kind, const std::vector<std::string>& argv) {
+  ServerFlags f;
+  if (argv.empty()) return f;
+  // A generic wrapper: its own options, then the program it runs.
+  const std::string b = argv[0].substr(argv[0].rfind('/') + 1);
+  const bool mpi = b == "mpirun" || b == "mpiexec" || b == "orterun" || b == "prterun";
+  if (mpi || b == "srun") {
+    size_t p = 1;
+    for (; p < argv.size(); ++p) {
+      if (is_flag(argv[p])) continue;
+      std::string rest;
+      for (size_t i = p; i < argv.size() && i < p + 8; ++i) rest += argv[i] + " ";
+      if (recognise_program("", rest)) break;
+    }
+    Values v;
+    std::optional<std::string> none;
+    std::vector<std::string> own(argv.begin() + 1, argv.begin() + static_cast<std::ptrdiff_t>(p));
+    read_words(mpi ? kMpirun : kSrun, own, v, none);
+    fill(v, none, "", f);
+    if (p < argv.size()) {
+      ServerFlags inner = parse_server_flags(
+          kind,
+          std::vector<std::string>(argv.begin() + static_cast<std::ptrdiff_t>(p), argv.end()));
+      inner.world_size = f.world_size;
+      inner.local_world_size = f.local_world_size;
+      return inner;
+    }
+    return f;
+  }
+  const Table* t = table_for(kind);
+  if (!t) return f;
+  std::vector<std::string> words = parser_words(argv);
+  Values v;
+  std::optional<std::string> positional;
+  size_t script = read_words(*t, words, v, positional);
+  if (t->script_follows) {
+    fill_launcher(*t, v, f);
+    if (script < words.size()) {  // the script's own arguments
+      Values m;
+      std::optional<std::string> none;
+      read_words(kMegatron,
+                 std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(script) + 1,
+                                          words.end()),
+                 m, none);
+      fill(m, none, "", f);
+    }
+    return f;
+  }
+  fill(v, positional, "--port", f);
+  if (v.count(Field::kEpMoe) && !f.expert) f.expert = f.tensor.value_or(1);
+  if (v.count(Field::kDpAttention) && !f.data && f.tensor) f.data = f.tensor;
+  if (v.count(Field::kEnableEp) && !f.expert) f.expert = f.tensor.value_or(1) * f.data.value_or(1);
+  return f;
+}
+
+std::map<std::string, std::string> parse_environ(const std::string& text) {
+  std::map<std::string, std::string> env;
+  size_t i = 0;
+  while (i < text.size() && env.size() < 4096) {
+    size_t end = text.find('\0', i);
+    if (end == std::string::npos) end = text.size();
+    std::string_view kv(text.data() + i, end - i);
+    size_t eq = kv.find('=');
+    if (eq != std::string_view::npos && eq > 0)
+      env.emplace(std::string(kv.substr(0, eq)), std::string(kv.substr(eq + 1)));
+    i = end + 1;
+  }
+  return env;
+}
+
+namespace {
+
+/// OLLAMA_HOST as envconfig.Host() reads it: "[scheme://]host[:port][/path]";
+/// the port defaults to 11434, or 80 / 443 for an explicit http / https.
+std::optional<uint32_t> ollama_port(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.pop_back();
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.erase(0, 1);
+  uint32_t fallback = 11434;
+  if (size_t at = s.find("://"); at != std::string::npos) {
+    std::string scheme = s.substr(0, at);
+    if (scheme == "http") fallback = 80;
+    if (scheme == "https") fallback = 443;
+    s = s.substr(at + 3);
+  }
+  s = s.substr(0, s.find('/'));
+  size_t colon = s.rfind(':');
+  if (colon == std::string::npos || (s.front() == '[' && s.back() == ']')) return fallback;
+  std::optional<uint32_t> p = number(s.substr(colon + 1), 1, 65535);
+  return p ? p : std::optional<uint32_t>(fallback);
+}
+
+}  // namespace
+
+void apply_server_environment(const std::string& kind,
+                              const std::map<std::string, std::string>& env, ServerFlags& f) {
+  auto get = [&](const char* k) -> std::optional<std::string> {
+    auto it = env.find(k);
+    return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  auto port_from = [&](const char* k) {
+    if (f.port) return;
+    if ((f.port = number(get(k), 1, 65535))) f.port_source = k;
+  };
+  if (kind == "Ollama" && !f.port)
+    if (std::optional<std::string> host = get("OLLAMA_HOST"); host && !host->empty()) {
+      f.port = ollama_port(*host);
+      f.port_source = "OLLAMA_HOST";
+    }
+  if (kind == "TGI") {
+    port_from("PORT");
+    if (!f.model) f.model = get("MODEL_ID");
+    if (!f.tensor) f.tensor = number(get("NUM_SHARD"), 1, 4096);
+  }
+  if (kind == "llama.cpp server") {
+    port_from("LLAMA_ARG_PORT");
+    if (!f.model) f.model = get("LLAMA_ARG_MODEL");
+  }
+  if (kind == "torchrun" || kind == "DeepSpeed") {
+    if (!f.world_size) f.world_size = number(get("WORLD_SIZE"), 1, 1u << 20);
+    if (!f.local_world_size) f.local_world_size = number(get("LOCAL_WORLD_SIZE"), 1, 4096);
+  }
+}
+
+void apply_server_config(const std::string& kind, const std::string& yaml, const std::string& name,
+                         ServerFlags& f) {
+  const Table* t = table_for(kind);
+  if (!t) return;
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < yaml.size() && words.size() < 4096) {
+    size_t end = yaml.find('\n', i);
+    if (end == std::string::npos) end = yaml.size();
+    std::string line = yaml.substr(i, end - i);
+    i = end + 1;
+    if (line.empty() || line[0] == ' ' || line[0] == '\t' || line[0] == '#') continue;
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon), value = line.substr(colon + 1);
+    if (size_t hash = value.find(" #"); hash != std::string::npos) value.resize(hash);
+    auto trim = [](std::string& s) {
+      while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
+      while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.erase(0, 1);
+      if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
+        s = s.substr(1, s.size() - 2);
+    };
+    trim(key);
+    trim(value);
+    if (key.empty() || value.empty()) continue;
+    std::replace(key.begin(), key.end(), '_', '-');  // both parsers read either spelling
+    words.push_back("--" + key + "=" + value);
+  }
+  Table exact = *t;
+  exact.abbreviations = false;  // a config's keys are full names
+  Values v;
+  std::optional<std::string> none;
+  read_words(exact, words, v, none);
+  v.erase(Field::kConfig);
+  fill(v, none, "", f);
+  if (f.port && !f.port_source) f.port_source = name;
+  if (f.port_source && f.port_source->empty()) f.port_source = name;
+}
+
+}  // namespace gt

@@ -1,0 +1,179 @@
+// The kind comes from the launcher's program, unless that is a generic
+// launcher (Ray, mpirun, srun) running a known server: then from the
+// processes that hold the GPUs. Flags are read with that kind's table, on
+// the command lines of processes that are that program (a supervisor's
+// arguments are not the server's).
+#include "sources/procfs/server_identity.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "holders/identity.h"
+#include "holders/server_flags.h"
+#include "util/read_capped.h"
+
+namespace gt {
+namespace {
+
+void set_kind(Server& s, const std::optional<ProcInfo>& root_info) {
+  std::string text = root_info ? root_info->comm + " " + root_info->cmdline : "";
+  for (const ServerMember& m : s.members)
+    text += " " + m.name.value_or("") + " " + m.cmdline.value_or("");
+  std::optional<std::string> launcher =
+      root_info ? recognise_program(root_info->comm, root_info->cmdline) : std::nullopt;
+  std::optional<std::string> held;
+  for (const ServerMember& m : s.members)
+    if (std::optional<std::string> k =
+            recognise_server_kind(m.name.value_or("") + " " + m.cmdline.value_or(""));
+        k && !generic_launcher(*k) && !held)
+      held = k;
+  if (launcher && generic_launcher(*launcher) && held) {
+    s.kind = *held;
+    s.recognised = true;
+  } else if (launcher) {
+    s.kind = *launcher;
+    s.recognised = true;
+  } else if (std::optional<std::string> k = recognise_server_kind(text)) {
+    s.kind = *k;
+    s.recognised = true;
+  } else if (root_info && !root_info->comm.empty()) {
+    s.kind = root_info->comm;
+  } else if (s.members.front().name) {
+    s.kind = *s.members.front().name;
+  } else if (s.members.front().cmdline) {
+    // A capture names the process by its command line only.
+    std::vector<std::string> argv = split_cmdline(*s.members.front().cmdline);
+    s.kind = argv.empty() ? "PID " + std::to_string(s.members.front().pid)
+                          : argv.front().substr(argv.front().rfind('/') + 1);
+  } else {
+    s.kind = "PID " + std::to_string(s.members.front().pid);
+  }
+}
+
+void merge(const ServerFlags& from, ServerFlags& into) {
+  if (!into.model) into.model = from.model;
+  if (!into.port) {
+    into.port = from.port;
+    into.port_source = from.port_source;
+  }
+  auto keep = [](const std::optional<uint32_t>& a, std::optional<uint32_t>& b) {
+    if (!b) b = a;
+  };
+  keep(from.tensor, into.tensor);
+  keep(from.data, into.data);
+  keep(from.pipeline, into.pipeline);
+  keep(from.expert, into.expert);
+  keep(from.world_size, into.world_size);
+  keep(from.local_world_size, into.local_world_size);
+  if (!into.config_file) into.config_file = from.config_file;
+}
+
+/// Unrecognised processes: the common spellings only (--model, --port, --tp).
+ServerFlags generic_flags(const std::vector<std::string>& argv) {
+  ServerFlags f;
+  f.model = model_of(argv);
+  if ((f.port = port_of(argv))) f.port_source = "--port";
+  ParallelSizes p = parallel_of(argv);
+  f.tensor = p.tensor;
+  f.data = p.data;
+  f.pipeline = p.pipeline;
+  return f;
+}
+
+std::optional<std::map<std::string, std::string>> environ_of(const FsRoot& root, uint32_t pid,
+                                                             Server& s) {
+  Result<std::string> text = root.read("/proc/" + std::to_string(pid) + "/environ");
+  if (!text) {
+    s.identity_notes.push_back("the environment of PID " + std::to_string(pid) +
+                               " could not be read (" + text.error().message +
+                               "), so a port or model set there is not known");
+    return std::nullopt;
+  }
+  return parse_environ(*text);
+}
+
+bool uses_environment(const std::string& kind) {
+  return kind == "Ollama" || kind == "TGI" || kind == "llama.cpp server" || kind == "torchrun" ||
+         kind == "DeepSpeed";
+}
+
+}  // namespace
+
+Result<std::string> read_server_config(const FsRoot& root, uint32_t pid, const std::string& path) {
+  std::string abs = path;
+  if (!path.starts_with("/")) {
+    std::optional<std::string> cwd = root.read_link("/proc/" + std::to_string(pid) + "/cwd");
+    if (!cwd || !cwd->starts_with("/"))
+      return Error{ErrorKind::kNotFound,
+                   "the working directory of PID " + std::to_string(pid) + " is not readable"};
+    abs = *cwd + "/" + path;
+  }
+  const std::string real = root.path(abs);
+  int fd = ::open(real.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return Error{ErrorKind::kIo, abs + " cannot be opened"};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error{ErrorKind::kMalformed, abs + " is not a regular file"};
+  }
+  Result<std::string> text =
+      read_fd_capped(fd, abs, kMaxServerConfigBytes, "a server's config file");
+  ::close(fd);
+  return text;
+}
+
+void identify_server(Server& s, const std::optional<ProcInfo>& root_info, const FsRoot* root) {
+  set_kind(s, root_info);
+  std::vector<std::pair<std::vector<std::string>, uint32_t>> argvs;  // words, pid
+  if (root_info) argvs.push_back({split_cmdline(root_info->cmdline), root_info->pid});
+  for (const ServerMember& m : s.members)
+    if (m.cmdline) argvs.push_back({split_cmdline(*m.cmdline), m.pid});
+  ServerFlags f;
+  uint32_t config_pid = 0;
+  for (const auto& [argv, pid] : argvs) {
+    if (argv.empty()) continue;
+    std::string line;
+    for (const std::string& w : argv) line += w + " ";
+    std::optional<std::string> k = recognise_program(argv[0], line.substr(0, 4096));
+    ServerFlags one;
+    if (!s.recognised)
+      one = generic_flags(argv);
+    else if (k == s.kind || k == "mpirun" || k == "srun")
+      one = parse_server_flags(s.kind, argv);
+    if (one.config_file && !f.config_file) config_pid = pid;
+    merge(one, f);
+  }
+  if (f.config_file && root && config_pid && (s.kind == "vLLM" || s.kind == "SGLang")) {
+    Result<std::string> text = read_server_config(*root, config_pid, *f.config_file);
+    if (text)
+      apply_server_config(s.kind, *text, "config " + *f.config_file, f);
+    else
+      s.identity_notes.push_back("its config file could not be read (" + text.error().message +
+                                 "), so what it sets is not known");
+  }
+  if (root && root_info && uses_environment(s.kind))
+    if (auto env = environ_of(*root, root_info->pid, s)) apply_server_environment(s.kind, *env, f);
+  if (root && (s.kind == "torchrun" || s.kind == "DeepSpeed"))
+    for (ServerMember& m : s.members) {
+      Result<std::string> text = root->read("/proc/" + std::to_string(m.pid) + "/environ");
+      if (!text) continue;  // said once for the launcher; a rank stays unknown
+      std::map<std::string, std::string> env = parse_environ(*text);
+      if (auto r = env.find("RANK"); r != env.end() && r->second.size() <= 7 &&
+                                     !r->second.empty() &&
+                                     r->second.find_first_not_of("0123456789") == std::string::npos)
+        m.rank = static_cast<uint32_t>(std::stoul(r->second));
+      apply_server_environment(s.kind, env, f);
+    }
+  s.model = f.model;
+  s.port = f.port;
+  s.port_source = f.port_source;
+  s.tensor_parallel = f.tensor;
+  s.data_parallel = f.data;
+  s.pipeline_parallel = f.pipeline;
+  s.expert_parallel = f.expert;
+  s.world_size = f.world_size;
+  s.local_world_size = f.local_world_size;
+}
+
+}  // namespace gt

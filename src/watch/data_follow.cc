@@ -1,0 +1,215 @@
+#include "watch/data_follow.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <system_error>
+
+#include "data/data_check.h"
+#include "data/layouts.h"
+#include "data/progress.h"
+#include "data/verify.h"
+#include "util/fs_root.h"
+
+namespace gt {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kPaceWindowMs = 5 * 60 * 1000;
+/// The previous pace is read from the files written in this window before
+/// the newest one (a job's pace drifts; the last half hour is its current).
+constexpr double kPreviousWindowS = 30 * 60;
+
+int64_t mtime_ns(const struct stat& st) {
+  return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+/// The regular files under `dir` (links not followed), relative names.
+/// Unreadable subdirectories are skipped; they do not stop the walk.
+std::map<std::string, std::pair<uint64_t, int64_t>> list_files(const std::string& dir) {
+  std::map<std::string, std::pair<uint64_t, int64_t>> out;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::path& p = it->path();
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (is_stale_temp(p.filename().string())) continue;  // a writer's temporary
+    out[p.lexically_relative(dir).string()] = {static_cast<uint64_t>(st.st_size), mtime_ns(st)};
+  }
+  return out;
+}
+
+/// Files per minute and the usual interval from the baseline's mtimes.
+void previous_pace(const std::vector<double>& mtimes_s, std::optional<double>& per_min,
+                   std::optional<double>& interval_s) {
+  if (mtimes_s.size() < 3) return;
+  double span = 0;
+  if (mtimes_clustered(mtimes_s, span)) return;  // a copy or restore: no pace to read
+  std::vector<double> m = mtimes_s;
+  std::sort(m.begin(), m.end());
+  const double newest = m.back();
+  auto first = std::lower_bound(m.begin(), m.end(), newest - kPreviousWindowS);
+  const size_t n = static_cast<size_t>(m.end() - first);
+  const double window = newest - *first;
+  if (n < 3 || window <= 0) return;
+  interval_s = window / static_cast<double>(n - 1);
+  per_min = 60.0 / *interval_s;
+}
+
+std::string minutes_text(double s) {
+  if (s < 120) return std::to_string(static_cast<int>(std::lround(s))) + " s";
+  return std::to_string(static_cast<int>(std::lround(s / 60))) + " min";
+}
+
+}  // namespace
+
+DataFollower::DataFollower(std::string dir, std::optional<int64_t> expect, int64_t now, bool values)
+    : dir_(std::move(dir)), expect_(expect), values_(values) {
+  struct stat st {};
+  if (::stat(dir_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) identity_ = {st.st_dev, st.st_ino};
+  std::vector<double> mtimes;
+  for (const auto& [rel, sm] : list_files(dir_)) {
+    Seen s;
+    s.size = sm.first;
+    s.mtime_ns = sm.second;
+    s.changed_ms = now;
+    s.verified = true;
+    s.baseline = true;
+    seen_[rel] = s;
+    mtimes.push_back(static_cast<double>(sm.second) / 1e9);
+  }
+  // The samples there now, as the triage's --data counts them (quick mode:
+  // the recent files CRC-checked).
+  if (expect_) baseline_intact_ = check_data_dir({dir_, expect_, false}, FsRoot("/")).samples;
+  previous_pace(mtimes, progress_.previous_per_min, usual_interval_s_);
+  progress_.files = seen_.size();
+  last_new_ms_ = now;
+}
+
+Change DataFollower::change(ChangeKind kind, Severity sev, std::string text, int64_t now) const {
+  Change c;
+  c.time_unix_ms = now;
+  c.kind = kind;
+  c.severity = sev;
+  c.path = dir_;
+  c.text = std::move(text);
+  return c;
+}
+
+bool DataFollower::dir_present(int64_t now, std::vector<Change>& out) {
+  struct stat st {};
+  const bool same = ::stat(dir_.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && identity_ &&
+                    identity_->first == st.st_dev && identity_->second == st.st_ino;
+  if (!same && !progress_.gone) {
+    progress_.gone = true;
+    out.push_back(change(ChangeKind::kDataGone, Severity::kCritical,
+                         identity_ ? "data folder is gone or is another filesystem now "
+                                     "(unmounted?): the job's output is not where it was"
+                                   : "data folder cannot be read",
+                         now));
+  } else if (same && progress_.gone) {
+    progress_.gone = false;
+    out.push_back(change(ChangeKind::kDataBack, Severity::kInfo, "data folder is back", now));
+  }
+  return same;
+}
+
+std::vector<Change> DataFollower::poll(int64_t now) {
+  std::vector<Change> out;
+  if (!dir_present(now, out)) return out;
+  const auto listing = list_files(dir_);
+  for (const auto& [rel, sm] : listing) {
+    auto [it, inserted] = seen_.try_emplace(rel);
+    Seen& s = it->second;
+    if (inserted || s.size != sm.first || s.mtime_ns != sm.second) {
+      s.size = sm.first;
+      s.mtime_ns = sm.second;
+      s.changed_ms = now;
+      s.verified = false;
+      s.baseline = false;
+    }
+  }
+  // Files removed since (moved away, renamed): forget them.
+  for (auto it = seen_.begin(); it != seen_.end();)
+    it = listing.count(it->first) ? std::next(it) : seen_.erase(it);
+  progress_.files = seen_.size();
+  verify_settled(now, out);
+  update_pace(now, out);
+  return out;
+}
+
+void DataFollower::verify_settled(int64_t now, std::vector<Change>& out) {
+  std::vector<uint8_t> buffer;
+  VerifyOptions vo;
+  vo.deep = true;  // structure and every CRC: it was just written
+  vo.values = values_;
+  progress_.pending = 0;
+  for (auto& [rel, s] : seen_) {
+    if (s.verified) continue;
+    if (now - s.changed_ms < kSettleS * 1000) {
+      ++progress_.pending;
+      continue;
+    }
+    const std::string path = (fs::path(dir_) / rel).string();
+    FileCheck fc = verify_path(path, vo, buffer);
+    if (fc.changed_while_read) continue;  // still being written: next tick
+    s.verified = true;
+    if (fc.intact()) {
+      ++progress_.new_intact;
+      intact_at_ms_.push_back(now);
+      last_new_ms_ = now;
+      continue;
+    }
+    if (fc.unverifiable && fc.problems.empty() && !fc.io_error) continue;  // not bad, not known
+    ++progress_.new_bad;
+    std::string why = fc.io_error ? "cannot read: " + *fc.io_error
+                                  : std::string(problem_code_name(fc.problems[0].code)) + ": " +
+                                        fc.problems[0].message;
+    progress_.last_bad = path + ": " + why;
+    Change c = change(ChangeKind::kBadFile, Severity::kCritical, "new file is bad: " + why, now);
+    c.path = path;
+    out.push_back(c);
+  }
+}
+
+void DataFollower::update_pace(int64_t now, std::vector<Change>& out) {
+  while (!intact_at_ms_.empty() && now - intact_at_ms_.front() > kPaceWindowMs)
+    intact_at_ms_.pop_front();
+  progress_.per_min.reset();
+  progress_.eta_s.reset();
+  if (intact_at_ms_.size() >= 2) {
+    const double span_s = (intact_at_ms_.back() - intact_at_ms_.front()) / 1000.0;
+    if (span_s > 0) {
+      progress_.per_min = 60.0 * static_cast<double>(intact_at_ms_.size() - 1) / span_s;
+      usual_interval_s_ = span_s / static_cast<double>(intact_at_ms_.size() - 1);
+    }
+  }
+  if (expect_) {
+    progress_.remaining = std::max<int64_t>(
+        0, *expect_ - static_cast<int64_t>(baseline_intact_ + progress_.new_intact));
+    const std::optional<double> pace =
+        progress_.per_min ? progress_.per_min : progress_.previous_per_min;
+    if (pace && *pace > 0)
+      progress_.eta_s = 60.0 * static_cast<double>(*progress_.remaining) / *pace;
+  }
+  // A stall: nothing new for several usual intervals (never before the pace is known).
+  if (!usual_interval_s_) return;
+  const double limit_s = std::max(kStallFactor * *usual_interval_s_, kMinStallS);
+  const double quiet_s = (now - last_new_ms_) / 1000.0;
+  if (quiet_s > limit_s && !progress_.stalled) {
+    progress_.stalled = true;
+    out.push_back(change(ChangeKind::kStall, Severity::kWarning,
+                         "stall: no new file for " + minutes_text(quiet_s) + " (usual interval " +
+                             minutes_text(*usual_interval_s_) + ")",
+                         now));
+  } else if (quiet_s <= limit_s && progress_.stalled) {
+    progress_.stalled = false;
+    out.push_back(change(ChangeKind::kResumed, Severity::kInfo, "new files again", now));
+  }
+}
+
+}  // namespace gt

@@ -1,0 +1,91 @@
+// Following the job's output folder (--data DIR) while watch runs: each new
+// or rewritten file is verified (structure and every CRC, the data command's
+// deep check) once it has not changed for kSettleS seconds, which is how a
+// closed file looks from outside its writer; the pace of new intact files
+// per minute is compared with the job's previous pace (from the files that
+// were there when watch started), and with --expect N an ETA is given.
+//
+// Raised at once: a new bad file; a stall (no new file for kStallFactor
+// usual intervals, at least kMinStallS); DIR gone, or another filesystem
+// now (it was unmounted). Each is said once, and said again only after it
+// cleared.
+//
+// Cost per tick: one walk of DIR (names, sizes, mtimes; no reads), and one
+// verification per settled new file. Memory: one entry per file seen (path,
+// size, mtime), as the data command's own scan.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "watch/changes.h"
+
+namespace gt {
+
+struct DataFollowProgress {
+  uint64_t files = 0;                      ///< files in DIR (any state)
+  uint64_t new_intact = 0;                 ///< new files verified intact since watch started
+  uint64_t new_bad = 0;                    ///< new files verified bad since watch started
+  uint64_t pending = 0;                    ///< new files not settled yet
+  std::optional<double> per_min;           ///< new intact files, last 5 minutes' pace
+  std::optional<double> previous_per_min;  ///< the pace before watch started
+  std::optional<int64_t> remaining;        ///< --expect N minus intact samples
+  std::optional<double> eta_s;             ///< remaining at the current (else previous) pace
+  bool stalled = false;
+  bool gone = false;
+  std::optional<std::string> last_bad;  ///< "DIR/x.pt: truncated at byte ..."
+};
+
+class DataFollower {
+ public:
+  static constexpr int64_t kSettleS = 3;
+  static constexpr double kStallFactor = 5;
+  static constexpr double kMinStallS = 10;
+
+  /// Takes the folder as it is now: its files are the baseline (their
+  /// mtimes give the previous pace; they are not verified here: the
+  /// triage's --data does that).
+  /// `values`: also count NaN/Inf in float tensors (--values), a
+  /// non-finite value making the file bad.
+  DataFollower(std::string dir, std::optional<int64_t> expect, int64_t now_unix_ms,
+               bool values = false);
+
+  /// One tick: walks DIR, verifies settled new files, returns the changes.
+  std::vector<Change> poll(int64_t now_unix_ms);
+  const DataFollowProgress& progress() const { return progress_; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  struct Seen {
+    uint64_t size = 0;
+    int64_t mtime_ns = 0;
+    int64_t changed_ms = 0;  ///< when we last saw it change
+    bool verified = false;   ///< this size/mtime was verified
+    bool baseline = false;   ///< there when watch started, unchanged since
+  };
+  using Listing = std::map<std::string, std::pair<uint64_t, int64_t>>;  // rel -> size, mtime_ns
+
+  bool dir_present(int64_t now, std::vector<Change>& out);
+  void verify_settled(int64_t now, std::vector<Change>& out);
+  void update_pace(int64_t now, std::vector<Change>& out);
+  Change change(ChangeKind kind, Severity sev, std::string text, int64_t now) const;
+
+  std::string dir_;
+  std::optional<int64_t> expect_;
+  bool values_ = false;
+  std::optional<std::pair<dev_t, ino_t>> identity_;
+  std::map<std::string, Seen> seen_;
+  std::deque<int64_t> intact_at_ms_;  ///< when new intact files settled (last 5 min)
+  std::optional<double> usual_interval_s_;
+  int64_t last_new_ms_ = 0;
+  uint64_t baseline_intact_ = 0;
+  DataFollowProgress progress_;
+};
+
+}  // namespace gt

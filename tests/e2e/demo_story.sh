@@ -1,0 +1,34 @@
+# make demo tells the story (issue 25): scripts/demo runs the story scenario
+# with the job's output. Its text shows how the previous boot ended, the
+# server and the unit that started it, the library/module split, the data
+# volume, the job's data (intact, damaged, the exact command to resume), fits
+# 100 columns, and names no fixture path.
+source "$(dirname "$0")/common.sh"
+set +e
+TMPDIR="$TMP" "$GT_SOURCE_DIR/scripts/demo" "$TOOL" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+set -e
+expect_rc 2 # critical: the data volume is not mounted
+# Wrapped lines and " \" continuations read as one text.
+tr -s ' \n' '  ' <"$TMP/out" | sed 's/ \\ / /g' >"$TMP/flat"
+has() { grep -qF -- "$1" "$TMP/flat" || fail "the demo does not show '$1':
+$(cat "$TMP/out")"; }
+has "previous boot ended abruptly"
+has "14 storage I/O errors"
+has "1 filesystem remounted read-only"
+has "3 hung-task warnings"
+has "SGLang server TP=8, GPUs 0-7"
+has "unit sglang.service (Restart=always); started 41 s after boot (auto-start)"
+has "NVML library 565.57.01 differs from kernel module 590.48.01"
+has "/data is not mounted although /etc/fstab:3 mounts it"
+has "3 bad files (1 empty, 1 truncated, 1 zero-filled); 37 samples intact"
+has "24 samples not started (40-63)"
+job=$(sed -n 's/^\$ gpu-triage .*--data \([^ ]*\) .*/\1/p' "$TMP/out")
+[[ "$job" == */run-0412 ]] || fail "no --data command line: $(head -3 "$TMP/out")"
+has "\$ gpu-triage data $job --expect 64 --deep --move-bad-to $job.bad"
+has "prepare_hidden_states.py"
+if grep -nE '\.gt-fixture|tests/scenarios|story/root|not in the fixture|not read:' "$TMP/out" "$TMP/err"; then
+  fail "fixture plumbing in the demo's output"
+fi
+awk 'length($0) > 100 { print "line " NR " is " length($0) " columns: " $0; bad = 1 } END { exit bad }' \
+  "$TMP/out" || fail "the demo does not fit 100 columns"
