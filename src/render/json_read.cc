@@ -17,17 +17,6 @@ const char* type_word(const J& j) {
   return "an object";
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-/// days_from_civil): no time_t or time zone involved.
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 /// "YYYY-MM-DDTHH:MM:SSZ" -> Unix seconds, without checking the ranges
 /// (the caller formats the result again and compares).
 std::optional<int64_t> parse_iso(const std::string& s) {
@@ -39,7 +28,8 @@ std::optional<int64_t> parse_iso(const std::string& s) {
                   &used) != 6 ||
       static_cast<size_t>(used) != s.size())
     return std::nullopt;
-  return days_from_civil(year, mon, day) * 86400 + h * 3600 + m * 60 + sec;
+  return days_from_civil(year, static_cast<int>(mon), static_cast<int>(day)) * 86400 + h * 3600 +
+         m * 60 + sec;
 }
 
 }  // namespace
