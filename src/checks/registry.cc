@@ -128,6 +128,12 @@ const CheckSpec* find_check(std::string_view id) {
   return nullptr;
 }
 
+Severity verdict_of(const std::vector<Finding>& findings) {
+  Severity worst = Severity::kOk;
+  for (const Finding& f : findings) worst = std::max(worst, f.severity);
+  return worst;
+}
+
 void judge(Report& report, const CheckOptions& options) {
   complete_gpu_identities(report.snapshot);
   const NodeSnapshot& s = report.snapshot;
@@ -156,8 +162,7 @@ void judge(Report& report, const CheckOptions& options) {
   std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);
   });
-  report.verdict = Severity::kOk;
-  for (const Finding& x : f) report.verdict = std::max(report.verdict, x.severity);
+  report.verdict = verdict_of(f);
   // Nothing to judge: no NVIDIA GPU anywhere and no driver. Expecting GPUs
   // makes it a finding (gpu.count_mismatch) instead.
   report.could_not_check = nothing_to_judge(s) && options.expect_gpus.value_or(0) == 0;

@@ -41,6 +41,10 @@ struct CheckOptions {
 /// to the snapshot; then joins findings about the same dying GPU.
 void judge(Report& report, const CheckOptions& options);
 
+/// The verdict of a report: its worst finding's severity (ok with none).
+/// The one rule: judge() and the fleet's correlation both apply it.
+Severity verdict_of(const std::vector<Finding>& findings);
+
 /// No NVIDIA GPU on this machine at all: nothing on the PCI bus, no nvidia
 /// module loaded, NVML not initialised (the library may be installed and
 /// answer DRIVER_NOT_LOADED). A live collection only (a capture never is).

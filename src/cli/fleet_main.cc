@@ -17,7 +17,7 @@
 #include "fleet/fanout.h"
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
-#include "render/json_report.h"
+#include "render/json_report_read.h"
 #include "util/json_text.h"
 #include "util/read_capped.h"
 
@@ -60,7 +60,7 @@ std::vector<HostReport> from_captures(const Options& o, const std::string& dir) 
                                      r.snapshot.nvml.error_message.value_or(f.string())));
       continue;
     }
-    out.push_back(host_report_from_json(host, "capture", report_to_json(r)));
+    out.push_back(host_report(host, "capture", std::move(r)));
   }
   if (!error.empty()) out.push_back(host_unknown(dir, "capture", error));
   return out;
@@ -72,19 +72,18 @@ std::vector<HostReport> from_saved_reports(const std::string& dir) {
   std::map<std::string, int> seen;
   for (const fs::path& f : files_in(dir, error)) {
     Result<std::string> text = read_file_capped(f.string(), kMaxCaptureBytes, "a saved report");
-    std::string why;
-    std::optional<nlohmann::ordered_json> j =
-        text ? parse_saved_report(*text, why) : std::optional<nlohmann::ordered_json>();
+    Result<Report> report = text ? report_from_json_text(*text) : Result<Report>(text.error());
+    // The host a report names, else the file's; one that cannot be read is
+    // named by its file with report_from_json's words.
     std::string name = f.stem().string();
-    if (j && j->contains("hostname") && (*j)["hostname"].is_string())
-      name = (*j)["hostname"].get<std::string>();
+    if (report && report->snapshot.hostname) name = *report->snapshot.hostname;
     std::string host = unique_name(name, f, seen);
     if (!text)
       out.push_back(host_unknown(host, "report", text.error().message));
-    else if (!j)
-      out.push_back(host_unknown(host, "report", f.string() + ": " + why));
+    else if (!report)
+      out.push_back(host_unknown(host, "report", f.string() + ": " + report.error().message));
     else
-      out.push_back(host_report_from_json(host, "report", std::move(*j)));
+      out.push_back(host_report(host, "report", std::move(*report)));
   }
   if (!error.empty()) out.push_back(host_unknown(dir, "report", error));
   return out;

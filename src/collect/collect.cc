@@ -81,25 +81,6 @@ void read_os_release(const FsRoot& root, NodeSnapshot& snap) {
   snap.os_id_like = os.id_like;
 }
 
-void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
-  snap.hostname = read_hostname(root);
-  read_os_release(root, snap);
-  snap.kernel_module_version = read_kernel_module_version(root);
-  snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
-  snap.nvidia_modules = read_nvidia_modules(root);
-  snap.nvidia_services = read_nvidia_services(root);
-  snap.nvidia_services_read = true;
-  Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
-  if (pci)
-    snap.pci_devices = std::move(*pci);
-  else
-    snap.warnings.push_back("PCI bus not read: " + pci.error().message);
-  if (std::optional<MachineKind> m = read_machine_kind(root)) {
-    snap.machine_kind = m->kind;
-    snap.machine_evidence = m->evidence;
-  }
-}
-
 /// The paths of the disk and mount stages: / and each --path, and --data
 /// DIR (the job's output lives on a volume).
 std::vector<std::string> disk_paths(const CollectInputs& in) {
@@ -167,6 +148,25 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
 
 }  // namespace
 
+void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
+  snap.hostname = read_hostname(root);
+  read_os_release(root, snap);
+  snap.kernel_module_version = read_kernel_module_version(root);
+  snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
+  snap.nvidia_modules = read_nvidia_modules(root);
+  snap.nvidia_services = read_nvidia_services(root);
+  snap.nvidia_services_read = true;
+  Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
+  if (pci)
+    snap.pci_devices = std::move(*pci);
+  else
+    snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+  if (std::optional<MachineKind> m = read_machine_kind(root)) {
+    snap.machine_kind = m->kind;
+    snap.machine_evidence = m->evidence;
+  }
+}
+
 CheckOptions make_check_options(std::optional<uint32_t> expect_gpus, Origin origin) {
   CheckOptions co;
   co.expect_gpus = expect_gpus;
@@ -192,11 +192,8 @@ Report collect_with(Origin origin, const std::vector<Collector>& table, Stages s
 Collected collect_node(const CollectInputs& in, Stages stages) {
   const FsRoot root(in.root);
   Collected out;
-  Report r;
-  r.snapshot.sample_window_s = in.sample_window.count() / 1000.0;
-  r.snapshot.collected_at_unix_ms = now_unix_ms();
-  run_collectors(node_table(in, root, out.abandoned_threads), stages, r.snapshot);
-  out.report = std::move(r);
+  out.report = collect_with(Origin::kNvml, node_table(in, root, out.abandoned_threads), stages);
+  out.report.snapshot.sample_window_s = in.sample_window.count() / 1000.0;
   return out;
 }
 

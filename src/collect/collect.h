@@ -15,6 +15,7 @@
 
 #include "checks/registry.h"
 #include "model/report.h"
+#include "util/fs_root.h"
 
 namespace gt {
 
@@ -78,6 +79,11 @@ Collected collect_node(const CollectInputs& in, Stages stages);
 /// An unreadable capture leaves nvml.loaded false with the reason in
 /// nvml.error_message and warnings.
 Collected collect_capture(const std::string& file);
+
+/// The host stage of a live node (this one, or a watch tick's): hostname,
+/// os-release, the module and kernel release, NVIDIA modules and services,
+/// the PCI bus and what runs the node (VM or bare metal).
+void read_host_facts(const FsRoot& root, NodeSnapshot& snap);
 
 /// The check options of a run, the one place every path (this node, a
 /// capture, each fleet host, each watch tick) takes them from. Commands drop

@@ -1,10 +1,10 @@
 #include "fleet/correlate.h"
 
 #include <algorithm>
-#include <ctime>
 #include <map>
 #include <set>
 
+#include "checks/registry.h"
 #include "model/xid_catalog.h"
 #include "util/time_format.h"
 
@@ -26,23 +26,9 @@ const char* cause_of(int code) {
   }
 }
 
-/// "2026-01-01T00:00:00Z" -> Unix seconds; nullopt otherwise.
-std::optional<int64_t> parse_iso_utc(const J& j) {
-  if (!j.is_string()) return std::nullopt;
-  std::tm tm{};
-  const std::string s = j.get<std::string>();
-  if (sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-             &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
-    return std::nullopt;
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  return static_cast<int64_t>(timegm(&tm));
-}
-
 struct Event {
   int64_t t;
   size_t host;
-  std::string bus;
   uint64_t count;
 };
 
@@ -50,20 +36,10 @@ struct Event {
 std::map<int, std::vector<Event>> events_by_code(const std::vector<HostReport>& hosts) {
   std::map<int, std::vector<Event>> out;
   for (size_t h = 0; h < hosts.size(); ++h) {
-    const J& r = hosts[h].report;
-    if (!r.is_object() || !r.contains("kernel_log") || !r["kernel_log"].is_object()) continue;
-    const J& ev = r["kernel_log"].value("events", J::array());
-    if (!ev.is_array()) continue;
-    for (const J& e : ev) {
-      if (!e.is_object() || !e.value("code", J()).is_number_integer()) continue;
-      int code = e["code"].get<int>();
-      auto t = parse_iso_utc(e.value("time", J()));
-      if (!cause_of(code) || !t) continue;
-      const J& c = e.value("count", J(1));
-      uint64_t n = c.is_number_integer() && c.get<int64_t>() > 0 ? c.get<uint64_t>() : 1;
-      out[code].push_back(
-          {*t, h,
-           e.value("pci_bus_id", J("")).is_string() ? e["pci_bus_id"].get<std::string>() : "", n});
+    if (!hosts[h].report || !hosts[h].report->snapshot.kernel_log) continue;
+    for (const KernelLogEvent& e : hosts[h].report->snapshot.kernel_log->events) {
+      if (!e.code || !e.time_unix_s || !cause_of(*e.code)) continue;
+      out[*e.code].push_back({*e.time_unix_s, h, std::max<uint64_t>(e.count, 1)});
     }
   }
   return out;
@@ -116,25 +92,14 @@ void apply_fleet_findings(const std::vector<FleetFinding>& found, std::vector<Ho
   for (const FleetFinding& f : found) {
     const std::string xid_id = xid_finding_id(f.code);
     for (HostReport& h : hosts) {
-      if (std::find(f.hosts.begin(), f.hosts.end(), h.host) == f.hosts.end()) continue;
-      if (!h.report.is_object() || !h.report.contains("findings")) continue;
-      for (J& x : h.report["findings"])
-        if (x.is_object() && x.value("id", J("")) == xid_id) {
-          x["severity"] = "info";
-          x["explained_by"] = f.id;
+      if (!h.report || std::find(f.hosts.begin(), f.hosts.end(), h.host) == f.hosts.end()) continue;
+      for (Finding& x : h.report->findings)
+        if (x.id == xid_id) {
+          x.severity = Severity::kInfo;
+          x.explained_by = f.id;
         }
-      // The verdict follows what remains.
-      int worst = 0;
-      for (const J& x : h.report["findings"]) {
-        std::string sev = x.is_object() && x.value("severity", J("")).is_string()
-                              ? x["severity"].get<std::string>()
-                              : "";
-        worst = std::max(worst, sev == "critical" ? 2 : sev == "warning" ? 1 : 0);
-      }
-      if (h.verdict == "OK" || h.verdict == "WARNING" || h.verdict == "CRITICAL") {
-        h.verdict = worst == 2 ? "CRITICAL" : worst == 1 ? "WARNING" : "OK";
-        h.report["verdict"] = h.verdict;
-      }
+      // The verdict follows what remains, by the rule judge() applies.
+      h.report->verdict = verdict_of(h.report->findings);
     }
   }
 }

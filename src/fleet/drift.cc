@@ -5,39 +5,14 @@
 #include <ostream>
 #include <set>
 
-#include "util/json_text.h"
-
 namespace gt {
 namespace {
 
 using J = nlohmann::ordered_json;
 
-/// A scalar as text (strings as they are, numbers and bools dumped); null
-/// for null, absent, objects and arrays.
-std::optional<std::string> scalar(const J& j) {
-  if (j.is_string()) return j.get<std::string>();
-  if (j.is_boolean()) return j.get<bool>() ? "on" : "off";
-  if (j.is_number()) return json_text(j);
-  return std::nullopt;
-}
-
-/// j at a path of object keys, or null.
-const J& at(const J& j, std::initializer_list<const char*> path) {
-  static const J kNull;
-  const J* cur = &j;
-  for (const char* k : path) {
-    if (!cur->is_object()) return kNull;
-    auto it = cur->find(k);
-    if (it == cur->end()) return kNull;
-    cur = &*it;
-  }
-  return *cur;
-}
-
-const J& gpus_of(const J& report) {
-  static const J kEmpty = J::array();
-  const J& g = at(report, {"gpus"});
-  return g.is_array() ? g : kEmpty;
+std::optional<std::string> on_off(const std::optional<bool>& b) {
+  if (!b) return std::nullopt;
+  return *b ? "on" : "off";
 }
 
 /// Folds the known per-GPU values of one host: "x" when all agree, else
@@ -57,37 +32,33 @@ std::optional<std::string> fold(const std::vector<std::string>& values) {
   return s;
 }
 
-using GpuValue = std::optional<std::string> (*)(const J& gpu);
+using GpuValue = std::optional<std::string> (*)(const GpuState& gpu);
 
-std::optional<std::string> vbios(const J& g) { return scalar(at(g, {"vbios_version"})); }
-std::optional<std::string> power_limit(const J& g) {
-  const J& w = at(g, {"power", "limit_w"});
-  if (!w.is_number()) return std::nullopt;
+std::optional<std::string> vbios(const GpuState& g) { return g.vbios_version; }
+std::optional<std::string> power_limit(const GpuState& g) {
+  if (!g.power_limit_w) return std::nullopt;
   char buf[32];
-  snprintf(buf, sizeof buf, "%.0f W", w.get<double>());
+  snprintf(buf, sizeof buf, "%.0f W", *g.power_limit_w);
   return std::string(buf);
 }
-std::optional<std::string> pcie_gen(const J& g) {
-  auto v = scalar(at(g, {"pcie", "link", "gen", "max"}));
-  return v ? std::optional("gen " + *v) : std::nullopt;
+std::optional<std::string> pcie_gen(const GpuState& g) {
+  if (!g.pcie.max_gen) return std::nullopt;
+  return "gen " + std::to_string(*g.pcie.max_gen);
 }
-std::optional<std::string> ecc_mode(const J& g) {
-  return scalar(at(g, {"ecc", "mode", "current"}));
-}
-std::optional<std::string> persistence(const J& g) { return scalar(at(g, {"persistence_mode"})); }
-std::optional<std::string> mig_mode(const J& g) {
-  return scalar(at(g, {"mig", "mode", "current"}));
-}
-std::optional<std::string> mig_layout(const J& g) {
-  const J& m = at(g, {"mig_devices"});
-  if (!m.is_array()) return std::nullopt;
+std::optional<std::string> ecc_mode(const GpuState& g) { return on_off(g.ecc_mode_current); }
+std::optional<std::string> persistence(const GpuState& g) { return on_off(g.persistence_mode); }
+std::optional<std::string> mig_mode(const GpuState& g) { return on_off(g.mig_mode_current); }
+std::optional<std::string> mig_layout(const GpuState& g) {
+  if (!g.mig_devices) return std::nullopt;
   std::vector<std::string> names;
-  for (const J& d : m) names.push_back(scalar(at(d, {"name"})).value_or("?"));
+  for (const MigDevice& d : *g.mig_devices) names.push_back(d.name.value_or("?"));
   std::sort(names.begin(), names.end());
   std::string s;
   for (const std::string& n : names) s += (s.empty() ? "" : " + ") + n;
   return s.empty() ? std::optional<std::string>("none") : s;
 }
+
+std::string model_of(const GpuState& g) { return g.name.value_or("unknown model"); }
 
 struct GpuProperty {
   const char* name;
@@ -105,40 +76,26 @@ const GpuProperty kGpuProperties[] = {
 /// (property, sku) -> value, for one host.
 using HostValues = std::map<std::pair<std::string, std::string>, std::optional<std::string>>;
 
-void node_values(const J& r, HostValues& out) {
-  // The paths are one or two keys deep (a static table of
-  // initializer_lists would dangle).
-  struct NodeProperty {
-    const char* name;
-    const char* key;
-    const char* subkey;
-  };
-  static const NodeProperty kNode[] = {
-      {"driver_version", "driver_version", nullptr},
-      {"nvml_library_version", "nvml", "library_version"},
-      {"cuda_driver_version", "cuda_driver_version", nullptr},
-      {"kernel_module_version", "kernel_module_version", nullptr},
-      {"kernel_release", "kernel_release", nullptr},
-  };
-  for (const NodeProperty& p : kNode)
-    out[{p.name, ""}] = scalar(p.subkey ? at(r, {p.key, p.subkey}) : at(r, {p.key}));
-  const J& gpus = gpus_of(r);
-  std::vector<std::string> models;
-  for (const J& g : gpus) models.push_back(scalar(at(g, {"name"})).value_or("unknown model"));
-  out[{"gpu_count", ""}] = std::to_string(gpus.size());
+void node_values(const NodeSnapshot& s, HostValues& out) {
+  out[{"driver_version", ""}] = s.driver_version;
+  out[{"nvml_library_version", ""}] = s.nvml.library_version;
+  out[{"cuda_driver_version", ""}] = s.cuda_driver_version;
+  out[{"kernel_module_version", ""}] = s.kernel_module_version;
+  out[{"kernel_release", ""}] = s.kernel_release;
+  out[{"gpu_count", ""}] = std::to_string(s.gpus.size());
   std::map<std::string, int> per;
-  for (const std::string& m : models) ++per[m];
+  for (const GpuState& g : s.gpus) ++per[model_of(g)];
   std::string sku;
   for (const auto& [m, n] : per) sku += (sku.empty() ? "" : ", ") + std::to_string(n) + "x " + m;
   out[{"gpu_models", ""}] = sku.empty() ? std::optional<std::string>("no GPU") : sku;
 }
 
-void gpu_values(const J& r, HostValues& out) {
+void gpu_values(const NodeSnapshot& s, HostValues& out) {
   for (const GpuProperty& p : kGpuProperties) {
     std::map<std::string, std::vector<std::string>> by_model;
     std::set<std::string> models;
-    for (const J& g : gpus_of(r)) {
-      std::string model = p.per_model ? scalar(at(g, {"name"})).value_or("unknown model") : "";
+    for (const GpuState& g : s.gpus) {
+      std::string model = p.per_model ? model_of(g) : "";
       models.insert(model);
       if (auto v = p.value(g)) by_model[model].push_back(*v);
     }
@@ -147,13 +104,11 @@ void gpu_values(const J& r, HostValues& out) {
   }
 }
 
+/// A host with no report: its error (an unreadable or newer report is one,
+/// in report_from_json's words).
 std::optional<std::string> why_not_compared(const HostReport& h) {
   if (h.error) return "UNKNOWN: " + *h.error;
-  if (!h.report.is_object()) return std::string("no report");
-  if (scalar(at(h.report, {"schema"})) != "gpu-triage/report") return std::string("not a report");
-  const J& v = at(h.report, {"schema_version"});
-  if (!v.is_number_integer() || v.get<int64_t>() != 2)
-    return "report schema version " + json_text(v) + " (this gpu-triage reads 2)";
+  if (!h.report) return std::string("no report");
   return std::nullopt;
 }
 
@@ -203,8 +158,8 @@ DriftReport find_drift(const std::vector<HostReport>& hosts) {
       continue;
     }
     HostValues v;
-    node_values(h.report, v);
-    gpu_values(h.report, v);
+    node_values(h.report->snapshot, v);
+    gpu_values(h.report->snapshot, v);
     compared.emplace_back(h.host, std::move(v));
   }
   d.hosts_compared = compared.size();

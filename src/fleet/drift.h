@@ -1,10 +1,9 @@
 // Drift across a fleet: what should be the same on every host (driver,
 // library and CUDA versions, the kernel module, VBIOS per GPU model, GPU
 // count and model, ECC, persistence and MIG modes, power limit, PCIe
-// generation, the kernel) and is not. Read from each host's JSON report
-// (docs/json.md), so it works the same over SSH, from captures and from
-// saved reports. Unknown (null) values are never a difference: a host that
-// does not say is listed as not telling, not as drifting.
+// generation, the kernel) and is not. Read from each host's typed report,
+// so it works the same over SSH, from captures and from saved reports. Unknown (null) values are
+// never a difference: a host that does not say is listed as not telling, not as drifting.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -35,7 +34,7 @@ struct DriftProperty {
 /// A host left out of the comparison, and why.
 struct NotCompared {
   std::string host;
-  std::string why;  ///< "UNKNOWN: ssh: ...", "report schema version 3", "not a report"
+  std::string why;  ///< "UNKNOWN: ssh: ...", "UNKNOWN: x.json: report schema version 3, ..."
 };
 
 struct DriftReport {
@@ -44,7 +43,7 @@ struct DriftReport {
   std::vector<NotCompared> not_compared;
 };
 
-/// Compares every host with a report of schema gpu-triage/report version 2.
+/// Compares every host with a report.
 DriftReport find_drift(const std::vector<HostReport>& hosts);
 
 /// "drift: ..." lines for the fleet text output.

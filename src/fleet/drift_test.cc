@@ -1,5 +1,5 @@
-// Drift and correlation across hosts, from reports built as JSON (the
-// shape docs/json.md documents), as the fleet path receives them.
+// Drift and correlation across hosts, from typed reports as the fleet
+// path holds them (judged here, or read back with report_from_json).
 #include "fleet/drift.h"
 
 #include <gtest/gtest.h>
@@ -7,33 +7,38 @@
 #include <sstream>
 
 #include "fleet/correlate.h"
+#include "render/json_report.h"
+#include "render/json_report_read.h"
 
 namespace gt {
 namespace drift_test {
 
 using J = nlohmann::ordered_json;
 
-J gpu(const std::string& vbios, const J& power_w = 700) {
-  return J{{"name", "NVIDIA H100 80GB HBM3"},         {"vbios_version", vbios},
-           {"power", {{"limit_w", power_w}}},         {"pcie", {{"link", {{"gen", {{"max", 5}}}}}}},
-           {"ecc", {{"mode", {{"current", true}}}}},  {"persistence_mode", true},
-           {"mig", {{"mode", {{"current", false}}}}}, {"mig_devices", nullptr}};
+GpuState gpu(const std::string& vbios, std::optional<double> power_w = 700) {
+  GpuState g;
+  g.name = "NVIDIA H100 80GB HBM3";
+  g.vbios_version = vbios;
+  g.power_limit_w = power_w;
+  g.pcie.max_gen = 5;
+  g.ecc_mode_current = true;
+  g.persistence_mode = true;
+  g.mig_mode_current = false;
+  return g;
 }
 
 HostReport host(const std::string& name, const std::string& driver = "590.48.01",
                 const std::string& vbios = "96.00.99.00.01") {
-  J r = {{"schema", "gpu-triage/report"},
-         {"schema_version", 2},
-         {"verdict", "OK"},
-         {"findings", J::array()},
-         {"driver_version", driver},
-         {"cuda_driver_version", "13.1"},
-         {"kernel_module_version", driver},
-         {"nvml", {{"library_version", driver}}}};
-  J gpus = J::array();
-  for (int i = 0; i < 8; ++i) gpus.push_back(gpu(vbios));
-  r["gpus"] = gpus;
-  return host_report_from_json(name, "report", r);
+  Report r;
+  r.snapshot.driver_version = driver;
+  r.snapshot.cuda_driver_version = "13.1";
+  r.snapshot.kernel_module_version = driver;
+  r.snapshot.nvml.library_version = driver;
+  for (uint32_t i = 0; i < 8; ++i) {
+    r.snapshot.gpus.push_back(gpu(vbios));
+    r.snapshot.gpus.back().index = i;
+  }
+  return host_report(name, "report", r);
 }
 
 std::vector<std::string> names(const DriftReport& d) {
@@ -70,14 +75,19 @@ TEST(Drift, NamesExactlyTheHostsAndPropertiesThatDiffer) {
 
 TEST(Drift, UnknownIsNotADifferenceAndBadHostsAreNamed) {
   std::vector<HostReport> fleet = {host("a"), host("b"), host("c")};
-  for (J& g : fleet[1].report["gpus"]) g["vbios_version"] = nullptr;  // did not say
-  fleet[2].report["gpus"][7]["power"]["limit_w"] = nullptr;           // one GPU did not say
+  for (GpuState& g : fleet[1].report->snapshot.gpus) g.vbios_version.reset();  // did not say
+  fleet[2].report->snapshot.gpus[7].power_limit_w.reset();  // one GPU did not say
   fleet.push_back(host_unknown("d", "ssh", "ssh: connect to host d port 22: Connection refused"));
-  HostReport future = host("e");
-  future.report["schema_version"] = 3;
-  fleet.push_back(future);
-  HostReport garbage = host_report_from_json("f", "report", J("not json at all"));
-  fleet.push_back(garbage);
+  // A newer report is not read: an UNKNOWN host in report_from_json's words.
+  J future = report_to_json(*host("e").report);
+  future["schema_version"] = 3;
+  Result<Report> read = report_from_json(future);
+  ASSERT_FALSE(read.ok());
+  fleet.push_back(host_unknown("e", "report", "e.json: " + read.error().message));
+  HostReport nothing;
+  nothing.host = "f";
+  nothing.via = "report";
+  fleet.push_back(nothing);
   DriftReport d = find_drift(fleet);
   EXPECT_TRUE(d.differing.empty()) << names(d).size();
   EXPECT_EQ(d.hosts_compared, 3u);
@@ -89,33 +99,37 @@ TEST(Drift, UnknownIsNotADifferenceAndBadHostsAreNamed) {
 
 TEST(Drift, AHostMixedWithinItselfDiffersAndATieHasNoMajority) {
   std::vector<HostReport> fleet = {host("a"), host("b")};
-  fleet[1].report["gpus"][0]["ecc"]["mode"]["current"] = false;
+  fleet[1].report->snapshot.gpus[0].ecc_mode_current = false;
   DriftReport d = find_drift(fleet);
   ASSERT_EQ(names(d), std::vector<std::string>{"ecc_mode"});
   EXPECT_FALSE(d.differing[0].majority);
   EXPECT_EQ(d.differing[0].others[1].value, "on on 7 GPUs, off on 1 GPU");
 }
 
-HostReport with_xid(const std::string& name, int code, const std::string& time) {
+HostReport with_xid(const std::string& name, int code, int64_t time_unix_s) {
   HostReport h = host(name);
-  h.report["verdict"] = "WARNING";
-  h.verdict = "WARNING";
-  h.report["kernel_log"] = {{"events", J::array({J{{"kind", "xid"},
-                                                   {"code", code},
-                                                   {"pci_bus_id", "0000:19:00.0"},
-                                                   {"time", time},
-                                                   {"count", 3}}})}};
-  h.report["findings"] =
-      J::array({J{{"id", "gpu.xid." + std::to_string(code)}, {"severity", "warning"}}});
+  KernelLogEvent e;
+  e.kind = "xid";
+  e.code = code;
+  e.pci_bus_id = "0000:19:00.0";
+  e.time_unix_s = time_unix_s;
+  e.count = 3;
+  h.report->snapshot.kernel_log.emplace().events = {e};
+  Finding f;
+  f.id = "gpu.xid." + std::to_string(code);
+  f.severity = Severity::kWarning;
+  h.report->findings = {f};
+  h.report->verdict = Severity::kWarning;
   return h;
 }
+
+constexpr int64_t kThreeTwelve = 1796008320;  // 2026-11-30T03:12:00Z
 
 TEST(Correlate, FiveHostsWithXid31InOneMinuteAreOneFleetFinding) {
   std::vector<HostReport> fleet;
   for (int i = 0; i < 5; ++i)
-    fleet.push_back(with_xid("n" + std::to_string(i), 31,
-                             "2026-11-30T03:12:" + std::to_string(10 + i * 9) + "Z"));
-  fleet.push_back(with_xid("late", 31, "2026-11-30T05:00:00Z"));  // another hour: its own GPU
+    fleet.push_back(with_xid("n" + std::to_string(i), 31, kThreeTwelve + 10 + i * 9));
+  fleet.push_back(with_xid("late", 31, kThreeTwelve + 6480));  // another hour: its own GPU
   fleet.push_back(host("quiet"));
   std::vector<FleetFinding> f = correlate_xids(fleet);
   ASSERT_EQ(f.size(), 1u);
@@ -125,16 +139,23 @@ TEST(Correlate, FiveHostsWithXid31InOneMinuteAreOneFleetFinding) {
   EXPECT_NE(f[0].title.find("likely the job"), std::string::npos);
   apply_fleet_findings(f, fleet);
   for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(fleet[i].verdict, "OK") << i;
-    EXPECT_EQ(fleet[i].report["findings"][0]["explained_by"], "fleet.xid_correlated.31");
+    EXPECT_EQ(host_verdict(fleet[i]), "OK") << i;
+    EXPECT_EQ(fleet[i].report->verdict, Severity::kInfo) << i;
+    EXPECT_EQ(fleet[i].report->findings[0].severity, Severity::kInfo);
+    EXPECT_EQ(fleet[i].report->findings[0].explained_by, "fleet.xid_correlated.31");
   }
-  EXPECT_EQ(fleet[5].verdict, "WARNING");
+  EXPECT_EQ(host_verdict(fleet[5]), "WARNING");
+  EXPECT_FALSE(fleet[5].report->findings[0].explained_by);
+  // The JSON output carries the mark on the explained finding only.
+  EXPECT_EQ(fleet_to_json(fleet, false)[0]["report"]["findings"][0]["explained_by"],
+            "fleet.xid_correlated.31");
+  EXPECT_FALSE(fleet_to_json(fleet, false)[5]["report"]["findings"][0].contains("explained_by"));
 }
 
 TEST(Correlate, OneHostAloneOrAGpuXidIsNotAFleetEvent) {
-  std::vector<HostReport> fleet = {with_xid("a", 31, "2026-11-30T03:12:10Z"),
-                                   with_xid("b", 79, "2026-11-30T03:12:11Z"),
-                                   with_xid("c", 79, "2026-11-30T03:12:12Z")};
+  std::vector<HostReport> fleet = {with_xid("a", 31, kThreeTwelve + 10),
+                                   with_xid("b", 79, kThreeTwelve + 11),
+                                   with_xid("c", 79, kThreeTwelve + 12)};
   EXPECT_TRUE(correlate_xids(fleet).empty());
 }
 

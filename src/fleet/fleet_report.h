@@ -8,28 +8,28 @@
 #include <optional>
 #include <ostream>
 #include <string>
-#include <string_view>
 #include <vector>
+
+#include "model/report.h"
 
 namespace gt {
 
 /// One host's outcome.
 struct HostReport {
   std::string host;
-  std::string via;  ///< "gpu-triage" (ran there), "nvidia-smi" (gathered, judged here), "ssh"
+  std::string via;  ///< "gpu-triage" (ran there), "nvidia-smi" (gathered, judged here),
+                    ///< "capture", "report" (a saved --json), "ssh"
   std::optional<std::string> error;  ///< why there is no report (ssh's words, timeout)
-  nlohmann::ordered_json report;     ///< the gpu-triage report (docs/json.md), or null
-  std::string verdict = "UNKNOWN";   ///< OK, WARNING, CRITICAL or UNKNOWN
+  /// The host's report: judged here (a capture, a gathered host) or read
+  /// back with report_from_json (a remote gpu-triage, a saved report).
+  std::optional<Report> report;
 };
 
-/// A report for `host` from a gpu-triage JSON report.
-HostReport host_report_from_json(const std::string& host, const std::string& via,
-                                 nlohmann::ordered_json report);
+/// A host with its report.
+HostReport host_report(const std::string& host, const std::string& via, Report report);
 
-/// A saved --json report's text as a report: nullopt with `why` set when it
-/// is not a JSON object or nests deeper than kMaxJsonDepth (printing it
-/// would recurse that deep).
-std::optional<nlohmann::ordered_json> parse_saved_report(std::string_view text, std::string& why);
+/// OK, WARNING, CRITICAL or UNKNOWN (no report, or the report's own UNKNOWN).
+std::string host_verdict(const HostReport& r);
 
 /// An UNKNOWN host with `error`.
 HostReport host_unknown(const std::string& host, const std::string& via, std::string error);

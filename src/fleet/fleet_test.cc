@@ -10,6 +10,7 @@
 #include "fleet/fanout.h"
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
+#include "render/json_report.h"
 #include "util/test_util.h"
 
 namespace gt {
@@ -81,9 +82,10 @@ TEST(Fleet, NvidiaSmiWithoutTheDriverAndNoGpuOnTheBusIsNoGpu) {
   Gathered g = parse_gathered(std::string("@@gt-gather 1\n@@gt-out nvidia-smi 9 ") +
                               kSmiNoDriverB64 + "\n@@gt-end\n");
   HostReport r = judge_gathered("cpu1", g, RemoteOptions{});
-  EXPECT_EQ(r.verdict, "UNKNOWN");
-  EXPECT_EQ(r.report["findings"].size(), 0u) << r.report["findings"].dump();
-  std::string error = r.report["nvml"]["error"].get<std::string>();
+  EXPECT_EQ(host_verdict(r), "UNKNOWN");
+  ASSERT_TRUE(r.report);
+  EXPECT_EQ(r.report->findings.size(), 0u);
+  std::string error = r.report->snapshot.nvml.error_message.value_or("");
   EXPECT_TRUE(
       error.starts_with("no NVIDIA GPU on this machine: nothing on the PCI bus, no nvidia "
                         "module, nvidia-smi installed (nvidia-smi: NVIDIA-SMI has failed"))
@@ -97,9 +99,10 @@ TEST(Fleet, NvidiaSmiWithoutTheDriverAndAGpuOnTheBusIsDriverNotLoaded) {
                      "/sys/bus/pci/devices/0000:19:00.0/device MHgyMzMwCg==\n@@gt-file "
                      "/sys/bus/pci/devices/0000:19:00.0/class MHgwMzAyMDAK\n@@gt-end\n");
   HostReport r = judge_gathered("gpu1", g, RemoteOptions{});
-  EXPECT_EQ(r.verdict, "CRITICAL");
-  ASSERT_EQ(r.report["findings"].size(), 1u) << r.report["findings"].dump();
-  EXPECT_EQ(r.report["findings"][0]["id"], "nvml.driver_not_loaded");
+  EXPECT_EQ(host_verdict(r), "CRITICAL");
+  ASSERT_TRUE(r.report);
+  ASSERT_EQ(r.report->findings.size(), 1u);
+  EXPECT_EQ(r.report->findings[0].id, "nvml.driver_not_loaded");
 }
 
 TEST(Fleet, ParseDf) {
@@ -133,19 +136,30 @@ TEST(Fleet, RunBoundedNeverExceedsTheFanout) {
   run_bounded(0, 8, [&](size_t) { FAIL(); });
 }
 
+/// A healthy node as a remote gpu-triage reports it: 8 GPUs answering, 8
+/// on the bus.
+Report healthy_report() {
+  Report r;
+  r.snapshot.gpu_count = 8;
+  r.snapshot.driver_version = "590.48.01";
+  for (uint32_t i = 0; i < 8; ++i) {
+    r.snapshot.gpus.emplace_back().index = i;
+    r.snapshot.pci_devices.emplace_back().bus_id = "0000:1" + std::to_string(i) + ":00.0";
+  }
+  return r;
+}
+
 TEST(Fleet, LinesSummaryJsonAndExitCode) {
-  nlohmann::ordered_json ok = {
-      {"verdict", "OK"},
-      {"gpu_count", 8},
-      {"pci_devices", nlohmann::ordered_json::array({1, 2, 3, 4, 5, 6, 7, 8})},
-      {"driver_version", "590.48.01"},
-      {"findings", nlohmann::ordered_json::array()}};
-  nlohmann::ordered_json warn = ok;
-  warn["verdict"] = "WARNING";
-  warn["findings"] = {{{"id", "persistence.off"}, {"severity", "warning"}},
-                      {{"id", "gpu.all_present"}, {"severity", "ok"}}};
-  std::vector<HostReport> r = {host_report_from_json("n1", "gpu-triage", ok),
-                               host_report_from_json("n2", "nvidia-smi", warn),
+  Report ok = healthy_report();
+  Report warn = ok;
+  warn.findings.resize(2);
+  warn.findings[0].id = "persistence.off";
+  warn.findings[0].severity = Severity::kWarning;
+  warn.findings[1].id = "gpu.all_present";
+  warn.findings[1].severity = Severity::kOk;
+  warn.verdict = Severity::kWarning;
+  std::vector<HostReport> r = {host_report("n1", "gpu-triage", ok),
+                               host_report("n2", "nvidia-smi", warn),
                                host_unknown("n3", "ssh", "ssh: Could not resolve hostname n3")};
   EXPECT_EQ(host_line(r[0]), "n1: OK gpus=8/8 critical=0 warning=0 driver=590.48.01");
   EXPECT_EQ(host_line(r[1]),
@@ -158,13 +172,24 @@ TEST(Fleet, LinesSummaryJsonAndExitCode) {
   EXPECT_NE(out.str().find("most common findings: persistence.off (1 host)"), std::string::npos);
   EXPECT_EQ(fleet_exit_code(r, false), 3);  // UNKNOWN beats WARNING
   EXPECT_EQ(fleet_exit_code(r, true), 2);
-  r.push_back(host_report_from_json("n4", "nvidia-smi", {{"verdict", "CRITICAL"}}));
+  Report crit;
+  crit.verdict = Severity::kCritical;
+  r.push_back(host_report("n4", "nvidia-smi", crit));
   EXPECT_EQ(fleet_exit_code(r, false), 2);  // CRITICAL beats all
   auto j = fleet_to_json(r, false);
   ASSERT_EQ(j.size(), 4u);
   EXPECT_EQ(j[2]["exit_code"], 3);
   EXPECT_EQ(j[2]["error"], "ssh: Could not resolve hostname n3");
   EXPECT_TRUE(j[2]["report"].is_null());
+  EXPECT_EQ(j[1]["report"], report_to_json(warn));
+}
+
+TEST(Fleet, ACaptureHasNoBusReading) {
+  Report capture = healthy_report();
+  capture.snapshot.source = Origin::kCapture;
+  capture.snapshot.pci_devices.clear();
+  EXPECT_EQ(host_line(host_report("a", "capture", capture)),
+            "a: OK gpus=8/- critical=0 warning=0 driver=590.48.01");
 }
 
 // What a broken or hostile host may send back: numbers too big for their
@@ -199,16 +224,19 @@ TEST(FleetHostile, HugeNumbersInDfAndTheExitCodeAreUnknown) {
   EXPECT_FALSE(d[1].available_bytes);
 }
 
-TEST(FleetHostile, ReportFieldsOfTheWrongTypeAreIgnored) {
-  auto j = nlohmann::ordered_json::parse(
-      R"({"verdict": 7, "gpu_count": 1e300, "findings": [3, {"severity": ["critical"]},
-          {"severity": "critical", "id": 5}], "pci_devices": "x"})");
-  HostReport r = host_report_from_json("n1", "gpu-triage", j);
-  EXPECT_EQ(r.verdict, "UNKNOWN");
-  std::string line = host_line(r);
-  EXPECT_NE(line.find("gpus=?/"), std::string::npos) << line;
-  EXPECT_NE(line.find("critical=1"), std::string::npos) << line;
-  EXPECT_NE(line.find("ids=?"), std::string::npos) << line;
+TEST(FleetHostile, AReportWithFieldsOfTheWrongTypeIsUnknownNamingTheKey) {
+  CannedRunner runner(
+      "@@gt-gather 1\n@@gt-native\n"
+      R"({"schema": "gpu-triage/report", "schema_version": 2, "verdict": "OK",
+          "gpu_count": 1e300, "findings": [3], "pci_devices": "x"})"
+      "\n@@gt-native-rc 0\n@@gt-end\n");
+  HostReport r = check_host("n1", RemoteOptions{}, runner);
+  EXPECT_EQ(host_verdict(r), "UNKNOWN");
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error->find("report.findings[0]: expected an object, got an integer"),
+            std::string::npos)
+      << *r.error;
+  EXPECT_EQ(host_line(r).rfind("n1: UNKNOWN error=", 0), 0u) << host_line(r);
 }
 
 TEST(FleetHostile, DeeplyNestedNativeJsonIsUnknownNotAStackOverflow) {
@@ -219,7 +247,7 @@ TEST(FleetHostile, DeeplyNestedNativeJsonIsUnknownNotAStackOverflow) {
   CannedRunner runner("@@gt-gather 1\n@@gt-native\n" + deep + "\n@@gt-native-rc 0\n@@gt-end\n");
   RemoteOptions o;
   HostReport r = check_host("n1", o, runner);
-  EXPECT_EQ(r.verdict, "UNKNOWN");
+  EXPECT_EQ(host_verdict(r), "UNKNOWN");
   ASSERT_TRUE(r.error);
   EXPECT_NE(r.error->find("nested deeper than 64"), std::string::npos) << *r.error;
   std::ostringstream text;

@@ -32,14 +32,13 @@
 
 #include "checks/registry.h"
 #include "collect/collect.h"
-#include "render/json_report.h"
+#include "render/json_report_read.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/servers.h"
 #include "sources/smi_xml/smi_text.h"
 #include "sources/sysfs/pci_devices.h"
-#include "util/json_depth.h"
 #include "util/numeric.h"
 #include "util/read_capped.h"
 
@@ -487,7 +486,7 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
         snap.nvml.error_message.value_or("?") + ")";
   }
   judge(report, o.checks);
-  return host_report_from_json(host, "nvidia-smi", report_to_json(report));
+  return host_report(host, "nvidia-smi", std::move(report));
 }
 
 HostReport check_host(const std::string& host, const RemoteOptions& o,
@@ -507,15 +506,13 @@ HostReport check_host(const std::string& host, const RemoteOptions& o,
   }
   Gathered g = parse_gathered(r.out);
   if (g.native) {
-    std::string why;
-    std::optional<nlohmann::ordered_json> j =
-        try_parse_json<nlohmann::ordered_json>(g.native_json, why);
-    if (!j || !j->is_object())
-      return host_unknown(
-          host, "gpu-triage",
-          "gpu-triage --json there gave no JSON (exit " + std::to_string(g.native_rc.value_or(-1)) +
-              (why.empty() ? "" : ", " + why.substr(0, 200)) + "): " + last_line(r.err));
-    return host_report_from_json(host, "gpu-triage", std::move(*j));
+    Result<Report> report = report_from_json_text(g.native_json);
+    if (!report)
+      return host_unknown(host, "gpu-triage",
+                          "gpu-triage --json there gave no readable report (exit " +
+                              std::to_string(g.native_rc.value_or(-1)) + ", " +
+                              report.error().message.substr(0, 200) + "): " + last_line(r.err));
+    return host_report(host, "gpu-triage", std::move(*report));
   }
   if (!g.complete)
     return host_unknown(host, "nvidia-smi", "the gather script stopped early: " + last_line(r.err));

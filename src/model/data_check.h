@@ -47,6 +47,7 @@ struct DataCheck {
   std::optional<int64_t> last_write_unix_s;  ///< newest sample: when writing stopped
 
   static constexpr size_t kMaxListed = 20;
+  bool operator==(const DataCheck&) const = default;
 };
 
 }  // namespace gt

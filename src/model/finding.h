@@ -21,6 +21,7 @@ struct Subject {
   std::optional<std::string> pci_bus_id;
   std::optional<uint32_t> pid;
   std::optional<std::string> path;
+  bool operator==(const Subject&) const = default;
 };
 
 struct Finding {
@@ -38,6 +39,10 @@ struct Finding {
   /// of the findings joined into it, for layers that act on the code
   /// (history); never parsed back out of an id.
   std::vector<int> xid_codes;
+  /// The fleet finding that explains this one ("fleet.xid_correlated.31":
+  /// the same Xid on several hosts at once); null outside a fleet.
+  std::optional<std::string> explained_by;
+  bool operator==(const Finding&) const = default;
 };
 
 }  // namespace gt

@@ -15,17 +15,20 @@ struct HistoryBoot {
   std::string boot_id;  ///< /proc/sys/kernel/random/boot_id
   int64_t first_seen_unix_s = 0;
   int64_t last_seen_unix_s = 0;
+  bool operator==(const HistoryBoot&) const = default;
 };
 
 /// One finding id on one GPU and the boots it appeared in (each once).
 struct FindingBoots {
   std::string finding_id;  ///< "gpu.xid.79", "gpu.recovery_action"
   std::vector<std::string> boot_ids;
+  bool operator==(const FindingBoots&) const = default;
 };
 
 struct GpuRecord {
   std::string uuid;
   std::vector<FindingBoots> findings;
+  bool operator==(const GpuRecord&) const = default;
 };
 
 struct GpuHistory {
@@ -38,6 +41,7 @@ struct GpuHistory {
   std::optional<int64_t> previous_boot_first_unix_s;  ///< its first journal entry
   std::vector<HistoryBoot> boots;                     ///< bounded: the latest kMaxBoots
   std::vector<GpuRecord> gpus;                        ///< by UUID, in the order first seen
+  bool operator==(const GpuHistory&) const = default;
 };
 
 }  // namespace gt

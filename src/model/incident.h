@@ -15,6 +15,7 @@ struct IncidentLine {
   std::optional<int64_t> time_unix_s;  ///< null: when is not known
   std::string what;                    ///< "previous boot ended abruptly (...)"
   std::string source;                  ///< "journal", "/proc/stat", "pstore", "/data"...
+  bool operator==(const IncidentLine&) const = default;
 };
 
 /// How often one kind of message appeared near the end of the previous boot.
@@ -23,6 +24,7 @@ struct MessageTally {
   std::optional<int64_t> first_unix_s;
   std::optional<int64_t> last_unix_s;
   std::optional<std::string> example;  ///< the first such message
+  bool operator==(const MessageTally&) const = default;
 };
 
 /// The boot before this one, from the journal.
@@ -44,6 +46,7 @@ struct PreviousBoot {
   MessageTally oom_kills;
   MessageTally storage_resets;  ///< NVMe controller / SCSI resets and aborts
   MessageTally xids;
+  bool operator==(const PreviousBoot&) const = default;
 };
 
 /// A crash record: a pstore entry, one systemd-pstore archived, a kdump dump.
@@ -52,6 +55,7 @@ struct CrashRecord {
   std::string path;                      ///< as seen from "/"
   std::optional<int64_t> time_unix_s;    ///< the file's mtime
   std::vector<std::string> panic_lines;  ///< "Kernel panic - not syncing: ..." and after
+  bool operator==(const CrashRecord&) const = default;
 };
 
 /// Whether the clock can be trusted (every other time depends on it).
@@ -65,6 +69,7 @@ struct ClockState {
   std::optional<bool> ntp_synchronised;  ///< timedatectl NTPSynchronized=
   uint64_t future_files = 0;             ///< files dated after now in the --path dirs
   std::optional<std::string> future_example;
+  bool operator==(const ClockState&) const = default;
 };
 
 /// The newest file under one --path directory: the job's last write.
@@ -75,6 +80,7 @@ struct NewestFile {
   uint64_t entries_seen = 0;
   bool capped = false;  ///< the walk stopped at its entry or depth cap
   std::optional<std::string> error;
+  bool operator==(const NewestFile&) const = default;
 };
 
 struct Incident {
@@ -87,6 +93,7 @@ struct Incident {
   std::vector<NewestFile> newest_files;
   std::vector<IncidentLine> timeline;  ///< time order; undated lines last
   std::vector<std::string> unread;     ///< what could not be read, one line each
+  bool operator==(const Incident&) const = default;
 };
 
 /// The previous boot's "last minutes": messages this close to its last entry.

@@ -55,6 +55,7 @@ struct MountInfo {
   /// not_mounted: the path is a directory on the parent filesystem (writes
   /// land there); false: it does not exist at all; null: not looked at.
   std::optional<bool> plain_directory;
+  bool operator==(const MountInfo&) const = default;
 };
 
 }  // namespace gt

@@ -18,6 +18,7 @@ struct PlanStep {
   /// The GPU a per-GPU step is about (bus id, else "index N" or the UUID):
   /// every finding about that GPU's hardware is in this one step.
   std::optional<std::string> gpu;
+  bool operator==(const PlanStep&) const = default;
 };
 
 struct Report {
@@ -27,6 +28,7 @@ struct Report {
   bool could_not_check = false;  ///< nothing to judge (no GPU anywhere): UNKNOWN
   std::vector<PlanStep> plan;
   int exit_code = 0;  ///< as the chosen --exit-codes profile maps the verdict
+  bool operator==(const Report&) const = default;
 };
 
 /// "OK", "INFO", "WARNING", "CRITICAL" or "UNKNOWN": the verdict word.

@@ -25,18 +25,21 @@ struct ServerMember {
   /// where NVML could not say), in GPU order.
   std::vector<std::pair<uint32_t, std::optional<uint64_t>>> memory;
   std::optional<uint32_t> rank;  ///< RANK from its environment (torchrun, DeepSpeed), if readable
+  bool operator==(const ServerMember&) const = default;
 };
 
 /// A process above a server's launcher, as read when the server was grouped.
 struct ServerProcess {
   uint32_t pid = 0;
   std::string cmdline;
+  bool operator==(const ServerProcess&) const = default;
 };
 
 /// Memory a server holds on one GPU: the sum of its members' own memory.
 struct ServerGpu {
   uint32_t index = 0;
   std::optional<uint64_t> memory_bytes;  ///< null when no member's size is known
+  bool operator==(const ServerGpu&) const = default;
 };
 
 struct Server {
@@ -90,6 +93,7 @@ struct Server {
   bool graphics_only = false;            ///< display server, compositor, browser...
   /// Why grouping stopped short (a /proc entry unreadable, a capture), if it did.
   std::optional<std::string> grouping_note;
+  bool operator==(const Server&) const = default;
 };
 
 /// Seconds after boot within which a start by an owner counts as automatic.

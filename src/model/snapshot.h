@@ -26,6 +26,7 @@ struct SampleStats {
   double mean = 0;
   double max = 0;
   int samples = 0;
+  bool operator==(const SampleStats&) const = default;
 };
 
 /// Who started a process, from /proc/PID/cgroup (ecosystem.md section 7).
@@ -35,6 +36,7 @@ struct ProcessOwner {
   std::string name;  ///< unit name, container id, pod uid, job id...
   std::optional<std::string> container_id;  ///< when a pod's container is known
   std::string cgroup_path;                  ///< the raw cgroup path it came from
+  bool operator==(const ProcessOwner&) const = default;
 };
 
 /// A process NVML reports on one GPU, joined with what /proc says about it.
@@ -56,6 +58,7 @@ struct GpuProcess {
   std::optional<uint32_t> ppid;
   std::optional<std::vector<uint32_t>> nspid;  ///< NSpid: line of status
   std::optional<ProcessOwner> owner;
+  bool operator==(const GpuProcess&) const = default;
 };
 
 /// A device on the PCI bus with NVIDIA's vendor id and a display/3D class.
@@ -76,6 +79,7 @@ struct PciDevice {
   /// "GPU UUID:"; null when absent or unreadable ("GPU-????...").
   std::optional<std::string> model;
   std::optional<std::string> uuid;
+  bool operator==(const PciDevice&) const = default;
 };
 
 struct EccCounts {
@@ -83,12 +87,14 @@ struct EccCounts {
   std::optional<uint64_t> volatile_uncorrected;
   std::optional<uint64_t> aggregate_corrected;
   std::optional<uint64_t> aggregate_uncorrected;
+  bool operator==(const EccCounts&) const = default;
 };
 
 struct RetiredPages {
   std::optional<uint32_t> single_bit;
   std::optional<uint32_t> double_bit;
   std::optional<bool> pending;
+  bool operator==(const RetiredPages&) const = default;
 };
 
 struct RemappedRows {
@@ -96,6 +102,7 @@ struct RemappedRows {
   std::optional<uint32_t> uncorrectable;
   std::optional<bool> pending;
   std::optional<bool> failure;
+  bool operator==(const RemappedRows&) const = default;
 };
 
 struct PcieLink {
@@ -105,6 +112,7 @@ struct PcieLink {
   std::optional<uint32_t> current_width;
   std::optional<uint32_t> max_width;
   std::optional<uint32_t> replay_counter;
+  bool operator==(const PcieLink&) const = default;
 };
 
 /// The row remapper's banks by spare rows left (nvml-abi 8.8,
@@ -116,6 +124,7 @@ struct RowRemapperHistogram {
   std::optional<uint32_t> partial;
   std::optional<uint32_t> low;
   std::optional<uint32_t> none;  ///< no spare rows left
+  bool operator==(const RowRemapperHistogram&) const = default;
 };
 
 /// The driver's own verdict on what a GPU needs (nvml-abi 8.3): field 230
@@ -133,6 +142,7 @@ struct RecoveryState {
   /// The two flags came from NVML's deprecated fields 226/227, whose value
   /// encoding no header documents (read 0 no, 1 yes): judged milder.
   bool flags_from_deprecated_fields = false;
+  bool operator==(const RecoveryState&) const = default;
 };
 
 /// NVSwitch fabric registration (nvml-abi 8.4). Null on the GPU when the
@@ -157,6 +167,7 @@ struct FabricInfo {
   std::optional<std::string> incorrect_configuration;
   /// "healthy", "unhealthy", "limited_capacity" (v3 / 590 XML)
   std::optional<std::string> health_summary;
+  bool operator==(const FabricInfo&) const = default;
 };
 
 /// NVLink error counters (nvml-abi 8.5, GetNvLinkErrorCounter).
@@ -165,6 +176,7 @@ struct NvLinkCounters {
   std::optional<uint64_t> crc_data;
   std::optional<uint64_t> replay;
   std::optional<uint64_t> recovery;
+  bool operator==(const NvLinkCounters&) const = default;
 };
 
 /// One NVLink of a GPU.
@@ -178,6 +190,7 @@ struct NvLink {
   /// Growth of each counter between the window's first and last read; null
   /// when read once (no window) or not readable.
   NvLinkCounters errors_growth;
+  bool operator==(const NvLink&) const = default;
 };
 
 /// Temperatures against the GPU's own limits (nvml-abi 8.6). Thresholds
@@ -193,6 +206,7 @@ struct ThermalState {
   /// (GetMarginTemperature; XML gpu_temp_tlimit minus the slowdown
   /// T.Limit threshold; or slowdown threshold - temperature).
   std::optional<int32_t> slowdown_margin_c;
+  bool operator==(const ThermalState&) const = default;
 };
 
 /// Time a GPU's clocks were held by each limit (nvml-abi 8.7): the share
@@ -214,6 +228,7 @@ struct LimitTime {
   std::optional<uint64_t> sw_thermal_total_us;
   std::optional<uint64_t> hw_thermal_total_us;
   std::optional<uint64_t> hw_power_brake_total_us;
+  bool operator==(const LimitTime&) const = default;
 };
 
 /// A MIG device (nvml-abi 8.9). Its processes are the parent GPU's
@@ -230,6 +245,7 @@ struct MigDevice {
   std::optional<uint64_t> memory_reserved_bytes;
   std::optional<uint32_t> multiprocessor_count;
   std::optional<uint64_t> volatile_sram_uncorrectable;
+  bool operator==(const MigDevice&) const = default;
 };
 
 /// Status of one GPU's collection.
@@ -303,6 +319,7 @@ struct GpuState {
   /// that NVML could not say (a lost GPU): how, in words. Null when every
   /// identity field came from NVML.
   std::optional<std::string> identity_derived_from;
+  bool operator==(const GpuState&) const = default;
 };
 
 /// What the NVML library load and init said, for "explain itself" output.
@@ -317,6 +334,7 @@ struct NvmlStatus {
   std::optional<std::string> error_message;    ///< one clear line
   std::optional<std::string> load_error;       ///< dlopen's own words, when loading failed
   std::vector<std::string> missing_symbols;    ///< optional ones not exported
+  bool operator==(const NvmlStatus&) const = default;
 };
 
 /// One NVIDIA message from the kernel log (xid-catalog.md, log formats).
@@ -349,6 +367,7 @@ struct KernelLogEvent {
   /// A later event that cancels this one (Xid 162 cancels 163, per the
   /// catalogue): its code, so the checks can stand this one down.
   std::optional<int> cancelled_by_code;
+  bool operator==(const KernelLogEvent&) const = default;
 };
 
 /// What reading the kernel log gave: events, and every source tried.
@@ -359,10 +378,12 @@ struct KernelLog {
     bool read = false;  ///< true when it was read
     std::optional<std::string> error;  ///< why not ("permission denied", ...)
     uint64_t lines = 0;                ///< lines looked at
+    bool operator==(const Source&) const = default;
   };
   std::vector<Source> sources;
   std::vector<KernelLogEvent> events;
   uint64_t unparsed_nvidia_lines = 0;  ///< NVRM/nvidia lines matching no known form
+  bool operator==(const KernelLog&) const = default;
 };
 
 /// Space on the filesystem holding a path (statvfs).
@@ -376,6 +397,7 @@ struct DiskUsage {
   std::optional<uint64_t> available_bytes;  ///< to unprivileged users (f_bavail)
   std::optional<uint64_t> inodes_total;     ///< null where the fs has no inode limit
   std::optional<uint64_t> inodes_available;
+  bool operator==(const DiskUsage&) const = default;
 };
 
 /// A loaded NVIDIA kernel module (/sys/module/nvidia*).
@@ -383,6 +405,7 @@ struct KernelModule {
   std::string name;                  ///< "nvidia", "nvidia_uvm", "nvidia_peermem"...
   std::optional<uint32_t> refcnt;    ///< /sys/module/NAME/refcnt: users holding it
   std::vector<std::string> holders;  ///< /sys/module/NAME/holders/: modules using it
+  bool operator==(const KernelModule&) const = default;
 };
 
 /// A task in uninterruptible sleep (state D) inside NVIDIA's driver: the
@@ -394,6 +417,7 @@ struct StuckTask {
   std::optional<std::string> wchan;         ///< /proc/PID/wchan, when readable
   std::optional<std::string> nvidia_frame;  ///< first nvidia frame of /proc/PID/stack
   std::optional<double> sleeping_s;         ///< how long in D state, when known
+  bool operator==(const StuckTask&) const = default;
 };
 
 /// A known NVIDIA daemon that keeps the GPUs (and so the modules) open.
@@ -402,6 +426,7 @@ struct NvidiaService {
   uint32_t pid = 0;
   std::string comm;                 ///< /proc/PID/comm
   std::optional<std::string> unit;  ///< its systemd unit, from /proc/PID/cgroup
+  bool operator==(const NvidiaService&) const = default;
 };
 
 /// Where a snapshot's GPU facts came from. Every origin is collected by the
@@ -485,6 +510,7 @@ struct NodeSnapshot {
   /// boot and how it ended, crash records, the clock; null for a capture.
   std::optional<Incident> incident;
   std::vector<std::string> warnings;  ///< collection problems, in words
+  bool operator==(const NodeSnapshot&) const = default;
 };
 
 }  // namespace gt

@@ -326,7 +326,7 @@ static_assert(sorted(kXids), "kXids must be sorted by code");
 static_assert(sorted(kSxids), "kSxids must be sorted by code");
 
 template <size_t N>
-const XidEntry* lookup(const XidEntry (&t)[N], int code) {
+constexpr const XidEntry* lookup(const XidEntry (&t)[N], int code) {
   auto it = std::lower_bound(std::begin(t), std::end(t), code,
                              [](const XidEntry& e, int c) { return e.code < c; });
   return it != std::end(t) && it->code == code ? &*it : nullptr;
@@ -385,11 +385,11 @@ const XidEntry* find_xid(int code) { return lookup(kXids, code); }
 
 const XidEntry* find_sxid(int code) { return lookup(kSxids, code); }
 
-const XidEntry& fallen_off_bus_entry() {
-  for (const FactsRow& r : kFacts)
-    if (r.facts.cls == XidClass::kGpuGone) return *find_xid(r.first);
-  return kXids[0];  // unreachable: the table has a kGpuGone row (tested)
-}
+/// "GPU has fallen off the bus" is what Xid 79 reports (the kGpuGone row).
+constexpr int kFallenOffBusXid = 79;
+static_assert(lookup(kXids, kFallenOffBusXid) != nullptr, "the catalogue has Xid 79");
+
+const XidEntry& fallen_off_bus_entry() { return *find_xid(kFallenOffBusXid); }
 
 std::optional<int> xid154_recovery_action(std::string_view detail) {
   size_t at = detail.find("changed from ");

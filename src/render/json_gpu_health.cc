@@ -16,7 +16,8 @@ J recovery_json(const RecoveryState& r) {
            {"action_code", opt(r.action_code)},
            {"action_text", opt(r.action_text)},
            {"reset_required", opt(r.reset_required)},
-           {"drain_and_reset_recommended", opt(r.drain_and_reset_recommended)}};
+           {"drain_and_reset_recommended", opt(r.drain_and_reset_recommended)},
+           {"flags_from_deprecated_fields", r.flags_from_deprecated_fields}};
 }
 
 J histogram_json(const std::optional<RowRemapperHistogram>& h) {

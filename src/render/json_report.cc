@@ -210,6 +210,7 @@ J data_json(const std::optional<DataCheck>& d) {
            {"not_started_range", range},
            {"layout_skips_samples", d->layout_skips_samples},
            {"stale", d->stale},
+           {"stale_advice", d->stale_advice.empty() ? J(nullptr) : J(d->stale_advice)},
            {"writers", d->writers},
            {"errors", d->errors},
            {"how_to_resume", d->how_to_resume},
@@ -411,6 +412,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["history"] = history_json(snap.history);
   j["nvidia_modules"] = modules_json(snap.nvidia_modules);
   j["nvidia_services"] = services_json(snap.nvidia_services);
+  j["nvidia_services_read"] = snap.nvidia_services_read;
   j["stuck_nvidia_tasks"] = stuck_tasks_json(snap.stuck_nvidia_tasks);
   j["warnings"] = snap.warnings;
   return j;
@@ -419,7 +421,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
 nlohmann::ordered_json report_to_json(const Report& r) {
   J j;
   j["schema"] = "gpu-triage/report";
-  j["schema_version"] = 2;  // 2: servers[], subject.server_id
+  j["schema_version"] = kReportSchemaVersion;
   j["verdict"] = verdict_word(r);
   j["exit_code"] = r.exit_code;
   J findings = J::array();
@@ -432,6 +434,10 @@ nlohmann::ordered_json report_to_json(const Report& r) {
                         {"action", f.action},
                         {"commands", f.commands},
                         {"joined_ids", f.joined_ids}});
+  // Only on a fleet's finding explained by a fleet finding (the key came
+  // before the typed fleet; triage reports never had it).
+  for (size_t i = 0; i < r.findings.size(); ++i)
+    if (r.findings[i].explained_by) findings[i]["explained_by"] = *r.findings[i].explained_by;
   j["findings"] = findings;
   J plan = J::array();
   int n = 0;

@@ -12,6 +12,9 @@
 
 namespace gt {
 
+/// The report's schema_version (docs/json.md); report_from_json reads only it.
+inline constexpr int kReportSchemaVersion = 2;  // 2: servers[], subject.server_id
+
 /// Builds the JSON document for `snap`.
 nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap);
 

@@ -7,11 +7,8 @@
 #include "checks/registry.h"
 #include "collect/collect.h"
 #include "sources/nvml/nvml_collector.h"
-#include "sources/procfs/driver_version.h"
-#include "sources/procfs/hostname.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/servers.h"
-#include "sources/sysfs/pci_devices.h"
 #include "util/fs_root.h"
 
 namespace gt {
@@ -98,17 +95,7 @@ Report TickCollector::collect(const KernelLog& kernel_log) {
   const std::vector<Collector> table = {
       {Stage::kGpus, [&](NodeSnapshot& s) { collect_gpus(s); }},
       {Stage::kServers, [&](NodeSnapshot& s) { s.servers = group_servers(s, &root); }},
-      {Stage::kHost,
-       [&](NodeSnapshot& s) {
-         s.hostname = read_hostname(root);
-         s.kernel_module_version = read_kernel_module_version(root);
-         s.nvidia_modules = read_nvidia_modules(root);
-         Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
-         if (pci)
-           s.pci_devices = std::move(*pci);
-         else
-           s.warnings.push_back("PCI bus not read: " + pci.error().message);
-       }},
+      {Stage::kHost, [&](NodeSnapshot& s) { read_host_facts(root, s); }},
       {Stage::kKernelLog, [&](NodeSnapshot& s) { s.kernel_log = kernel_log; }},
   };
   Report report = collect_with(Origin::kNvml, table, kAllStages);

@@ -76,6 +76,12 @@ echo "not xml" >"$TMP/captures/notes.txt"
 "$TOOL" --smi-xml "$TMP/captures" --drift --json >"$TMP/out" 2>"$TMP/err" && RC=0 || RC=$?
 json_check '[h["host"] for h in d["hosts"]] == ["a", "b", "notes"] and d["hosts"][2]["verdict"] == "UNKNOWN"' "every file is a host; the text file is named"
 json_check 'd["drift"]["differing"] == [] and d["drift"]["hosts_compared"] == 2' "two copies of one capture do not drift"
+# A capture's line is --oneline's for that capture: gpus=N/- (no bus read).
+"$TOOL" --smi-xml "$TMP/captures/a.xml" --oneline >"$TMP/one" 2>/dev/null || true
+"$TOOL" --smi-xml "$TMP/captures" >"$TMP/out" 2>"$TMP/err" && RC=0 || RC=$?
+grep -q "gpus=1/- " "$TMP/one" || fail "--oneline of a capture: $(cat "$TMP/one")"
+expect_out_contains "a: $(cat "$TMP/one")"
+expect_out_contains "b: $(cat "$TMP/one")"
 
 # --drift needs a fleet.
 "$TOOL" --drift >"$TMP/out" 2>"$TMP/err" && RC=0 || RC=$?

@@ -74,6 +74,7 @@ expect_out_contains "slow1: OK"
 grep -q '^hang1: UNKNOWN error="no answer within 3 s, ssh killed' "$TMP/out" || fail "hung host: $(grep hang1 "$TMP/out")"
 expect_out_contains 'refused1: UNKNOWN error="ssh: connect to host refused1 port 22: Connection refused"'
 expect_out_contains 'nosuch1: UNKNOWN error="ssh: Could not resolve hostname nosuch1: Name or service not known"'
+# Its gpu-triage judged a capture there: no PCI bus read, as its --oneline says.
 grep -q "^native1: OK gpus=2/- .*driver=590.44.01" "$TMP/out" || fail "native: $(grep native1 "$TMP/out")"
 grep -q "^gather1: [A-Z]* gpus=4/" "$TMP/out" || fail "gathered: $(grep gather1 "$TMP/out")"
 grep -qE '[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]+ ms' "$TMP/out" && fail "no times in the output"

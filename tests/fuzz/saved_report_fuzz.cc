@@ -1,7 +1,8 @@
 // Saved --json reports (gpu-triage --reports DIR): each input is one report
-// file. It is parsed as the fleet parses it (an object, nesting bounded),
-// taken as two hosts' reports beside an unreachable one, correlated,
-// compared for drift and printed as text and JSON.
+// file. It is read as the fleet reads it (report_from_json_text: JSON with
+// bounded nesting, then the typed report), taken as two hosts' reports
+// beside an unreachable one, correlated, compared for drift and printed as
+// text and JSON.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -11,18 +12,19 @@
 #include "fleet/drift.h"
 #include "fleet/fleet_report.h"
 #include "fuzz_target.h"
+#include "render/json_report_read.h"
 #include "util/json_text.h"
 
 GT_FUZZ_TARGET(saved_report) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::string why;
-  std::optional<nlohmann::ordered_json> j = gt::parse_saved_report(text, why);
+  gt::Result<gt::Report> report = gt::report_from_json_text(text);
   std::vector<gt::HostReport> hosts;
-  if (j) {
-    hosts.push_back(gt::host_report_from_json("a", "report", *j));
-    hosts.push_back(gt::host_report_from_json("b\xff", "report", std::move(*j)));
+  if (report) {
+    hosts.push_back(gt::host_report("a", "report", *report));
+    hosts.push_back(gt::host_report("b\xff", "report", std::move(*report)));
   }
-  hosts.push_back(gt::host_unknown("c", "report", "c.json: " + why));
+  hosts.push_back(
+      gt::host_unknown("c", "report", "c.json: " + (report ? "" : report.error().message)));
   std::vector<gt::FleetFinding> fleet = gt::correlate_xids(hosts);
   gt::apply_fleet_findings(fleet, hosts);
   gt::DriftReport drift = gt::find_drift(hosts);

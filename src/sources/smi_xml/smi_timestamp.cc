@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "util/numeric.h"
+#include "util/time_format.h"
 
 namespace gt {
 namespace {
@@ -30,17 +31,6 @@ bool is_weekday(const std::string& d) {
   for (const char* k : kDays)
     if (d == k) return true;
   return false;
-}
-
-/// Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's
-/// days_from_civil).
-int64_t days_from_civil(int64_t y, int m, int d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
 }
 
 int days_in_month(int64_t y, int m) {

@@ -6,6 +6,13 @@ TMUX_SOCKET=""
 watch_cleanup() {
   [[ -n "$WATCH_PID" ]] && kill -KILL -- "-$WATCH_PID" 2>/dev/null || true
   [[ -n "$TMUX_SOCKET" ]] && tmux -S "$TMUX_SOCKET" kill-server 2>/dev/null || true
+  # The pane's processes die on the server's SIGHUP a moment later and may
+  # still write under $TMP while it is removed (seen under load).
+  local _
+  for _ in 1 2 3 4 5; do
+    rm -rf "$TMP" 2>/dev/null && return 0
+    sleep 0.2
+  done
   rm -rf "$TMP"
 }
 trap watch_cleanup EXIT
