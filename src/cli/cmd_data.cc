@@ -19,7 +19,6 @@
 
 #include "cli/usage.h"
 #include "data/analysis.h"
-#include "data/data_report.h"
 #include "data/layouts.h"
 #include "data/manifest.h"
 #include "data/manifest_check.h"
@@ -27,6 +26,7 @@
 #include "data/resume_advice.h"
 #include "data/scan.h"
 #include "data/writers.h"
+#include "render/data_render.h"
 #include "util/duration.h"
 #include "util/env.h"
 #include "util/shell_word.h"

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "checks/plan.h"
 #include "cli/usage.h"
@@ -16,14 +15,12 @@
 #include "free/free_plan.h"
 #include "free/gpu_selection.h"
 #include "model/exit_code.h"
+#include "render/free_render.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/process_tree.h"
 #include "sources/procfs/servers.h"
 #include "util/duration.h"
 #include "util/env.h"
-#include "util/json_text.h"
-#include "util/plural.h"
-#include "util/time_format.h"
 
 namespace gt {
 namespace {
@@ -143,158 +140,6 @@ std::optional<std::string> missing_gpus(const FreeOptions& o, const NodeSnapshot
                      missing.size() == 1 ? "" : "s", format_index_list(missing), has);
 }
 
-std::string free_when(std::optional<int64_t> unix_s) {
-  return unix_s ? format_utc(*unix_s, "%Y-%m-%d %H:%M:%S UTC") : "unknown";
-}
-
-void print_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
-  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPU"
-      << (plan.gpus.size() == 1 ? " " : "s ") << format_index_list(plan.gpus) << "\n";
-  for (const std::string& e : plan.errors) out << "  error: " << e << "\n";
-  int n = 0;
-  for (const TreeTarget& t : plan.targets) {
-    std::vector<uint32_t> pids;
-    for (const ProcId& h : t.holders) pids.push_back(h.pid);
-    out << fmt::format("\n{}. {}, root PID {}: {}\n", ++n, t.noun, t.root.pid, t.root_cmdline);
-    out << fmt::format("   holds {} on GPU{} {} through {} ({} {}); {}{}\n", format_memory(t.bytes),
-                       t.gpus.size() == 1 ? "" : "s", format_index_list(t.gpus),
-                       count_of(t.holders.size(), "process", "processes"),
-                       plural(pids.size(), "PID", "PIDs"), format_index_list(pids),
-                       !t.idle   ? "not known to be idle (taken by --include-busy)"
-                       : *t.idle ? "idle (0% utilization over the window)"
-                                 : "BUSY (taken by --include-busy)",
-                       t.widened ? "; taken whole (--whole-server)" : "");
-    out << fmt::format("   user {}, running since {}, owner: {}{}\n", t.user.value_or("?"),
-                       free_when(t.since_unix_s), t.stop.owner_text,
-                       t.restart_policy ? " (" + *t.restart_policy + ")" : "");
-    for (const ServerProcess& w : t.wrappers)
-      out << fmt::format("   wrapper PID {}: {} (would start the launcher again: stopped first)\n",
-                         w.pid, w.cmdline.substr(0, 120));
-    if (t.launcher_exited) out << "   its launcher exited: each worker is signalled\n";
-    if (t.supervisor)
-      out << fmt::format(
-          "   owner process PID {}: {} (it runs other processes or servers too, or restarts "
-          "them: not stopped here; select it with --pid {} --whole-server; if it starts this "
-          "server again, stop it that way)\n",
-          t.supervisor->pid, t.supervisor->cmdline.substr(0, 120), t.supervisor->pid);
-    std::string how;
-    if (t.stop.via_owner) {
-      how = "stop it through its owner (" + t.stop.stop.front() + ")";
-    } else {
-      std::vector<uint32_t> sig;
-      for (const ProcId& id : t.signal) sig.push_back(id.pid);
-      std::vector<uint32_t> all = pids;
-      all.insert(all.end(), sig.begin(), sig.end());
-      for (const ProcId& id : t.tree) all.push_back(id.pid);
-      std::string order;
-      for (uint32_t p : sig) order += (order.empty() ? "" : ", then ") + std::to_string(p);
-      how = fmt::format("SIGTERM to PID{} {}, SIGKILL after {} s to any of PIDs {} still running",
-                        sig.size() == 1 ? "" : "s", order, o.grace.count() / 1000.0,
-                        format_index_list(all));
-    }
-    out << "   " << (o.yes ? "doing" : "would do") << ": " << how << "\n";
-    if (t.restart_policy && !t.stop.via_owner && o.force_signal)
-      out << "   note: forced by --signal although its owner restarts it (" << *t.restart_policy
-          << ")\n";
-    out << "   commands (the same as the report's plan):\n";
-    for (const std::string& c : t.stop.all()) out << "     $ " << c << "\n";
-  }
-  if (plan.targets.empty()) out << "\nNo process to stop on the selected GPUs.\n";
-  for (const Refusal& r : plan.refusals) out << "refused: " << r.what << ": " << r.reason << "\n";
-  for (const std::string& s : plan.skipped) out << "left alone: " << s << "\n";
-  for (const std::string& w : plan.warnings) out << "warning: " << w << "\n";
-}
-
-void print_state(const FreePlan& plan, const NodeSnapshot& now, std::ostream& out) {
-  out << "GPU  USED       PROCESSES\n";
-  for (uint32_t index : plan.gpus)
-    for (const GpuState& g : now.gpus) {
-      if (g.index != index) continue;
-      std::string procs = !g.processes ? "unknown" : std::to_string(g.processes->size());
-      out << fmt::format("{:>3}  {:<10} {}{}\n", index, format_memory(g.memory_used_bytes), procs,
-                         gpu_is_free(g) ? "  (free)" : "");
-    }
-}
-
-void print_result(const FreeResult& r, std::ostream& out) {
-  for (const std::string& a : r.actions) out << "done: " << a << "\n";
-  for (const Refusal& x : r.refusals) out << "refused: " << x.what << ": " << x.reason << "\n";
-  for (const std::string& f : r.failures) out << "failed: " << f << "\n";
-  for (const std::string& m : r.manual) out << "to do by hand: " << m << "\n";
-  out << "\nGPU  BEFORE     AFTER      RELEASED   TIME\n";
-  for (const GpuRelease& g : r.gpus) {
-    std::optional<uint64_t> released;
-    if (g.used_before_bytes && g.used_after_bytes && *g.used_before_bytes >= *g.used_after_bytes)
-      released = *g.used_before_bytes - *g.used_after_bytes;
-    out << fmt::format("{:>3}  {:<10} {:<10} {:<10} {}{}\n", g.index,
-                       format_memory(g.used_before_bytes), format_memory(g.used_after_bytes),
-                       format_memory(released),
-                       g.released_after_s ? fmt::format("{:.1f} s", *g.released_after_s) : "-",
-                       g.free_at_end ? "" : "   (memory remains)");
-  }
-  for (const std::string& s : r.remaining) out << "\n" << s << "\n";
-}
-
-nlohmann::ordered_json to_json(const FreePlan& p, const FreeResult& r, const FreeOptions& o,
-                               int code) {
-  using J = nlohmann::ordered_json;
-  J targets = J::array();
-  for (const TreeTarget& t : p.targets) {
-    J holders = J::array();
-    for (const ProcId& h : t.holders) holders.push_back(h.pid);
-    J signal = J::array();
-    for (const ProcId& id : t.signal) signal.push_back(id.pid);
-    J wrappers = J::array(), tree = J::array();
-    for (const ServerProcess& w : t.wrappers) wrappers.push_back(w.pid);
-    for (const ProcId& id : t.tree) tree.push_back(id.pid);
-    targets.push_back({{"server_id", t.server_id},
-                       {"root_pid", t.root.pid},
-                       {"root_cmdline", t.root_cmdline},
-                       {"label", t.label},
-                       {"holder_pids", holders},
-                       {"signal_pids", signal},
-                       {"via_owner", t.stop.via_owner},
-                       {"gpus", t.gpus},
-                       {"bytes", t.bytes},
-                       {"idle", t.idle ? J(*t.idle) : J()},
-                       {"widened", t.widened},
-                       {"user", t.user ? J(*t.user) : J()},
-                       {"since_unix_s", t.since_unix_s ? J(*t.since_unix_s) : J()},
-                       {"owner", t.stop.owner_text},
-                       {"restart_policy", t.restart_policy ? J(*t.restart_policy) : J()},
-                       {"wrapper_pids", wrappers},
-                       {"tree_pids", tree},
-                       {"supervisor_pid", t.supervisor ? J(t.supervisor->pid) : J()},
-                       {"launcher_exited", t.launcher_exited},
-                       {"commands", t.stop.all()}});
-  }
-  J refusals = J::array();
-  for (const std::vector<Refusal>* list : {&p.refusals, &r.refusals})
-    for (const Refusal& x : *list)
-      refusals.push_back({{"pid", x.pid}, {"what", x.what}, {"reason", x.reason}});
-  J gpus = J::array();
-  for (const GpuRelease& g : r.gpus)
-    gpus.push_back({{"index", g.index},
-                    {"used_before_bytes", g.used_before_bytes ? J(*g.used_before_bytes) : J()},
-                    {"used_after_bytes", g.used_after_bytes ? J(*g.used_after_bytes) : J()},
-                    {"released_after_s", g.released_after_s ? J(*g.released_after_s) : J()},
-                    {"free", g.free_at_end}});
-  return J{{"schema", "gpu-triage/free"},
-           {"schema_version", 2},
-           {"mode", o.yes ? "act" : "plan"},
-           {"exit_code", code},
-           {"targets", targets},
-           {"refusals", refusals},
-           {"skipped", p.skipped},
-           {"warnings", p.warnings},
-           {"errors", p.errors},
-           {"actions", r.actions},
-           {"failures", r.failures},
-           {"manual", r.manual},
-           {"gpus", gpus},
-           {"remaining", r.remaining}};
-}
-
 }  // namespace
 
 int cmd_free(int argc, char** argv) {
@@ -360,18 +205,8 @@ int cmd_free(int argc, char** argv) {
   bool refused = !plan.refusals.empty() || !result.refusals.empty() || !result.failures.empty() ||
                  !plan.errors.empty();
   code = refused ? 2 : result.memory_remains ? 1 : 0;
-  if (c->free.json) {
-    std::cout << json_text(to_json(plan, result, c->free, code), 2) << "\n";
-  } else {
-    print_plan(plan, c->free, std::cout);
-    std::cout << "\n";
-    if (c->free.yes) {
-      print_result(result, std::cout);
-    } else {
-      print_state(plan, before, std::cout);
-      for (const std::string& s : result.remaining) std::cout << "\n" << s << "\n";
-    }
-  }
+  std::cout << (c->free.json ? render_free_json(plan, result, c->free, code)
+                             : render_free_text(plan, result, before, c->free));
   std::cout.flush();
   if (abandoned) {
     std::fflush(nullptr);

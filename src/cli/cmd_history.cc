@@ -7,8 +7,7 @@
 #include "history/record.h"
 #include "history/state_file.h"
 #include "model/exit_code.h"
-#include "util/json_text.h"
-#include "util/time_format.h"
+#include "render/history_render.h"
 
 namespace gt {
 namespace {
@@ -21,34 +20,6 @@ struct HistoryCli {
   bool clear = false;
   bool json = false;
 };
-
-std::string history_when(int64_t unix_s) { return format_utc(unix_s, "%Y-%m-%d %H:%M UTC"); }
-
-void print_text(const GpuHistory& h, const std::string& gpu, std::ostream& out) {
-  out << "Record: " << h.file << " (" << h.boots.size() << " boot"
-      << (h.boots.size() == 1 ? "" : "s") << ", at most " << kMaxHistoryBoots << " kept)\n";
-  for (const HistoryBoot& b : h.boots)
-    out << "  boot " << b.boot_id << "  first run " << history_when(b.first_seen_unix_s)
-        << ", last " << history_when(b.last_seen_unix_s) << "\n";
-  bool any = false;
-  for (const GpuRecord& g : h.gpus) {
-    if (!gpu.empty() && g.uuid != gpu) continue;
-    any = true;
-    out << g.uuid << "\n";
-    for (const FindingBoots& f : g.findings) {
-      out << "  " << f.finding_id << " in " << f.boot_ids.size() << " boot"
-          << (f.boot_ids.size() == 1 ? "" : "s") << ":";
-      for (const std::string& b : f.boot_ids) {
-        const HistoryBoot* hb = find_boot(h, b);
-        out << " " << b.substr(0, 8)
-            << (hb ? " (" + history_when(hb->first_seen_unix_s) + ")" : "");
-      }
-      out << "\n";
-    }
-  }
-  if (!any)
-    out << (gpu.empty() ? "No GPU finding recorded.\n" : "Nothing recorded for " + gpu + ".\n");
-}
 
 /// Clears under the record's lock, so a run writing meanwhile is not undone.
 int clear(const HistoryCli& c) {
@@ -67,12 +38,7 @@ int clear(const HistoryCli& c) {
     std::cerr << kHistoryProg << ": " << w.error().message << "\n";
     return static_cast<int>(ExitCode::kIoError);
   }
-  if (c.gpu.empty())
-    std::cout << "Cleared the record in " << file << ".\n";
-  else if (removed == 0)
-    std::cout << "Nothing recorded for " << c.gpu << " in " << file << ".\n";
-  else
-    std::cout << "Cleared the record of " << c.gpu << " in " << file << ".\n";
+  std::cout << render_history_cleared(file, c.gpu, removed);
   return 0;
 }
 
@@ -104,12 +70,8 @@ int cmd_history(int argc, char** argv) {
   Result<GpuHistory> h = read_history(c.state_dir, warnings);
   for (const std::string& w : warnings) std::cerr << kHistoryProg << ": " << w << "\n";
   if (!h) return command_error(kHistoryProg, h.error().message, 1, c.json);
-  if (c.json) {
-    if (!c.gpu.empty()) std::erase_if(h->gpus, [&](const GpuRecord& g) { return g.uuid != c.gpu; });
-    std::cout << json_text(history_to_json(*h), 2) << "\n";
-    return 0;
-  }
-  print_text(*h, c.gpu, std::cout);
+  std::cout << (c.json ? render_history_json(std::move(*h), c.gpu)
+                       : render_history_text(*h, c.gpu));
   return 0;
 }
 

@@ -154,6 +154,20 @@ uint64_t run_keys(const std::vector<KeyRun>& runs) {
   return n;
 }
 
+std::string format_key_runs(const std::vector<KeyRun>& runs, size_t max_items) {
+  std::string out;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (max_items && i == max_items) {
+      out += ", ... (" + std::to_string(run_keys({runs.begin() + i, runs.end()})) + " more)";
+      break;
+    }
+    const KeyRun& r = runs[i];
+    out += (out.empty() ? "" : ", ") + r.key(r.first).text();
+    if (r.last > r.first) out += "-" + std::to_string(r.last);
+  }
+  return out;
+}
+
 std::optional<SampleKey> DataReport::key(uint32_t i) const {
   std::optional<SampleKey> k = sample_key(layout, scan->files[i].rel);
   if (k && range && k->group.empty() && (k->index < range->first || k->index >= range->second))

@@ -37,6 +37,9 @@ constexpr uint64_t kMaxListedIndices = 1'000'000;
 /// Total number of keys in `runs`.
 uint64_t run_keys(const std::vector<KeyRun>& runs);
 
+/// "3, 5, 7-9, 12": the runs, at most `max_items` of them (0 = all).
+std::string format_key_runs(const std::vector<KeyRun>& runs, size_t max_items = 0);
+
 /// Calls `f(key)` for each key of `runs` in order, at most `limit` times.
 template <typename F>
 void for_each_key(const std::vector<KeyRun>& runs, uint64_t limit, F&& f) {

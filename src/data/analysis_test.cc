@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "data/data_report.h"
+#include "render/data_render.h"
 
 namespace gt {
 namespace analysis_test {

@@ -7,7 +7,6 @@
 #include <cstdlib>
 
 #include "data/analysis.h"
-#include "data/data_report.h"
 #include "data/resume.h"
 #include "data/resume_advice.h"
 #include "data/writers.h"

@@ -1,11 +1,9 @@
 // --values over a whole scan: totals of NaN, Inf and all-zero tensors, and
 // the files worth naming (non-finite values, zero tensors, all-zero data),
-// for the data report's "values" section (docs/json.md).
+// for the data report's "values" section (render/data_render.cc).
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -31,11 +29,5 @@ struct ValueTotals {
 
 /// Adds up the per-file summaries of a --values scan.
 ValueTotals total_values(const DirScan& scan, bool allow_non_finite);
-
-/// The report's "values" object.
-nlohmann::ordered_json values_json(const ValueTotals& t);
-
-/// Text lines for the human report (at most `max_list` files named; 0: all).
-void render_values_text(const ValueTotals& t, std::ostream& out, size_t max_list);
 
 }  // namespace gt

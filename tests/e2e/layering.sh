@@ -5,9 +5,10 @@ source "$(dirname "$0")/common.sh"
 cd "$GT_SOURCE_DIR/src"
 
 bad=0
-deny() {  # deny DIR PATTERN: no file under DIR includes a header matching PATTERN
-  local hits
-  hits=$(grep -rnE --exclude="*_test.cc" "#include \"($2)/" "$1" 2>/dev/null || true)
+deny() {  # deny DIR PATTERN [EXCEPT]: no file under DIR includes a header matching
+  local hits  # PATTERN, except headers matching the regex EXCEPT
+  hits=$(grep -rnE --exclude="*_test.cc" "#include \"($2)/" "$1" 2>/dev/null |
+    grep -vE "#include \"(${3:-^$})\"" || true)
   if [[ -n "$hits" ]]; then
     echo "layering: $1 must not include $2:"
     echo "$hits"
@@ -19,7 +20,9 @@ deny util "model|sources|checks|render|cli|free|fleet|serve|data"
 deny sources "checks|render|cli|free|fleet|serve|collect"
 deny collect "render|cli|free|fleet|serve"
 deny checks "sources|render|cli|free|fleet|serve"
-deny render "sources|checks|cli|free|fleet"
+# render/ prints free's plan and outcome: it reads those two typed results
+# (as it reads model/), never free's planning or acting.
+deny render "sources|checks|cli|free|fleet" "free/free_plan\.h|free/free_act\.h"
 deny history "checks|sources|render|cli|free|fleet|serve|data"
 deny holders "util|sources|checks|render|cli|free|fleet|serve|data"
 deny watch "cli|free|fleet|serve|render"
@@ -37,4 +40,49 @@ if [[ -n "$hits" ]]; then
   echo "$hits"
   bad=1
 fi
+# render/ owns the output (issue 20 item 4): below it and in the command
+# line, nothing writes report content or builds a JSON document for output.
+# cli/ parses, calls and prints what render/ returns; data/, free/, history/
+# and holders/ compute. Three rules over their non-test files (comments
+# skipped):
+#   1. no function takes a std::ostream to write into (a renderer's shape);
+#   2. stdout is written only with what a render_*() call returns;
+#   3. no nlohmann JSON is built (json, ordered_json, J::array, J{...}).
+# Allowed, each with its reason (FILE: RULE, matched against "file:text"):
+allowed=(
+  # The JSON error object of a command that ends before anything is judged
+  # (docs/json.md "errors"): part of parsing the command line.
+  "cli/usage.cc:json" "cli/usage.cc:stdout"
+  # `gpu-triage --version`: one fixed line, no report.
+  "cli/args.cc:stdout"
+  # The fleet's output moves to render/ with the typed fleet (branch
+  # `typed`, issue 20 items 3-4); until it merges fleet_main.cc prints it.
+  "cli/fleet_main.cc:json" "cli/fleet_main.cc:stdout"
+  # The record across boots is a file the tool reads back: its JSON is the
+  # storage format (history --json prints it through render/history_render).
+  "history/state_file.cc:json" "history/state_file.h:json"
+  # Reads the safetensors header (JSON input), builds nothing.
+  "data/formats/safetensors_verifier.cc:json"
+)
+is_allowed() {  # is_allowed FILE RULE
+  local a
+  for a in "${allowed[@]}"; do [[ "$a" == "$1:$2" ]] && return 0; done
+  return 1
+}
+output_rule() {  # output_rule RULE REGEX [EXCEPT_REGEX]: reports each hit not allowed
+  local rule="$1" re="$2" except="${3:-}" line file
+  while IFS= read -r line; do
+    file="${line%%:*}"
+    is_allowed "$file" "$rule" && continue
+    [[ -n "$except" ]] && grep -qE "$except" <<<"${line#*:*:}" && continue
+    echo "layering: output outside render/ ($rule): $line"
+    bad=1
+  done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
+    --exclude="*test_util.h" "$re" cli data free history holders |
+    grep -vE '^[^:]+:[0-9]+:\s*//')
+}
+output_rule ostream 'std::ostream\s*&'
+output_rule stdout 'std::cout\s*<<|<<\s*std::cout|std::printf|fmt::print\(|std::puts|\bputs\(|fprintf\(stdout' \
+  'std::cout << \(?[^<]*\brender_[a-z_]+\('
+output_rule json 'nlohmann::|ordered_json|\bJ::(array|object)|\bJ\{'
 [[ $bad == 0 ]] || fail "layering violated"

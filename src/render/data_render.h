@@ -22,7 +22,4 @@ void render_data_json(const DataReport& r, std::ostream& out);
 /// Bad file paths, each followed by a NUL byte (for xargs -0).
 void render_data_nul(const DataReport& r, std::ostream& out);
 
-/// "3, 5, 7-9, 12": the runs, at most `max_items` of them (0 = all).
-std::string format_key_runs(const std::vector<KeyRun>& runs, size_t max_items = 0);
-
 }  // namespace gt

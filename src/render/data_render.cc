@@ -1,4 +1,4 @@
-#include "data/data_report.h"
+#include "render/data_render.h"
 
 #include <cstdio>
 #include <ctime>
@@ -32,6 +32,67 @@ J key_json(const SampleKey& k) { return k.group.empty() ? J(k.index) : J(k.text(
 template <typename T>
 J opt(const std::optional<T>& v) {
   return v ? J(*v) : J(nullptr);
+}
+
+J file_json(const ValueFile& f) {
+  const ValueSummary& v = f.values;
+  return J{{"path", f.path},
+           {"nan", v.nan},
+           {"pos_inf", v.pos_inf},
+           {"neg_inf", v.neg_inf},
+           {"tensors", v.tensors},
+           {"zero_tensors", v.zero_tensors},
+           {"zero_tensor_names", v.zero_tensor_names},
+           {"all_zero", v.all_zero()},
+           {"uncounted_dtypes", v.uncounted_dtypes}};
+}
+
+// The report's "values" object.
+J values_json(const ValueTotals& t) {
+  J files = J::array();
+  for (const ValueFile& f : t.files) files.push_back(file_json(f));
+  return J{{"allow_non_finite", t.allow_non_finite},
+           {"files_counted", t.files_counted},
+           {"files_not_counted", t.files_not_counted},
+           {"tensors", t.tensors},
+           {"elements", t.elements},
+           {"nan", t.nan},
+           {"pos_inf", t.pos_inf},
+           {"neg_inf", t.neg_inf},
+           {"zero_tensors", t.zero_tensors},
+           {"uncounted_tensors", t.uncounted_tensors},
+           {"files_non_finite", t.files_non_finite},
+           {"files_all_zero", t.files_all_zero},
+           {"files", files}};
+}
+
+// Text lines for the human report (at most `max_list` files named; 0: all).
+void render_values_text(const ValueTotals& t, std::ostream& out, size_t max_list) {
+  out << "  values: " << t.elements << " float values in " << t.tensors << " tensors of "
+      << t.files_counted << " files: " << t.nan << " NaN, " << t.pos_inf << " +Inf, " << t.neg_inf
+      << " -Inf in " << t.files_non_finite << " files"
+      << (t.allow_non_finite && t.files_non_finite ? " (allowed)" : "") << "; " << t.zero_tensors
+      << " all-zero tensors";
+  if (t.files_not_counted) out << "; " << t.files_not_counted << " files not decoded";
+  if (t.uncounted_tensors) out << "; " << t.uncounted_tensors << " tensors of other dtypes";
+  out << "\n";
+  size_t shown = 0;
+  for (const ValueFile& f : t.files) {
+    // Not allowed, non-finite files are listed as bad; zero tensors: JSON only.
+    bool nf = t.allow_non_finite && f.values.non_finite() > 0;
+    if (!nf && !f.values.all_zero()) continue;
+    if (max_list && shown++ == max_list) {
+      out << "  ... more in --json\n";
+      break;
+    }
+    const ValueSummary& v = f.values;
+    if (nf)
+      out << "  non-finite (allowed) " << f.path << ": " << v.nan << " NaN, " << v.pos_inf
+          << " +Inf, " << v.neg_inf << " -Inf\n";
+    if (v.all_zero())
+      out << "  note: every float value of " << f.path << " is zero (" << v.tensors
+          << " tensors)\n";
+  }
 }
 
 void list_paths(std::ostream& out, const char* title, const std::vector<std::string>& paths,
@@ -89,20 +150,6 @@ const char* data_verdict(ExitCode code) {
     default:
       return "UNKNOWN";
   }
-}
-
-std::string format_key_runs(const std::vector<KeyRun>& runs, size_t max_items) {
-  std::string out;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (max_items && i == max_items) {
-      out += ", ... (" + std::to_string(run_keys({runs.begin() + i, runs.end()})) + " more)";
-      break;
-    }
-    const KeyRun& r = runs[i];
-    out += (out.empty() ? "" : ", ") + r.key(r.first).text();
-    if (r.last > r.first) out += "-" + std::to_string(r.last);
-  }
-  return out;
 }
 
 namespace {

@@ -1,0 +1,126 @@
+#include "render/free_render.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "render/golden.h"
+
+namespace gt {
+namespace free_render_test {
+
+constexpr uint64_t kGiB = uint64_t{1} << 30;
+
+// An SGLang server by its unit on GPUs 0-1, a restart loop wrapping a
+// process on GPU 2, a refused PID and a TP warning: each part of the plan.
+FreePlan sample_plan() {
+  FreePlan p;
+  p.gpus = {0, 1, 2};
+  TreeTarget s;
+  s.server_id = "pid-3187";
+  s.root = {3187, 100};
+  s.root_cmdline = "python3 -m sglang.launch_server --model-path /models/llama --tp 2";
+  s.signal = {{3187, 100}};
+  s.user = "svc";
+  s.since_unix_s = 1767225600;  // 2026-01-01 00:00:00 UTC
+  s.holders = {{3190, 110}, {3191, 111}};
+  s.tree = {{3188, 105}};
+  s.gpus = {0, 1};
+  s.bytes = 150 * kGiB;
+  s.idle = true;
+  s.label = "SGLang";
+  s.noun = "SGLang server";
+  s.stop.via_owner = true;
+  s.stop.owner_text = "systemd unit sglang.service";
+  s.stop.stop = {"sudo systemctl stop sglang.service"};
+  s.stop.disable = {"sudo systemctl disable sglang.service"};
+  s.restart_policy = "Restart=always";
+  p.targets.push_back(s);
+  TreeTarget w;
+  w.server_id = "pid-4100";
+  w.root = {4100, 200};
+  w.root_cmdline = "python3 train.py";
+  w.signal = {{4100, 200}, {4102, 203}};
+  w.holders = {{4100, 200}};
+  w.gpus = {2};
+  w.bytes = 20 * kGiB;
+  w.label = "python3";
+  w.noun = "process python3";
+  w.stop.owner_text = "no owner found (started from a shell)";
+  w.stop.stop = {"kill -TERM 4102 4100"};
+  w.wrappers = {{4102, "bash -c while true; do python3 train.py; done"}};
+  w.supervisor = ServerProcess{4000, "supervisord -c /etc/supervisord.conf"};
+  w.launcher_exited = true;
+  w.widened = true;
+  p.targets.push_back(w);
+  p.refusals.push_back({4200, "PID 4200 (python3)", "it belongs to another user's job"});
+  p.skipped.push_back("vLLM server, root PID 5000: busy (add --include-busy)");
+  p.warnings.push_back("GPU 1 is one rank of a TP group of 2: its other rank stops too");
+  return p;
+}
+
+FreeResult sample_result() {
+  FreeResult r;
+  r.actions = {"systemctl stop sglang.service", "SIGTERM to PID 4102"};
+  r.refusals.push_back({4100, "PID 4100", "its PID was reused (start time differs)"});
+  r.failures = {"kill -TERM 4102: Operation not permitted"};
+  r.manual = {"systemctl --user stop jupyter.service (a user unit)"};
+  r.remaining = {"GPU 2 still holds 20 GiB with no process: reset it with nvidia-smi -r -i 2"};
+  r.gpus.push_back({0, 80 * kGiB, kGiB / 2, 3.25, true});
+  r.gpus.push_back({2, 20 * kGiB, 20 * kGiB, std::nullopt, false});
+  r.gpus.push_back({1, std::nullopt, std::nullopt, std::nullopt, false});
+  r.memory_remains = true;
+  return r;
+}
+
+NodeSnapshot sample_node() {
+  NodeSnapshot n;
+  for (uint32_t i = 0; i < 3; ++i) {
+    GpuState g;
+    g.index = i;
+    g.memory_total_bytes = 80 * kGiB;
+    g.memory_used_bytes = i == 2 ? std::optional<uint64_t>(kGiB / 2) : 70 * kGiB;
+    if (i != 1) g.processes = std::vector<GpuProcess>(i == 2 ? 0 : 2);
+    n.gpus.push_back(g);
+  }
+  return n;
+}
+
+TEST(FreeRender, PlanMatchesGolden) {
+  FreeOptions o;
+  FreePlan p = sample_plan();
+  FreeResult r;
+  r.remaining = sample_result().remaining;
+  expect_golden("free_plan.txt", render_free_text(p, r, sample_node(), o));
+}
+
+TEST(FreeRender, ActingMatchesGolden) {
+  FreeOptions o;
+  o.yes = true;
+  o.force_signal = true;
+  o.grace = std::chrono::milliseconds(2500);
+  expect_golden("free_act.txt", render_free_text(sample_plan(), sample_result(), sample_node(), o));
+}
+
+TEST(FreeRender, JsonMatchesGolden) {
+  FreeOptions o;
+  o.yes = true;
+  std::string doc = render_free_json(sample_plan(), sample_result(), o, 2);
+  expect_golden("free.json", doc);
+  nlohmann::json d = nlohmann::json::parse(doc);
+  EXPECT_EQ(d["schema"], "gpu-triage/free");
+  EXPECT_EQ(d["refusals"].size(), 2u);                      // the plan's and the act's
+  EXPECT_TRUE(d["gpus"][1]["released_after_s"].is_null());  // unknown is null
+}
+
+TEST(FreeRender, NothingToStopIsSaid) {
+  FreePlan p;
+  p.gpus = {3};
+  std::string text = render_free_text(p, FreeResult{}, NodeSnapshot{}, FreeOptions{});
+  EXPECT_NE(text.find("Plan (nothing done; run with --yes to act): GPU 3\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nNo process to stop on the selected GPUs.\n"), std::string::npos);
+}
+
+}  // namespace free_render_test
+}  // namespace gt
