@@ -71,7 +71,9 @@ PY
 tmux_start() {  # tmux_start COLS ROWS
   TMUX_SOCKET="$TMP/tmux.sock"
   tmux -S "$TMUX_SOCKET" -f /dev/null new-session -d -s w -x "$1" -y "$2" \
-    "env -i PATH=$PATH HOME=$TMP TERM=xterm-256color PS1='$ ' bash --norc --noprofile"
+    "env -i PATH=$PATH HOME=$TMP TERM=xterm-256color GT_BUILD_DIR='$GT_BUILD_DIR' \
+     ASAN_OPTIONS='${ASAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' PS1='$ ' \
+     bash --norc --noprofile"
   sleep 0.3
 }
 tmux_type() { tmux -S "$TMUX_SOCKET" send-keys -t w "$@"; }
