@@ -1,4 +1,4 @@
-#include "data/data_check.h"
+#include "data/check_data_dir.h"
 
 #include <sys/statvfs.h>
 
