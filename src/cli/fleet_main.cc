@@ -17,8 +17,8 @@
 #include "fleet/fanout.h"
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
+#include "render/fleet_render.h"
 #include "render/json_report_read.h"
-#include "util/json_text.h"
 #include "util/read_capped.h"
 
 namespace gt {
@@ -117,23 +117,7 @@ int run_fleet(const Options& o) {
   apply_fleet_findings(fleet, reports);
   std::optional<DriftReport> drift;
   if (o.drift) drift = find_drift(reports);
-  if (o.json) {
-    nlohmann::ordered_json j = {
-        {"schema", "gpu-triage/fleet"},
-        {"schema_version", 2},
-        {"hosts", fleet_to_json(reports, o.npd_exit_codes)},
-        {"fleet_findings", fleet_findings_json(fleet)},
-        {"drift", drift ? drift_to_json(*drift) : nlohmann::ordered_json()}};
-    std::cout << json_text(j, 2) << "\n";
-  } else {
-    render_fleet_text(reports, std::cout);
-    for (const FleetFinding& f : fleet) {
-      std::cout << "fleet: WARNING " << f.id << ": " << f.title << ": ";
-      for (size_t i = 0; i < f.hosts.size(); ++i) std::cout << (i ? ", " : "") << f.hosts[i];
-      std::cout << "\n";
-    }
-    if (drift) render_drift_text(*drift, std::cout);
-  }
+  std::cout << render_fleet(reports, fleet, drift, o.json, o.npd_exit_codes);
   int rc = fleet_exit_code(reports, o.npd_exit_codes);
   // A fleet finding is a warning of the fleet: at least "warning".
   if (!fleet.empty() && rc == 0) rc = 1;

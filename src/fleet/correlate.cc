@@ -6,12 +6,9 @@
 
 #include "checks/registry.h"
 #include "model/xid_catalog.h"
-#include "util/time_format.h"
 
 namespace gt {
 namespace {
-
-using J = nlohmann::ordered_json;
 
 /// Codes whose simultaneous appearance on several hosts points away from
 /// one GPU: the application's or the fabric's (the catalogue's classes).
@@ -102,20 +99,6 @@ void apply_fleet_findings(const std::vector<FleetFinding>& found, std::vector<Ho
       h.report->verdict = verdict_of(h.report->findings);
     }
   }
-}
-
-nlohmann::ordered_json fleet_findings_json(const std::vector<FleetFinding>& found) {
-  J arr = J::array();
-  for (const FleetFinding& f : found)
-    arr.push_back(J{{"id", f.id},
-                    {"severity", f.severity},
-                    {"title", f.title},
-                    {"code", f.code},
-                    {"hosts", f.hosts},
-                    {"first_time", format_utc(f.first_unix_s)},
-                    {"last_time", format_utc(f.last_unix_s)},
-                    {"events", f.events}});
-  return arr;
 }
 
 }  // namespace gt

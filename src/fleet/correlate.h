@@ -9,24 +9,12 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "fleet/fleet_report.h"
 
 namespace gt {
-
-struct FleetFinding {
-  std::string id;  ///< "fleet.xid_correlated.31"
-  std::string severity = "warning";
-  std::string title;
-  int code = 0;
-  std::vector<std::string> hosts;
-  int64_t first_unix_s = 0;
-  int64_t last_unix_s = 0;
-  uint64_t events = 0;  ///< kernel-log lines folded in (counts included)
-};
 
 /// Events of one code on at least two hosts within `window_s` of the
 /// first: one finding per such cluster.
@@ -37,7 +25,5 @@ std::vector<FleetFinding> correlate_xids(const std::vector<HostReport>& hosts);
 /// (severity info, explained_by the fleet id) and recomputes their
 /// verdicts. A report's exit_code stays what its gpu-triage returned.
 void apply_fleet_findings(const std::vector<FleetFinding>& found, std::vector<HostReport>& hosts);
-
-nlohmann::ordered_json fleet_findings_json(const std::vector<FleetFinding>& found);
 
 }  // namespace gt

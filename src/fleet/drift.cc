@@ -2,13 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <ostream>
 #include <set>
 
 namespace gt {
 namespace {
-
-using J = nlohmann::ordered_json;
 
 std::optional<std::string> on_off(const std::optional<bool>& b) {
   if (!b) return std::nullopt;
@@ -138,15 +135,6 @@ DriftProperty judge_property(
   return p;
 }
 
-std::string host_list(const std::vector<std::string>& hosts) {
-  std::string s;
-  for (size_t i = 0; i < hosts.size() && i < 20; ++i) s += (i ? ", " : "") + hosts[i];
-  if (hosts.size() > 20) s += " and " + std::to_string(hosts.size() - 20) + " more";
-  return s;
-}
-
-J value_json(const DriftValue& v) { return J{{"value", v.value}, {"hosts", v.hosts}}; }
-
 }  // namespace
 
 DriftReport find_drift(const std::vector<HostReport>& hosts) {
@@ -177,42 +165,6 @@ DriftReport find_drift(const std::vector<HostReport>& hosts) {
     if (!p.others.empty()) d.differing.push_back(std::move(p));
   }
   return d;
-}
-
-void render_drift_text(const DriftReport& d, std::ostream& out) {
-  out << "drift: " << d.differing.size() << " propert" << (d.differing.size() == 1 ? "y" : "ies")
-      << " differ across " << d.hosts_compared << " compared host"
-      << (d.hosts_compared == 1 ? "" : "s") << "\n";
-  for (const DriftProperty& p : d.differing) {
-    out << "drift: " << p.property << (p.sku ? " [" + *p.sku + "]" : "") << ": ";
-    if (p.majority)
-      out << p.majority->value << " on " << p.majority->hosts.size() << " host"
-          << (p.majority->hosts.size() == 1 ? "" : "s") << "; differs: ";
-    else
-      out << "no majority: ";
-    for (size_t i = 0; i < p.others.size(); ++i)
-      out << (i ? "; " : "") << p.others[i].value << " on " << host_list(p.others[i].hosts);
-    if (!p.unknown_hosts.empty()) out << " (not told by " << host_list(p.unknown_hosts) << ")";
-    out << "\n";
-  }
-  for (const NotCompared& n : d.not_compared)
-    out << "drift: not compared: " << n.host << ": " << n.why << "\n";
-}
-
-nlohmann::ordered_json drift_to_json(const DriftReport& d) {
-  J props = J::array();
-  for (const DriftProperty& p : d.differing) {
-    J others = J::array();
-    for (const DriftValue& v : p.others) others.push_back(value_json(v));
-    props.push_back(J{{"property", p.property},
-                      {"sku", p.sku ? J(*p.sku) : J()},
-                      {"majority", p.majority ? value_json(*p.majority) : J()},
-                      {"differing", others},
-                      {"unknown_hosts", p.unknown_hosts}});
-  }
-  J nc = J::array();
-  for (const NotCompared& n : d.not_compared) nc.push_back(J{{"host", n.host}, {"why", n.why}});
-  return J{{"hosts_compared", d.hosts_compared}, {"differing", props}, {"not_compared", nc}};
 }
 
 }  // namespace gt

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "fleet/correlate.h"
+#include "render/fleet_render.h"
 #include "render/json_report.h"
 #include "render/json_report_read.h"
 

@@ -10,6 +10,7 @@
 #include "fleet/fanout.h"
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
+#include "render/fleet_render.h"
 #include "render/json_report.h"
 #include "util/test_util.h"
 

@@ -23,11 +23,17 @@ has "NVML library 565.57.01 differs from kernel module 590.48.01"
 has "/data is not mounted although /etc/fstab:3 mounts it"
 has "3 bad files (1 empty, 1 truncated, 1 zero-filled); 37 samples intact"
 has "24 samples not started (40-63)"
-job=$(sed -n 's/^\$ gpu-triage .*--data \([^ ]*\) .*/\1/p' "$TMP/out")
-[[ "$job" == */run-0412 ]] || fail "no --data command line: $(head -3 "$TMP/out")"
+# The job's folder as the operator gives it, from its parent folder; the
+# move command names it resolved, so it works from anywhere.
+grep -q '^\$ gpu-triage --path /data --data run-0412 --expect 64$' "$TMP/out" ||
+  fail "no --data command line: $(head -3 "$TMP/out")"
+job=$(sed -n 's/.*\$ gpu-triage data \(\/[^ ]*\/run-0412\) .*/\1/p' "$TMP/out" | head -1)
+[[ -n "$job" ]] || fail "no move command with the job's resolved folder: $(cat "$TMP/out")"
 has "\$ gpu-triage data $job --expect 64 --deep --move-bad-to $job.bad"
 has "prepare_hidden_states.py"
-if grep -nE '\.gt-fixture|tests/scenarios|story/root|not in the fixture|not read:' "$TMP/out" "$TMP/err"; then
+# The driver library as the node sees it, not where the demo put the mock.
+has "\$ ls -l /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.565.57.01"
+if grep -nE '\.gt-fixture|tests/scenarios|story/root|with-mock\.|not in the fixture|not read:' "$TMP/out" "$TMP/err"; then
   fail "fixture plumbing in the demo's output"
 fi
 awk 'length($0) > 100 { print "line " NR " is " length($0) " columns: " $0; bad = 1 } END { exit bad }' \

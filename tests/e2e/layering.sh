@@ -55,9 +55,6 @@ allowed=(
   "cli/usage.cc:json" "cli/usage.cc:stdout"
   # `gpu-triage --version`: one fixed line, no report.
   "cli/args.cc:stdout"
-  # The fleet's output moves to render/ with the typed fleet (branch
-  # `typed`, issue 20 items 3-4); until it merges fleet_main.cc prints it.
-  "cli/fleet_main.cc:json" "cli/fleet_main.cc:stdout"
   # The record across boots is a file the tool reads back: its JSON is the
   # storage format (history --json prints it through render/history_render).
   "history/state_file.cc:json" "history/state_file.h:json"

@@ -12,6 +12,7 @@
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
 #include "fuzz_target.h"
+#include "render/fleet_render.h"
 #include "util/json_text.h"
 
 namespace gather_fuzz {

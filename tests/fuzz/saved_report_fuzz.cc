@@ -12,6 +12,7 @@
 #include "fleet/drift.h"
 #include "fleet/fleet_report.h"
 #include "fuzz_target.h"
+#include "render/fleet_render.h"
 #include "render/json_report_read.h"
 #include "util/json_text.h"
 

@@ -1,0 +1,181 @@
+// Host lines are render_oneline's line after "host: " (the verdict word,
+// gpus=NVML/PCI, critical, warning, driver, ids of warning-or-worse
+// findings, sorted), so a report merged from a remote gpu-triage, one read
+// from a file and one judged here print alike, and as --oneline does on
+// the node itself. Values never hold times or durations: identical hosts
+// give identical text after "host: ", which is what dshbak -c and clush -b
+// fold. An UNKNOWN host carries ssh's own error, quoted.
+#include "render/fleet_render.h"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "render/json_report.h"
+#include "render/oneline_report.h"
+#include "util/json_text.h"
+#include "util/time_format.h"
+
+namespace gt {
+namespace {
+
+using J = nlohmann::ordered_json;
+
+/// Ids of the warning-or-worse findings, sorted and unique.
+std::set<std::string> problem_ids(const HostReport& r) {
+  std::set<std::string> ids;
+  if (!r.report) return ids;
+  for (const Finding& f : r.report->findings)
+    if (f.severity >= Severity::kWarning) ids.insert(f.id);
+  return ids;
+}
+
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return q + "\"";
+}
+
+std::string host_list(const std::vector<std::string>& hosts) {
+  std::string s;
+  for (size_t i = 0; i < hosts.size() && i < 20; ++i) s += (i ? ", " : "") + hosts[i];
+  if (hosts.size() > 20) s += " and " + std::to_string(hosts.size() - 20) + " more";
+  return s;
+}
+
+J value_json(const DriftValue& v) { return J{{"value", v.value}, {"hosts", v.hosts}}; }
+
+}  // namespace
+
+std::string host_line(const HostReport& r) {
+  std::string line = r.host + ": ";
+  if (r.report) {
+    std::ostringstream one;
+    render_oneline(*r.report, one);
+    std::string text = one.str();
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    line += text;
+  } else {
+    line += "UNKNOWN";
+  }
+  if (r.error) line += " error=" + quoted(*r.error);
+  return line;
+}
+
+void render_fleet_text(const std::vector<HostReport>& reports, std::ostream& out) {
+  std::array<int, std::size(kFleetVerdicts)> verdicts{};
+  std::map<std::string, int> ids;
+  for (const HostReport& r : reports) {
+    out << host_line(r) << "\n";
+    ++verdicts.at(fleet_verdict_rank(host_verdict(r)));
+    for (const std::string& id : problem_ids(r)) ++ids[id];
+  }
+  out << "summary: " << reports.size() << " hosts: " << verdicts.at(fleet_verdict_rank("OK"))
+      << " ok, " << verdicts.at(fleet_verdict_rank("WARNING")) << " warning, "
+      << verdicts.at(fleet_verdict_rank("CRITICAL")) << " critical, "
+      << verdicts.at(fleet_verdict_rank("UNKNOWN")) << " unknown\n";
+  std::vector<std::pair<std::string, int>> top(ids.begin(), ids.end());
+  std::stable_sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.second > b.second; });
+  out << "summary: most common findings:";
+  if (top.empty()) out << " none";
+  for (size_t i = 0; i < top.size() && i < 5; ++i)
+    out << (i ? ", " : " ") << top[i].first << " (" << top[i].second << " host"
+        << (top[i].second == 1 ? "" : "s") << ")";
+  out << "\n";
+}
+
+nlohmann::ordered_json fleet_to_json(const std::vector<HostReport>& reports, bool npd) {
+  using J = nlohmann::ordered_json;
+  J a = J::array();
+  for (const HostReport& r : reports) {
+    const std::string verdict = host_verdict(r);
+    a.push_back(J{{"host", r.host},
+                  {"verdict", verdict},
+                  {"exit_code", verdict_exit_code(verdict, npd)},
+                  {"via", r.via},
+                  {"error", r.error ? J(*r.error) : J()},
+                  {"report", r.report ? report_to_json(*r.report) : J()}});
+  }
+  return a;
+}
+
+void render_drift_text(const DriftReport& d, std::ostream& out) {
+  out << "drift: " << d.differing.size() << " propert" << (d.differing.size() == 1 ? "y" : "ies")
+      << " differ across " << d.hosts_compared << " compared host"
+      << (d.hosts_compared == 1 ? "" : "s") << "\n";
+  for (const DriftProperty& p : d.differing) {
+    out << "drift: " << p.property << (p.sku ? " [" + *p.sku + "]" : "") << ": ";
+    if (p.majority)
+      out << p.majority->value << " on " << p.majority->hosts.size() << " host"
+          << (p.majority->hosts.size() == 1 ? "" : "s") << "; differs: ";
+    else
+      out << "no majority: ";
+    for (size_t i = 0; i < p.others.size(); ++i)
+      out << (i ? "; " : "") << p.others[i].value << " on " << host_list(p.others[i].hosts);
+    if (!p.unknown_hosts.empty()) out << " (not told by " << host_list(p.unknown_hosts) << ")";
+    out << "\n";
+  }
+  for (const NotCompared& n : d.not_compared)
+    out << "drift: not compared: " << n.host << ": " << n.why << "\n";
+}
+
+nlohmann::ordered_json drift_to_json(const DriftReport& d) {
+  J props = J::array();
+  for (const DriftProperty& p : d.differing) {
+    J others = J::array();
+    for (const DriftValue& v : p.others) others.push_back(value_json(v));
+    props.push_back(J{{"property", p.property},
+                      {"sku", p.sku ? J(*p.sku) : J()},
+                      {"majority", p.majority ? value_json(*p.majority) : J()},
+                      {"differing", others},
+                      {"unknown_hosts", p.unknown_hosts}});
+  }
+  J nc = J::array();
+  for (const NotCompared& n : d.not_compared) nc.push_back(J{{"host", n.host}, {"why", n.why}});
+  return J{{"hosts_compared", d.hosts_compared}, {"differing", props}, {"not_compared", nc}};
+}
+
+nlohmann::ordered_json fleet_findings_json(const std::vector<FleetFinding>& found) {
+  J arr = J::array();
+  for (const FleetFinding& f : found)
+    arr.push_back(J{{"id", f.id},
+                    {"severity", f.severity},
+                    {"title", f.title},
+                    {"code", f.code},
+                    {"hosts", f.hosts},
+                    {"first_time", format_utc(f.first_unix_s)},
+                    {"last_time", format_utc(f.last_unix_s)},
+                    {"events", f.events}});
+  return arr;
+}
+
+std::string render_fleet(const std::vector<HostReport>& reports,
+                         const std::vector<FleetFinding>& fleet,
+                         const std::optional<DriftReport>& drift, bool json, bool npd) {
+  std::ostringstream out;
+  if (json) {
+    J j = {{"schema", "gpu-triage/fleet"},
+           {"schema_version", 2},
+           {"hosts", fleet_to_json(reports, npd)},
+           {"fleet_findings", fleet_findings_json(fleet)},
+           {"drift", drift ? drift_to_json(*drift) : J()}};
+    out << json_text(j, 2) << "\n";
+    return out.str();
+  }
+  render_fleet_text(reports, out);
+  for (const FleetFinding& f : fleet) {
+    out << "fleet: WARNING " << f.id << ": " << f.title << ": ";
+    for (size_t i = 0; i < f.hosts.size(); ++i) out << (i ? ", " : "") << f.hosts[i];
+    out << "\n";
+  }
+  if (drift) render_drift_text(*drift, out);
+  return out.str();
+}
+
+}  // namespace gt
