@@ -3,8 +3,6 @@
 // manifest, move bad files, write the resume list, render.
 #include "cli/cmd_data.h"
 
-#include <stdlib.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -29,6 +27,8 @@
 #include "render/data_render.h"
 #include "util/duration.h"
 #include "util/env.h"
+#include "util/fs_space.h"
+#include "util/real_path.h"
 #include "util/shell_word.h"
 
 namespace gt {
@@ -176,12 +176,6 @@ std::optional<DataCli> parse_data_args(int argc, char** argv, int& code) {
   return c;
 }
 
-std::optional<uint64_t> free_bytes(const std::string& dir) {
-  struct statvfs v;
-  if (statvfs(dir.c_str(), &v) != 0) return std::nullopt;
-  return uint64_t(v.f_bavail) * v.f_frsize;
-}
-
 // A progress line on stderr while the scan runs, when stderr is a terminal.
 class ProgressLine {
  public:
@@ -266,25 +260,6 @@ std::optional<Manifest> read_manifest(const DataCli& c, std::vector<std::string>
   return std::move(*m);
 }
 
-std::vector<std::string> absolute_dirs(const std::vector<std::string>& dirs) {
-  std::vector<std::string> out;
-  for (const std::string& d : dirs)
-    if (char* r = realpath(d.c_str(), nullptr)) {
-      out.emplace_back(r);
-      free(r);
-    }
-  return out;
-}
-
-std::vector<std::string> writer_lines(const std::vector<std::string>& dirs) {
-  std::vector<std::string> out;
-  FsRoot root(env_or("GPU_TRIAGE_ROOT", "/"));
-  for (const Writer& w : find_writers(root, absolute_dirs(dirs)))
-    out.push_back("pid " + std::to_string(w.pid) + (w.comm.empty() ? "" : " (" + w.comm + ")") +
-                  " has " + w.path + " open for writing");
-  return out;
-}
-
 AnalysisOptions analysis_options(const DataCli& c, const DirScan& scan) {
   std::vector<std::string_view> rels;
   rels.reserve(scan.files.size());
@@ -322,14 +297,12 @@ void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
   // its file, being written; moving it would lose what it writes next.
   std::map<std::string, const Writer*> writing;
   FsRoot root(env_or("GPU_TRIAGE_ROOT", "/"));
-  const std::vector<Writer> writers = find_writers(root, absolute_dirs(c.dirs), SIZE_MAX);
+  const std::vector<Writer> writers = find_writers(root, real_paths(c.dirs), SIZE_MAX);
   for (const Writer& w : writers) writing.emplace(w.path, &w);
   for (uint32_t i : files) {
     std::string from = scan.path(scan.files[i]);
-    const std::vector<std::string> resolved = absolute_dirs({from});
-    if (auto w = writing.find(resolved.empty() ? from : resolved.front()); w != writing.end()) {
-      report.errors.push_back("not moved: " + from + ": pid " + std::to_string(w->second->pid) +
-                              (w->second->comm.empty() ? "" : " (" + w->second->comm + ")") +
+    if (auto w = writing.find(real_path(from).value_or(from)); w != writing.end()) {
+      report.errors.push_back("not moved: " + from + ": " + writer_name(*w->second) +
                               " has it open for writing");
       continue;
     }
@@ -399,7 +372,7 @@ int cmd_data(int argc, char** argv) {
   if (mc) report.manifest = std::move(mc->diff);
   report.errors.insert(report.errors.end(), manifest_errors.begin(), manifest_errors.end());
   if (c->values) report.values = total_values(*scan, c->allow_non_finite);
-  report.writers = writer_lines(c->dirs);
+  report.writers = writer_lines(FsRoot(env_or("GPU_TRIAGE_ROOT", "/")), c->dirs);
   report.how_to_resume = resume_advice(report, resume_context(*c));
   report.stale_advice = stale_advice();
 

@@ -7,11 +7,11 @@
 #include <filesystem>
 
 #include "checks/pin_advice.h"
-#include "data/data_check.h"
+#include "data/check_data_dir.h"
 #include "history/run_history.h"
 #include "sources/fs/disk_usage.h"
-#include "sources/fs/mounts.h"
-#include "sources/incident/incident.h"
+#include "sources/fs/mount_table.h"
+#include "sources/incident/incident_collector.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/driver_version.h"

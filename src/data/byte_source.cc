@@ -9,6 +9,8 @@
 #include <cstring>
 #include <memory>
 
+#include "util/errno_error.h"
+
 namespace gt {
 
 namespace {
@@ -34,10 +36,7 @@ Result<std::unique_ptr<FileSource>> FileSource::open_at(int dirfd, const char* n
                                                         const std::string& path) {
   int fd = ::openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
-    ErrorKind kind = errno == ENOENT   ? ErrorKind::kNotFound
-                     : errno == EACCES ? ErrorKind::kPermissionDenied
-                                       : ErrorKind::kIo;
-    return Error{kind, "opening " + path + ": " + std::strerror(errno)};
+    return errno_error(errno, "opening " + path);
   }
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -93,9 +92,7 @@ Result<size_t> FileSource::pread_all(uint64_t offset, uint8_t* out, size_t len) 
   while (done < len) {
     ssize_t n = ::pread(fd_, out + done, len - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0)
-      return Error{ErrorKind::kIo,
-                   "read at byte " + std::to_string(offset + done) + ": " + std::strerror(errno)};
+    if (n < 0) return errno_error(errno, "read at byte " + std::to_string(offset + done));
     if (n == 0) break;
     done += static_cast<size_t>(n);
   }

@@ -1,17 +1,9 @@
 #include "data/manifest_check.h"
 
-#include <stdlib.h>
+#include "util/real_path.h"
 
 namespace gt {
 namespace {
-
-std::string absolute(const std::string& dir) {
-  char* r = realpath(dir.c_str(), nullptr);
-  if (!r) return dir;
-  std::string out(r);
-  free(r);
-  return out;
-}
 
 std::string last_component(std::string dir) {
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
@@ -35,7 +27,7 @@ std::string manifest_name(const DirScan& scan, const ScannedFile& f) {
 
 std::string manifest_text(const DirScan& scan) {
   std::string out;
-  for (const std::string& d : scan.dirs) out += manifest_dir_line(absolute(d));
+  for (const std::string& d : scan.dirs) out += manifest_dir_line(real_path(d).value_or(d));
   for (const ScannedFile& f : scan.files)
     if (f.extra && f.extra->digest) out += manifest_line(*f.extra->digest, manifest_name(scan, f));
   return out;

@@ -12,13 +12,11 @@
 #include <optional>
 #include <string_view>
 
+#include "util/errno_error.h"
+#include "util/real_path.h"
+
 namespace gt {
 namespace {
-
-Error sys_error(const std::string& what) {
-  return Error{errno == EACCES ? ErrorKind::kPermissionDenied : ErrorKind::kIo,
-               what + ": " + std::strerror(errno)};
-}
 
 Status make_dirs(const std::string& dir) {
   std::error_code ec;
@@ -30,11 +28,7 @@ Status make_dirs(const std::string& dir) {
 std::string real_or_parent(std::string p) {
   std::string suffix;
   while (!p.empty()) {
-    if (char* r = realpath(p.c_str(), nullptr)) {
-      std::string out = std::string(r) + suffix;
-      free(r);
-      return out;
-    }
+    if (std::optional<std::string> r = real_path(p)) return *r + suffix;
     size_t s = p.find_last_of('/');
     if (s == std::string::npos) {
       suffix = "/" + p + suffix;
@@ -87,7 +81,7 @@ Result<std::string> move_out(const std::string& path, const std::string& rel,
       return Error{ErrorKind::kUnsupported, "moving " + path + " to " + candidate +
                                                 ": --move-bad-to must be on the same filesystem "
                                                 "(files are renamed, never copied and deleted)"};
-    return sys_error("moving " + path + " to " + candidate);
+    return errno_error(errno, "moving " + path + " to " + candidate);
   }
   return Error{ErrorKind::kIo, "moving " + path + ": 1000 names taken under " + dest};
 }

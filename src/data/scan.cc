@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "data/verify.h"
+#include "util/errno_error.h"
 
 namespace gt {
 namespace {
@@ -255,9 +256,7 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
   for (size_t i = 0; i < opts.dirs.size(); ++i) {
     const std::string& dir = opts.dirs[i];
     int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-      return Error{errno == ENOENT ? ErrorKind::kNotFound : ErrorKind::kIo,
-                   "cannot open directory " + dir + ": " + std::strerror(errno)};
+    if (fd < 0) return errno_error(errno, "cannot open directory " + dir);
     walk(fd, dir, "", static_cast<uint32_t>(i), w);
   }
   // Sort the small records, then move each into its ScannedFile.

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "util/real_path.h"
+
 namespace gt {
 namespace {
 
@@ -50,6 +52,23 @@ std::vector<Writer> find_writers(const FsRoot& root, const std::vector<std::stri
       if (out.size() == limit) return out;
     }
   }
+  return out;
+}
+
+std::string writer_name(const Writer& w) {
+  return "pid " + std::to_string(w.pid) + (w.comm.empty() ? "" : " (" + w.comm + ")");
+}
+
+std::string writer_line(const Writer& w) {
+  return writer_name(w) + " has " + w.path + " open for writing";
+}
+
+std::vector<std::string> writer_lines(const FsRoot& root, const std::vector<std::string>& dirs,
+                                      size_t limit) {
+  std::vector<std::string> out;
+  const std::vector<std::string> resolved = real_paths(dirs);
+  if (resolved.empty()) return out;  // nothing under them can be open
+  for (const Writer& w : find_writers(root, resolved, limit)) out.push_back(writer_line(w));
   return out;
 }
 

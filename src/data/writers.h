@@ -22,4 +22,16 @@ struct Writer {
 std::vector<Writer> find_writers(const FsRoot& root, const std::vector<std::string>& abs_dirs,
                                  size_t limit = 20);
 
+/// "pid 4242 (python3)", or "pid 4242" when its name could not be read: the
+/// writer as every message names it.
+std::string writer_name(const Writer& w);
+
+/// "pid 4242 (python3) has /data/x/7.ckpt open for writing".
+std::string writer_line(const Writer& w);
+
+/// The writer lines for files under `dirs` as given: each is resolved
+/// first (real_path); one that does not resolve has no writers.
+std::vector<std::string> writer_lines(const FsRoot& root, const std::vector<std::string>& dirs,
+                                      size_t limit = 20);
+
 }  // namespace gt

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "util/real_path.h"
 #include "util/test_util.h"
 
 namespace gt {
@@ -27,6 +28,33 @@ TEST(DataWritersTest, OnlyFilesUnderDirOpenForWritingCount) {
   EXPECT_EQ(w[1].pid, 12);
   EXPECT_EQ(w[1].comm, "");
   EXPECT_TRUE(find_writers(TempTree().root(), {"/data/hidden"}).empty());  // no /proc
+}
+
+TEST(DataWritersTest, LinesNameTheProcessAndTheFile) {
+  EXPECT_EQ(writer_name({4242, "python3", "/d/x"}), "pid 4242 (python3)");
+  EXPECT_EQ(writer_name({4242, "", "/d/x"}), "pid 4242");
+  EXPECT_EQ(writer_line({4242, "python3", "/d/7.ckpt"}),
+            "pid 4242 (python3) has /d/7.ckpt open for writing");
+  EXPECT_EQ(writer_line({7, "", "/d/7.ckpt"}), "pid 7 has /d/7.ckpt open for writing");
+}
+
+TEST(DataWritersTest, LinesResolveTheFoldersAsGiven) {
+  TempTree t;
+  t.write("/data/run/keep", "");
+  // The fd links name the file as the kernel does: the folder resolved.
+  const std::string real = *real_path(t.path("/data/run"));
+  t.write("/proc/10/comm", "python3\n");
+  t.symlink(real + "/7.ckpt", "/proc/10/fd/5");
+  t.write("/proc/10/fdinfo/5", "flags:\t0100001\n");
+  t.symlink(real + "/8.ckpt", "/proc/11/fd/4");
+  t.write("/proc/11/fdinfo/4", "flags:\t02\n");
+  // Given with a trailing "/." and "..": resolved before comparing.
+  EXPECT_EQ(writer_lines(t.root(), {t.path("/data/run/../run/.")}),
+            (std::vector<std::string>{"pid 10 (python3) has " + real + "/7.ckpt open for writing",
+                                      "pid 11 has " + real + "/8.ckpt open for writing"}));
+  EXPECT_EQ(writer_lines(t.root(), {t.path("/data/run")}, 1).size(), 1u);
+  EXPECT_TRUE(writer_lines(t.root(), {t.path("/data/missing")}).empty());
+  EXPECT_TRUE(writer_lines(t.root(), {}).empty());
 }
 
 }  // namespace writers_test

@@ -22,6 +22,7 @@
 
 #include "sources/procfs/process_tree.h"
 #include "sources/procfs/server_tree.h"
+#include "util/errno_error.h"
 #include "util/index_list.h"
 
 namespace gt {
@@ -308,7 +309,7 @@ Result<int> open_verified_pidfd(const ProcId& id) {
   int fd = pidfd_open_sys(id.pid);
   if (fd < 0) {
     int err = errno;
-    return Error{err == ESRCH ? ErrorKind::kNotFound : ErrorKind::kIo,
+    return Error{errno_kind(err),
                  "PID " + std::to_string(id.pid) +
                      (err == ESRCH ? " has already exited"
                                    : std::string(": pidfd_open: ") + std::strerror(err))};

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "util/atomic_file.h"
+#include "util/errno_error.h"
 #include "util/json_text.h"
 #include "util/numeric.h"
 #include "util/read_capped.h"
@@ -32,13 +33,6 @@ int64_t now_unix_s() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-Error errno_error(const std::string& what) {
-  ErrorKind k = errno == ENOENT                                       ? ErrorKind::kNotFound
-                : errno == EACCES || errno == EPERM || errno == EROFS ? ErrorKind::kPermissionDenied
-                                                                      : ErrorKind::kIo;
-  return Error{k, what + ": " + std::strerror(errno)};
 }
 
 /// A time in the record: an integer second within 1970..9999. A float (1e300
@@ -113,12 +107,12 @@ std::string set_aside(const std::string& file, const std::string& why) {
 Status ensure_dir(const std::string& dir) {
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0) {
-    if (errno != ENOENT) return errno_error("cannot read " + dir);
-    if (::mkdir(dir.c_str(), 0755) != 0) return errno_error("cannot create " + dir);
+    if (errno != ENOENT) return errno_error(errno, "cannot read " + dir);
+    if (::mkdir(dir.c_str(), 0755) != 0) return errno_error(errno, "cannot create " + dir);
     return ok_status();
   }
   if (!S_ISDIR(st.st_mode)) return Error{ErrorKind::kIo, dir + " is not a directory"};
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) return errno_error(dir + " is not writable");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return errno_error(errno, dir + " is not writable");
   return ok_status();
 }
 
@@ -142,7 +136,10 @@ class RecordLock {
     if (fd_ < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
       fd_ = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd_ < 0) {
-      status_ = errno_error("cannot open the lock " + path);
+      // Absent from a directory this user cannot write, or not ours to
+      // open: a reader may read without it (read_history).
+      readable_unlocked_ = errno == ENOENT || errno == EACCES || errno == EPERM || errno == EROFS;
+      status_ = errno_error(errno, "cannot open the lock " + path);
       return;
     }
     const auto deadline = std::chrono::steady_clock::now() + kHistoryLockWait;
@@ -153,7 +150,7 @@ class RecordLock {
                       ? Status(Error{ErrorKind::kIo,
                                      path + " is held by another run for more than " +
                                          std::to_string(kHistoryLockWait.count()) + " ms"})
-                      : Status(errno_error("cannot lock " + path));
+                      : Status(errno_error(errno, "cannot lock " + path));
         return;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -165,9 +162,13 @@ class RecordLock {
   RecordLock(const RecordLock&) = delete;
   RecordLock& operator=(const RecordLock&) = delete;
   const Status& status() const { return status_; }
+  /// The lock file could not be opened for want of rights (or is absent
+  /// where it cannot be created): the record may be read without it.
+  bool readable_unlocked() const { return readable_unlocked_; }
 
  private:
   int fd_ = -1;
+  bool readable_unlocked_ = false;
   Status status_ = ok_status();
 };
 
@@ -210,7 +211,7 @@ Result<GpuHistory> read_unlocked(const std::string& dir, std::vector<std::string
   }
   // Never follow a link, never block on a FIFO, never read past the cap.
   int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return errno_error("cannot read " + file);
+  if (fd < 0) return errno_error(errno, "cannot read " + file);
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
@@ -237,7 +238,7 @@ Result<GpuHistory> read_history(const std::string& dir, std::vector<std::string>
   // setting a corrupt file aside fails for it anyway. Held too long by
   // another run: an error, not a read that could race its set-aside.
   RecordLock lock(dir);
-  if (!lock.status() && lock.status().error().kind == ErrorKind::kIo) return lock.status().error();
+  if (!lock.status() && !lock.readable_unlocked()) return lock.status().error();
   return read_unlocked(dir, warnings);
 }
 

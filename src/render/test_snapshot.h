@@ -78,7 +78,7 @@ inline NodeSnapshot make_test_snapshot() {
   lost.index = 1;
   lost.status = GpuStatus::kLost;
   lost.status_detail = "nvmlDeviceGetName returned NVML_ERROR_GPU_IS_LOST";
-  // What the checks complete for a lost GPU (checks/identity.cc).
+  // What the checks complete for a lost GPU (checks/gpu_identities.cc).
   lost.pci_bus_id = "00000000:2A:00.0";
   lost.identity_derived_from =
       "bus id 0000:2a:00.0 from the PCI bus: the only GPU bound to nvidia that NVML does not "

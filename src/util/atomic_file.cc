@@ -6,18 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
+
+#include "util/errno_error.h"
 
 namespace gt {
-namespace {
-
-Error sys_error(const std::string& what) {
-  ErrorKind k = errno == EACCES || errno == EPERM || errno == EROFS ? ErrorKind::kPermissionDenied
-                                                                    : ErrorKind::kIo;
-  return Error{k, what + ": " + std::strerror(errno)};
-}
-
-}  // namespace
 
 AtomicFile::AtomicFile(const std::string& path, mode_t mode) : path_(path) {
   const size_t slash = path.rfind('/');
@@ -28,11 +20,11 @@ AtomicFile::AtomicFile(const std::string& path, mode_t mode) : path_(path) {
   // included, is never opened; it tries another.
   fd_ = ::mkostemp(tmp_.data(), O_CLOEXEC);
   if (fd_ < 0) {
-    error_ = sys_error("cannot create a temporary file in " + dir_);
+    error_ = errno_error(errno, "cannot create a temporary file in " + dir_);
     return;
   }
   created_ = true;
-  if (::fchmod(fd_, mode) != 0) error_ = sys_error("cannot set the mode of " + tmp_);
+  if (::fchmod(fd_, mode) != 0) error_ = errno_error(errno, "cannot set the mode of " + tmp_);
 }
 
 AtomicFile::~AtomicFile() {
@@ -46,7 +38,7 @@ Status AtomicFile::write(std::string_view text) {
   while (done < text.size()) {
     ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return *(error_ = sys_error("cannot write " + tmp_));
+    if (n <= 0) return *(error_ = errno_error(errno, "cannot write " + tmp_));
     done += static_cast<size_t>(n);
   }
   return ok_status();
@@ -60,17 +52,17 @@ Status AtomicFile::commit() {
   const int sync_errno = errno;
   if (::close(fd) != 0 || !synced) {
     if (!synced) errno = sync_errno;
-    return *(error_ = sys_error("cannot write " + tmp_));
+    return *(error_ = errno_error(errno, "cannot write " + tmp_));
   }
   if (::rename(tmp_.c_str(), path_.c_str()) != 0)
-    return *(error_ = sys_error("cannot replace " + path_));
+    return *(error_ = errno_error(errno, "cannot replace " + path_));
   committed_ = true;
   // The rename is durable only once the directory is.
   const int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return sys_error("cannot open " + dir_ + " to sync it");
+  if (dfd < 0) return errno_error(errno, "cannot open " + dir_ + " to sync it");
   const bool dir_synced = ::fsync(dfd) == 0;
   ::close(dfd);
-  if (!dir_synced) return sys_error("cannot sync " + dir_);
+  if (!dir_synced) return errno_error(errno, "cannot sync " + dir_);
   return ok_status();
 }
 

@@ -9,20 +9,10 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/errno_error.h"
 #include "util/read_capped.h"
 
 namespace gt {
-namespace {
-
-Error errno_error(int err, const std::string& what, const std::string& path) {
-  ErrorKind kind = ErrorKind::kIo;
-  if (err == ENOENT || err == ESRCH || err == ENOTDIR) kind = ErrorKind::kNotFound;
-  if (err == EACCES || err == EPERM) kind = ErrorKind::kPermissionDenied;
-  return Error{kind, what + " " + path + ": " + std::strerror(err)};
-}
-
-}  // namespace
-
 FsRoot::FsRoot(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
@@ -43,7 +33,7 @@ std::string FsRoot::node_path(const std::string& real_path) const {
 Result<std::string> FsRoot::read(const std::string& abs_path) const {
   const std::string p = path(abs_path);
   int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno_error(errno, "cannot open", p);
+  if (fd < 0) return errno_error(errno, "cannot open " + p);
   std::string out;
   char buf[8192];
   for (;;) {
@@ -53,7 +43,7 @@ Result<std::string> FsRoot::read(const std::string& abs_path) const {
       int err = errno;
       ::close(fd);
       // A /proc entry whose process exited mid-read reports ESRCH.
-      return errno_error(err, "cannot read", p);
+      return errno_error(err, "cannot read " + p);
     }
     if (n == 0) break;
     if (out.size() + static_cast<size_t>(n) > kMaxProcFileBytes) {
@@ -80,7 +70,7 @@ std::optional<std::string> FsRoot::read_optional_trimmed(const std::string& abs_
 Result<std::vector<std::string>> FsRoot::list(const std::string& abs_dir) const {
   const std::string p = path(abs_dir);
   DIR* dir = ::opendir(p.c_str());
-  if (dir == nullptr) return errno_error(errno, "cannot list", p);
+  if (dir == nullptr) return errno_error(errno, "cannot list " + p);
   std::vector<std::string> names;
   while (dirent* e = ::readdir(dir)) {
     std::string name = e->d_name;

@@ -4,7 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
+
+#include "util/errno_error.h"
 
 namespace gt {
 
@@ -22,7 +23,7 @@ Result<std::string> read_fd_capped(int fd, const std::string& name, uint64_t max
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return Error{ErrorKind::kIo, "cannot read " + name + ": " + std::strerror(errno)};
+      return errno_error(errno, "cannot read " + name);
     }
     if (n == 0) return out;
     if (out.size() + static_cast<uint64_t>(n) > max_bytes)
@@ -36,13 +37,7 @@ Result<std::string> read_file_capped(const std::string& path, uint64_t max_bytes
                                      const std::string& what) {
   if (path == "-") return read_fd_capped(0, "standard input", max_bytes, what);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int err = errno;
-    ErrorKind kind = err == ENOENT   ? ErrorKind::kNotFound
-                     : err == EACCES ? ErrorKind::kPermissionDenied
-                                     : ErrorKind::kIo;
-    return Error{kind, "cannot open " + path + ": " + std::strerror(err)};
-  }
+  if (fd < 0) return errno_error(errno, "cannot open " + path);
   Result<std::string> r = read_fd_capped(fd, path, max_bytes, what);
   ::close(fd);
   return r;

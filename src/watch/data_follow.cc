@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "data/data_check.h"
+#include "data/check_data_dir.h"
 #include "data/layouts.h"
 #include "data/progress.h"
 #include "data/verify.h"

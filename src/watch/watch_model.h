@@ -15,7 +15,7 @@
 
 #include "model/report.h"
 #include "watch/changes.h"
-#include "watch/history.h"
+#include "watch/sparkline.h"
 
 namespace gt {
 

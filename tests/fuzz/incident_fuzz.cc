@@ -14,7 +14,7 @@
 #include "report_pipeline.h"
 #include "sources/incident/boot.h"
 #include "sources/incident/clock.h"
-#include "sources/incident/incident.h"
+#include "sources/incident/incident_collector.h"
 #include "sources/incident/journal.h"
 #include "sources/incident/pstore.h"
 #include "tree_target.h"

@@ -8,7 +8,7 @@
 
 #include "fuzz_target.h"
 #include "report_pipeline.h"
-#include "sources/fs/mounts.h"
+#include "sources/fs/mount_table.h"
 #include "tree_target.h"
 
 GT_FUZZ_TARGET(mounts) {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sources/fs/mounts.h"
+#include "sources/fs/mount_table.h"
 #include "util/test_util.h"
 
 namespace gt {

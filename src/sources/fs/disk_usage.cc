@@ -1,15 +1,15 @@
-// statvfs(2): f_blocks and f_bavail are in units of f_frsize; f_files is 0
-// on filesystems without an inode limit (btrfs, some FUSE), which we report
-// as null rather than "0 inodes free".
+// statvfs(2) through util/fs_space (an unlimited inode count is null,
+// never "0 inodes free"), once per filesystem (st_dev).
 #include "sources/fs/disk_usage.h"
 
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 
 #include <cerrno>
-#include <cstring>
 #include <map>
 #include <set>
+
+#include "util/errno_error.h"
+#include "util/fs_space.h"
 
 namespace gt {
 
@@ -23,9 +23,11 @@ std::vector<DiskUsage> read_disk_usage(const FsRoot& root, const std::vector<std
     d.path = p;
     const std::string real = p.starts_with("/") ? root.path(p) : p;
     struct stat st;
-    struct statvfs vfs;
-    if (::stat(real.c_str(), &st) != 0 || ::statvfs(real.c_str(), &vfs) != 0) {
-      d.error = std::string("cannot read ") + p + ": " + std::strerror(errno);
+    Result<FsSpace> space = ::stat(real.c_str(), &st) != 0
+                                ? Result<FsSpace>(errno_error(errno, "cannot read " + p))
+                                : read_fs_space(real, p);
+    if (!space) {
+      d.error = space.error().message;
       out.push_back(d);
       continue;
     }
@@ -43,12 +45,10 @@ std::vector<DiskUsage> read_disk_usage(const FsRoot& root, const std::vector<std
       out.push_back(d);
       continue;
     }
-    d.total_bytes = static_cast<uint64_t>(vfs.f_blocks) * vfs.f_frsize;
-    d.available_bytes = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
-    if (vfs.f_files > 0) {
-      d.inodes_total = vfs.f_files;
-      d.inodes_available = vfs.f_favail;
-    }
+    d.total_bytes = space->total_bytes;
+    d.available_bytes = space->available_bytes;
+    d.inodes_total = space->inodes_total;
+    d.inodes_available = space->inodes_available;
     out.push_back(d);
   }
   return out;

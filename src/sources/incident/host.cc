@@ -8,6 +8,8 @@
 #include <sstream>
 #include <thread>
 
+#include "util/errno_error.h"
+
 namespace gt {
 namespace {
 
@@ -49,7 +51,7 @@ Result<KernelClock> RealClockSource::kernel_clock() const {
   struct timex tx {};
   tx.modes = 0;  // read only
   int state = ::adjtimex(&tx);
-  if (state < 0) return Error{ErrorKind::kIo, std::string("adjtimex: ") + std::strerror(errno)};
+  if (state < 0) return errno_error(errno, "adjtimex");
   return kernel_clock_from(state, static_cast<unsigned>(tx.status), tx.maxerror);
 }
 

@@ -19,6 +19,7 @@
 #include <initializer_list>
 
 #include "sources/nvml/nvml_abi_desc.h"
+#include "util/real_path.h"
 
 namespace gt {
 namespace {
@@ -58,11 +59,7 @@ std::string real_file_of(void* handle) {
   link_map* map = nullptr;
   if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr)
     return {};
-  char* resolved = realpath(map->l_name, nullptr);
-  if (resolved == nullptr) return map->l_name;
-  std::string out = resolved;
-  free(resolved);
-  return out;
+  return real_path(map->l_name).value_or(map->l_name);
 }
 
 void resolve_processes(Resolver& r, NvmlApi& api) {

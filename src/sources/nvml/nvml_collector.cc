@@ -204,24 +204,12 @@ class GpuQuery {
   }
 
   void memory() {
-    nvmlMemory_v2_t m2{};
-    m2.version = nvmlMemory_v2;
-    std::optional<nvmlReturn_t> r = c_.raw(api_.memory_v2, dev_, &m2);
-    // An older driver may export _v2 but reject our struct version.
-    if (r && *r == NVML_SUCCESS) {
-      g_.memory_total_bytes = m2.total;
-      g_.memory_reserved_bytes = m2.reserved;
-      g_.memory_free_bytes = m2.free;
-      g_.memory_used_bytes = allocated_bytes(m2);
-      return;
-    }
-    if (r && *r != NVML_ERROR_ARGUMENT_VERSION_MISMATCH) c_.check(api_.memory_v2.symbol, *r);
-    nvmlMemory_t m{};
-    if (call(api_.memory_v1, dev_, &m)) {
-      g_.memory_total_bytes = m.total;
-      g_.memory_free_bytes = m.free;
-      g_.memory_used_bytes = m.used;
-    }
+    std::optional<MemoryBytes> b = read_memory(c_, dev_, MemoryV1Fallback::kAlways);
+    if (!b) return;
+    g_.memory_total_bytes = b->total;
+    g_.memory_used_bytes = b->used;
+    g_.memory_free_bytes = b->free;
+    if (b->reserved) g_.memory_reserved_bytes = b->reserved;
   }
 
   void thermals_and_power() {

@@ -24,30 +24,31 @@ void merge_mig_processes(std::vector<GpuProcess>& into, const std::vector<GpuPro
   }
 }
 
-namespace {
-
-void mig_memory(NvmlCaller& c, nvmlDevice_t h, MigDevice& m) {
+std::optional<MemoryBytes> read_memory(NvmlCaller& c, nvmlDevice_t h, MemoryV1Fallback fallback) {
   const NvmlApi& api = c.api();
   nvmlMemory_v2_t m2{};
   m2.version = nvmlMemory_v2;
   std::optional<nvmlReturn_t> r = c.raw(api.memory_v2, h, &m2);
-  if (r && *r == NVML_SUCCESS) {
-    m.memory_total_bytes = m2.total;
-    m.memory_reserved_bytes = m2.reserved;
-    m.memory_free_bytes = m2.free;
-    m.memory_used_bytes = allocated_bytes(m2);
-    return;
-  }
+  if (r && *r == NVML_SUCCESS)
+    return MemoryBytes{m2.total, allocated_bytes(m2), m2.free, m2.reserved};
   if (r && *r != NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
     c.check(api.memory_v2.symbol, *r);
-    if (!nvml_absent(*r)) return;
+    if (fallback == MemoryV1Fallback::kWhenAbsent && !nvml_absent(*r)) return std::nullopt;
   }
   nvmlMemory_t m1{};
-  if (c.call(api.memory_v1, h, &m1)) {
-    m.memory_total_bytes = m1.total;
-    m.memory_free_bytes = m1.free;
-    m.memory_used_bytes = m1.used;
-  }
+  if (!c.call(api.memory_v1, h, &m1)) return std::nullopt;
+  return MemoryBytes{m1.total, m1.used, m1.free, std::nullopt};
+}
+
+namespace {
+
+void mig_memory(NvmlCaller& c, nvmlDevice_t h, MigDevice& m) {
+  std::optional<MemoryBytes> b = read_memory(c, h, MemoryV1Fallback::kWhenAbsent);
+  if (!b) return;
+  m.memory_total_bytes = b->total;
+  m.memory_used_bytes = b->used;
+  m.memory_free_bytes = b->free;
+  if (b->reserved) m.memory_reserved_bytes = b->reserved;
 }
 
 MigDevice read_one(NvmlCaller& c, nvmlDevice_t h, unsigned index) {

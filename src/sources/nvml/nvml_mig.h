@@ -35,4 +35,20 @@ void merge_mig_processes(std::vector<GpuProcess>& into, const std::vector<GpuPro
 /// may include `reserved`: free + used == total says it does).
 uint64_t allocated_bytes(const nvmlMemory_v2_t& m);
 
+/// Framebuffer memory of a GPU or a MIG device handle; `reserved` only
+/// from the _v2 call.
+struct MemoryBytes {
+  uint64_t total = 0, used = 0, free = 0;
+  std::optional<uint64_t> reserved;
+};
+
+/// Whether a _v2 call that failed (other than by an older driver's version
+/// mismatch, which always falls back) is asked again with v1: a whole GPU
+/// always is; a MIG device only when the driver lacks _v2 (nvml_absent).
+enum class MemoryV1Fallback { kAlways, kWhenAbsent };
+
+/// nvmlDeviceGetMemoryInfo_v2, else v1; nullopt when neither answered
+/// (errors recorded through `c`).
+std::optional<MemoryBytes> read_memory(NvmlCaller& c, nvmlDevice_t h, MemoryV1Fallback fallback);
+
 }  // namespace gt

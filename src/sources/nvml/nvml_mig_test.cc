@@ -100,5 +100,31 @@ TEST_F(MigMock, HangInMigEnumerationIsNamed) {
   EXPECT_EQ(s.gpus[0].stuck_in_call, "nvmlDeviceGetMigDeviceHandleByIndex");
 }
 
+// One memory reader for a GPU and its MIG devices (read_memory): a _v2
+// error still asks v1 for the whole GPU; a MIG device asks v1 only when the
+// driver lacks _v2 (NOT_SUPPORTED), never after a real error.
+TEST_F(MigMock, MemoryFallsBackToV1ForTheGpuAndForAMigDeviceOnlyWhenAbsent) {
+  NodeSnapshot s = collect(scenario_on(R"({"name": "NVIDIA A100-SXM4-80GB", "uuid": "GPU-a",
+    "memory": {"total_mib": 81920, "used_mib": 100},
+    "errors": {"nvmlDeviceGetMemoryInfo_v2": "UNKNOWN"},
+    "mig_mode": {"current": 1, "pending": 1}, "max_mig_device_count": 2,
+    "mig_devices": [
+      {"uuid": "MIG-a", "name": "3g.40gb", "gpu_instance_id": 1, "compute_instance_id": 0,
+       "memory": {"total_mib": 40192, "used_mib": 13},
+       "errors": {"nvmlDeviceGetMemoryInfo_v2": "UNKNOWN"}},
+      {"uuid": "MIG-b", "name": "1g.10gb", "gpu_instance_id": 9, "compute_instance_id": 0,
+       "memory": {"total_mib": 9728, "used_mib": 0},
+       "errors": {"nvmlDeviceGetMemoryInfo_v2": "NOT_SUPPORTED"}}]})"));
+  ASSERT_EQ(s.gpus.size(), 1u);
+  const GpuState& g = s.gpus[0];
+  EXPECT_EQ(g.memory_total_bytes, 81920ull << 20);  // v1 after the v2 error
+  EXPECT_FALSE(g.memory_reserved_bytes);            // v1 has no reserved
+  ASSERT_TRUE(g.mig_devices);
+  ASSERT_EQ(g.mig_devices->size(), 2u);
+  EXPECT_FALSE((*g.mig_devices)[0].memory_total_bytes);  // a real error: not asked again
+  EXPECT_EQ((*g.mig_devices)[1].memory_total_bytes, 9728ull << 20);  // absent: v1
+  EXPECT_FALSE((*g.mig_devices)[1].memory_reserved_bytes);
+}
+
 }  // namespace nvml_mig_test
 }  // namespace gt

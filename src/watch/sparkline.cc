@@ -1,4 +1,4 @@
-#include "watch/history.h"
+#include "watch/sparkline.h"
 
 #include <algorithm>
 #include <cmath>

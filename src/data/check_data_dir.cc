@@ -1,25 +1,18 @@
-#include "data/data_check.h"
-
-#include <sys/statvfs.h>
+#include "data/check_data_dir.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 
 #include "data/analysis.h"
 #include "data/resume.h"
 #include "data/resume_advice.h"
 #include "data/writers.h"
+#include "util/fs_space.h"
+#include "util/real_path.h"
 #include "util/shell_word.h"
 
 namespace gt {
 namespace {
-
-std::optional<uint64_t> free_bytes(const std::string& dir) {
-  struct statvfs v;
-  if (statvfs(dir.c_str(), &v) != 0) return std::nullopt;
-  return uint64_t(v.f_bavail) * v.f_frsize;
-}
 
 /// DIR's sibling "DIR.bad" (DIR resolved): outside the scan set and, unless
 /// DIR is itself a mount point, on the same filesystem; the caller checks it
@@ -27,15 +20,6 @@ std::optional<uint64_t> free_bytes(const std::string& dir) {
 std::string sibling_bad_dir(std::string dir) {
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   return dir + ".bad";
-}
-
-/// DIR as the kernel resolves it, else as given.
-std::string resolved(const std::string& dir) {
-  char* real = realpath(dir.c_str(), nullptr);
-  if (!real) return dir;
-  std::string out = real;
-  free(real);
-  return out;
 }
 
 /// Files written this recently may belong to a job still running: moving
@@ -55,18 +39,6 @@ std::string why_not_move(const DataReport& r, const DataCheck& d, const std::str
     return "files were written in the last 2 minutes: the job may still be running";
   if (Status s = check_move_target(bad_dir, {abs}); !s) return s.error().message;
   return "";
-}
-
-std::vector<std::string> writers_of(const FsRoot& root, const std::string& dir) {
-  std::vector<std::string> out;
-  char* real = realpath(dir.c_str(), nullptr);
-  if (!real) return out;
-  std::string abs = real;
-  free(real);
-  for (const Writer& w : find_writers(root, {abs}))
-    out.push_back("pid " + std::to_string(w.pid) + (w.comm.empty() ? "" : " (" + w.comm + ")") +
-                  " has " + w.path + " open for writing");
-  return out;
 }
 
 DirScan* keep(Result<DirScan>& scan) { return scan ? &*scan : nullptr; }
@@ -121,11 +93,11 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
                       .count();
   ao.free_bytes = free_bytes(req.dir);
   DataReport r = analyze(*scan, ao);
-  const std::string abs = resolved(req.dir);
+  const std::string abs = real_path(req.dir).value_or(req.dir);  // else as given
   r.dirs = {shell_word(abs)};
   r.deep = req.deep;
   fill(r, d);
-  d.writers = writers_of(root, req.dir);
+  d.writers = writer_lines(root, {req.dir});
   const std::string bad_dir = sibling_bad_dir(abs);
   if (!r.bad.empty() || !r.changed.empty())
     d.move_withheld = why_not_move(r, d, abs, bad_dir, ao.now_unix_s);

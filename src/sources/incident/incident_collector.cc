@@ -1,4 +1,4 @@
-#include "sources/incident/incident.h"
+#include "sources/incident/incident_collector.h"
 
 #include <algorithm>
 

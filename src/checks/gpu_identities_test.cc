@@ -9,7 +9,7 @@
 #include "checks/test_node.h"
 
 namespace gt {
-namespace identity_test {
+namespace gpu_identities_test {
 
 /// GPU 3 lost before NVML said who it is; its PCI device is still bound to
 /// nvidia, and the driver's information file names it.
@@ -155,5 +155,5 @@ TEST(Join, OtherGpusAndOtherXidsStayApart) {
   EXPECT_TRUE(r.findings.front().joined_ids.empty());
 }
 
-}  // namespace identity_test
+}  // namespace gpu_identities_test
 }  // namespace gt

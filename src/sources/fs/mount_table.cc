@@ -2,7 +2,7 @@
 // master:1 - ext3 /dev/root rw,errors=continue": the optional fields end at
 // "-". A filesystem the kernel remounted read-only after errors keeps "rw"
 // per mount but "ro" in the superblock's options.
-#include "sources/fs/mounts.h"
+#include "sources/fs/mount_table.h"
 
 #include <sys/stat.h>
 

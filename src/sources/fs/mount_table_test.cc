@@ -1,11 +1,11 @@
-#include "sources/fs/mounts.h"
+#include "sources/fs/mount_table.h"
 
 #include <gtest/gtest.h>
 
 #include "util/test_util.h"
 
 namespace gt {
-namespace mounts_test {
+namespace mount_table_test {
 
 constexpr const char* kMountinfo =
     "22 1 252:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n"
@@ -111,5 +111,5 @@ TEST(Mounts, NoMountTableIsAnErrorPerPath) {
   EXPECT_FALSE(m[0].problem);
 }
 
-}  // namespace mounts_test
+}  // namespace mount_table_test
 }  // namespace gt
