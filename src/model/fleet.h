@@ -41,7 +41,7 @@ int verdict_exit_code(const std::string& verdict, bool npd);
 /// The same Xid at the same time on several hosts: one event of the fleet.
 struct FleetFinding {
   std::string id;  ///< "fleet.xid_correlated.31"
-  std::string severity = "warning";
+  Severity severity = Severity::kWarning;
   std::string title;
   int code = 0;
   std::vector<std::string> hosts;

@@ -145,7 +145,7 @@ nlohmann::ordered_json fleet_findings_json(const std::vector<FleetFinding>& foun
   J arr = J::array();
   for (const FleetFinding& f : found)
     arr.push_back(J{{"id", f.id},
-                    {"severity", f.severity},
+                    {"severity", severity_name(f.severity)},
                     {"title", f.title},
                     {"code", f.code},
                     {"hosts", f.hosts},
