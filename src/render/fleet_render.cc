@@ -17,6 +17,7 @@
 #include "render/json_report.h"
 #include "render/oneline_report.h"
 #include "util/json_text.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -85,13 +86,12 @@ void render_fleet_text(const std::vector<HostReport>& reports, std::ostream& out
   out << "summary: most common findings:";
   if (top.empty()) out << " none";
   for (size_t i = 0; i < top.size() && i < 5; ++i)
-    out << (i ? ", " : " ") << top[i].first << " (" << top[i].second << " host"
-        << (top[i].second == 1 ? "" : "s") << ")";
+    out << (i ? ", " : " ") << top[i].first << " ("
+        << count_of(static_cast<size_t>(top[i].second), "host", "hosts") << ")";
   out << "\n";
 }
 
 nlohmann::ordered_json fleet_to_json(const std::vector<HostReport>& reports, bool npd) {
-  using J = nlohmann::ordered_json;
   J a = J::array();
   for (const HostReport& r : reports) {
     const std::string verdict = host_verdict(r);
@@ -106,14 +106,13 @@ nlohmann::ordered_json fleet_to_json(const std::vector<HostReport>& reports, boo
 }
 
 void render_drift_text(const DriftReport& d, std::ostream& out) {
-  out << "drift: " << d.differing.size() << " propert" << (d.differing.size() == 1 ? "y" : "ies")
-      << " differ across " << d.hosts_compared << " compared host"
-      << (d.hosts_compared == 1 ? "" : "s") << "\n";
+  out << "drift: " << count_of(d.differing.size(), "property", "properties") << " differ across "
+      << count_of(d.hosts_compared, "compared host", "compared hosts") << "\n";
   for (const DriftProperty& p : d.differing) {
     out << "drift: " << p.property << (p.sku ? " [" + *p.sku + "]" : "") << ": ";
     if (p.majority)
-      out << p.majority->value << " on " << p.majority->hosts.size() << " host"
-          << (p.majority->hosts.size() == 1 ? "" : "s") << "; differs: ";
+      out << p.majority->value << " on " << count_of(p.majority->hosts.size(), "host", "hosts")
+          << "; differs: ";
     else
       out << "no majority: ";
     for (size_t i = 0; i < p.others.size(); ++i)
