@@ -6,9 +6,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "cli/fleet_main.h"
+#include "cli/fleet_args.h"
 #include "cli/usage.h"
-#include "fleet/remote.h"
 #include "model/limits.h"
 #include "util/duration.h"
 #include "util/env.h"
@@ -108,22 +107,6 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
                  "Judge an nvidia-smi -q -x capture (or one of its error outputs) instead of "
                  "this node; - reads stdin")
       ->excludes("--kernel-log");
-  std::vector<std::string> host_args;
-  std::optional<std::string> hosts_file;
-  std::string host_timeout = "30s";
-  app.add_option("--host", host_args,
-                 "Check HOST over ssh (repeatable, comma lists); many hosts run in parallel");
-  app.add_option("--hosts-file", hosts_file,
-                 "Check the hosts listed in FILE (one a line, # comments)");
-  app.add_option("--ssh-command", o.ssh_command,
-                 "ssh program and its options for --host (default ssh; e.g. \"ssh -J jump\")");
-  app.add_option("--fanout", o.fanout, "Hosts checked at once (default 32)")
-      ->check(whole_number(1, 1024));
-  app.add_option("--host-timeout", host_timeout,
-                 "Deadline per host, connection included (default 30s); ssh is killed after it");
-  app.add_option("--reports", o.reports_dir,
-                 "A fleet from saved --json reports: every file in DIR is one host's report")
-      ->excludes("--smi-xml");
   app.add_option("--data", o.data_dir,
                  "Also check the job's output in DIR as `gpu-triage data DIR` does (quick mode, "
                  "the files written last CRC-checked; nothing is moved): its findings join the "
@@ -132,11 +115,6 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   app.add_option("--expect", o.data_expect, "With --data: samples 0..N-1 are expected in DIR")
       ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
   app.add_flag("--deep", o.data_deep, "With --data: check every CRC of every file");
-  app.add_flag("--drift", o.drift,
-               "With a fleet (--host, --hosts-file, --smi-xml DIR, --reports DIR): list what "
-               "differs across the hosts (driver, library, CUDA, module and kernel versions, "
-               "VBIOS per model, GPU count and model, ECC/persistence/MIG modes, power limit, "
-               "PCIe generation) with the majority value and the hosts that differ");
   app.add_option("--state-dir", o.state_dir,
                  "Keep the record across boots (boot id and Xid / recovery-action findings "
                  "per GPU) in DIR (default /var/lib/gpu-triage; on a --root tree only when "
@@ -156,27 +134,13 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
                    apply_duration(timeout, "--timeout", o.timeout)}) {
     if (!s) return usage(prog, s.error().message, o.json);
   }
-  if (Status s = apply_duration(host_timeout, "--host-timeout", o.host_timeout); !s)
-    return usage(prog, s.error().message, o.json);
-  if (o.host_timeout.count() <= 0)
-    return usage(prog, "--host-timeout must be above 0, got '" + host_timeout + "'", o.json);
-  if (Result<std::vector<std::string>> h = collect_hosts(host_args, hosts_file); !h)
-    return usage(prog, h.error().message, o.json);
-  else
-    o.hosts = std::move(*h);
-  if (!o.hosts.empty() && o.smi_xml)
-    return usage(prog, "--smi-xml and --host exclude each other", o.json);
-  if (!o.hosts.empty() && o.reports_dir)
-    return usage(prog, "--reports and --host exclude each other", o.json);
+  if (o.smi_xml && is_capture_folder(*o.smi_xml))
+    return usage(prog,
+                 "--smi-xml " + *o.smi_xml +
+                     " is a folder: a fleet of captures (gpu-triage fleet --smi-xml DIR)",
+                 o.json);
   if ((o.data_expect || o.data_deep) && !o.data_dir)
     return usage(prog, "--expect and --deep go with --data DIR", o.json);
-  if (o.data_dir && fleet_input(o))
-    return usage(prog, "--data checks a directory of this machine: not with a fleet", o.json);
-  if (o.drift && !fleet_input(o))
-    return usage(prog,
-                 "--drift compares hosts: give --host/--hosts-file, --smi-xml DIR or --reports "
-                 "DIR",
-                 o.json);
   if (o.timeout.count() <= 0 || o.sample_window >= o.timeout)
     return usage(prog,
                  "--sample (" + sample + ") must be shorter than --timeout (" + timeout +

@@ -24,19 +24,13 @@ struct Options {
   std::vector<std::string> paths;              ///< --path DIR (disk checks); "/" always added
   std::optional<std::string> kernel_log_file;  ///< --kernel-log FILE
   bool no_kernel_log = false;
-  std::optional<std::string> textfile;  ///< --textfile DIR: also write DIR/gpu-triage.prom
-  std::optional<std::string> smi_xml;   ///< --smi-xml FILE|-: judge an nvidia-smi -q -x capture
-  std::vector<std::string> hosts;       ///< --host (repeatable, comma lists) and --hosts-file
-  std::string ssh_command = "ssh";      ///< --ssh-command: the ssh program and its own options
-  uint32_t fanout = 32;                 ///< --fanout: hosts checked at once
-  std::chrono::milliseconds host_timeout{30000};  ///< --host-timeout: per-host deadline
-  std::optional<std::string> reports_dir;  ///< --reports DIR: saved --json reports, one a host
-  bool drift = false;                      ///< --drift: what differs across the fleet
-  std::optional<std::string> data_dir;     ///< --data DIR: check the job's output too
-  std::optional<int64_t> data_expect;      ///< --expect N: samples 0..N-1 expected in DIR
-  bool data_deep = false;                  ///< --deep: every CRC of DIR
-  std::optional<std::string> state_dir;    ///< --state-dir: the record across boots
-  bool no_state = false;                   ///< --no-state: neither read nor write it
+  std::optional<std::string> textfile;   ///< --textfile DIR: also write DIR/gpu-triage.prom
+  std::optional<std::string> smi_xml;    ///< --smi-xml FILE|-: judge an nvidia-smi -q -x capture
+  std::optional<std::string> data_dir;   ///< --data DIR: check the job's output too
+  std::optional<int64_t> data_expect;    ///< --expect N: samples 0..N-1 expected in DIR
+  bool data_deep = false;                ///< --deep: every CRC of DIR
+  std::optional<std::string> state_dir;  ///< --state-dir: the record across boots
+  bool no_state = false;                 ///< --no-state: neither read nor write it
 };
 
 /// Either options to run with, or an exit code to leave with right away
@@ -46,7 +40,8 @@ struct ParsedArgs {
   ExitCode exit_code = ExitCode::kOk;
 };
 
-/// Parses argv and the environment. Prints help, version or the usage
+/// Parses argv and the environment: the options of one node (a fleet's are
+/// cli/fleet_args.h's, the fleet command's). Prints help, version or the usage
 /// error itself, prefixed with `prog` ("gpu-triage serve" when serve passes
 /// on its collection options); `more_names` are options the caller took
 /// already, offered too when an unknown one is close to them.

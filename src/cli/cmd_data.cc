@@ -326,7 +326,7 @@ void render(const DataCli& c, const DataReport& report) {
 
 }  // namespace
 
-int cmd_data(int argc, char** argv) {
+int cmd_data(const Command&, int argc, char** argv) {
   int code = 0;
   std::optional<DataCli> c = parse_data_args(argc, argv, code);
   if (!c) return code;

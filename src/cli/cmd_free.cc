@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "checks/plan.h"
+#include "cli/commands.h"
 #include "cli/usage.h"
 #include "collect/collect.h"
 #include "free/free_act.h"
@@ -142,7 +143,7 @@ std::optional<std::string> missing_gpus(const FreeOptions& o, const NodeSnapshot
 
 }  // namespace
 
-int cmd_free(int argc, char** argv) {
+int cmd_free(const Command& command, int argc, char** argv) {
   int code = 0;
   std::optional<FreeCli> c = parse_free_args(argc, argv, code);
   if (!c) return code;
@@ -155,7 +156,7 @@ int cmd_free(int argc, char** argv) {
     in.nvml_lib = c->nvml_lib;
     in.timeout = c->timeout;
     in.sample_window = sample;
-    Collected got = collect_node(in, Stage::kGpus | Stage::kServers);
+    Collected got = collect_node(in, command.stages);
     abandoned = got.abandoned_threads || abandoned;
     return std::move(got.report.snapshot);
   };

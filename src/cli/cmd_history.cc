@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/commands.h"
 #include "cli/usage.h"
 #include "history/record.h"
 #include "history/state_file.h"
@@ -44,7 +45,7 @@ int clear(const HistoryCli& c) {
 
 }  // namespace
 
-int cmd_history(int argc, char** argv) {
+int cmd_history(const Command&, int argc, char** argv) {
   CLI::App app{
       "gpu-triage history: the record across boots of each GPU's Xid and recovery-action "
       "findings, which escalates a GPU that shows the same one after reboots "

@@ -38,13 +38,13 @@ struct ServeArgs {
 };
 
 /// One collection, rendered for every scrape that will read it.
-ReportCache::Collected collect_and_render(const Options& o) {
+ReportCache::Collected collect_and_render(const Options& o, const Command& self) {
   const auto start = std::chrono::steady_clock::now();
   ReportCache::Collected c;
-  Report report = collect_report(o, c.abandoned_threads);
+  Report report = collect_report(o, self.stages, c.abandoned_threads);
   // serve records each collection too (a reboot between two triage runs is
   // then still seen): an explicit step, after judging.
-  record_run(report);
+  if (has(self.steps, Step::kRecord)) record_run(report);
   auto r = std::make_shared<CachedReport>();
   PrometheusContext ctx;
   ctx.version = GT_VERSION;
@@ -109,7 +109,7 @@ int serve_usage_error(const std::string& message) { return gt::usage_error(kServ
 
 }  // namespace
 
-int cmd_serve(int argc, char** argv) {
+int cmd_serve(const Command& self, int argc, char** argv) {
   ServeArgs a;
   if (std::optional<int> rc = parse_serve_args(argc, argv, a)) return *rc;
   std::vector<std::string> words = {kServeProg};
@@ -133,7 +133,7 @@ int cmd_serve(int argc, char** argv) {
     if (!d) return serve_usage_error(std::string(flag) + ": " + d.error().message);
     *out = *d;
   }
-  ReportCache cache([o] { return collect_and_render(o); }, co);
+  ReportCache cache([o, &self] { return collect_and_render(o, self); }, co);
   HttpServer server(cache, ho);
   handle_signals(server);
   Result<int> port = server.bind();

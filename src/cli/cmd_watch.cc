@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/usage.h"
 #include "model/exit_code.h"
 #include "util/duration.h"
@@ -107,11 +108,12 @@ std::optional<Options> collection_options(const WatchArgs& a, int& rc) {
   rc = static_cast<int>(parsed.exit_code);
   if (!parsed.options) return std::nullopt;
   const Options& o = *parsed.options;
-  if (o.oneline || o.wide || o.textfile || o.smi_xml || !o.hosts.empty() || o.reports_dir ||
-      o.drift || o.data_dir || o.json || o.state_dir || o.no_state || o.paths.size() > 1) {
+  // (The fleet's options are not the triage's: its parser refuses them.)
+  if (o.oneline || o.wide || o.textfile || o.smi_xml || o.data_dir || o.json || o.state_dir ||
+      o.no_state || o.paths.size() > 1) {
     rc = usage_error(kWatchProg,
-                     "--oneline, --wide, --textfile, --smi-xml, --host, --reports, --drift, "
-                     "--path, --state-dir and --no-state are not for watch");
+                     "--oneline, --wide, --textfile, --smi-xml, --path, --state-dir and "
+                     "--no-state are not for watch");
     return std::nullopt;
   }
   return o;
@@ -132,8 +134,8 @@ int signal_descriptor() {
 
 class Watch {
  public:
-  Watch(const WatchArgs& a, const Options& o, std::chrono::milliseconds interval)
-      : a_(a), o_(o), interval_(interval) {}
+  Watch(const WatchArgs& a, const Options& o, std::chrono::milliseconds interval, Stages stages)
+      : a_(a), o_(o), interval_(interval), stages_(stages) {}
   int run();
 
  private:
@@ -151,6 +153,7 @@ class Watch {
   const WatchArgs& a_;
   const Options& o_;
   std::chrono::milliseconds interval_;
+  Stages stages_;  ///< what each tick collects (the watch command's entry)
   std::unique_ptr<TickCollector> collector_;
   std::unique_ptr<KernelLogFollower> klog_;
   std::unique_ptr<NvmlEventWatcher> nvml_events_;
@@ -349,6 +352,8 @@ int Watch::run() {
   // The utilisation window fits inside a tick, leaving room for the rest.
   to.sample_window = std::min(o_.sample_window, interval_ / 2);
   to.expect_gpus = o_.expect_gpus;
+  to.stages = stages_;
+  if (o_.no_kernel_log) to.stages &= ~static_cast<Stages>(Stage::kKernelLog);
   collector_ = std::make_unique<TickCollector>(to);
   if (!o_.no_kernel_log) klog_ = std::make_unique<KernelLogFollower>(o_.root, o_.kernel_log_file);
   nvml_events_ = std::make_unique<NvmlEventWatcher>(collector_->library());
@@ -369,7 +374,7 @@ int Watch::run() {
 
 }  // namespace
 
-int cmd_watch(int argc, char** argv) {
+int cmd_watch(const Command& self, int argc, char** argv) {
   WatchArgs a;
   if (std::optional<int> rc = parse_watch_args(argc, argv, a)) return *rc;
   int rc = 0;
@@ -382,7 +387,7 @@ int cmd_watch(int argc, char** argv) {
   if (interval->count() < 500)
     return usage_error(kWatchProg, "--interval must be 500ms at least, got '" + a.interval + "'");
   if (a.json) a.log = true;
-  Watch w(a, *o, *interval);
+  Watch w(a, *o, *interval, self.stages);
   const int code = w.run();
   // A thread may still be stuck inside NVML: leave without destructors.
   std::fflush(nullptr);

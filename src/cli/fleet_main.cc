@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "cli/fleet_args.h"
 #include "cli/run_triage.h"
 #include "fleet/correlate.h"
 #include "fleet/drift.h"
@@ -44,15 +45,13 @@ std::string unique_name(std::string name, const fs::path& file, std::map<std::st
   return name + " (" + file.filename().string() + ")";
 }
 
-std::vector<HostReport> from_captures(const Options& o, const std::string& dir) {
+std::vector<HostReport> from_captures(const FleetOptions& o, Stages stages) {
   std::string error;
   std::vector<HostReport> out;
   std::map<std::string, int> seen;
-  for (const fs::path& f : files_in(dir, error)) {
-    Options one = o;
-    one.smi_xml = f.string();
-    bool abandoned = false;
-    Report r = collect_report(one, abandoned);
+  for (const fs::path& f : files_in(o.dir, error)) {
+    Report r = std::move(collect_capture(f.string(), stages).report);
+    judge_report(r, o.expect_gpus, o.npd_exit_codes);
     std::string host = unique_name(f.stem().string(), f, seen);
     if (r.could_not_check) {
       out.push_back(host_unknown(host, "capture",
@@ -62,7 +61,7 @@ std::vector<HostReport> from_captures(const Options& o, const std::string& dir) 
     }
     out.push_back(host_report(host, "capture", std::move(r)));
   }
-  if (!error.empty()) out.push_back(host_unknown(dir, "capture", error));
+  if (!error.empty()) out.push_back(host_unknown(o.dir, "capture", error));
   return out;
 }
 
@@ -89,11 +88,12 @@ std::vector<HostReport> from_saved_reports(const std::string& dir) {
   return out;
 }
 
-std::vector<HostReport> over_ssh(const Options& o) {
+std::vector<HostReport> over_ssh(const FleetOptions& o, Stages stages) {
   RemoteOptions ro;
   ro.ssh_command = o.ssh_command;
   ro.host_timeout = o.host_timeout;
   ro.paths = o.paths;
+  ro.stages = stages;
   ro.checks = make_check_options(o.expect_gpus, Origin::kGathered);
   const RealCommandRunner runner;
   std::vector<HostReport> reports(o.hosts.size());
@@ -104,15 +104,17 @@ std::vector<HostReport> over_ssh(const Options& o) {
 
 }  // namespace
 
-bool fleet_input(const Options& o) {
-  std::error_code ec;
-  return !o.hosts.empty() || o.reports_dir || (o.smi_xml && fs::is_directory(*o.smi_xml, ec));
-}
-
-int run_fleet(const Options& o) {
-  std::vector<HostReport> reports = !o.hosts.empty() ? over_ssh(o)
-                                    : o.reports_dir  ? from_saved_reports(*o.reports_dir)
-                                                     : from_captures(o, *o.smi_xml);
+int cmd_fleet(const Command& self, int argc, char** argv) {
+  // Errors name the fleet even when its options came without the word
+  // (main.cc): "gpu-triage fleet: unknown option '--textfile'" says why.
+  ParsedFleetArgs parsed = parse_fleet_args(argc, argv, std::string("gpu-triage ") + self.name);
+  if (!parsed.options) return static_cast<int>(parsed.exit_code);
+  const FleetOptions& o = *parsed.options;
+  Stages stages = self.stages;
+  if (o.no_kernel_log) stages &= ~static_cast<Stages>(Stage::kKernelLog);
+  std::vector<HostReport> reports = o.source == FleetSource::kHosts     ? over_ssh(o, stages)
+                                    : o.source == FleetSource::kReports ? from_saved_reports(o.dir)
+                                                                        : from_captures(o, stages);
   std::vector<FleetFinding> fleet = correlate_xids(reports);
   apply_fleet_findings(fleet, reports);
   std::optional<DriftReport> drift;

@@ -11,7 +11,6 @@
 
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
-#include "cli/fleet_main.h"
 #include "collect/collect.h"
 #include "history/run_history.h"
 #include "render/json_report.h"
@@ -104,32 +103,33 @@ CollectInputs collect_inputs(const Options& o) {
   return in;
 }
 
-Stages triage_stages(const Options& o) {
-  Stages all = kAllStages;
-  if (o.no_kernel_log) all &= ~static_cast<Stages>(Stage::kKernelLog);
-  return all;
+void judge_report(Report& report, std::optional<uint32_t> expect_gpus, bool npd) {
+  explain_nvml_failure(report.snapshot);
+  judge(report, make_check_options(expect_gpus, report.snapshot.source));
+  report.exit_code = exit_code_for(report, npd);
 }
 
-Report collect_report(const Options& o, bool& abandoned_threads) {
+Report collect_report(const Options& o, Stages stages, bool& abandoned_threads) {
+  if (o.no_kernel_log) stages &= ~static_cast<Stages>(Stage::kKernelLog);
   // Phase 1: collect, through the one pipeline (src/collect/).
   Collected c =
-      o.smi_xml ? collect_capture(*o.smi_xml) : collect_node(collect_inputs(o), triage_stages(o));
+      o.smi_xml ? collect_capture(*o.smi_xml, stages) : collect_node(collect_inputs(o), stages);
   abandoned_threads = c.abandoned_threads;
   Report report = std::move(c.report);
   if (o.smi_xml && !report.snapshot.nvml.loaded && report.snapshot.nvml.error_message)
     std::cerr << "gpu-triage: --smi-xml: " << *report.snapshot.nvml.error_message << "\n";
   // Phase 2: explain what failed, in words; judge.
-  explain_nvml_failure(report.snapshot);
-  judge(report, make_check_options(o.expect_gpus, report.snapshot.source));
-  report.exit_code = exit_code_for(report, o.npd_exit_codes);
+  judge_report(report, o.expect_gpus, o.npd_exit_codes);
   return report;
 }
 
-int run_triage(const Options& o, bool& abandoned_threads) {
-  if (fleet_input(o)) return run_fleet(o);
+namespace {
+
+int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
   const auto start = std::chrono::steady_clock::now();
-  Report report = collect_report(o, abandoned_threads);
-  record_run(report);  // after judging: this run joins the record across boots
+  Report report = collect_report(o, self.stages, abandoned_threads);
+  // After judging: this run joins the record across boots.
+  if (has(self.steps, Step::kRecord)) record_run(report);
   const NodeSnapshot& snap = report.snapshot;
   std::optional<std::string> textfile_error;  // printed last, after the report
   if (o.textfile) {
@@ -175,6 +175,24 @@ int run_triage(const Options& o, bool& abandoned_threads) {
     std::cerr << *textfile_error << "\n";
   }
   return report.exit_code;
+}
+
+}  // namespace
+
+int cmd_triage(const Command& self, int argc, char** argv) {
+  ParsedArgs parsed = parse_args(argc, argv);
+  if (!parsed.options) return static_cast<int>(parsed.exit_code);
+  bool abandoned = false;
+  int code = run_triage(self, *parsed.options, abandoned);
+  if (abandoned) {
+    // A thread is stuck inside the driver: running destructors or
+    // nvmlShutdown could block on it. Flush and leave now.
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    _exit(code);
+  }
+  return code;
 }
 
 }  // namespace gt

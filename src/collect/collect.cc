@@ -197,7 +197,7 @@ Collected collect_node(const CollectInputs& in, Stages stages) {
   return out;
 }
 
-Collected collect_capture(const std::string& file) {
+Collected collect_capture(const std::string& file, Stages stages) {
   const std::vector<Collector> table = {
       {Stage::kGpus,
        [&](NodeSnapshot& s) {
@@ -210,7 +210,7 @@ Collected collect_capture(const std::string& file) {
       {Stage::kServers, [](NodeSnapshot& s) { s.servers = group_servers(s, nullptr); }},
   };
   Collected out;
-  out.report = collect_with(Origin::kCapture, table, kAllStages);
+  out.report = collect_with(Origin::kCapture, table, stages);
   return out;
 }
 

@@ -75,10 +75,11 @@ struct Collected {
 /// This node: the NVML collection under its deadline, then the file reads.
 Collected collect_node(const CollectInputs& in, Stages stages);
 
-/// A saved `nvidia-smi -q -x` (FILE or "-"): nothing of this machine is read.
-/// An unreadable capture leaves nvml.loaded false with the reason in
+/// A saved `nvidia-smi -q -x` (FILE or "-"): nothing of this machine is read;
+/// a capture has the GPUs and their processes' servers of `stages`. An
+/// unreadable capture leaves nvml.loaded false with the reason in
 /// nvml.error_message and warnings.
-Collected collect_capture(const std::string& file);
+Collected collect_capture(const std::string& file, Stages stages);
 
 /// The host stage of a live node (this one, or a watch tick's): hostname,
 /// os-release, the module and kernel release, NVIDIA modules and services,

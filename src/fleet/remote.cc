@@ -77,8 +77,9 @@ std::string seconds(std::chrono::milliseconds d) {
   return std::to_string(std::max<int64_t>(1, d.count() / 1000));
 }
 
-// The gather script; @T@ (nvidia-smi's deadline, s), @GT_TIMEOUT@ and @PATHS@ are
-// filled in. Runs under any POSIX sh; needs coreutils base64.
+// The gather script; @T@ (nvidia-smi's deadline, s), @GT_TIMEOUT@, @ARGS@ (the
+// options a remote gpu-triage judges with), @KLOG@ (1: read the kernel log)
+// and @PATHS@ are filled in. Runs under any POSIX sh; needs coreutils base64.
 constexpr const char* kScript = R"SH(
 b() { base64 | tr -d '\n'; }
 f() { for p in "$@"; do if [ -f "$p" ] && [ -r "$p" ]; then printf '@@gt-file %s ' "$p"; b < "$p" 2>/dev/null; echo; fi; done; }
@@ -86,15 +87,17 @@ o() { printf '@@gt-out %s %s ' "$1" "$2"; printf '%s' "$3" | b; echo; }
 echo '@@gt-gather 1'
 if command -v gpu-triage >/dev/null 2>&1; then
   echo '@@gt-native'
-  gpu-triage --json --sample 0 --timeout @GT_TIMEOUT@s @PATHARGS@
+  gpu-triage --json --sample 0 --timeout @GT_TIMEOUT@s @ARGS@
   rc=$?
   echo; echo "@@gt-native-rc $rc"; echo '@@gt-end'; exit 0
 fi
 if command -v timeout >/dev/null 2>&1; then x=$(timeout -k 1 @T@ nvidia-smi -q -x 2>&1); else x=$(nvidia-smi -q -x 2>&1); fi
 o nvidia-smi $? "$x"
 o hostname 0 "$(hostname 2>/dev/null || cat /proc/sys/kernel/hostname)"
+if [ @KLOG@ = 1 ]; then
 if k=$(dmesg 2>&1); then s=dmesg; elif k=$(journalctl -k -b 0 -q --no-pager 2>&1); then s=journalctl; else s=none; fi
 if [ "$s" = none ]; then o kernel-log none "$k"; else o kernel-log "$s" "$(printf '%s\n' "$k" | grep -E 'NVRM|Xid|nvidia-nvswitch|fallen off' | tail -n 5000)"; fi
+fi
 o df $? "$(df -P -k -- @PATHS@ 2>&1)"
 o df-i $? "$(df -P -i -- @PATHS@ 2>&1)"
 f /proc/stat /sys/module/nvidia/version /proc/driver/nvidia/version
@@ -353,15 +356,20 @@ std::vector<std::string> ssh_argv(const RemoteOptions& o, const std::string& hos
 
 std::string remote_command(const RemoteOptions& o) {
   std::string script = kScript;
-  std::string paths, path_args;
+  std::string paths, args;
   for (const std::string& p : o.paths) {
     paths += " " + shell_quote(p);
-    if (p != "/") path_args += " --path " + shell_quote(p);
+    if (p != "/") args += " --path " + shell_quote(p);
   }
+  // The host judges as this fleet was asked to (a remote gpu-triage too).
+  if (o.checks.expect_gpus) args += " --expect-gpus " + std::to_string(*o.checks.expect_gpus);
+  const bool kernel_log = has(o.stages, Stage::kKernelLog);
+  if (!kernel_log) args += " --no-kernel-log";
   replace_all(script, "@T@", seconds(o.host_timeout * 6 / 10));
   replace_all(script, "@GT_TIMEOUT@", seconds(o.host_timeout / 2));
   replace_all(script, "@PATHS@", paths);
-  replace_all(script, "@PATHARGS@", path_args);
+  replace_all(script, "@ARGS@", args);
+  replace_all(script, "@KLOG@", kernel_log ? "1" : "0");
   return "sh -c " + shell_quote(script);
 }
 
@@ -471,7 +479,7 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
          }
        }},
   };
-  Report report = collect_with(Origin::kGathered, table, kAllStages);
+  Report report = collect_with(Origin::kGathered, table, o.stages);
   if (unreadable)
     return host_unknown(host, "nvidia-smi", "nvidia-smi output unreadable: " + *unreadable);
   NodeSnapshot& snap = report.snapshot;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checks/registry.h"
+#include "collect/collect.h"
 #include "fleet/fleet_report.h"
 #include "model/snapshot.h"
 #include "sources/kernel_log/command_runner.h"
@@ -22,6 +23,9 @@ struct RemoteOptions {
   std::string ssh_command = "ssh";  ///< split on blanks: program, then its own options
   std::chrono::milliseconds host_timeout{30000};  ///< the whole exchange; ssh killed after it
   std::vector<std::string> paths = {"/"};         ///< disks to check there (--path)
+  /// What is collected of each host: the fleet command's stages, less the
+  /// kernel log with --no-kernel-log (the gather script then skips it too).
+  Stages stages = kAllStages;
   /// How each host is judged: the same options as a local run
   /// (make_check_options), e.g. --expect-gpus.
   CheckOptions checks;

@@ -98,7 +98,7 @@ Report TickCollector::collect(const KernelLog& kernel_log) {
       {Stage::kHost, [&](NodeSnapshot& s) { read_host_facts(root, s); }},
       {Stage::kKernelLog, [&](NodeSnapshot& s) { s.kernel_log = kernel_log; }},
   };
-  Report report = collect_with(Origin::kNvml, table, kAllStages);
+  Report report = collect_with(Origin::kNvml, table, o_.stages);
   report.snapshot.sample_window_s = o_.sample_window.count() / 1000.0;
   // Judge, as the triage does.
   judge(report, make_check_options(o_.expect_gpus, Origin::kNvml));

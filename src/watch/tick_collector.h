@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/collect.h"
 #include "model/report.h"
 #include "sources/nvml/nvml_api.h"
 
@@ -34,6 +35,7 @@ struct TickOptions {
   std::chrono::milliseconds timeout{5000};        ///< per tick, as the triage's --timeout
   std::chrono::milliseconds sample_window{1000};  ///< utilisation window inside a tick
   std::optional<uint32_t> expect_gpus;
+  Stages stages = kAllStages;  ///< the watch command's (cli/commands.cc), per tick
 };
 
 class TickCollector {

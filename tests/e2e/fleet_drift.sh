@@ -86,4 +86,4 @@ expect_out_contains "b: $(cat "$TMP/one")"
 # --drift needs a fleet.
 "$TOOL" --drift >"$TMP/out" 2>"$TMP/err" && RC=0 || RC=$?
 expect_rc 64
-grep -q -- "--drift compares hosts" "$TMP/err" || fail "no usage message: $(cat "$TMP/err")"
+grep -q -- "a fleet needs hosts" "$TMP/err" || fail "no usage message: $(cat "$TMP/err")"

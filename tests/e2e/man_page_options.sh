@@ -7,7 +7,7 @@ MAN="$GT_SOURCE_DIR/docs/gpu-triage.1"
 # The page as text: groff's \- is a plain dash.
 sed 's/\\-/-/g' "$MAN" >"$TMP/man.txt"
 
-for cmd in "" free serve data history watch; do
+for cmd in "" free serve data history watch fleet; do
   # shellcheck disable=SC2086
   "$TOOL" $cmd --help >"$TMP/help" || fail "$cmd --help"
   # Long options anywhere in the help, short ones that start an option line.
@@ -23,12 +23,13 @@ for cmd in "" free serve data history watch; do
 done
 
 # Each command has its section, with examples and exit status.
-for section in FREE DATA SERVE WATCH HISTORY; do
+for section in FREE DATA SERVE WATCH FLEET HISTORY; do
   grep -q "^\.SH $section\$" "$MAN" || fail "no $section section"
 done
 for sub in "Examples of free" "Exit status of free" "Options of data" "Examples of data" \
   "Exit status of data" "Examples of serve" "Exit status of serve" "Options of watch" \
-  "Examples of watch" "Exit status of watch"; do
+  "Examples of watch" "Exit status of watch" "Options of fleet" "Examples of fleet" \
+  "Exit status of fleet"; do
   grep -q "^\.SS $sub\$" "$MAN" || fail "no '$sub' subsection"
 done
 

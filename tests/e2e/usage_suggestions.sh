@@ -51,10 +51,11 @@ usage "gpu-triage: help takes one COMMAND at most" help free data
 # Bad values: the option, the text and what is wanted.
 usage "gpu-triage: --expect-gpus: 'abc' is not a whole number from 0 to 1024" --expect-gpus abc
 usage "gpu-triage: --expect-gpus: 1025 is too large (at most 1024)" --expect-gpus 1025
-usage "gpu-triage: --fanout: 0 is too small (at least 1)" --fanout 0
-usage "gpu-triage: --host-timeout: invalid duration 'x': no number (use e.g. 500ms, 2s, 1.5s, 1m)" \
+# The fleet's options name the fleet command, whose errors say so.
+usage "gpu-triage fleet: --fanout: 0 is too small (at least 1)" --fanout 0
+usage "gpu-triage fleet: --host-timeout: invalid duration 'x': no number (use e.g. 500ms, 2s, 1.5s, 1m)" \
   --host-timeout x
-usage "gpu-triage: --host-timeout must be above 0, got '0'" --host-timeout 0
+usage "gpu-triage fleet: --host-timeout must be above 0, got '0'" fleet --host-timeout 0
 usage "gpu-triage: --exit-codes: foo not in {nagios,npd}" --exit-codes foo
 usage "gpu-triage free: --pid: 'abc' is not a whole number" free --pid abc
 usage "gpu-triage free: --grace: invalid duration 'x': no number (use e.g. 500ms, 2s, 1.5s, 1m)" \

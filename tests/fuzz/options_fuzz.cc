@@ -1,6 +1,6 @@
-// Option values from the command line: the triage options (parse_args, one
-// argument per input line), and the value parsers every command shares:
-// durations, GPU lists, listen addresses, Prometheus's scrape-timeout header.
+// Option values from the command line: the triage and fleet options
+// (parse_args, parse_fleet_args, names_a_fleet; one argument per input line), and the value parsers
+// every command shares: durations, GPU lists, listen addresses, Prometheus's scrape-timeout header.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/fleet_args.h"
 #include "free/free_plan.h"
 #include "fuzz_target.h"
 #include "serve/http_server.h"
@@ -45,6 +46,8 @@ GT_FUZZ_TARGET(options) {
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   gt::parse_args(int(argv.size() - 1), argv.data());
+  (void)gt::names_a_fleet(int(argv.size() - 1), argv.data());
+  gt::parse_fleet_args(int(argv.size() - 1), argv.data(), "gpu-triage fleet");
   return 0;
 }
 
