@@ -54,14 +54,14 @@ std::vector<HostReport> from_captures(const FleetOptions& o, Stages stages) {
     judge_report(r, o.expect_gpus, o.npd_exit_codes);
     std::string host = unique_name(f.stem().string(), f, seen);
     if (r.could_not_check) {
-      out.push_back(host_unknown(host, "capture",
+      out.push_back(host_unknown(host, HostVia::kCapture,
                                  "not a readable nvidia-smi -q -x capture: " +
                                      r.snapshot.nvml.error_message.value_or(f.string())));
       continue;
     }
-    out.push_back(host_report(host, "capture", std::move(r)));
+    out.push_back(host_report(host, HostVia::kCapture, std::move(r)));
   }
-  if (!error.empty()) out.push_back(host_unknown(o.dir, "capture", error));
+  if (!error.empty()) out.push_back(host_unknown(o.dir, HostVia::kCapture, error));
   return out;
 }
 
@@ -78,13 +78,14 @@ std::vector<HostReport> from_saved_reports(const std::string& dir) {
     if (report && report->snapshot.hostname) name = *report->snapshot.hostname;
     std::string host = unique_name(name, f, seen);
     if (!text)
-      out.push_back(host_unknown(host, "report", text.error().message));
+      out.push_back(host_unknown(host, HostVia::kReport, text.error().message));
     else if (!report)
-      out.push_back(host_unknown(host, "report", f.string() + ": " + report.error().message));
+      out.push_back(
+          host_unknown(host, HostVia::kReport, f.string() + ": " + report.error().message));
     else
-      out.push_back(host_report(host, "report", std::move(*report)));
+      out.push_back(host_report(host, HostVia::kReport, std::move(*report)));
   }
-  if (!error.empty()) out.push_back(host_unknown(dir, "report", error));
+  if (!error.empty()) out.push_back(host_unknown(dir, HostVia::kReport, error));
   return out;
 }
 

@@ -73,19 +73,7 @@ void explain_nvml_failure(NodeSnapshot& snap) {
 
 }  // namespace
 
-int exit_code_for(const Report& r, bool npd) {
-  if (r.could_not_check) return npd ? 2 : static_cast<int>(ExitCode::kUnknown);
-  switch (r.verdict) {
-    case Severity::kOk:
-    case Severity::kInfo:
-      return static_cast<int>(ExitCode::kOk);
-    case Severity::kWarning:
-      return npd ? 1 : static_cast<int>(ExitCode::kWarning);
-    case Severity::kCritical:
-      return npd ? 1 : static_cast<int>(ExitCode::kCritical);
-  }
-  return static_cast<int>(ExitCode::kUnknown);
-}
+int exit_code_for(const Report& r, bool npd) { return verdict_exit_code(report_verdict(r), npd); }
 
 CollectInputs collect_inputs(const Options& o) {
   CollectInputs in;

@@ -39,7 +39,7 @@ HostReport host(const std::string& name, const std::string& driver = "590.48.01"
     r.snapshot.gpus.push_back(gpu(vbios));
     r.snapshot.gpus.back().index = i;
   }
-  return host_report(name, "report", r);
+  return host_report(name, HostVia::kReport, r);
 }
 
 std::vector<std::string> names(const DriftReport& d) {
@@ -78,16 +78,17 @@ TEST(Drift, UnknownIsNotADifferenceAndBadHostsAreNamed) {
   std::vector<HostReport> fleet = {host("a"), host("b"), host("c")};
   for (GpuState& g : fleet[1].report->snapshot.gpus) g.vbios_version.reset();  // did not say
   fleet[2].report->snapshot.gpus[7].power_limit_w.reset();  // one GPU did not say
-  fleet.push_back(host_unknown("d", "ssh", "ssh: connect to host d port 22: Connection refused"));
+  fleet.push_back(
+      host_unknown("d", HostVia::kSsh, "ssh: connect to host d port 22: Connection refused"));
   // A newer report is not read: an UNKNOWN host in report_from_json's words.
   J future = report_to_json(*host("e").report);
   future["schema_version"] = 3;
   Result<Report> read = report_from_json(future);
   ASSERT_FALSE(read.ok());
-  fleet.push_back(host_unknown("e", "report", "e.json: " + read.error().message));
+  fleet.push_back(host_unknown("e", HostVia::kReport, "e.json: " + read.error().message));
   HostReport nothing;
   nothing.host = "f";
-  nothing.via = "report";
+  nothing.via = HostVia::kReport;
   fleet.push_back(nothing);
   DriftReport d = find_drift(fleet);
   EXPECT_TRUE(d.differing.empty()) << names(d).size();
@@ -140,12 +141,12 @@ TEST(Correlate, FiveHostsWithXid31InOneMinuteAreOneFleetFinding) {
   EXPECT_NE(f[0].title.find("likely the job"), std::string::npos);
   apply_fleet_findings(f, fleet);
   for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(host_verdict(fleet[i]), "OK") << i;
+    EXPECT_EQ(host_verdict(fleet[i]), Verdict::kOk) << i;
     EXPECT_EQ(fleet[i].report->verdict, Severity::kInfo) << i;
     EXPECT_EQ(fleet[i].report->findings[0].severity, Severity::kInfo);
     EXPECT_EQ(fleet[i].report->findings[0].explained_by, "fleet.xid_correlated.31");
   }
-  EXPECT_EQ(host_verdict(fleet[5]), "WARNING");
+  EXPECT_EQ(host_verdict(fleet[5]), Verdict::kWarning);
   EXPECT_FALSE(fleet[5].report->findings[0].explained_by);
   // The JSON output carries the mark on the explained finding only.
   EXPECT_EQ(fleet_to_json(fleet, false)[0]["report"]["findings"][0]["explained_by"],

@@ -2,11 +2,12 @@
 // render/fleet_render's).
 #include "fleet/fleet_report.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace gt {
 
-HostReport host_report(const std::string& host, const std::string& via, Report report) {
+HostReport host_report(const std::string& host, HostVia via, Report report) {
   HostReport r;
   r.host = host;
   r.via = via;
@@ -14,7 +15,7 @@ HostReport host_report(const std::string& host, const std::string& via, Report r
   return r;
 }
 
-HostReport host_unknown(const std::string& host, const std::string& via, std::string error) {
+HostReport host_unknown(const std::string& host, HostVia via, std::string error) {
   HostReport r;
   r.host = host;
   r.via = via;
@@ -23,9 +24,8 @@ HostReport host_unknown(const std::string& host, const std::string& via, std::st
 }
 
 int fleet_exit_code(const std::vector<HostReport>& reports, bool npd) {
-  std::string worst = "OK";
-  for (const HostReport& r : reports)
-    if (fleet_verdict_rank(host_verdict(r)) > fleet_verdict_rank(worst)) worst = host_verdict(r);
+  Verdict worst = Verdict::kOk;
+  for (const HostReport& r : reports) worst = std::max(worst, host_verdict(r));  // rank order
   return verdict_exit_code(worst, npd);
 }
 

@@ -10,10 +10,10 @@
 namespace gt {
 
 /// A host with its report.
-HostReport host_report(const std::string& host, const std::string& via, Report report);
+HostReport host_report(const std::string& host, HostVia via, Report report);
 
 /// An UNKNOWN host with `error`.
-HostReport host_unknown(const std::string& host, const std::string& via, std::string error);
+HostReport host_unknown(const std::string& host, HostVia via, std::string error);
 
 /// The exit code of the worst host: CRITICAL > UNKNOWN > WARNING > OK, in
 /// Nagios codes (2, 3, 1, 0) or with `npd` Node Problem Detector's (1, 2, 1, 0).

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -83,7 +84,7 @@ TEST(Fleet, NvidiaSmiWithoutTheDriverAndNoGpuOnTheBusIsNoGpu) {
   Gathered g = parse_gathered(std::string("@@gt-gather 1\n@@gt-out nvidia-smi 9 ") +
                               kSmiNoDriverB64 + "\n@@gt-end\n");
   HostReport r = judge_gathered("cpu1", g, RemoteOptions{});
-  EXPECT_EQ(host_verdict(r), "UNKNOWN");
+  EXPECT_EQ(host_verdict(r), Verdict::kUnknown);
   ASSERT_TRUE(r.report);
   EXPECT_EQ(r.report->findings.size(), 0u);
   std::string error = r.report->snapshot.nvml.error_message.value_or("");
@@ -100,7 +101,7 @@ TEST(Fleet, NvidiaSmiWithoutTheDriverAndAGpuOnTheBusIsDriverNotLoaded) {
                      "/sys/bus/pci/devices/0000:19:00.0/device MHgyMzMwCg==\n@@gt-file "
                      "/sys/bus/pci/devices/0000:19:00.0/class MHgwMzAyMDAK\n@@gt-end\n");
   HostReport r = judge_gathered("gpu1", g, RemoteOptions{});
-  EXPECT_EQ(host_verdict(r), "CRITICAL");
+  EXPECT_EQ(host_verdict(r), Verdict::kCritical);
   ASSERT_TRUE(r.report);
   ASSERT_EQ(r.report->findings.size(), 1u);
   EXPECT_EQ(r.report->findings[0].id, "nvml.driver_not_loaded");
@@ -159,9 +160,9 @@ TEST(Fleet, LinesSummaryJsonAndExitCode) {
   warn.findings[1].id = "gpu.all_present";
   warn.findings[1].severity = Severity::kOk;
   warn.verdict = Severity::kWarning;
-  std::vector<HostReport> r = {host_report("n1", "gpu-triage", ok),
-                               host_report("n2", "nvidia-smi", warn),
-                               host_unknown("n3", "ssh", "ssh: Could not resolve hostname n3")};
+  std::vector<HostReport> r = {
+      host_report("n1", HostVia::kGpuTriage, ok), host_report("n2", HostVia::kNvidiaSmi, warn),
+      host_unknown("n3", HostVia::kSsh, "ssh: Could not resolve hostname n3")};
   EXPECT_EQ(host_line(r[0]), "n1: OK gpus=8/8 critical=0 warning=0 driver=590.48.01");
   EXPECT_EQ(host_line(r[1]),
             "n2: WARNING gpus=8/8 critical=0 warning=1 driver=590.48.01 ids=persistence.off");
@@ -175,7 +176,7 @@ TEST(Fleet, LinesSummaryJsonAndExitCode) {
   EXPECT_EQ(fleet_exit_code(r, true), 2);
   Report crit;
   crit.verdict = Severity::kCritical;
-  r.push_back(host_report("n4", "nvidia-smi", crit));
+  r.push_back(host_report("n4", HostVia::kNvidiaSmi, crit));
   EXPECT_EQ(fleet_exit_code(r, false), 2);  // CRITICAL beats all
   auto j = fleet_to_json(r, false);
   ASSERT_EQ(j.size(), 4u);
@@ -189,7 +190,7 @@ TEST(Fleet, ACaptureHasNoBusReading) {
   Report capture = healthy_report();
   capture.snapshot.source = Origin::kCapture;
   capture.snapshot.pci_devices.clear();
-  EXPECT_EQ(host_line(host_report("a", "capture", capture)),
+  EXPECT_EQ(host_line(host_report("a", HostVia::kCapture, capture)),
             "a: OK gpus=8/- critical=0 warning=0 driver=590.48.01");
 }
 
@@ -232,7 +233,7 @@ TEST(FleetHostile, AReportWithFieldsOfTheWrongTypeIsUnknownNamingTheKey) {
           "gpu_count": 1e300, "findings": [3], "pci_devices": "x"})"
       "\n@@gt-native-rc 0\n@@gt-end\n");
   HostReport r = check_host("n1", RemoteOptions{}, runner);
-  EXPECT_EQ(host_verdict(r), "UNKNOWN");
+  EXPECT_EQ(host_verdict(r), Verdict::kUnknown);
   ASSERT_TRUE(r.error);
   EXPECT_NE(r.error->find("report.findings[0]: expected an object, got an integer"),
             std::string::npos)
@@ -248,7 +249,7 @@ TEST(FleetHostile, DeeplyNestedNativeJsonIsUnknownNotAStackOverflow) {
   CannedRunner runner("@@gt-gather 1\n@@gt-native\n" + deep + "\n@@gt-native-rc 0\n@@gt-end\n");
   RemoteOptions o;
   HostReport r = check_host("n1", o, runner);
-  EXPECT_EQ(host_verdict(r), "UNKNOWN");
+  EXPECT_EQ(host_verdict(r), Verdict::kUnknown);
   ASSERT_TRUE(r.error);
   EXPECT_NE(r.error->find("nested deeper than 64"), std::string::npos) << *r.error;
   std::ostringstream text;
@@ -338,6 +339,40 @@ TEST(FleetHostile, TheGatherAnswerNeverReadsOutsideItsScratchTree) {
 TEST(FleetHostile, ParseGatheredKeepsLinksAsText) {
   Gathered g = parse_gathered("@@gt-link /sys/bus/pci/devices/x/driver /etc\n");
   EXPECT_EQ(g.links["/sys/bus/pci/devices/x/driver"], "/etc");
+}
+
+}  // namespace fleet_test
+}  // namespace gt
+
+namespace gt {
+namespace fleet_test {
+
+TEST(FleetVerdict, EachHasOneNameAndExitCodeInRankOrder) {
+  std::set<std::string> names;
+  for (Verdict v : kVerdicts) EXPECT_TRUE(names.insert(verdict_name(v)).second);
+  EXPECT_EQ(names, (std::set<std::string>{"OK", "WARNING", "UNKNOWN", "CRITICAL"}));
+  // Nagios: 0 1 3 2; Node Problem Detector: 0 ok, 1 problem, 2 unknown.
+  const int nagios[] = {0, 1, 3, 2}, npd[] = {0, 1, 2, 1};
+  for (size_t i = 0; i < std::size(kVerdicts); ++i) {
+    EXPECT_EQ(static_cast<size_t>(kVerdicts[i]), i);  // the table is in rank order
+    EXPECT_EQ(verdict_exit_code(kVerdicts[i], false), nagios[i]);
+    EXPECT_EQ(verdict_exit_code(kVerdicts[i], true), npd[i]);
+  }
+  // An info-only report is OK; nothing checked is UNKNOWN, whatever the severity.
+  Report r;
+  r.verdict = Severity::kInfo;
+  EXPECT_EQ(report_verdict(r), Verdict::kOk);
+  r.could_not_check = true;
+  r.verdict = Severity::kCritical;
+  EXPECT_EQ(report_verdict(r), Verdict::kUnknown);
+}
+
+TEST(FleetVerdict, EachWayToAHostHasItsName) {
+  std::set<std::string> names;
+  for (HostVia v : {HostVia::kGpuTriage, HostVia::kNvidiaSmi, HostVia::kCapture, HostVia::kReport,
+                    HostVia::kSsh})
+    EXPECT_TRUE(names.insert(host_via_name(v)).second);
+  EXPECT_EQ(names.size(), 5u);
 }
 
 }  // namespace fleet_test

@@ -438,9 +438,10 @@ std::vector<DiskUsage> parse_df(const std::vector<std::string>& paths, std::stri
 HostReport judge_gathered(const std::string& host, const Gathered& g, const RemoteOptions& o) {
   auto smi = g.outs.find("nvidia-smi");
   if (smi == g.outs.end())
-    return host_unknown(host, "nvidia-smi", "no nvidia-smi output came back");
+    return host_unknown(host, HostVia::kNvidiaSmi, "no nvidia-smi output came back");
   ScratchRoot scratch;
-  if (!scratch.ok()) return host_unknown(host, "nvidia-smi", "cannot create a scratch directory");
+  if (!scratch.ok())
+    return host_unknown(host, HostVia::kNvidiaSmi, "cannot create a scratch directory");
   scratch.lay_out(g);
   const FsRoot root(scratch.dir());
   // The gathered node's table for the one pipeline: nvidia-smi's answer for
@@ -481,7 +482,7 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
   };
   Report report = collect_with(Origin::kGathered, table, o.stages);
   if (unreadable)
-    return host_unknown(host, "nvidia-smi", "nvidia-smi output unreadable: " + *unreadable);
+    return host_unknown(host, HostVia::kNvidiaSmi, "nvidia-smi output unreadable: " + *unreadable);
   NodeSnapshot& snap = report.snapshot;
   if (no_nvidia_gpu(snap)) {
     // NVIDIA's nvidia-smi on a machine without the GPU says it "couldn't
@@ -494,36 +495,37 @@ HostReport judge_gathered(const std::string& host, const Gathered& g, const Remo
         snap.nvml.error_message.value_or("?") + ")";
   }
   judge(report, o.checks);
-  return host_report(host, "nvidia-smi", std::move(report));
+  return host_report(host, HostVia::kNvidiaSmi, std::move(report));
 }
 
 HostReport check_host(const std::string& host, const RemoteOptions& o,
                       const CommandRunner& runner) {
   CommandResult r = runner.run(ssh_argv(o, host, remote_command(o)), o.host_timeout);
-  if (r.spawn_error) return host_unknown(host, "ssh", *r.spawn_error);
+  if (r.spawn_error) return host_unknown(host, HostVia::kSsh, *r.spawn_error);
   if (r.timed_out) {
     std::string why = last_line(r.err);
-    return host_unknown(host, "ssh",
+    return host_unknown(host, HostVia::kSsh,
                         "no answer within " + seconds(o.host_timeout) + " s, ssh killed" +
                             (why.empty() ? "" : ": " + why));
   }
   if (r.exit_code == 255 || r.out.find("@@gt-gather") == std::string::npos) {
     std::string why = last_line(r.err);
-    return host_unknown(host, "ssh",
+    return host_unknown(host, HostVia::kSsh,
                         why.empty() ? "ssh exited with " + std::to_string(r.exit_code) : why);
   }
   Gathered g = parse_gathered(r.out);
   if (g.native) {
     Result<Report> report = report_from_json_text(g.native_json);
     if (!report)
-      return host_unknown(host, "gpu-triage",
+      return host_unknown(host, HostVia::kGpuTriage,
                           "gpu-triage --json there gave no readable report (exit " +
                               std::to_string(g.native_rc.value_or(-1)) + ", " +
                               report.error().message.substr(0, 200) + "): " + last_line(r.err));
-    return host_report(host, "gpu-triage", std::move(*report));
+    return host_report(host, HostVia::kGpuTriage, std::move(*report));
   }
   if (!g.complete)
-    return host_unknown(host, "nvidia-smi", "the gather script stopped early: " + last_line(r.err));
+    return host_unknown(host, HostVia::kNvidiaSmi,
+                        "the gather script stopped early: " + last_line(r.err));
   return judge_gathered(host, g, o);
 }
 

@@ -18,18 +18,48 @@ const char* severity_name(Severity s) {
   return "unknown";
 }
 
-std::string verdict_word(const Report& r) {
-  if (r.could_not_check) return "UNKNOWN";
+Verdict report_verdict(const Report& r) {
+  if (r.could_not_check) return Verdict::kUnknown;
   switch (r.verdict) {
     case Severity::kOk:
     case Severity::kInfo:
-      return "OK";
+      return Verdict::kOk;
     case Severity::kWarning:
-      return "WARNING";
+      return Verdict::kWarning;
     case Severity::kCritical:
+      return Verdict::kCritical;
+  }
+  return Verdict::kUnknown;
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kOk:
+      return "OK";
+    case Verdict::kWarning:
+      return "WARNING";
+    case Verdict::kUnknown:
+      return "UNKNOWN";
+    case Verdict::kCritical:
       return "CRITICAL";
   }
   return "UNKNOWN";
+}
+
+std::string verdict_word(const Report& r) { return verdict_name(report_verdict(r)); }
+
+int verdict_exit_code(Verdict v, bool npd) {
+  switch (v) {
+    case Verdict::kOk:
+      return 0;
+    case Verdict::kWarning:
+      return 1;
+    case Verdict::kUnknown:
+      return npd ? 2 : 3;
+    case Verdict::kCritical:
+      return npd ? 1 : 2;
+  }
+  return npd ? 2 : 3;
 }
 
 }  // namespace gt

@@ -13,30 +13,30 @@
 
 namespace gt {
 
+/// How a host's outcome was had.
+enum class HostVia : uint8_t {
+  kGpuTriage,  ///< gpu-triage ran there (over ssh)
+  kNvidiaSmi,  ///< gathered over ssh (nvidia-smi, /proc copies), judged here
+  kCapture,    ///< a saved nvidia-smi -q -x capture, judged here
+  kReport,     ///< a saved --json report
+  kSsh,        ///< ssh itself failed: no answer
+};
+
+/// "gpu-triage", "nvidia-smi", "capture", "report", "ssh".
+const char* host_via_name(HostVia via);
+
 /// One host's outcome.
 struct HostReport {
   std::string host;
-  std::string via;  ///< "gpu-triage" (ran there), "nvidia-smi" (gathered, judged here),
-                    ///< "capture", "report" (a saved --json), "ssh"
+  HostVia via = HostVia::kSsh;
   std::optional<std::string> error;  ///< why there is no report (ssh's words, timeout)
   /// The host's report: judged here (a capture, a gathered host) or read
   /// back with report_from_json (a remote gpu-triage, a saved report).
   std::optional<Report> report;
 };
 
-/// OK, WARNING, CRITICAL or UNKNOWN (no report, or the report's own UNKNOWN).
-std::string host_verdict(const HostReport& r);
-
-/// A verdict word's rank for the fleet's exit code: OK 0 < WARNING 1 <
-/// UNKNOWN 2 < CRITICAL 3 (another word ranks as OK).
-int fleet_verdict_rank(const std::string& verdict);
-
-/// The verdict words in rank order.
-inline constexpr const char* kFleetVerdicts[] = {"OK", "WARNING", "UNKNOWN", "CRITICAL"};
-
-/// Nagios exit code of a verdict word (0, 1, 3, 2), or with `npd` Node
-/// Problem Detector's (0, 1, 2, 1).
-int verdict_exit_code(const std::string& verdict, bool npd);
+/// The host's report's verdict; UNKNOWN when there is no report.
+Verdict host_verdict(const HostReport& r);
 
 /// The same Xid at the same time on several hosts: one event of the fleet.
 struct FleetFinding {

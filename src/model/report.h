@@ -1,6 +1,7 @@
 // Report: a snapshot with what the checks concluded about it.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +32,23 @@ struct Report {
   bool operator==(const Report&) const = default;
 };
 
-/// "OK", "INFO", "WARNING", "CRITICAL" or "UNKNOWN": the verdict word.
+/// A report's verdict, in rank order for a fleet's worst host: OK <
+/// WARNING < UNKNOWN < CRITICAL. A report with info findings only is OK;
+/// one where nothing could be checked is UNKNOWN.
+enum class Verdict : uint8_t { kOk, kWarning, kUnknown, kCritical };
+inline constexpr Verdict kVerdicts[] = {Verdict::kOk, Verdict::kWarning, Verdict::kUnknown,
+                                        Verdict::kCritical};
+
+Verdict report_verdict(const Report& r);
+
+/// "OK", "WARNING", "UNKNOWN" or "CRITICAL": the verdict word.
+const char* verdict_name(Verdict v);
+
+/// verdict_name(report_verdict(r)).
 std::string verdict_word(const Report& r);
+
+/// The exit code of a verdict: Nagios's (0, 1, 3, 2) or, with `npd`, Node
+/// Problem Detector's (0 ok, 1 problem, 2 unknown).
+int verdict_exit_code(Verdict v, bool npd);
 
 }  // namespace gt

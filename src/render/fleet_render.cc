@@ -70,17 +70,17 @@ std::string host_line(const HostReport& r) {
 }
 
 void render_fleet_text(const std::vector<HostReport>& reports, std::ostream& out) {
-  std::array<int, std::size(kFleetVerdicts)> verdicts{};
+  std::array<int, std::size(kVerdicts)> verdicts{};  // by Verdict
   std::map<std::string, int> ids;
   for (const HostReport& r : reports) {
     out << host_line(r) << "\n";
-    ++verdicts.at(fleet_verdict_rank(host_verdict(r)));
+    ++verdicts.at(static_cast<size_t>(host_verdict(r)));
     for (const std::string& id : problem_ids(r)) ++ids[id];
   }
-  out << "summary: " << reports.size() << " hosts: " << verdicts.at(fleet_verdict_rank("OK"))
-      << " ok, " << verdicts.at(fleet_verdict_rank("WARNING")) << " warning, "
-      << verdicts.at(fleet_verdict_rank("CRITICAL")) << " critical, "
-      << verdicts.at(fleet_verdict_rank("UNKNOWN")) << " unknown\n";
+  auto hosts = [&](Verdict v) { return verdicts.at(static_cast<size_t>(v)); };
+  out << "summary: " << reports.size() << " hosts: " << hosts(Verdict::kOk) << " ok, "
+      << hosts(Verdict::kWarning) << " warning, " << hosts(Verdict::kCritical) << " critical, "
+      << hosts(Verdict::kUnknown) << " unknown\n";
   std::vector<std::pair<std::string, int>> top(ids.begin(), ids.end());
   std::stable_sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.second > b.second; });
   out << "summary: most common findings:";
@@ -94,11 +94,11 @@ void render_fleet_text(const std::vector<HostReport>& reports, std::ostream& out
 nlohmann::ordered_json fleet_to_json(const std::vector<HostReport>& reports, bool npd) {
   J a = J::array();
   for (const HostReport& r : reports) {
-    const std::string verdict = host_verdict(r);
+    const Verdict verdict = host_verdict(r);
     a.push_back(J{{"host", r.host},
-                  {"verdict", verdict},
+                  {"verdict", verdict_name(verdict)},
                   {"exit_code", verdict_exit_code(verdict, npd)},
-                  {"via", r.via},
+                  {"via", host_via_name(r.via)},
                   {"error", r.error ? J(*r.error) : J()},
                   {"report", r.report ? report_to_json(*r.report) : J()}});
   }

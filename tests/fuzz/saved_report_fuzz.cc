@@ -21,11 +21,11 @@ GT_FUZZ_TARGET(saved_report) {
   gt::Result<gt::Report> report = gt::report_from_json_text(text);
   std::vector<gt::HostReport> hosts;
   if (report) {
-    hosts.push_back(gt::host_report("a", "report", *report));
-    hosts.push_back(gt::host_report("b\xff", "report", std::move(*report)));
+    hosts.push_back(gt::host_report("a", gt::HostVia::kReport, *report));
+    hosts.push_back(gt::host_report("b\xff", gt::HostVia::kReport, std::move(*report)));
   }
-  hosts.push_back(
-      gt::host_unknown("c", "report", "c.json: " + (report ? "" : report.error().message)));
+  hosts.push_back(gt::host_unknown("c", gt::HostVia::kReport,
+                                   "c.json: " + (report ? "" : report.error().message)));
   std::vector<gt::FleetFinding> fleet = gt::correlate_xids(hosts);
   gt::apply_fleet_findings(fleet, hosts);
   gt::DriftReport drift = gt::find_drift(hosts);

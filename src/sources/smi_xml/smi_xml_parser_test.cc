@@ -325,7 +325,7 @@ TEST(SmiXml, GoldenReportPerFixture) {
     r.snapshot.capture_file = name;
     ASSERT_TRUE(fill_snapshot_from_smi_output(fixture(name), r.snapshot).ok()) << name;
     judge(r, CheckOptions{});
-    r.exit_code = verdict_exit_code(verdict_word(r), false);
+    r.exit_code = verdict_exit_code(report_verdict(r), false);
     std::string base = name.substr(0, name.size() - 4);
     expect_golden("smi_xml/" + base + ".json", report_to_json(r).dump(2) + "\n");
     std::ostringstream table;
