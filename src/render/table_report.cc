@@ -608,9 +608,9 @@ void verdict_line(const Report& r, const Painter& paint, std::ostream& out) {
     crit += f.severity == Severity::kCritical;
     warn += f.severity == Severity::kWarning;
   }
-  std::string word = verdict_word(r);
-  const char* color = word == "OK" ? kGreen : word == "WARNING" ? kYellow : kRed;
-  out << paint(word, color)
+  const Verdict v = report_verdict(r);
+  const char* color = v == Verdict::kOk ? kGreen : v == Verdict::kWarning ? kYellow : kRed;
+  out << paint(verdict_name(v), color)
       << fmt::format("  {} critical, {}  (exit {})", crit, count_of(warn, "warning", "warnings"),
                      r.exit_code)
       << "\n";

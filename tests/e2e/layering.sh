@@ -40,6 +40,16 @@ if [[ -n "$hits" ]]; then
   echo "$hits"
   bad=1
 fi
+# Verdicts are typed (model/report.h Verdict): no verdict word is compared
+# anywhere but where a saved report's words are read back.
+hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
+  '(==|!=) *"(OK|INFO|WARNING|CRITICAL|UNKNOWN)"|"(OK|INFO|WARNING|CRITICAL|UNKNOWN)" *(==|!=)' . |
+  grep -vE '^\./render/json_report_read[a-z_]*\.cc:' || true)
+if [[ -n "$hits" ]]; then
+  echo "layering: a verdict word compared as a string (use Verdict, report_verdict):"
+  echo "$hits"
+  bad=1
+fi
 # render/ owns the output (issue 20 item 4): below it and in the command
 # line, nothing writes report content or builds a JSON document for output.
 # cli/ parses, calls and prints what render/ returns; data/, free/, history/
