@@ -6,12 +6,6 @@
 namespace gt {
 namespace {
 
-std::string unquote(std::string v) {
-  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
-    v = v.substr(1, v.size() - 2);
-  return v;
-}
-
 std::vector<std::string> words(const std::optional<std::string>& s) {
   std::vector<std::string> out;
   std::istringstream in(s.value_or(""));
@@ -29,20 +23,6 @@ PackageTool tool_for(const std::string& id) {
 }
 
 }  // namespace
-
-OsRelease parse_os_release(std::string_view text) {
-  OsRelease os;
-  std::istringstream lines{std::string(text)};
-  for (std::string line; std::getline(lines, line);) {
-    size_t eq = line.find('=');
-    if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
-    std::string key = line.substr(0, eq), value = unquote(line.substr(eq + 1));
-    if (key == "ID") os.id = value;
-    if (key == "ID_LIKE") os.id_like = value;
-    if (key == "PRETTY_NAME") os.pretty_name = value;
-  }
-  return os;
-}
 
 PackageTool package_tool(const OsRelease& os) {
   // ID first (Ubuntu's ID_LIKE is "debian": the same tool either way), then

@@ -9,20 +9,11 @@
 #include <string>
 #include <string_view>
 
+#include "model/os_identity.h"
+
 namespace gt {
 
 enum class PackageTool { kApt, kDnf, kZypper, kUnknown };
-
-/// The distribution's identity from os-release: ID and ID_LIKE (lowercase
-/// words; either may be missing).
-struct OsRelease {
-  std::optional<std::string> id;       ///< "ubuntu", "rocky", "sles", ...
-  std::optional<std::string> id_like;  ///< "debian", "rhel centos fedora", ...
-  std::optional<std::string> pretty_name;
-};
-
-/// Parses os-release text (KEY=value, values optionally quoted).
-OsRelease parse_os_release(std::string_view text);
 
 /// apt on Debian/Ubuntu and their derivatives, dnf on RHEL/Rocky/Alma/
 /// CentOS/Fedora, zypper on SUSE; kUnknown otherwise or without os-release.

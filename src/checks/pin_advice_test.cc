@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sources/procfs/os_release.h"
+
 namespace gt {
 namespace pin_advice_test {
 

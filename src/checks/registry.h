@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/check_options.h"
 #include "model/finding.h"
 #include "model/report.h"
 
@@ -25,15 +26,6 @@ const std::vector<CheckSpec>& check_catalogue();
 
 /// The entry for `id` ("gpu.xid.79" matches "gpu.xid.*"); nullptr if none.
 const CheckSpec* find_check(std::string_view id);
-
-/// Options the checks need beyond the snapshot.
-struct CheckOptions {
-  std::optional<uint32_t> expect_gpus;  ///< --expect-gpus N
-  double idle_memory_share = 0.10;      ///< "memory held while idle" above this share
-  /// gpu-triage runs as root (the caller checks geteuid()): commands are
-  /// written without "sudo".
-  bool running_as_root = false;
-};
 
 /// Runs every check over `report.snapshot` and fills findings (worst
 /// first), the verdict and the plan. First completes the identity of a GPU

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "checks/pin_advice.h"
 #include "data/check_data_dir.h"
 #include "history/run_history.h"
 #include "sources/fs/disk_usage.h"
@@ -16,6 +15,7 @@
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/hostname.h"
+#include "sources/procfs/os_release.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
@@ -69,16 +69,6 @@ Incident read_incident(const CollectInputs& in, const FsRoot& root,
   io.paths = in.paths;
   io.deadline = std::chrono::steady_clock::now() + in.timeout;
   return collect_incident(root, io, servers);
-}
-
-/// os-release(5): /etc/os-release, else /usr/lib/os-release.
-void read_os_release(const FsRoot& root, NodeSnapshot& snap) {
-  Result<std::string> text = root.read("/etc/os-release");
-  if (!text) text = root.read("/usr/lib/os-release");
-  if (!text) return;
-  OsRelease os = parse_os_release(*text);
-  snap.os_id = os.id;
-  snap.os_id_like = os.id_like;
 }
 
 /// The paths of the disk and mount stages: / and each --path, and --data
@@ -150,7 +140,10 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
 
 void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
   snap.hostname = read_hostname(root);
-  read_os_release(root, snap);
+  if (std::optional<OsRelease> os = read_os_release(root)) {
+    snap.os_id = os->id;
+    snap.os_id_like = os->id_like;
+  }
   snap.kernel_module_version = read_kernel_module_version(root);
   snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
   snap.nvidia_modules = read_nvidia_modules(root);

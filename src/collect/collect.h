@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/registry.h"
+#include "model/check_options.h"
 #include "model/report.h"
 #include "util/fs_root.h"
 

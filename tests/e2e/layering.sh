@@ -18,7 +18,7 @@ deny() {  # deny DIR PATTERN [EXCEPT]: no file under DIR includes a header match
 deny model "util|sources|checks|render|cli|free|fleet|serve|data"
 deny util "model|sources|checks|render|cli|free|fleet|serve|data"
 deny sources "checks|render|cli|free|fleet|serve|collect"
-deny collect "render|cli|free|fleet|serve"
+deny collect "checks|render|cli|free|fleet|serve"
 deny checks "sources|render|cli|free|fleet|serve"
 # render/ prints free's plan and outcome: it reads those two typed results
 # (as it reads model/), never free's planning or acting.
