@@ -318,7 +318,8 @@ J nvml_json(const NvmlStatus& n, bool capture) {
            {"library_file", opt(n.library_file)},
            {"library_version", opt(n.library_version)},
            {"init_return_code", opt(n.init_return_code)},
-           {"init_error", opt(n.init_error)},
+           {"init_error",
+            n.init_error ? J(nvml_init_error_word(*n.init_error, n.init_return_name)) : J(nullptr)},
            {"error", opt(n.error_message)},
            {"load_error", opt(n.load_error)},
            {"missing_symbols", n.missing_symbols}};

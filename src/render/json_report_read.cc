@@ -236,6 +236,18 @@ StuckTask stuck_of(const J& j, const std::string& path) {
   return t;
 }
 
+/// nvml.init_error's word: an outcome's name, else NVML's return name (any
+/// other word: kOtherNvmlError, the word kept). A word NVML returned is
+/// init_return_name too, as the collectors record it.
+void read_init_error(const Obj& o, NvmlStatus& n) {
+  std::optional<std::string> word;
+  o.get("init_error", word);
+  if (!word) return;
+  const NvmlInitError e = parse_nvml_init_error(*word).value_or(NvmlInitError::kOtherNvmlError);
+  n.init_error = e;
+  if (nvml_returned(e)) n.init_return_name = *word;
+}
+
 /// A capture writes loaded/initialized as null (this machine's NVML was
 /// not asked): read as false, the model's default.
 void read_nvml(const Obj& o, NvmlStatus& n) {
@@ -246,7 +258,7 @@ void read_nvml(const Obj& o, NvmlStatus& n) {
   o.get("library_file", n.library_file);
   o.get("library_version", n.library_version);
   o.get("init_return_code", n.init_return_code);
-  o.get("init_error", n.init_error);
+  read_init_error(o, n);
   o.get("error", n.error_message);
   o.get("load_error", n.load_error);
   o.get("missing_symbols", n.missing_symbols);
