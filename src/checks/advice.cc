@@ -17,9 +17,9 @@ bool no_nvidia_gpu(const NodeSnapshot& s) {
   // CPU node and answers DRIVER_NOT_LOADED, and modprobe cannot help there.
   // Any other init error (no permission, a version mismatch, a timeout)
   // means a driver answered: not this case.
-  const std::optional<std::string>& init = s.nvml.init_error;
-  const bool no_driver_answered = !s.nvml.loaded || init == "NVML_ERROR_DRIVER_NOT_LOADED" ||
-                                  init == "NVML_ERROR_GPU_NOT_FOUND";
+  const std::optional<NvmlInitError>& init = s.nvml.init_error;
+  const bool no_driver_answered = !s.nvml.loaded || init == NvmlInitError::kDriverNotLoaded ||
+                                  init == NvmlInitError::kGpuNotFound;
   return pci_bus_read(s.source) && !s.nvml.initialized && no_driver_answered &&
          s.pci_devices.empty() && !s.kernel_module_version;
 }

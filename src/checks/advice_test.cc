@@ -34,7 +34,7 @@ bool any_command_has(const Report& r, const std::string& needle) {
 Report no_gpu() {
   Report r;
   r.snapshot.nvml.library_path = "libnvidia-ml.so.1";
-  r.snapshot.nvml.init_error = "LIBRARY_NOT_FOUND";
+  r.snapshot.nvml.init_error = NvmlInitError::kLibraryNotFound;
   r.snapshot.kernel_log = KernelLog{};
   r.snapshot.kernel_log->sources = {
       {"/dev/kmsg", "current", false, std::string("permission denied"), 0}};
@@ -177,7 +177,7 @@ Report mismatch_with_holders() {
   Report r = healthy_node();
   NodeSnapshot& s = r.snapshot;
   s.nvml.initialized = false;
-  s.nvml.init_error = "NVML_ERROR_LIB_RM_VERSION_MISMATCH";
+  s.nvml.init_error = NvmlInitError::kVersionMismatch;
   s.nvml.library_version = "570.124.06";
   s.kernel_module_version = "570.133.20";
   s.gpus.clear();

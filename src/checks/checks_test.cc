@@ -46,7 +46,7 @@ TEST(Checks, EveryFindingIdIsInTheCatalogueAndTheDocs) {
 TEST(Checks, VersionMismatchNamesBothVersions) {
   Report r = healthy_node();
   r.snapshot.nvml.initialized = false;
-  r.snapshot.nvml.init_error = "NVML_ERROR_LIB_RM_VERSION_MISMATCH";
+  r.snapshot.nvml.init_error = NvmlInitError::kVersionMismatch;
   r.snapshot.nvml.library_version = "570.124.06";
   r.snapshot.kernel_module_version = "570.133.20";
   r.snapshot.gpus.clear();
@@ -69,13 +69,13 @@ TEST(Checks, VersionSplitWhileNvmlWorksIsAWarning) {
 TEST(Checks, NoDriverAndNoGpuIsUnknownNotCritical) {
   Report r;
   r.snapshot.nvml.error_message = "no NVIDIA driver";
-  r.snapshot.nvml.init_error = "LIBRARY_NOT_FOUND";
+  r.snapshot.nvml.init_error = NvmlInitError::kLibraryNotFound;
   judge(r, {});
   EXPECT_TRUE(r.could_not_check);
   EXPECT_EQ(verdict_word(r), "UNKNOWN");
   r = healthy_node();
   r.snapshot.nvml = NvmlStatus{};
-  r.snapshot.nvml.init_error = "LIBRARY_NOT_FOUND";
+  r.snapshot.nvml.init_error = NvmlInitError::kLibraryNotFound;
   r.snapshot.gpus.clear();
   EXPECT_TRUE(has(ids(r), "nvml.library_missing"));
   EXPECT_FALSE(r.could_not_check);

@@ -30,7 +30,7 @@ bool contains(const std::string& s, const std::string& part) {
 
 TEST(RecoveryAction, RebootWithEveryCounterZeroIsCriticalAndThePlanReboots) {
   Report r = healthy_node();
-  r.snapshot.gpus[2].recovery.action = "node_reboot";
+  r.snapshot.gpus[2].recovery.action = RecoveryAction::kNodeReboot;
   r.snapshot.gpus[2].recovery.action_code = 2;
   auto f = judged(r, "gpu.recovery_action");
   ASSERT_EQ(f.size(), 1u);
@@ -46,12 +46,12 @@ TEST(RecoveryAction, RebootWithEveryCounterZeroIsCriticalAndThePlanReboots) {
 
 TEST(RecoveryAction, NoneIsSilentAndAnUnnamedValueIsNeverHealthy) {
   Report ok = healthy_node();
-  for (GpuState& g : ok.snapshot.gpus) g.recovery.action = "none";
+  for (GpuState& g : ok.snapshot.gpus) g.recovery.action = RecoveryAction::kNone;
   EXPECT_TRUE(judged(ok, "gpu.recovery_action").empty());
   EXPECT_EQ(ok.verdict, Severity::kOk);
 
   Report r = healthy_node();
-  r.snapshot.gpus[0].recovery.action = "unknown";
+  r.snapshot.gpus[0].recovery.action = RecoveryAction::kUnknown;
   r.snapshot.gpus[0].recovery.action_code = 5;
   auto f = judged(r, "gpu.recovery_action");
   ASSERT_EQ(f.size(), 1u);
@@ -61,20 +61,20 @@ TEST(RecoveryAction, NoneIsSilentAndAnUnnamedValueIsNeverHealthy) {
 
 TEST(RecoveryAction, GradedByValueAsDcgmDoes) {
   struct Case {
-    const char* action;
+    RecoveryAction action;
     Severity severity;
     const char* command_part;
-  } cases[] = {{"gpu_reset", Severity::kCritical, "--gpu-reset -i 1"},
-               {"drain_and_reset", Severity::kCritical, "--gpu-reset -i 1"},
-               {"drain_p2p", Severity::kWarning, "topo"},
-               {"system_reboot", Severity::kCritical, "reboot"}};
+  } cases[] = {{RecoveryAction::kGpuReset, Severity::kCritical, "--gpu-reset -i 1"},
+               {RecoveryAction::kDrainAndReset, Severity::kCritical, "--gpu-reset -i 1"},
+               {RecoveryAction::kDrainP2p, Severity::kWarning, "topo"},
+               {RecoveryAction::kSystemReboot, Severity::kCritical, "reboot"}};
   for (const Case& c : cases) {
     Report r = healthy_node();
     r.snapshot.gpus[1].recovery.action = c.action;
     auto f = judged(r, "gpu.recovery_action");
-    ASSERT_EQ(f.size(), 1u) << c.action;
-    EXPECT_EQ(f[0]->severity, c.severity) << c.action;
-    EXPECT_TRUE(contains(f[0]->commands.at(0), c.command_part)) << c.action;
+    ASSERT_EQ(f.size(), 1u) << recovery_action_name(c.action);
+    EXPECT_EQ(f[0]->severity, c.severity) << recovery_action_name(c.action);
+    EXPECT_TRUE(contains(f[0]->commands.at(0), c.command_part)) << recovery_action_name(c.action);
   }
 }
 
@@ -137,7 +137,7 @@ TEST(EccHistory, NoSpareRowsAndDoubleBitPagesPastTheSoftLimit) {
 
 FabricInfo completed_fabric() {
   FabricInfo f;
-  f.state = "completed";
+  f.state = FabricState::kCompleted;
   f.status = "success";
   f.bandwidth_degraded = false;
   f.route_unhealthy = false;
@@ -161,10 +161,10 @@ TEST(Fabric, DegradedOnOneOfEightIsOneWarning) {
 TEST(Fabric, RegistrationStatesAndPcieBoards) {
   Report r = healthy_node();
   for (GpuState& g : r.snapshot.gpus) g.fabric = completed_fabric();
-  r.snapshot.gpus[0].fabric->state = "not_started";
+  r.snapshot.gpus[0].fabric->state = FabricState::kNotStarted;
   r.snapshot.gpus[1].fabric->status = "NVML_ERROR_UNKNOWN";
-  r.snapshot.gpus[2].fabric->state = "in_progress";
-  r.snapshot.gpus[3].fabric->state = "not_supported";
+  r.snapshot.gpus[2].fabric->state = FabricState::kInProgress;
+  r.snapshot.gpus[3].fabric->state = FabricState::kNotSupported;
   r.snapshot.gpus[4].fabric->incorrect_configuration = "insufficient_nvlinks";
   auto f = judged(r, "fabric.not_registered");
   ASSERT_EQ(f.size(), 3u);

@@ -41,14 +41,19 @@ const std::vector<std::string> kFabricManagerCommands = {
     "sudo systemctl restart nvidia-fabricmanager",
 };
 
+/// The state as the JSON writes it ("unknown(5)" for a number we cannot name).
+std::string state_text(const FabricInfo& fi) {
+  return name_with_code(fabric_state_name(*fi.state), fi.state_code);
+}
+
 void registration_one(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>& out) {
   const FabricInfo& fi = *g.fabric;
-  const std::string state = fi.state.value_or("");
-  if (state.empty() || state == "not_supported") return;
-  bool failed = state == "completed" && fi.status && *fi.status != "success";
-  if (state == "completed" && !failed) return;
+  if (!fi.state || *fi.state == FabricState::kNotSupported) return;
+  const FabricState state = *fi.state;
+  bool failed = state == FabricState::kCompleted && fi.status && *fi.status != "success";
+  if (state == FabricState::kCompleted && !failed) return;
   Finding f = gpu_finding("fabric.not_registered", g);
-  if (state == "in_progress") {
+  if (state == FabricState::kInProgress) {
     f.severity = Severity::kWarning;
     f.title = gpu_label(g) + ": fabric registration still in progress";
     f.action =
@@ -61,8 +66,9 @@ void registration_one(const NodeSnapshot& s, const GpuState& g, std::vector<Find
         "CUDA cannot use this GPU until it registers: check that Fabric Manager runs and what "
         "its log says, restart it, and reboot if registration does not complete.";
   }
-  f.evidence = fmt::format("fabric state {}, status {}", state, fi.status.value_or("unknown")) +
-               fabric_manager_state(s);
+  f.evidence =
+      fmt::format("fabric state {}, status {}", state_text(fi), fi.status.value_or("unknown")) +
+      fabric_manager_state(s);
   f.commands = kFabricManagerCommands;
   out.push_back(f);
 }
@@ -78,10 +84,10 @@ std::vector<std::string> health_problems(const FabricInfo& fi, bool& critical) {
     p.push_back("incorrect configuration: " + *fi.incorrect_configuration);
     critical = true;
   }
-  if (fi.health_summary == "unhealthy") {
+  if (fi.health_summary == FabricHealthSummary::kUnhealthy) {
     p.push_back("summary unhealthy");
     critical = true;
-  } else if (fi.health_summary == "limited_capacity") {
+  } else if (fi.health_summary == FabricHealthSummary::kLimitedCapacity) {
     p.push_back("summary limited capacity");
   }
   return p;
@@ -96,8 +102,8 @@ void health_one(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>& 
   f.title = gpu_label(g) + ": fabric " + fmt::format("{}", fmt::join(problems, ", "));
   f.evidence =
       fmt::format(
-          "fabric state {}, status {}, health mask {}", g.fabric->state.value_or("unknown"),
-          g.fabric->status.value_or("unknown"),
+          "fabric state {}, status {}, health mask {}",
+          g.fabric->state ? state_text(*g.fabric) : "unknown", g.fabric->status.value_or("unknown"),
           g.fabric->health_mask ? fmt::format("0x{:08X}", *g.fabric->health_mask) : "unknown") +
       fabric_manager_state(s);
   f.action =
@@ -131,7 +137,8 @@ void links_down_one(const GpuState& g, const std::set<std::pair<std::string, uin
   // On an NVSwitch system every link is cabled: down is a fault. Without a
   // fabric (bridges on PCIe boards) a link can be inactive by design (no
   // bridge fitted there), which NVML cannot tell from a failed one.
-  const bool switched = g.fabric && g.fabric->state && *g.fabric->state != "not_supported";
+  const bool switched =
+      g.fabric && g.fabric->state && *g.fabric->state != FabricState::kNotSupported;
   if (!switched) f.severity = Severity::kWarning;
   f.title = fmt::format("{}: NVLink {} down while other {} GPUs have {} up", gpu_label(g),
                         fmt::join(down, ", "), g.name.value_or("(unnamed)"),

@@ -58,7 +58,7 @@ Severity graded(const std::string& kind, int code, const XidEntry* entry,
     if ((kind == "sxid" || facts.payload == XidPayload::kNvlink5) && says_fatal(text))
       sev = std::max(sev, Severity::kCritical);
     if (facts.cls == XidClass::kRecovery)
-      if (std::optional<int> action = xid154_recovery_action(text))
+      if (std::optional<RecoveryAction> action = xid154_recovery_action(text))
         sev = std::max(sev, recovery_action_severity(*action));
   }
   return sev;
@@ -144,7 +144,8 @@ bool reset_confirmed(const NodeSnapshot& s, const GpuState* g, const Key& key,
                      const KernelLogEvent& first) {
   const auto& [kind, code, bus, boot] = key;
   if (!g || boot != "current" || kind != "xid") return false;
-  if (g->recovery.action != "none" || g->recovery.flags_from_deprecated_fields) return false;
+  if (g->recovery.action != RecoveryAction::kNone || g->recovery.flags_from_deprecated_fields)
+    return false;
   for (const KernelLogEvent& e : s.kernel_log->events) {
     if (e.kind != "xid" || !e.code || xid_facts(*e.code).cls != XidClass::kRecovery ||
         e.boot != "current" || !e.pci_bus_id ||
@@ -153,8 +154,10 @@ bool reset_confirmed(const NodeSnapshot& s, const GpuState* g, const Key& key,
     if (first.time_unix_s &&
         e.last_time_unix_s.value_or(e.time_unix_s.value_or(0)) < *first.time_unix_s)
       continue;
-    std::optional<int> announced = xid154_recovery_action(e.detail.empty() ? e.line : e.detail);
-    if (announced && (*announced == 1 || *announced == 4)) return true;  // reset, drain+reset
+    std::optional<RecoveryAction> announced =
+        xid154_recovery_action(e.detail.empty() ? e.line : e.detail);
+    if (announced == RecoveryAction::kGpuReset || announced == RecoveryAction::kDrainAndReset)
+      return true;
   }
   return false;
 }

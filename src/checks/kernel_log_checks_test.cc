@@ -186,7 +186,7 @@ TEST(KernelLogChecks, AResetTheDriverConfirmsClearsACurrentBootXid) {
   EXPECT_EQ(f[0]->commands.front(), "sudo nvidia-smi -r -i 0");
   r.findings.clear();
   r.plan.clear();
-  r.snapshot.gpus[0].recovery.action = "none";
+  r.snapshot.gpus[0].recovery.action = RecoveryAction::kNone;
   r.snapshot.gpus[0].recovery.action_code = 0;
   judge(r, CheckOptions{});
   f = with_id(r, "gpu.xid.119");

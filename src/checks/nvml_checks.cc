@@ -147,12 +147,12 @@ bool newer(const std::string& a, const std::string& b) {
 
 Finding init_failure(const NodeSnapshot& s) {
   const NvmlStatus& n = s.nvml;
-  const std::string init = n.init_error.value_or("");
+  const std::optional<NvmlInitError> init = n.init_error;
   const std::string module = s.kernel_module_version.value_or("unknown");
   const std::string library = n.library_version.value_or("unknown");
   Finding f = node_finding("nvml.init_failed");
   f.title = n.error_message.value_or("NVML is not usable");
-  if (!n.loaded && init == "LIBRARY_NOT_FOUND") {
+  if (!n.loaded && init == NvmlInitError::kLibraryNotFound) {
     f = node_finding("nvml.library_missing");
     f.title = n.error_message.value_or("no NVIDIA driver");
     f.evidence =
@@ -167,7 +167,7 @@ Finding init_failure(const NodeSnapshot& s) {
     f = node_finding("nvml.library_unusable");
     f.title = n.error_message.value_or("the NVML library is unusable");
     f.action = "Reinstall the NVIDIA driver's user-space libraries.";
-  } else if (init == "NVML_ERROR_LIB_RM_VERSION_MISMATCH") {
+  } else if (init == NvmlInitError::kVersionMismatch) {
     f = node_finding("nvml.version_mismatch");
     f.title = "Driver/library version mismatch: NVML refuses to start";
     f.evidence = "kernel module " + module + ", NVML library " + library + "; " + holders_text(s);
@@ -179,7 +179,7 @@ Finding init_failure(const NodeSnapshot& s) {
         "cannot split them again.";
     f.commands = reload_commands(s);
     add_pin_advice(s, f);
-  } else if (init == "NVML_ERROR_DRIVER_NOT_LOADED") {
+  } else if (init == NvmlInitError::kDriverNotLoaded) {
     f = node_finding("nvml.driver_not_loaded");
     f.title = "The NVIDIA kernel driver is not loaded";
     // A capture (nvidia-smi's text) says nothing of its node's PCI bus: a
@@ -199,18 +199,18 @@ Finding init_failure(const NodeSnapshot& s) {
     f.commands = {"sudo modprobe nvidia", "sudo dmesg | grep -i -E 'nvidia|nvrm' | tail -20",
                   "dkms status"};
     if (capture) f.commands.insert(f.commands.begin(), "lspci -d 10de: -nn");
-  } else if (init == "NVML_ERROR_NO_PERMISSION") {
+  } else if (init == NvmlInitError::kNoPermission) {
     f = node_finding("nvml.no_permission");
     f.title = "No permission to open the NVIDIA devices";
     f.action = "Run as root, or as a member of the group that owns /dev/nvidia*.";
     f.commands = {"ls -l /dev/nvidia*"};
-  } else if (init == "TIMEOUT") {
+  } else if (init == NvmlInitError::kTimeout) {
     f = node_finding("nvml.unresponsive");
     f.title = n.error_message.value_or("NVML did not answer");
     f.action = "The driver is wedged: read the kernel log for Xid errors, then reboot the node.";
     f.commands = {"sudo dmesg -T | grep -E 'NVRM|Xid' | tail -40", "sudo reboot"};
   } else {
-    f.evidence = init;
+    f.evidence = init ? nvml_init_error_word(*init, n.init_return_name) : "";
     f.action = "Read the kernel log for NVIDIA errors; reboot if it persists.";
     f.commands = {"sudo dmesg -T | grep -E 'NVRM|Xid' | tail -40"};
   }

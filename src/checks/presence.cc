@@ -50,7 +50,10 @@ std::string software_found(const NodeSnapshot& s) {
       s.nvml.loaded
           ? "NVML library " + s.nvml.library_version.value_or("(version unknown)") +
                 " installed (" + s.nvml.library_file.value_or(s.nvml.library_path.value_or("?")) +
-                ")" + (s.nvml.init_error ? ", init " + *s.nvml.init_error : "")
+                ")" +
+                (s.nvml.init_error
+                     ? ", init " + nvml_init_error_word(*s.nvml.init_error, s.nvml.init_return_name)
+                     : "")
           : "no NVML library (" + s.nvml.library_path.value_or("libnvidia-ml.so.1") + ")";
   return "no NVIDIA GPU on the PCI bus, no nvidia module, " + lib;
 }

@@ -16,26 +16,27 @@ namespace gt {
 namespace {
 
 struct ActionRule {
-  const char* action;
+  RecoveryAction action;
   Severity severity;
   const char* what;  ///< in the title
   const char* todo;  ///< the finding's action
 };
 
 const ActionRule kRules[] = {
-    {"gpu_reset", Severity::kCritical, "asks for a GPU reset",
+    {RecoveryAction::kGpuReset, Severity::kCritical, "asks for a GPU reset",
      "Stop what runs on this GPU, then reset it (a reboot also does); its results since the "
      "fault are suspect."},
-    {"node_reboot", Severity::kCritical, "asks for a node reboot",
+    {RecoveryAction::kNodeReboot, Severity::kCritical, "asks for a node reboot",
      "Drain the node (stop or move its jobs) and reboot it; a GPU reset is not enough."},
-    {"system_reboot", Severity::kCritical, "asks for a system reboot",
+    {RecoveryAction::kSystemReboot, Severity::kCritical, "asks for a system reboot",
      "Drain the node (stop or move its jobs) and reboot it; a GPU reset is not enough."},
-    {"bus_reset", Severity::kCritical, "asks for a reset of its PCIe bus",
+    {RecoveryAction::kBusReset, Severity::kCritical, "asks for a reset of its PCIe bus",
      "Drain the node and reboot it (a reboot resets the bus)."},
-    {"drain_and_reset", Severity::kCritical, "asks to drain peer-to-peer traffic, then reset",
+    {RecoveryAction::kDrainAndReset, Severity::kCritical,
+     "asks to drain peer-to-peer traffic, then reset",
      "Drain first: stop the jobs that use this GPU and its NVLink/P2P peers; then reset the GPU "
      "(or reboot)."},
-    {"drain_p2p", Severity::kWarning, "asks to drain peer-to-peer traffic",
+    {RecoveryAction::kDrainP2p, Severity::kWarning, "asks to drain peer-to-peer traffic",
      "Drain first: stop the jobs that use peer-to-peer (NVLink/P2P) traffic with this GPU, "
      "then run gpu-triage again."},
 };
@@ -45,23 +46,25 @@ std::string reset_command(const GpuState& g) {
          "   # after stopping its processes";
 }
 
-std::vector<std::string> commands_for(const std::string& action, const GpuState& g) {
-  if (action == "gpu_reset" || action == "drain_and_reset") return {reset_command(g)};
-  if (action == "drain_p2p") return {"nvidia-smi topo -m   # which GPUs are its P2P peers"};
-  if (action == "node_reboot" || action == "system_reboot" || action == "bus_reset")
+std::vector<std::string> commands_for(RecoveryAction action, const GpuState& g) {
+  using A = RecoveryAction;
+  if (action == A::kGpuReset || action == A::kDrainAndReset) return {reset_command(g)};
+  if (action == A::kDrainP2p) return {"nvidia-smi topo -m   # which GPUs are its P2P peers"};
+  if (action == A::kNodeReboot || action == A::kSystemReboot || action == A::kBusReset)
     return {"sudo reboot   # after draining the node"};
   // An action we cannot name: read what the driver says, act on nothing.
   return {"nvidia-smi -q -i " + std::to_string(g.index) + " | grep -i -A2 recovery"};
 }
 
 /// The action to judge: NVML's / the capture's named action, else the
-/// older flags. Empty when nothing asks for anything.
-std::string effective_action(const RecoveryState& r) {
-  if (r.action && *r.action != "none") return *r.action;
+/// older flags. Null when nothing asks for anything.
+std::optional<RecoveryAction> effective_action(const RecoveryState& r) {
+  if (r.action && *r.action != RecoveryAction::kNone) return *r.action;
   if (r.reset_required.value_or(false))
-    return r.drain_and_reset_recommended.value_or(false) ? "drain_and_reset" : "gpu_reset";
-  if (r.drain_and_reset_recommended.value_or(false)) return "drain_p2p";
-  return "";
+    return r.drain_and_reset_recommended.value_or(false) ? RecoveryAction::kDrainAndReset
+                                                         : RecoveryAction::kGpuReset;
+  if (r.drain_and_reset_recommended.value_or(false)) return RecoveryAction::kDrainP2p;
+  return std::nullopt;
 }
 
 std::string counters_evidence(const GpuState& g) {
@@ -75,11 +78,13 @@ std::string counters_evidence(const GpuState& g) {
 
 std::string source_evidence(const RecoveryState& r) {
   std::vector<std::string> parts;
-  if (r.action)
-    parts.push_back(
-        r.action_code ? fmt::format("recovery action {} (NVML value {})", *r.action, *r.action_code)
-                      : "recovery action " + *r.action +
-                            (r.action_text ? " (\"" + *r.action_text + "\")" : ""));
+  if (r.action) {
+    const std::string name = recovery_action_name(*r.action);
+    parts.push_back(r.action_code
+                        ? fmt::format("recovery action {} (NVML value {})", name, *r.action_code)
+                        : "recovery action " + name +
+                              (r.action_text ? " (\"" + *r.action_text + "\")" : ""));
+  }
   if (r.reset_required)
     parts.push_back(std::string("reset required ") + (*r.reset_required ? "yes" : "no"));
   if (r.drain_and_reset_recommended)
@@ -89,12 +94,12 @@ std::string source_evidence(const RecoveryState& r) {
 }
 
 void recovery_one(const GpuState& g, std::vector<Finding>& out) {
-  const std::string action = effective_action(g.recovery);
-  if (action.empty()) return;
+  const std::optional<RecoveryAction> action = effective_action(g.recovery);
+  if (!action) return;
   Finding f = gpu_finding("gpu.recovery_action", g);
   const ActionRule* rule = nullptr;
   for (const ActionRule& r : kRules)
-    if (action == r.action) rule = &r;
+    if (*action == r.action) rule = &r;
   if (rule) {
     f.severity = rule->severity;
     f.title = gpu_label(g) + ": the driver " + rule->what;
@@ -116,7 +121,7 @@ void recovery_one(const GpuState& g, std::vector<Finding>& out) {
     f.title += " (deprecated reset-status field; its encoding is undocumented)";
   }
   f.evidence = source_evidence(g.recovery) + "; " + counters_evidence(g);
-  f.commands = commands_for(action, g);
+  f.commands = commands_for(*action, g);
   out.push_back(f);
 }
 

@@ -52,19 +52,19 @@ void explain_nvml_failure(NodeSnapshot& snap) {
                                                  : "no nvidia kernel module loaded";
     n.error_message = "no NVIDIA driver: the NVML library " + n.library_path.value_or("?") +
                       " cannot be loaded; " + mod + "; " + bus;
-  } else if (n.init_error == "NVML_ERROR_LIB_RM_VERSION_MISMATCH") {
+  } else if (n.init_error == NvmlInitError::kVersionMismatch) {
     n.error_message = "driver/library version mismatch: kernel module " + module +
                       ", NVML library " + library +
                       ". Reboot (or unload and reload the nvidia modules) so the running "
                       "module matches the installed library, and pin the driver packages "
                       "so an unattended upgrade cannot split them again.";
-  } else if (n.init_error == "NVML_ERROR_DRIVER_NOT_LOADED") {
+  } else if (n.init_error == NvmlInitError::kDriverNotLoaded) {
     n.error_message = "the NVIDIA kernel driver is not loaded (NVML library " + library +
                       " is installed; " +
                       count_of(snap.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") +
                       " on the PCI bus). Load it with 'modprobe nvidia' and "
                       "check dmesg if that fails.";
-  } else if (n.init_error == "NVML_ERROR_NO_PERMISSION") {
+  } else if (n.init_error == NvmlInitError::kNoPermission) {
     n.error_message =
         "no permission to open the NVIDIA devices (/dev/nvidia*): run as root "
         "or as a member of the group that owns them.";

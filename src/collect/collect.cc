@@ -39,8 +39,9 @@ NvmlCollectOutcome collect_gpus(const CollectInputs& in, const FsRoot& root, Nod
   if (!lib) {
     snap.nvml.error_message = lib.error().message;
     snap.nvml.load_error = lib.error().message;
-    snap.nvml.init_error =
-        lib.error().kind == ErrorKind::kNotFound ? "LIBRARY_NOT_FOUND" : "LIBRARY_UNUSABLE";
+    snap.nvml.init_error = lib.error().kind == ErrorKind::kNotFound
+                               ? NvmlInitError::kLibraryNotFound
+                               : NvmlInitError::kLibraryUnusable;
     return {};
   }
   snap.nvml.loaded = true;

@@ -21,7 +21,8 @@ namespace {
 Status make_dirs(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Error{ErrorKind::kIo, "creating " + dir + ": " + ec.message()};
+  // std::filesystem reports errno's values in the system category.
+  if (ec) return errno_error(ec.value(), "creating " + dir);
   return ok_status();
 }
 
@@ -100,6 +101,8 @@ std::string nearest_existing(const std::string& path) {
 }  // namespace
 
 Status check_move_target(const std::string& dest, const std::vector<std::string>& dirs) {
+  // strerror below, not errno_error: whatever errno says, an unusable
+  // --move-bad-to is refused as bad usage (kMalformed), the caller's kind.
   auto refuse = [&](const std::string& why) {
     return Error{ErrorKind::kMalformed, "--move-bad-to " + dest + ": " + why};
   };

@@ -47,7 +47,8 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
           Walk& out) {
   DIR* d = fdopendir(dirfd);
   if (d == nullptr) {
-    out.errors.push_back(root + "/" + rel + ": " + std::strerror(errno));
+    const int err = errno;  // before the path is built
+    out.errors.push_back(errno_error(err, root + "/" + rel).message);
     ::close(dirfd);
     return;
   }
@@ -64,15 +65,17 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
     else if (e->d_type == DT_DIR)
       st.st_mode = S_IFDIR;
     else if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      out.errors.push_back(root + "/" + (rel.empty() ? e->d_name : rel + "/" + e->d_name) + ": " +
-                           std::strerror(errno));
+      const int err = errno;
+      out.errors.push_back(
+          errno_error(err, root + "/" + (rel.empty() ? e->d_name : rel + "/" + e->d_name)).message);
       continue;
     }
     if (S_ISDIR(st.st_mode)) {
       std::string child = rel.empty() ? e->d_name : rel + "/" + e->d_name;
       int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+      const int err = errno;
       if (sub < 0)
-        out.errors.push_back(root + "/" + child + ": " + std::strerror(errno));
+        out.errors.push_back(errno_error(err, root + "/" + child).message);
       else
         walk(sub, root, child, dir_index, out);
     } else if (S_ISREG(st.st_mode)) {

@@ -235,7 +235,7 @@ class ScratchRoot {
 Status fill_gpus(const Gathered::Out& smi, const RemoteOptions& o, NodeSnapshot& snap) {
   if (smi.status == "124" || smi.status == "137") {
     snap.nvml.loaded = true;
-    snap.nvml.init_error = "TIMEOUT";
+    snap.nvml.init_error = NvmlInitError::kTimeout;
     snap.nvml.error_message = "nvidia-smi -q -x did not finish within " +
                               seconds(o.host_timeout * 6 / 10) +
                               " s (killed): the driver is "
@@ -243,7 +243,7 @@ Status fill_gpus(const Gathered::Out& smi, const RemoteOptions& o, NodeSnapshot&
     return ok_status();
   }
   if (smi.status == "127") {
-    snap.nvml.init_error = "LIBRARY_NOT_FOUND";
+    snap.nvml.init_error = NvmlInitError::kLibraryNotFound;
     snap.nvml.error_message = "nvidia-smi is not installed there: " + last_line(smi.text);
     snap.nvml.load_error = last_line(smi.text);
     return ok_status();

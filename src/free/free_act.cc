@@ -221,9 +221,8 @@ std::vector<Handle> terminate(const FreePlan& plan, const FreeOptions& o,
             (wrapper ? "the wrapper that would restart the " + t.noun
                      : t.noun + (id.pid == t.root.pid ? ": " + t.root_cmdline : std::string())) +
             ")");
-      else if (errno != ESRCH)
-        r.failures.push_back("SIGTERM to PID " + std::to_string(id.pid) + ": " +
-                             std::strerror(errno));
+      else if (const int err = errno; err != ESRCH)
+        r.failures.push_back(errno_error(err, "SIGTERM to PID " + std::to_string(id.pid)).message);
     }
     disable(t, runner, r);
   }
@@ -309,10 +308,9 @@ Result<int> open_verified_pidfd(const ProcId& id) {
   int fd = pidfd_open_sys(id.pid);
   if (fd < 0) {
     int err = errno;
-    return Error{errno_kind(err),
-                 "PID " + std::to_string(id.pid) +
-                     (err == ESRCH ? " has already exited"
-                                   : std::string(": pidfd_open: ") + std::strerror(err))};
+    if (err == ESRCH)
+      return Error{errno_kind(err), "PID " + std::to_string(id.pid) + " has already exited"};
+    return errno_error(err, "PID " + std::to_string(id.pid) + ": pidfd_open");
   }
   std::optional<ProcInfo> now = read_proc(FsRoot("/"), id.pid);
   if (!now || now->start_ticks != id.start_ticks) {

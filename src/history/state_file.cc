@@ -97,9 +97,13 @@ GpuHistory parse_document(const nlohmann::json& j) {
 std::string set_aside(const std::string& file, const std::string& why) {
   const std::string aside =
       file + ".corrupt-" + std::to_string(now_unix_s()) + "-" + std::to_string(::getpid());
-  if (std::rename(file.c_str(), aside.c_str()) != 0)
-    return "history: " + file + " is corrupt (" + why +
-           ") and could not be set aside: " + std::strerror(errno) + "; not recorded";
+  if (std::rename(file.c_str(), aside.c_str()) != 0) {
+    const int err = errno;  // before the message is built
+    return errno_error(err,
+                       "history: " + file + " is corrupt (" + why + ") and could not be set aside")
+               .message +
+           "; not recorded";
+  }
   return "history: " + file + " was corrupt (" + why + "): set aside as " + aside +
          "; the record starts afresh";
 }

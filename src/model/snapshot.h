@@ -13,9 +13,12 @@
 #include <vector>
 
 #include "model/data_check.h"
+#include "model/driver_recovery.h"
+#include "model/fabric_state.h"
 #include "model/history.h"
 #include "model/incident.h"
 #include "model/mounts.h"
+#include "model/nvml_init.h"
 #include "model/server.h"
 
 namespace gt {
@@ -131,10 +134,9 @@ struct RowRemapperHistogram {
 /// (GET_GPU_RECOVERY_ACTION), else the deprecated 226/227, or the capture's
 /// gpu_recovery_action / gpu_reset_status. All null when not reported.
 struct RecoveryState {
-  /// "none", "gpu_reset", "node_reboot", "drain_p2p", "drain_and_reset",
-  /// "bus_reset", "system_reboot", or "unknown" (a value we cannot name:
-  /// never read as healthy; action_code / action_text say what it was).
-  std::optional<std::string> action;
+  /// kUnknown: a value we cannot name, never read as healthy; action_code
+  /// / action_text say what it was (model/driver_recovery.h).
+  std::optional<RecoveryAction> action;
   std::optional<uint32_t> action_code;              ///< NVML's number, when from NVML
   std::optional<std::string> action_text;           ///< the capture's words, when from XML
   std::optional<bool> reset_required;               ///< XML reset_required / field 226
@@ -148,8 +150,9 @@ struct RecoveryState {
 /// NVSwitch fabric registration (nvml-abi 8.4). Null on the GPU when the
 /// GPU has no fabric (NOT_SUPPORTED, PCIe boards).
 struct FabricInfo {
-  /// "not_supported", "not_started", "in_progress", "completed"
-  std::optional<std::string> state;
+  std::optional<FabricState> state;
+  /// NVML's number when state is kUnknown (a state this version cannot name).
+  std::optional<uint32_t> state_code;
   /// Registration result once completed: "success" or the NVML return name
   /// / the capture's text.
   std::optional<std::string> status;
@@ -165,8 +168,9 @@ struct FabricInfo {
   /// "no_partition", "insufficient_nvlinks", "incompatible_gpu_firmware",
   /// "invalid_location", "gpu_state_invalid", or "unknown(N)"
   std::optional<std::string> incorrect_configuration;
-  /// "healthy", "unhealthy", "limited_capacity" (v3 / 590 XML)
-  std::optional<std::string> health_summary;
+  std::optional<FabricHealthSummary> health_summary;  ///< v3 / 590 XML
+  /// NVML's number when health_summary is kUnknown.
+  std::optional<uint32_t> health_summary_code;
   bool operator==(const FabricInfo&) const = default;
 };
 
@@ -330,10 +334,13 @@ struct NvmlStatus {
   std::optional<std::string> library_file;     ///< real file behind it
   std::optional<std::string> library_version;  ///< from the file name
   std::optional<int> init_return_code;         ///< nvmlReturn_t of init
-  std::optional<std::string> init_error;       ///< symbolic name
-  std::optional<std::string> error_message;    ///< one clear line
-  std::optional<std::string> load_error;       ///< dlopen's own words, when loading failed
-  std::vector<std::string> missing_symbols;    ///< optional ones not exported
+  std::optional<NvmlInitError> init_error;     ///< how it failed (model/nvml_init.h)
+  /// NVML's name of init_return_code ("NVML_ERROR_UNKNOWN") when NVML
+  /// itself returned the error (nvml_returned); null otherwise.
+  std::optional<std::string> init_return_name;
+  std::optional<std::string> error_message;  ///< one clear line
+  std::optional<std::string> load_error;     ///< dlopen's own words, when loading failed
+  std::vector<std::string> missing_symbols;  ///< optional ones not exported
   bool operator==(const NvmlStatus&) const = default;
 };
 

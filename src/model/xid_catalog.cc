@@ -391,28 +391,24 @@ static_assert(lookup(kXids, kFallenOffBusXid) != nullptr, "the catalogue has Xid
 
 const XidEntry& fallen_off_bus_entry() { return *find_xid(kFallenOffBusXid); }
 
-std::optional<int> xid154_recovery_action(std::string_view detail) {
+std::optional<RecoveryAction> xid154_recovery_action(std::string_view detail) {
   size_t at = detail.find("changed from ");
   if (at == std::string_view::npos) return std::nullopt;
   size_t to = detail.find(" to ", at);
   if (to == std::string_view::npos) return std::nullopt;
-  return leading_int(detail.substr(to + 4));
+  std::optional<int> code = leading_int(detail.substr(to + 4));
+  if (!code) return std::nullopt;
+  return *code < 0 ? RecoveryAction::kUnknown
+                   : recovery_action_of_code(static_cast<uint64_t>(*code));
 }
 
-const char* recovery_action_name(int action) {
-  static constexpr std::array<const char*, 6> kNames = {
-      "none", "gpu-reset", "node-reboot", "drain-p2p", "drain-and-reset", "recover-imex-domain"};
-  if (action < 0 || action >= static_cast<int>(kNames.size())) return "unknown";
-  return kNames[static_cast<size_t>(action)];
-}
-
-Severity recovery_action_severity(int action) {
+Severity recovery_action_severity(RecoveryAction action) {
   switch (action) {
-    case 0:
+    case RecoveryAction::kNone:
       return Severity::kInfo;
-    case 1:
-    case 2:
-    case 4:
+    case RecoveryAction::kGpuReset:
+    case RecoveryAction::kNodeReboot:
+    case RecoveryAction::kDrainAndReset:
       return Severity::kCritical;
     default:
       return Severity::kWarning;

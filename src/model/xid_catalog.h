@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/driver_recovery.h"
 #include "model/finding.h"
 
 namespace gt {
@@ -98,17 +99,15 @@ const XidEntry* find_sxid(int code);
 const XidEntry& fallen_off_bus_entry();
 
 /// The new recovery action an Xid 154 detail announces: "GPU recovery action
-/// changed from 0x0 (None) to 0x1 (GPU Reset Required)" -> 1 (the number after
-/// "to", as nvmlDeviceGpuRecoveryAction_t). nullopt if not found.
-std::optional<int> xid154_recovery_action(std::string_view detail);
+/// changed from 0x0 (None) to 0x1 (GPU Reset Required)" -> kGpuReset (the
+/// number after "to", as nvmlDeviceGpuRecoveryAction_t:
+/// recovery_action_of_code). nullopt if not found.
+std::optional<RecoveryAction> xid154_recovery_action(std::string_view detail);
 
-/// "none", "gpu-reset", "node-reboot", "drain-p2p", "drain-and-reset",
-/// "recover-imex-domain"; "unknown" otherwise.
-const char* recovery_action_name(int action);
-
-/// kInfo for none, kCritical for reset / reboot / drain-and-reset, kWarning
-/// for drain-p2p, recover-imex-domain and unknown values.
-Severity recovery_action_severity(int action);
+/// How an Xid 154 announcing `action` is graded: kInfo for none, kCritical
+/// for a GPU reset, a node reboot or a drain and reset, kWarning for the
+/// rest (drain P2P, bus reset, system reboot, unknown values).
+Severity recovery_action_severity(RecoveryAction action);
 
 /// The Xid an Xid 45 says caused it ("... caused by previous Xid 149" -> 149).
 std::optional<int> caused_by_xid(std::string_view detail);

@@ -81,12 +81,14 @@ TEST(XidCatalog, Xid154FollowsTheAnnouncedRecoveryAction) {
   auto action = xid154_recovery_action(
       "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)");
   ASSERT_TRUE(action.has_value());
-  EXPECT_EQ(*action, 1);
-  EXPECT_STREQ(recovery_action_name(*action), "gpu-reset");
+  EXPECT_EQ(*action, RecoveryAction::kGpuReset);
   EXPECT_EQ(recovery_action_severity(*action), Severity::kCritical);
-  EXPECT_EQ(xid154_recovery_action("changed from 0x1 (GPU Reset Required) to 0x2 (OS Reboot)"), 2);
-  EXPECT_EQ(recovery_action_severity(0), Severity::kInfo);
-  EXPECT_STREQ(recovery_action_name(9), "unknown");
+  EXPECT_EQ(xid154_recovery_action("changed from 0x1 (GPU Reset Required) to 0x2 (OS Reboot)"),
+            RecoveryAction::kNodeReboot);
+  EXPECT_EQ(recovery_action_severity(RecoveryAction::kNone), Severity::kInfo);
+  EXPECT_EQ(xid154_recovery_action("changed from 0x0 (None) to 0x9 (Later)"),
+            RecoveryAction::kUnknown);
+  EXPECT_EQ(recovery_action_severity(RecoveryAction::kUnknown), Severity::kWarning);
   EXPECT_FALSE(xid154_recovery_action("Ch 00000001").has_value());
 }
 

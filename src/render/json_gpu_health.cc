@@ -9,10 +9,11 @@ namespace {
 
 using J = nlohmann::ordered_json;
 using json_util::hex_opt;
+using json_util::name_opt;
 using json_util::opt;
 
 J recovery_json(const RecoveryState& r) {
-  return J{{"action", opt(r.action)},
+  return J{{"action", name_opt(r.action, recovery_action_name)},
            {"action_code", opt(r.action_code)},
            {"action_text", opt(r.action_text)},
            {"reset_required", opt(r.reset_required)},
@@ -32,7 +33,13 @@ J histogram_json(const std::optional<RowRemapperHistogram>& h) {
 J fabric_json(const std::optional<FabricInfo>& f) {
   if (!f) return nullptr;
   J mask = hex_opt(f->health_mask ? std::optional<uint64_t>(*f->health_mask) : std::nullopt, 8);
-  return J{{"state", opt(f->state)},
+  J state = nullptr;
+  if (f->state) state = name_with_code(fabric_state_name(*f->state), f->state_code);
+  J summary = nullptr;
+  if (f->health_summary)
+    summary =
+        name_with_code(fabric_health_summary_name(*f->health_summary), f->health_summary_code);
+  return J{{"state", state},
            {"status", opt(f->status)},
            {"clique_id", opt(f->clique_id)},
            {"cluster_uuid", opt(f->cluster_uuid)},
@@ -43,7 +50,7 @@ J fabric_json(const std::optional<FabricInfo>& f) {
              {"route_unhealthy", opt(f->route_unhealthy)},
              {"access_timeout_recovery", opt(f->access_timeout_recovery)},
              {"incorrect_configuration", opt(f->incorrect_configuration)},
-             {"summary", opt(f->health_summary)}}}};
+             {"summary", summary}}}};
 }
 
 J counters_json(const NvLinkCounters& c) {

@@ -1,5 +1,7 @@
 // One GPU of a report read back (gpus[] in docs/json.md): the inverse of
 // gpu_json in json_report.cc and of json_gpu_health.cc, in their order.
+#include <charconv>
+
 #include "render/json_read.h"
 
 namespace gt::json_read {
@@ -84,10 +86,34 @@ RowRemapperHistogram histogram_of(const J& j, const std::string& path) {
   return h;
 }
 
+/// A word, or "unknown(5)" for NVML's number this version cannot name
+/// (name_with_code): kUnknown and the number.
+template <typename E>
+void read_coded(const Obj& o, const char* key, std::optional<E>& out,
+                std::optional<uint32_t>& code) {
+  std::optional<std::string> w;
+  o.get(key, w);
+  if (!w) return;
+  constexpr std::string_view kUnknown = "unknown(";
+  if (w->starts_with(kUnknown) && w->ends_with(")")) {
+    const std::string digits = w->substr(kUnknown.size(), w->size() - kUnknown.size() - 1);
+    uint32_t n = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
+      fail(o.at(key), "expected \"unknown(N)\", got \"" + w->substr(0, 40) + "\"");
+    out = E::kUnknown;
+    code = n;
+    return;
+  }
+  E e{};
+  read(J(*w), o.at(key), e);
+  out = e;
+}
+
 FabricInfo fabric_of(const J& j, const std::string& path) {
   Obj o(j, path);
   FabricInfo f;
-  o.get("state", f.state);
+  read_coded(o, "state", f.state, f.state_code);
   o.get("status", f.status);
   o.get("clique_id", f.clique_id);
   o.get("cluster_uuid", f.cluster_uuid);
@@ -98,7 +124,7 @@ FabricInfo fabric_of(const J& j, const std::string& path) {
   h.get("route_unhealthy", f.route_unhealthy);
   h.get("access_timeout_recovery", f.access_timeout_recovery);
   h.get("incorrect_configuration", f.incorrect_configuration);
-  h.get("summary", f.health_summary);
+  read_coded(h, "summary", f.health_summary, f.health_summary_code);
   return f;
 }
 

@@ -111,16 +111,45 @@ struct EnumWords<Severity> {
   static constexpr const char* what = "a severity";
 };
 
+// The typed model's newer enums parse through their own parse function
+// (model/driver_recovery.h, model/fabric_state.h).
+template <>
+struct EnumWords<RecoveryAction> {
+  static std::optional<RecoveryAction> parse(std::string_view w) {
+    return parse_recovery_action(w);
+  }
+  static constexpr const char* what = "a recovery action";
+};
+template <>
+struct EnumWords<FabricState> {
+  static std::optional<FabricState> parse(std::string_view w) { return parse_fabric_state(w); }
+  static constexpr const char* what = "a fabric state";
+};
+template <>
+struct EnumWords<FabricHealthSummary> {
+  static std::optional<FabricHealthSummary> parse(std::string_view w) {
+    return parse_fabric_health_summary(w);
+  }
+  static constexpr const char* what = "a fabric health summary";
+};
+
 template <typename E>
 requires std::is_enum_v<E>
 void read(const J& j, const std::string& path, E& out) {
   std::string word;
   read(j, path, word);
-  for (E v : EnumWords<E>::all)
-    if (word == EnumWords<E>::name(v)) {
-      out = v;
+  if constexpr (requires { EnumWords<E>::parse(word); }) {
+    if (std::optional<E> v = EnumWords<E>::parse(word)) {
+      out = *v;
       return;
     }
+  } else {
+    for (E v : EnumWords<E>::all)
+      if (word == EnumWords<E>::name(v)) {
+        out = v;
+        return;
+      }
+  }
   fail(path, std::string("not ") + EnumWords<E>::what + ": \"" + word.substr(0, 40) + "\"");
 }
 

@@ -197,6 +197,8 @@ J data_json(const std::optional<DataCheck>& d) {
   return J{{"dir", d->dir},
            {"error", opt(d->error)},
            {"deep", d->deep},
+           {"expect", opt(d->expect)},
+           {"outside_expect", d->outside_expect},
            {"layout", d->layout},
            {"files", d->files},
            {"intact_files", d->intact_files},
@@ -262,8 +264,12 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
 J history_json(const std::optional<GpuHistory>& h) {
   if (!h) return nullptr;
   J j = history_to_json(*h);
-  return J{
-      {"file", h->file}, {"boot_id", opt(h->boot_id)}, {"boots", j["boots"]}, {"gpus", j["gpus"]}};
+  return J{{"file", h->file},
+           {"boot_id", opt(h->boot_id)},
+           {"previous_boot_id", opt(h->previous_boot_id)},
+           {"previous_boot_first_unix_s", opt(h->previous_boot_first_unix_s)},
+           {"boots", j["boots"]},
+           {"gpus", j["gpus"]}};
 }
 
 J modules_json(const std::vector<KernelModule>& mods) {
@@ -312,7 +318,8 @@ J nvml_json(const NvmlStatus& n, bool capture) {
            {"library_file", opt(n.library_file)},
            {"library_version", opt(n.library_version)},
            {"init_return_code", opt(n.init_return_code)},
-           {"init_error", opt(n.init_error)},
+           {"init_error",
+            n.init_error ? J(nvml_init_error_word(*n.init_error, n.init_return_name)) : J(nullptr)},
            {"error", opt(n.error_message)},
            {"load_error", opt(n.load_error)},
            {"missing_symbols", n.missing_symbols}};
@@ -385,6 +392,8 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["schema_version"] = snap.schema_version;
   j["source"] = origin_name(snap.source);
   j["hostname"] = opt(snap.hostname);
+  j["os_id"] = opt(snap.os_id);
+  j["os_id_like"] = opt(snap.os_id_like);
   j["collected_at_unix_ms"] = snap.collected_at_unix_ms;
   j["captured_at"] = opt(snap.captured_at);
   j["captured_at_unix_s"] = opt(snap.captured_at_unix_s);
@@ -406,6 +415,8 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["pci_devices"] = pci;
   j["kernel_log"] = kernel_log_json(snap.kernel_log);
   j["disks"] = disks_json(snap.disks);
+  j["machine_kind"] = opt(snap.machine_kind);
+  j["machine_evidence"] = opt(snap.machine_evidence);
   j["data"] = data_json(snap.data);
   j["incident"] = incident_to_json(snap.incident);
   j["mounts"] = mounts_json(snap.mounts);
@@ -433,7 +444,8 @@ nlohmann::ordered_json report_to_json(const Report& r) {
                         {"evidence", f.evidence},
                         {"action", f.action},
                         {"commands", f.commands},
-                        {"joined_ids", f.joined_ids}});
+                        {"joined_ids", f.joined_ids},
+                        {"xid_codes", f.xid_codes}});
   // Only on a fleet's finding explained by a fleet finding (the key came
   // before the typed fleet; triage reports never had it).
   for (size_t i = 0; i < r.findings.size(); ++i)

@@ -94,6 +94,8 @@ DataCheck data_of(const J& j, const std::string& path) {
   o.get("dir", d.dir);
   o.get("error", d.error);
   o.get("deep", d.deep);
+  o.get("expect", d.expect);
+  o.get("outside_expect", d.outside_expect);
   o.get("layout", d.layout);
   o.get("files", d.files);
   o.get("intact_files", d.intact_files);
@@ -174,6 +176,8 @@ GpuHistory history_of(const J& j, const std::string& path) {
   GpuHistory h;
   o.get("file", h.file);
   o.get("boot_id", h.boot_id);
+  o.get("previous_boot_id", h.previous_boot_id);
+  o.get("previous_boot_first_unix_s", h.previous_boot_first_unix_s);
   if (const J* b = o.find("boots"))
     read_each(*b, o.at("boots"), h.boots, [](const J& x, const std::string& at) {
       Obj bo(x, at);
@@ -232,6 +236,18 @@ StuckTask stuck_of(const J& j, const std::string& path) {
   return t;
 }
 
+/// nvml.init_error's word: an outcome's name, else NVML's return name (any
+/// other word: kOtherNvmlError, the word kept). A word NVML returned is
+/// init_return_name too, as the collectors record it.
+void read_init_error(const Obj& o, NvmlStatus& n) {
+  std::optional<std::string> word;
+  o.get("init_error", word);
+  if (!word) return;
+  const NvmlInitError e = parse_nvml_init_error(*word).value_or(NvmlInitError::kOtherNvmlError);
+  n.init_error = e;
+  if (nvml_returned(e)) n.init_return_name = *word;
+}
+
 /// A capture writes loaded/initialized as null (this machine's NVML was
 /// not asked): read as false, the model's default.
 void read_nvml(const Obj& o, NvmlStatus& n) {
@@ -242,7 +258,7 @@ void read_nvml(const Obj& o, NvmlStatus& n) {
   o.get("library_file", n.library_file);
   o.get("library_version", n.library_version);
   o.get("init_return_code", n.init_return_code);
-  o.get("init_error", n.init_error);
+  read_init_error(o, n);
   o.get("error", n.error_message);
   o.get("load_error", n.load_error);
   o.get("missing_symbols", n.missing_symbols);
@@ -330,6 +346,8 @@ void read_optional_each(const Obj& o, const char* key, std::optional<std::vector
 void read_snapshot_header(const Obj& o, NodeSnapshot& s) {
   o.get("source", s.source);
   o.get("hostname", s.hostname);
+  o.get("os_id", s.os_id);
+  o.get("os_id_like", s.os_id_like);
   o.get("collected_at_unix_ms", s.collected_at_unix_ms);
   o.get("captured_at", s.captured_at);
   o.get("captured_at_unix_s", s.captured_at_unix_s);
@@ -352,6 +370,8 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   if (const J* k = o.find("kernel_log"); k && !k->is_null())
     s.kernel_log = kernel_log_of(*k, o.at("kernel_log"));
   if (const J* d = o.find("disks")) read_each(*d, o.at("disks"), s.disks, disk_of);
+  o.get("machine_kind", s.machine_kind);
+  o.get("machine_evidence", s.machine_evidence);
   if (const J* d = o.find("data"); d && !d->is_null()) s.data = data_of(*d, o.at("data"));
   if (const J* i = o.find("incident"); i && !i->is_null())
     s.incident = incident_of(*i, o.at("incident"));
@@ -385,6 +405,7 @@ Finding finding_of(const J& j, const std::string& path) {
   o.get("action", f.action);
   o.get("commands", f.commands);
   o.get("joined_ids", f.joined_ids);
+  o.get("xid_codes", f.xid_codes);
   o.get("explained_by", f.explained_by);
   return f;
 }

@@ -16,10 +16,21 @@ namespace json_report_read_test {
 using J = nlohmann::ordered_json;
 
 void fill_driver_signals(GpuState& g) {
-  g.recovery = {"drain_and_reset", 4, "Drain and Reset", true, false, true};
+  g.recovery = {RecoveryAction::kDrainAndReset, 4, "Drain and Reset", true, false, true};
   g.row_remapper_histogram = RowRemapperHistogram{639, 1, 2, 3, 4};
-  g.fabric = FabricInfo{"completed", "success", "32766", "c1d7-0000", 0x1F,     true,
-                        false,       true,      false,   "none",      "healthy"};
+  g.fabric = FabricInfo{FabricState::kCompleted,
+                        std::nullopt,
+                        "success",
+                        "32766",
+                        "c1d7-0000",
+                        0x1F,
+                        true,
+                        false,
+                        true,
+                        false,
+                        "none",
+                        FabricHealthSummary::kHealthy,
+                        std::nullopt};
   NvLink l;
   l.link = 3;
   l.active = false;
@@ -183,7 +194,8 @@ void fill_node(NodeSnapshot& s) {
   s.captured_at = "Wed Jun  7 19:32:16 2023";
   s.captured_at_unix_s = 1686166336;
   s.capture_file = "/tmp/x.xml";
-  s.nvml.init_error = "NVML_SUCCESS";
+  s.nvml.init_error = NvmlInitError::kOtherNvmlError;
+  s.nvml.init_return_name = "NVML_ERROR_INSUFFICIENT_POWER";
   s.nvml.error_message = "fine";
   s.nvml.load_error = "none";
   s.nvml.missing_symbols = {"nvmlDeviceGetPlatformInfo"};
@@ -278,6 +290,29 @@ TEST(JsonReportRead, ACaptureReadsTheNvmlFlagsItDoesNotWriteAsFalse) {
   EXPECT_EQ(back, r);
 }
 
+TEST(JsonReportRead, TypedWordsComeBackWithWhatTheyKeepBeside) {
+  Report r = full_report();
+  GpuState& g = r.snapshot.gpus[0];
+  g.fabric->state = FabricState::kUnknown;
+  g.fabric->state_code = 9;  // a state this version cannot name
+  g.fabric->health_summary = FabricHealthSummary::kUnknown;
+  g.fabric->health_summary_code = 7;
+  g.recovery.action = RecoveryAction::kUnknown;
+  const J j = report_to_json(r);
+  EXPECT_EQ(j["gpus"][0]["fabric"]["state"], "unknown(9)");
+  EXPECT_EQ(j["gpus"][0]["fabric"]["health"]["summary"], "unknown(7)");
+  EXPECT_EQ(j["nvml"]["init_error"], "NVML_ERROR_INSUFFICIENT_POWER");  // NVML's own name
+  EXPECT_EQ(round_trip(r), r);
+  for (NvmlInitError e : {NvmlInitError::kLibraryNotFound, NvmlInitError::kTimeout}) {
+    r.snapshot.nvml.init_error = e;
+    r.snapshot.nvml.init_return_name.reset();
+    EXPECT_EQ(round_trip(r), r) << nvml_init_error_name(e);
+  }
+  r.snapshot.nvml.init_error = NvmlInitError::kDriverNotLoaded;
+  r.snapshot.nvml.init_return_name = "NVML_ERROR_DRIVER_NOT_LOADED";
+  EXPECT_EQ(round_trip(r), r);
+}
+
 TEST(JsonReportRead, EveryOriginComesBackAsItsWord) {
   for (Origin o : {Origin::kNvml, Origin::kCapture, Origin::kGathered}) {
     Report r = make_test_report();
@@ -361,6 +396,16 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
          j["servers"][0]["supervisor"] = {{"pid", -1}};
        },
        "report.servers[0].supervisor.pid: negative where it cannot be"},
+      {[](J& j) { j["gpus"][0]["recovery"]["action"] = "gpu-reset"; },
+       "report.gpus[0].recovery.action: not a recovery action: \"gpu-reset\""},
+      {[](J& j) {
+         j["gpus"][0]["fabric"] = {{"state", "unknown(x)"}};
+       },
+       "report.gpus[0].fabric.state: expected \"unknown(N)\", got \"unknown(x)\""},
+      {[](J& j) {
+         j["gpus"][0]["fabric"] = {{"health", {{"summary", "fine"}}}};
+       },
+       "report.gpus[0].fabric.health.summary: not a fabric health summary: \"fine\""},
       {[](J& j) { j["findings"][0]["severity"] = "dire"; },
        "report.findings[0].severity: not a severity: \"dire\""},
       {[](J& j) { j["verdict"] = 7; }, "report.verdict: expected a string, got an integer"},

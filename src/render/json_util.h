@@ -16,6 +16,12 @@ J opt(const std::optional<T>& v) {
   return v ? J(*v) : J(nullptr);
 }
 
+/// The value's word (its enum's one name function), or null.
+template <typename E, typename F>
+J name_opt(const std::optional<E>& v, F name) {
+  return v ? J(name(*v)) : J(nullptr);
+}
+
 /// "0x" and `digits` upper-case hex digits, or null.
 inline J hex_opt(const std::optional<uint64_t>& v, int digits) {
   if (!v) return nullptr;

@@ -217,15 +217,15 @@ void add_gpu_link_and_clocks(const GpuState& g, const MetricLabels& l, MetricSet
 }
 
 void add_fabric_and_links(const GpuState& g, const MetricLabels& l, MetricSet& set) {
-  if (g.fabric && g.fabric->state && *g.fabric->state != "not_supported") {
+  if (g.fabric && g.fabric->state && *g.fabric->state != FabricState::kNotSupported) {
     const FabricInfo& f = *g.fabric;
     set.add("gpu_triage_gpu_fabric_registered", l,
-            f.state == "completed" && f.status.value_or("success") == "success");
-    bool bad = f.bandwidth_degraded.value_or(false) || f.route_unhealthy.value_or(false) ||
-               f.route_recovery_in_progress.value_or(false) ||
-               f.access_timeout_recovery.value_or(false) ||
-               f.incorrect_configuration.value_or("none") != "none" ||
-               f.health_summary.value_or("healthy") != "healthy";
+            f.state == FabricState::kCompleted && f.status.value_or("success") == "success");
+    bool bad =
+        f.bandwidth_degraded.value_or(false) || f.route_unhealthy.value_or(false) ||
+        f.route_recovery_in_progress.value_or(false) || f.access_timeout_recovery.value_or(false) ||
+        f.incorrect_configuration.value_or("none") != "none" ||
+        f.health_summary.value_or(FabricHealthSummary::kHealthy) != FabricHealthSummary::kHealthy;
     set.add("gpu_triage_gpu_fabric_healthy", l, bad ? 0 : 1);
   }
   if (!g.nvlinks) return;
@@ -252,7 +252,8 @@ void add_fabric_and_links(const GpuState& g, const MetricLabels& l, MetricSet& s
 
 void add_driver_signals(const GpuState& g, const MetricLabels& l, MetricSet& set) {
   if (g.recovery.action)
-    set.add("gpu_triage_gpu_recovery_action", with(l, "action", *g.recovery.action), 1);
+    set.add("gpu_triage_gpu_recovery_action",
+            with(l, "action", recovery_action_name(*g.recovery.action)), 1);
   if (const auto& h = g.row_remapper_histogram) {
     const char* b = "gpu_triage_gpu_row_remapper_banks";
     add_opt(set, b, with(l, "spare", "max"), h->max);

@@ -8,14 +8,23 @@
 #include <cstring>
 
 #include "sources/kernel_log/kernel_log.h"
+#include "util/errno_error.h"
 
 namespace gt {
 namespace {
 
+/// Read as the kernel-log reader reads /dev/kmsg (readers.cc): the kind
+/// from errno_kind, in the watch's status words.
 std::string open_error(int err) {
-  if (err == ENOENT) return "not found";
-  if (err == EACCES || err == EPERM) return "permission denied (run as root or with CAP_SYSLOG)";
-  return std::strerror(err);
+  switch (errno_kind(err)) {
+    case ErrorKind::kNotFound:
+      return "not found";
+    case ErrorKind::kPermissionDenied:
+      return "permission denied (run as root or with CAP_SYSLOG)";
+    default:
+      // The status line names /dev/kmsg already: the bare reason.
+      return std::strerror(err);
+  }
 }
 
 }  // namespace

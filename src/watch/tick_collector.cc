@@ -38,14 +38,14 @@ void TickCollector::collect_gpus(NodeSnapshot& snap) {
   if (!lib_) {
     snap.nvml.error_message = load_error_;
     snap.nvml.load_error = load_error_;
-    snap.nvml.init_error = "LIBRARY_NOT_FOUND";
+    snap.nvml.init_error = NvmlInitError::kLibraryNotFound;
     return;
   }
   snap.nvml.loaded = true;
   snap.nvml.missing_symbols = lib_->missing_optional();
   // An init still stuck from an earlier tick: asking again strands another.
   if (init_returned_ && !init_returned_()) {
-    snap.nvml.init_error = "TIMEOUT";
+    snap.nvml.init_error = NvmlInitError::kTimeout;
     snap.nvml.error_message = init_stuck_text_;
     return;
   }

@@ -92,4 +92,24 @@ output_rule ostream 'std::ostream\s*&'
 output_rule stdout 'std::cout\s*<<|<<\s*std::cout|std::printf|fmt::print\(|std::puts|\bputs\(|fprintf\(stdout' \
   'std::cout << \(?[^<]*\brender_[a-z_]+\('
 output_rule json 'nlohmann::|ordered_json|\bJ::(array|object)|\bJ\{'
+# The typed model (issue 20 item 3): the NVML init outcome, the recovery
+# action and the fabric state / health summary are enums (model/nvml_init.h,
+# model/driver_recovery.h, model/fabric_state.h). Only their name and parse
+# functions and the readers and writers of text (the report's JSON,
+# nvidia-smi's words and error texts, NVML's return names) hold their
+# words: nowhere else is one of these fields compared with, set to, or
+# defaulted to one of those words as a string literal.
+words='none|gpu_reset|node_reboot|drain_p2p|drain_and_reset|bus_reset|system_reboot|unknown'
+words+='|not_supported|not_started|in_progress|completed|healthy|unhealthy|limited_capacity'
+words+='|LIBRARY_NOT_FOUND|LIBRARY_UNUSABLE|TIMEOUT|NVML_ERROR_[A-Z_]+'
+field='(init_error|\binit|\baction|\bstate|health_summary)'
+typed_readers='^\./(model/(driver_recovery|fabric_state|nvml_init)\.cc|render/json_(report|report_read|gpu_health|gpu_read)\.cc|sources/smi_xml/smi_(words|text)\.cc|sources/nvml/nvml_api\.cc):'
+hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
+  "$field\)?\s*(==|!=|=)\s*\"($words)\"|$field\.value_or\(\"($words)\"|\"($words)\"\s*(==|!=)\s*[*]?[A-Za-z_.>-]*$field\b" . |
+  grep -vE "$typed_readers" || true)
+if [[ -n "$hits" ]]; then
+  echo "layering: a typed outcome compared as a string (use its enum; words only in readers/writers):"
+  echo "$hits"
+  bad=1
+fi
 [[ $bad == 0 ]] || fail "layering violated"

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <deque>
 
+#include "util/errno_error.h"
+
 namespace gt {
 namespace {
 
@@ -46,7 +48,8 @@ NewestFile find_newest_file(const FsRoot& root, const std::string& dir, std::opt
     todo.pop_front();
     DIR* h = ::opendir(root.path(d.path).c_str());
     if (!h) {
-      if (first) nf.error = "cannot open " + dir + ": " + std::strerror(errno);
+      const int err = errno;  // before the message is built
+      if (first) nf.error = errno_error(err, "cannot open " + dir).message;
       first = false;
       continue;
     }

@@ -25,6 +25,8 @@
 #include <cstring>
 #include <thread>
 
+#include "util/errno_error.h"
+
 extern char** environ;  // NOLINT: POSIX
 
 namespace gt {
@@ -163,14 +165,15 @@ CommandResult RealCommandRunner::run(const std::vector<std::string>& argv,
   const std::string name = argv.empty() ? std::string("(empty)") : argv[0];
   Pipes p;
   if (argv.empty() || !p.open()) {
-    r.spawn_error =
-        "cannot run " + name + ": " + (argv.empty() ? "no program" : std::strerror(errno));
+    const int err = errno;  // before the message is built
+    r.spawn_error = argv.empty() ? "cannot run " + name + ": no program"
+                                 : errno_error(err, "cannot run " + name).message;
     return r;
   }
   const Clock::time_point deadline = Clock::now() + timeout;
   pid_t pid = -1;
   if (int rc = spawn(argv, p, pid); rc != 0) {
-    r.spawn_error = "cannot run " + name + ": " + std::strerror(rc);
+    r.spawn_error = errno_error(rc, "cannot run " + name).message;
     return r;
   }
   close_fd(p.out_w);

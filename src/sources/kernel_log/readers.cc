@@ -18,6 +18,7 @@
 #include "sources/kernel_log/line_format.h"
 #include "sources/kernel_log/nvrm_events.h"
 #include "sources/kernel_log/storm.h"
+#include "util/errno_error.h"
 #include "util/text.h"
 
 namespace gt {
@@ -49,7 +50,8 @@ Text read_fd(int fd, const std::string& path) {
     }
     if (n == 0 || errno == EAGAIN) break;
     if (errno == EINTR || errno == EPIPE) continue;
-    t.error = "cannot read " + path + ": " + std::strerror(errno);
+    const int err = errno;  // before the message is built
+    t.error = errno_error(err, "cannot read " + path).message;
     break;
   }
   return t;
@@ -58,7 +60,10 @@ Text read_fd(int fd, const std::string& path) {
 // A whole file, or its last kReadCap bytes from a line start.
 Text read_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Text{{}, "cannot open " + path + ": " + std::strerror(errno)};
+  if (fd < 0) {
+    const int err = errno;  // before the message is built
+    return Text{{}, errno_error(err, "cannot open " + path).message};
+  }
   struct stat sb {};
   bool tail =
       ::fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && static_cast<uint64_t>(sb.st_size) > kReadCap;
@@ -73,11 +78,12 @@ Text read_kmsg(const FsRoot& root) {
   const std::string path = root.path("/dev/kmsg");
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
-    int err = errno;
-    if (err == ENOENT || err == ENOTDIR) return Text{{}, "not found"};
-    if (err == EPERM || err == EACCES)
+    const int err = errno;
+    const Error e = errno_error(err, "cannot open " + path);
+    if (e.kind == ErrorKind::kNotFound) return Text{{}, "not found"};
+    if (e.kind == ErrorKind::kPermissionDenied)
       return Text{{}, "permission denied (run as root or with CAP_SYSLOG)"};
-    return Text{{}, "cannot open " + path + ": " + std::strerror(err)};
+    return Text{{}, e.message};
   }
   // SEEK_SET: the oldest record still buffered (SEEK_DATA would skip those
   // before the last "dmesg -c"). Fails harmlessly on odd files.

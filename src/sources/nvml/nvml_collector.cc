@@ -465,12 +465,29 @@ void run_node_phase(std::shared_ptr<Shared> sh, std::shared_ptr<NodePhase> np) {
   sh->cv.notify_all();
 }
 
+/// The init outcomes the checks tell apart; NVML's name stays beside it.
+NvmlInitError init_error_of(nvmlReturn_t r) {
+  switch (r) {
+    case NVML_ERROR_LIB_RM_VERSION_MISMATCH:
+      return NvmlInitError::kVersionMismatch;
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+      return NvmlInitError::kDriverNotLoaded;
+    case NVML_ERROR_NO_PERMISSION:
+      return NvmlInitError::kNoPermission;
+    case NVML_ERROR_GPU_NOT_FOUND:
+      return NvmlInitError::kGpuNotFound;
+    default:
+      return NvmlInitError::kOtherNvmlError;
+  }
+}
+
 void record_node_phase(const NodePhase& np, NodeSnapshot& snap) {
   NvmlStatus& st = snap.nvml;
   st.init_return_code = *np.init_result;
   st.initialized = *np.init_result == NVML_SUCCESS;
   if (!st.initialized) {
-    st.init_error = NvmlLibrary::return_name(*np.init_result);
+    st.init_error = init_error_of(*np.init_result);
+    st.init_return_name = NvmlLibrary::return_name(*np.init_result);
     st.error_message = "NVML initialization failed: " + NvmlLibrary::describe(*np.init_result);
     return;
   }
@@ -535,7 +552,7 @@ NvmlCollectOutcome collect_nvml(std::shared_ptr<NvmlLibrary> lib, const NvmlColl
     const char* call = np->current_call ? np->current_call : "nvmlInit";
     snap.nvml.error_message = std::string("NVML did not answer within the timeout: stuck in ") +
                               call + " (the driver may be wedged; check dmesg for Xid errors)";
-    snap.nvml.init_error = "TIMEOUT";
+    snap.nvml.init_error = NvmlInitError::kTimeout;
     return outcome;
   }
   record_node_phase(*np, snap);

@@ -179,8 +179,9 @@ TEST_F(MockNvml, InitFailureIsNamed) {
   NodeSnapshot snap;
   collect_nvml(lib, NvmlCollectOptions{}, snap);
   EXPECT_FALSE(snap.nvml.initialized);
-  EXPECT_EQ(snap.nvml.init_error, "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+  EXPECT_EQ(snap.nvml.init_error, NvmlInitError::kVersionMismatch);
   EXPECT_EQ(snap.nvml.init_return_code, 18);
+  EXPECT_EQ(snap.nvml.init_return_name, "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
   EXPECT_TRUE(snap.gpus.empty());
 }
 

@@ -4,28 +4,13 @@
 
 namespace gt {
 
-std::string recovery_action_name(uint64_t code) {
-  switch (code) {
-    case NVML_GPU_RECOVERY_ACTION_NONE:
-      return "none";
-    case NVML_GPU_RECOVERY_ACTION_GPU_RESET:
-      return "gpu_reset";
-    case NVML_GPU_RECOVERY_ACTION_NODE_REBOOT:
-      return "node_reboot";
-    case NVML_GPU_RECOVERY_ACTION_DRAIN_P2P:
-      return "drain_p2p";
-    case NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET:
-      return "drain_and_reset";
-    case NVML_GPU_RECOVERY_ACTION_BUS_RESET:
-      return "bus_reset";
-    case NVML_GPU_RECOVERY_ACTION_SYSTEM_REBOOT:
-      return "system_reboot";
-  }
-  // 5 is RECOVER_IMEX_DOMAIN in the 13.3 header but GPU_RESET_BUS in
-  // nvidia-ml-py (nvml-abi 8.3): naming it either way could send someone to
-  // the wrong fix. action_code keeps the number.
-  return "unknown";
-}
+// model/driver_recovery.cc numbers the actions as NVML's header does.
+static_assert(NVML_GPU_RECOVERY_ACTION_NONE == 0 && NVML_GPU_RECOVERY_ACTION_GPU_RESET == 1 &&
+              NVML_GPU_RECOVERY_ACTION_NODE_REBOOT == 2 &&
+              NVML_GPU_RECOVERY_ACTION_DRAIN_P2P == 3 &&
+              NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET == 4 &&
+              NVML_GPU_RECOVERY_ACTION_BUS_RESET == 6 &&
+              NVML_GPU_RECOVERY_ACTION_SYSTEM_REBOOT == 7);
 
 std::optional<bool> reset_status_flag(uint64_t value) {
   if (value == 0) return false;
@@ -61,7 +46,9 @@ void read_recovery(NvmlCaller& c, nvmlDevice_t dev) {
   if (field_ok(c, f)) {
     std::optional<uint64_t> code = field_uint(f);
     RecoveryState& r = c.gpu().recovery;
-    r.action = code ? recovery_action_name(*code) : "unknown";
+    // action_code keeps the number of a kUnknown (5: its meaning differs
+    // between sources).
+    r.action = code ? recovery_action_of_code(*code) : RecoveryAction::kUnknown;
     if (code && *code <= UINT32_MAX) r.action_code = static_cast<uint32_t>(*code);
     return;
   }

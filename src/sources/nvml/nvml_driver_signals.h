@@ -10,12 +10,6 @@
 
 namespace gt {
 
-/// Our name for an nvmlDeviceGpuRecoveryAction_t value: "none", "gpu_reset",
-/// "node_reboot", "drain_p2p", "drain_and_reset", "bus_reset",
-/// "system_reboot"; "unknown" for 5 (its meaning differs between sources)
-/// and anything else. Never "none" for a value we cannot name.
-std::string recovery_action_name(uint64_t code);
-
 /// Deprecated fields 226/227: 0 -> false, 1 -> true, else nullopt. No
 /// header documents the encoding; nvidia-smi prints them as Yes/No.
 std::optional<bool> reset_status_flag(uint64_t value);

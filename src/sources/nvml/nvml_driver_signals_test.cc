@@ -13,16 +13,8 @@ using testing_nvml::bare_device;
 class SignalsMock : public testing_nvml::MockNvml {};
 using testing_nvml::scenario_on;
 
-TEST(RecoveryAction, NamesKnownValuesAndNeverCallsOthersNone) {
-  EXPECT_EQ(recovery_action_name(0), "none");
-  EXPECT_EQ(recovery_action_name(1), "gpu_reset");
-  EXPECT_EQ(recovery_action_name(2), "node_reboot");
-  EXPECT_EQ(recovery_action_name(3), "drain_p2p");
-  EXPECT_EQ(recovery_action_name(4), "drain_and_reset");
-  EXPECT_EQ(recovery_action_name(5), "unknown");  // IMEX domain or bus reset: sources disagree
-  EXPECT_EQ(recovery_action_name(6), "bus_reset");
-  EXPECT_EQ(recovery_action_name(7), "system_reboot");
-  EXPECT_EQ(recovery_action_name(8), "unknown");
+// NVML's numbers -> RecoveryAction: model/driver_recovery_test.cc.
+TEST(RecoveryAction, DeprecatedResetFlagsAreZeroOrOne) {
   EXPECT_EQ(reset_status_flag(0), false);
   EXPECT_EQ(reset_status_flag(1), true);
   EXPECT_FALSE(reset_status_flag(2));
@@ -32,10 +24,10 @@ TEST_F(SignalsMock, RecoveryActionFromField230) {
   NodeSnapshot s = collect(scenario_on(bare_device(R"(, "recovery_action": 2)") + "," +
                                        bare_device(R"(, "recovery_action": 5)")));
   ASSERT_EQ(s.gpus.size(), 2u);
-  EXPECT_EQ(s.gpus[0].recovery.action, "node_reboot");
+  EXPECT_EQ(s.gpus[0].recovery.action, RecoveryAction::kNodeReboot);
   EXPECT_EQ(s.gpus[0].recovery.action_code, 2u);
   EXPECT_FALSE(s.gpus[0].recovery.reset_required);  // 226 not read when 230 answers
-  EXPECT_EQ(s.gpus[1].recovery.action, "unknown");
+  EXPECT_EQ(s.gpus[1].recovery.action, RecoveryAction::kUnknown);
   EXPECT_EQ(s.gpus[1].recovery.action_code, 5u);
   EXPECT_TRUE(s.gpus[0].errors.empty()) << s.gpus[0].errors.front();
 }

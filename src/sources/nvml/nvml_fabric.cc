@@ -15,18 +15,24 @@ std::string uuid_text(const unsigned char b[16]) {
 
 namespace {
 
-std::string state_name(unsigned char s) {
+/// NVML's state; a number this version cannot name is kUnknown with it.
+void set_state(unsigned char s, FabricInfo& f) {
   switch (s) {
     case NVML_GPU_FABRIC_STATE_NOT_SUPPORTED:
-      return "not_supported";
+      f.state = FabricState::kNotSupported;
+      return;
     case NVML_GPU_FABRIC_STATE_NOT_STARTED:
-      return "not_started";
+      f.state = FabricState::kNotStarted;
+      return;
     case NVML_GPU_FABRIC_STATE_IN_PROGRESS:
-      return "in_progress";
+      f.state = FabricState::kInProgress;
+      return;
     case NVML_GPU_FABRIC_STATE_COMPLETED:
-      return "completed";
+      f.state = FabricState::kCompleted;
+      return;
   }
-  return "unknown(" + std::to_string(s) + ")";
+  f.state = FabricState::kUnknown;
+  f.state_code = s;
 }
 
 /// A 2-bit health field: 1 -> true (the bad condition holds), 2 -> false,
@@ -58,18 +64,23 @@ std::optional<std::string> incorrect_configuration(uint32_t mask) {
   return "unknown(" + std::to_string(v) + ")";
 }
 
-std::optional<std::string> summary_name(unsigned char s) {
+/// The v3 health summary; NOT_SUPPORTED leaves it null.
+void set_summary(unsigned char s, FabricInfo& f) {
   switch (s) {
     case NVML_GPU_FABRIC_HEALTH_SUMMARY_NOT_SUPPORTED:
-      return std::nullopt;
+      return;
     case NVML_GPU_FABRIC_HEALTH_SUMMARY_HEALTHY:
-      return "healthy";
+      f.health_summary = FabricHealthSummary::kHealthy;
+      return;
     case NVML_GPU_FABRIC_HEALTH_SUMMARY_UNHEALTHY:
-      return "unhealthy";
+      f.health_summary = FabricHealthSummary::kUnhealthy;
+      return;
     case NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY:
-      return "limited_capacity";
+      f.health_summary = FabricHealthSummary::kLimitedCapacity;
+      return;
   }
-  return "unknown(" + std::to_string(s) + ")";
+  f.health_summary = FabricHealthSummary::kUnknown;
+  f.health_summary_code = s;
 }
 
 void decode_health(uint32_t m, FabricInfo& f) {
@@ -87,7 +98,7 @@ void decode_health(uint32_t m, FabricInfo& f) {
 std::optional<FabricInfo> decode_fabric(const FabricRead& r) {
   if (r.state == NVML_GPU_FABRIC_STATE_NOT_SUPPORTED) return std::nullopt;
   FabricInfo f;
-  f.state = state_name(r.state);
+  set_state(r.state, f);
   if (r.state == NVML_GPU_FABRIC_STATE_COMPLETED) {
     // status, clique and cluster are only filled once registration is done.
     f.status = r.status == NVML_SUCCESS ? "success" : NvmlLibrary::return_name(r.status);
@@ -96,7 +107,7 @@ std::optional<FabricInfo> decode_fabric(const FabricRead& r) {
     if (std::memcmp(r.cluster_uuid, kZero, 16) != 0) f.cluster_uuid = uuid_text(r.cluster_uuid);
   }
   if (r.health_mask) decode_health(*r.health_mask, f);
-  if (r.health_summary) f.health_summary = summary_name(*r.health_summary);
+  if (r.health_summary) set_summary(*r.health_summary, f);
   return f;
 }
 

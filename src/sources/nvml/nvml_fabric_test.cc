@@ -25,7 +25,7 @@ TEST(NvmlFabric, UuidTextAndHealthMaskDecoding) {
   r.health_summary = NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY;
   std::optional<FabricInfo> f = decode_fabric(r);
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->state, "completed");
+  EXPECT_EQ(f->state, FabricState::kCompleted);
   EXPECT_EQ(f->status, "success");
   EXPECT_FALSE(f->cluster_uuid);  // all zero: not a cluster
   EXPECT_EQ(f->bandwidth_degraded, true);
@@ -33,7 +33,7 @@ TEST(NvmlFabric, UuidTextAndHealthMaskDecoding) {
   EXPECT_FALSE(f->route_unhealthy);
   EXPECT_EQ(f->access_timeout_recovery, false);
   EXPECT_EQ(f->incorrect_configuration, "insufficient_nvlinks");
-  EXPECT_EQ(f->health_summary, "limited_capacity");
+  EXPECT_EQ(f->health_summary, FabricHealthSummary::kLimitedCapacity);
   r.state = NVML_GPU_FABRIC_STATE_IN_PROGRESS;
   r.status = NVML_ERROR_NOT_READY;
   f = decode_fabric(r);
@@ -60,7 +60,7 @@ TEST_F(FabricMock, FabricV3) {
   ASSERT_EQ(s.gpus.size(), 1u);
   ASSERT_TRUE(s.gpus[0].fabric);
   const FabricInfo& f = *s.gpus[0].fabric;
-  EXPECT_EQ(f.state, "completed");
+  EXPECT_EQ(f.state, FabricState::kCompleted);
   EXPECT_EQ(f.status, "success");
   EXPECT_EQ(f.clique_id, "32766");
   EXPECT_EQ(f.cluster_uuid, "6f1d2c3b-4a59-4e6f-8071-92a3b4c5d6e7");
@@ -68,7 +68,7 @@ TEST_F(FabricMock, FabricV3) {
   EXPECT_EQ(f.bandwidth_degraded, false);
   EXPECT_EQ(f.route_unhealthy, false);
   EXPECT_EQ(f.incorrect_configuration, "none");
-  EXPECT_EQ(f.health_summary, "healthy");
+  EXPECT_EQ(f.health_summary, FabricHealthSummary::kHealthy);
   EXPECT_TRUE(s.gpus[0].errors.empty());
 }
 

@@ -58,7 +58,7 @@ TEST_F(FieldsMock, FieldsOfAnyTypeAndPerElementErrors) {
       bare_device(R"(, "fields": {"230": {"type": "double", "value": 1}, "82": "UNKNOWN"})")));
   ASSERT_EQ(s.gpus.size(), 1u);
   const GpuState& g = s.gpus[0];
-  EXPECT_EQ(g.recovery.action, "gpu_reset");
+  EXPECT_EQ(g.recovery.action, RecoveryAction::kGpuReset);
   EXPECT_EQ(g.recovery.action_code, 1u);
   EXPECT_FALSE(g.thermal.memory_temperature_c);
   ASSERT_EQ(g.errors.size(), 1u);

@@ -15,11 +15,14 @@
 namespace gt {
 namespace {
 
-SmiTextFailure init_failure(const char* error, int code, const std::string& line) {
+/// nvmlInit failed with NVML's `name` (`code`), read as `error`.
+SmiTextFailure init_failure(NvmlInitError error, const char* name, int code,
+                            const std::string& line) {
   SmiTextFailure f;
   f.nvml.loaded = true;
   f.nvml.initialized = false;
   f.nvml.init_error = error;
+  f.nvml.init_return_name = name;
   f.nvml.init_return_code = code;
   f.nvml.error_message = "nvidia-smi: " + line;
   return f;
@@ -53,7 +56,8 @@ std::optional<SmiTextFailure> device_handle_failures(std::string_view text) {
 std::optional<SmiTextFailure> parse_smi_error_text(std::string_view text) {
   const std::string line = first_line(text);
   if (line.find("Driver/library version mismatch") != std::string::npos) {
-    SmiTextFailure f = init_failure("NVML_ERROR_LIB_RM_VERSION_MISMATCH", 18, line);
+    SmiTextFailure f = init_failure(NvmlInitError::kVersionMismatch,
+                                    "NVML_ERROR_LIB_RM_VERSION_MISMATCH", 18, line);
     static const std::regex kLib(R"(NVML library version: *([0-9][0-9.]*))");
     std::string s(text);
     std::smatch m;
@@ -61,11 +65,11 @@ std::optional<SmiTextFailure> parse_smi_error_text(std::string_view text) {
     return f;
   }
   if (line.find("couldn't communicate with the NVIDIA driver") != std::string::npos)
-    return init_failure("NVML_ERROR_DRIVER_NOT_LOADED", 9, line);
+    return init_failure(NvmlInitError::kDriverNotLoaded, "NVML_ERROR_DRIVER_NOT_LOADED", 9, line);
   if (line.starts_with("Failed to initialize NVML: Insufficient Permissions"))
-    return init_failure("NVML_ERROR_NO_PERMISSION", 4, line);
+    return init_failure(NvmlInitError::kNoPermission, "NVML_ERROR_NO_PERMISSION", 4, line);
   if (line.starts_with("Failed to initialize NVML"))
-    return init_failure("NVML_ERROR_UNKNOWN", 999, line);
+    return init_failure(NvmlInitError::kOtherNvmlError, "NVML_ERROR_UNKNOWN", 999, line);
   if (line.starts_with("No devices were found")) {
     SmiTextFailure f;
     f.nvml.loaded = f.nvml.initialized = true;

@@ -36,14 +36,14 @@ TEST(SmiText, VersionMismatchIsTheNvmlFinding) {
   std::string t = text_fixture("issue-tinygrad-ogkm47-error-driver-library-mismatch-570.txt");
   std::optional<SmiTextFailure> f = parse_smi_error_text(t);
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->nvml.init_error, "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+  EXPECT_EQ(f->nvml.init_error, NvmlInitError::kVersionMismatch);
   EXPECT_EQ(f->nvml.library_version, "570.124");
   EXPECT_EQ(ids_for(t), std::set<std::string>{"nvml.version_mismatch"});
 }
 
 TEST(SmiText, NoDriverCommunicationIsDriverNotLoaded) {
   std::string t = text_fixture("issue-shinecluster50-error-no-driver-comm.txt");
-  EXPECT_EQ(parse_smi_error_text(t)->nvml.init_error, "NVML_ERROR_DRIVER_NOT_LOADED");
+  EXPECT_EQ(parse_smi_error_text(t)->nvml.init_error, NvmlInitError::kDriverNotLoaded);
   EXPECT_EQ(ids_for(t), std::set<std::string>{"nvml.driver_not_loaded"});
 }
 
@@ -67,8 +67,10 @@ TEST(SmiText, UnknownErrorWithoutSpaceIsInaccessible) {
 }
 
 TEST(SmiText, OtherInitFailuresAndNoDevices) {
-  EXPECT_EQ(parse_smi_error_text("Failed to initialize NVML: Unknown Error\n")->nvml.init_error,
-            "NVML_ERROR_UNKNOWN");
+  const NvmlStatus unknown =
+      parse_smi_error_text("Failed to initialize NVML: Unknown Error\n")->nvml;
+  EXPECT_EQ(unknown.init_error, NvmlInitError::kOtherNvmlError);
+  EXPECT_EQ(unknown.init_return_name, "NVML_ERROR_UNKNOWN");
   EXPECT_EQ(ids_for("Failed to initialize NVML: Unknown Error\n"),
             std::set<std::string>{"nvml.init_failed"});
   EXPECT_EQ(ids_for("Failed to initialize NVML: Insufficient Permissions\n"),

@@ -45,33 +45,34 @@ bool not_available(const std::string& l) {
 
 }  // namespace
 
-std::optional<std::string> smi_recovery_action(std::string_view text) {
+std::optional<RecoveryAction> smi_recovery_action(std::string_view text) {
+  using A = RecoveryAction;
   const std::string l = lower_trimmed(text);
   if (not_available(l)) return std::nullopt;
-  if (l == "none") return "none";  // confirmed: 570 and 590 captures, 590 query-gpu CSV
+  if (l == "none") return A::kNone;  // confirmed: 570 and 590 captures, 590 query-gpu CSV
   // Guesses from nvmlDeviceGpuRecoveryAction_t: NODE_REBOOT 2, SYSTEM_REBOOT 7
   // (a bare "Reboot" read as the node's), DRAIN_AND_RESET 4, DRAIN_P2P 3,
   // BUS_RESET 6 (GPU_RESET_BUS in nvidia-ml-py), GPU_RESET 1.
   // A negation ("No reset required", "Reset not needed") is no action we can
   // name: unknown (a warning), never a reset or a reboot.
   const std::string padded = " " + l + " ";
-  if (has(padded, " no ") || has(padded, " not ") || has(l, "n't")) return "unknown";
-  if (has(l, "reboot")) return has(l, "system") ? "system_reboot" : "node_reboot";
-  if (has(l, "drain") && has(l, "reset")) return "drain_and_reset";
-  if (has(l, "drain") && has(l, "p2p")) return "drain_p2p";
-  if (has(l, "bus") && has(l, "reset")) return "bus_reset";
-  if (has(l, "reset")) return "gpu_reset";
-  return "unknown";  // a word we cannot name is never read as healthy
+  if (has(padded, " no ") || has(padded, " not ") || has(l, "n't")) return A::kUnknown;
+  if (has(l, "reboot")) return has(l, "system") ? A::kSystemReboot : A::kNodeReboot;
+  if (has(l, "drain") && has(l, "reset")) return A::kDrainAndReset;
+  if (has(l, "drain") && has(l, "p2p")) return A::kDrainP2p;
+  if (has(l, "bus") && has(l, "reset")) return A::kBusReset;
+  if (has(l, "reset")) return A::kGpuReset;
+  return A::kUnknown;  // a word we cannot name is never read as healthy
 }
 
-std::optional<std::string> smi_fabric_state(std::string_view text) {
+std::optional<FabricState> smi_fabric_state(std::string_view text) {
   // "Completed" and "In Progress" confirmed (535 -q output, 580 -q output
   // in NVIDIA/gpu-operator#2511); "Not Started", "Not Supported" by analogy.
   const std::string l = lower_trimmed(text);
-  if (l == "completed") return "completed";
-  if (l == "in progress") return "in_progress";
-  if (l == "not started") return "not_started";
-  if (l == "not supported") return "not_supported";
+  if (l == "completed") return FabricState::kCompleted;
+  if (l == "in progress") return FabricState::kInProgress;
+  if (l == "not started") return FabricState::kNotStarted;
+  if (l == "not supported") return FabricState::kNotSupported;
   return std::nullopt;
 }
 
@@ -84,13 +85,13 @@ std::optional<std::string> smi_fabric_status(std::string_view text) {
   return t.substr(b, e - b + 1);
 }
 
-std::optional<std::string> smi_fabric_summary(std::string_view text) {
+std::optional<FabricHealthSummary> smi_fabric_summary(std::string_view text) {
   // "Healthy" as nvidia-smi 580 prints a v3 healthSummary of 1
   // (NVIDIA/k8s-test-infra#685); the other two by analogy.
   const std::string l = lower_trimmed(text);
-  if (l == "healthy") return "healthy";
-  if (l == "unhealthy") return "unhealthy";
-  if (l == "limited capacity") return "limited_capacity";
+  if (l == "healthy") return FabricHealthSummary::kHealthy;
+  if (l == "unhealthy") return FabricHealthSummary::kUnhealthy;
+  if (l == "limited capacity") return FabricHealthSummary::kLimitedCapacity;
   return std::nullopt;
 }
 

@@ -8,25 +8,28 @@
 #include <string>
 #include <string_view>
 
+#include "model/driver_recovery.h"
+#include "model/fabric_state.h"
+
 namespace gt {
 
-/// gpu_recovery_action: "None" -> "none", else "gpu_reset", "node_reboot",
-/// "system_reboot", "drain_p2p", "drain_and_reset", "bus_reset", or
-/// "unknown" for any other word; null for "N/A", "[N/A]", "Unknown Error",
-/// "Requested functionality has been deprecated" and empty text.
-std::optional<std::string> smi_recovery_action(std::string_view text);
+/// gpu_recovery_action: "None" -> kNone, else a reset, reboot or drain
+/// action its words name, or kUnknown for any other word; null for "N/A",
+/// "[N/A]", "Unknown Error", "Requested functionality has been deprecated"
+/// and empty text.
+std::optional<RecoveryAction> smi_recovery_action(std::string_view text);
 
 /// fabric/state: "Not Supported", "Not Started", "In Progress", "Completed"
-/// -> "not_supported", "not_started", "in_progress", "completed"; else null.
-std::optional<std::string> smi_fabric_state(std::string_view text);
+/// -> the state; else null.
+std::optional<FabricState> smi_fabric_state(std::string_view text);
 
 /// fabric/status: "Success" -> "success"; any other value as printed (an
 /// NVML return's words); null when not available.
 std::optional<std::string> smi_fabric_status(std::string_view text);
 
 /// fabric/health/summary: "Healthy", "Unhealthy", "Limited Capacity" ->
-/// "healthy", "unhealthy", "limited_capacity"; else null.
-std::optional<std::string> smi_fabric_summary(std::string_view text);
+/// the summary; else null.
+std::optional<FabricHealthSummary> smi_fabric_summary(std::string_view text);
 
 /// One fabric/health condition (bandwidth degraded, route recovery in
 /// progress, route unhealthy, access timeout recovery): whether it holds.

@@ -6,31 +6,32 @@ namespace gt {
 namespace smi_words_test {
 
 TEST(SmiWords, RecoveryActionNoneIsTheOnlyHealthyWord) {
-  EXPECT_EQ(smi_recovery_action("None"), "none");  // as 570 and 590 print it
-  EXPECT_EQ(smi_recovery_action("  None\n"), "none");
-  EXPECT_EQ(smi_recovery_action("Frobnicate"), "unknown");
-  EXPECT_EQ(smi_recovery_action("Recover IMEX Domain"), "unknown");  // value 5: unresolved
-  EXPECT_EQ(smi_recovery_action("Drain"), "unknown");
+  EXPECT_EQ(smi_recovery_action("None"), RecoveryAction::kNone);  // as 570 and 590 print it
+  EXPECT_EQ(smi_recovery_action("  None\n"), RecoveryAction::kNone);
+  EXPECT_EQ(smi_recovery_action("Frobnicate"), RecoveryAction::kUnknown);
+  EXPECT_EQ(smi_recovery_action("Recover IMEX Domain"),
+            RecoveryAction::kUnknown);  // value 5: unresolved
+  EXPECT_EQ(smi_recovery_action("Drain"), RecoveryAction::kUnknown);
 }
 
 TEST(SmiWords, RecoveryActionNamesFromNvmlsEnum) {
-  EXPECT_EQ(smi_recovery_action("GPU Reset"), "gpu_reset");
-  EXPECT_EQ(smi_recovery_action("Reset"), "gpu_reset");
-  EXPECT_EQ(smi_recovery_action("Node Reboot"), "node_reboot");
-  EXPECT_EQ(smi_recovery_action("Reboot"), "node_reboot");
-  EXPECT_EQ(smi_recovery_action("System Reboot"), "system_reboot");
-  EXPECT_EQ(smi_recovery_action("Drain P2P"), "drain_p2p");
-  EXPECT_EQ(smi_recovery_action("Drain and Reset"), "drain_and_reset");
-  EXPECT_EQ(smi_recovery_action("DRAIN_AND_RESET"), "drain_and_reset");
-  EXPECT_EQ(smi_recovery_action("Bus Reset"), "bus_reset");
-  EXPECT_EQ(smi_recovery_action("GPU_RESET_BUS"), "bus_reset");
+  EXPECT_EQ(smi_recovery_action("GPU Reset"), RecoveryAction::kGpuReset);
+  EXPECT_EQ(smi_recovery_action("Reset"), RecoveryAction::kGpuReset);
+  EXPECT_EQ(smi_recovery_action("Node Reboot"), RecoveryAction::kNodeReboot);
+  EXPECT_EQ(smi_recovery_action("Reboot"), RecoveryAction::kNodeReboot);
+  EXPECT_EQ(smi_recovery_action("System Reboot"), RecoveryAction::kSystemReboot);
+  EXPECT_EQ(smi_recovery_action("Drain P2P"), RecoveryAction::kDrainP2p);
+  EXPECT_EQ(smi_recovery_action("Drain and Reset"), RecoveryAction::kDrainAndReset);
+  EXPECT_EQ(smi_recovery_action("DRAIN_AND_RESET"), RecoveryAction::kDrainAndReset);
+  EXPECT_EQ(smi_recovery_action("Bus Reset"), RecoveryAction::kBusReset);
+  EXPECT_EQ(smi_recovery_action("GPU_RESET_BUS"), RecoveryAction::kBusReset);
 }
 
 TEST(SmiWords, RecoveryActionNegationIsNeverAnAction) {
-  EXPECT_EQ(smi_recovery_action("No reset required"), "unknown");
-  EXPECT_EQ(smi_recovery_action("Reset not required"), "unknown");
-  EXPECT_EQ(smi_recovery_action("Reboot isn't needed"), "unknown");
-  EXPECT_EQ(smi_recovery_action("Node Reboot"), "node_reboot");
+  EXPECT_EQ(smi_recovery_action("No reset required"), RecoveryAction::kUnknown);
+  EXPECT_EQ(smi_recovery_action("Reset not required"), RecoveryAction::kUnknown);
+  EXPECT_EQ(smi_recovery_action("Reboot isn't needed"), RecoveryAction::kUnknown);
+  EXPECT_EQ(smi_recovery_action("Node Reboot"), RecoveryAction::kNodeReboot);
 }
 
 TEST(SmiWords, RecoveryActionNothingKnown) {
@@ -40,10 +41,10 @@ TEST(SmiWords, RecoveryActionNothingKnown) {
 }
 
 TEST(SmiWords, FabricState) {
-  EXPECT_EQ(smi_fabric_state("Completed"), "completed");
-  EXPECT_EQ(smi_fabric_state("In Progress"), "in_progress");
-  EXPECT_EQ(smi_fabric_state("Not Started"), "not_started");
-  EXPECT_EQ(smi_fabric_state("Not Supported"), "not_supported");
+  EXPECT_EQ(smi_fabric_state("Completed"), FabricState::kCompleted);
+  EXPECT_EQ(smi_fabric_state("In Progress"), FabricState::kInProgress);
+  EXPECT_EQ(smi_fabric_state("Not Started"), FabricState::kNotStarted);
+  EXPECT_EQ(smi_fabric_state("Not Supported"), FabricState::kNotSupported);
   EXPECT_EQ(smi_fabric_state("N/A"), std::nullopt);
   EXPECT_EQ(smi_fabric_state("Registered"), std::nullopt);  // unknown word: null, not a guess
 }
@@ -55,9 +56,9 @@ TEST(SmiWords, FabricStatusKeepsAnyOtherWords) {
 }
 
 TEST(SmiWords, FabricHealth) {
-  EXPECT_EQ(smi_fabric_summary("Healthy"), "healthy");
-  EXPECT_EQ(smi_fabric_summary("Unhealthy"), "unhealthy");
-  EXPECT_EQ(smi_fabric_summary("Limited Capacity"), "limited_capacity");
+  EXPECT_EQ(smi_fabric_summary("Healthy"), FabricHealthSummary::kHealthy);
+  EXPECT_EQ(smi_fabric_summary("Unhealthy"), FabricHealthSummary::kUnhealthy);
+  EXPECT_EQ(smi_fabric_summary("Limited Capacity"), FabricHealthSummary::kLimitedCapacity);
   EXPECT_EQ(smi_fabric_summary("Fine"), std::nullopt);
   EXPECT_EQ(smi_fabric_condition("Full"), false);
   EXPECT_EQ(smi_fabric_condition("Degraded"), true);

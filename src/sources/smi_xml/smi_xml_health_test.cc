@@ -41,7 +41,7 @@ GpuState one_gpu(const std::string& body) {
 TEST(SmiXmlHealth, Rtx3060At570) {
   const SmiXml x_g = real("telegraf-rtx-3060-570.124.04-v12-deprecated-fields.xml");
   const GpuState& g = x_g.gpus.at(0);
-  EXPECT_EQ(g.recovery.action, "none");
+  EXPECT_EQ(g.recovery.action, RecoveryAction::kNone);
   EXPECT_EQ(g.recovery.action_text, "None");
   EXPECT_FALSE(g.recovery.action_code);     // only NVML gives the number
   EXPECT_FALSE(g.recovery.reset_required);  // "Requested functionality has been deprecated"
@@ -62,7 +62,7 @@ TEST(SmiXmlHealth, Rtx3060At570) {
 TEST(SmiXmlHealth, RtxPro6000At590V13) {
   SmiXml x = real("telegraf-rtx-pro-6000-blackwell-maxq-590.44.01-v13.xml");
   const GpuState& g = x.gpus.at(0);
-  EXPECT_EQ(g.recovery.action, "none");
+  EXPECT_EQ(g.recovery.action, RecoveryAction::kNone);
   EXPECT_FALSE(g.recovery.reset_required);  // gpu_reset_status absent in v13
   EXPECT_FALSE(g.fabric);                   // every fabric element N/A
   // Blackwell: T.Limit forms only, none of them in the absolute fields.
@@ -93,7 +93,7 @@ TEST(SmiXmlHealth, DualA5000At590EachGpuItsOwn) {
   EXPECT_EQ(x.gpus[0].thermal.slowdown_margin_c, 95 - 13);
   EXPECT_EQ(x.gpus[1].thermal.slowdown_margin_c, 95 - 15);
   EXPECT_EQ(x.gpus[1].row_remapper_histogram->max, 192u);
-  EXPECT_EQ(x.gpus[1].recovery.action, "none");
+  EXPECT_EQ(x.gpus[1].recovery.action, RecoveryAction::kNone);
 }
 
 TEST(SmiXmlHealth, Rtx4090At535TLimitScale) {
@@ -181,7 +181,7 @@ TEST(SmiXmlHealth, RecoveryRebootAndResetRequired) {
       "<gpu_reset_status><reset_required>Yes</reset_required>"
       "<drain_and_reset_recommended>No</drain_and_reset_recommended></gpu_reset_status>"
       "<gpu_recovery_action>Reboot</gpu_recovery_action>");
-  EXPECT_EQ(g.recovery.action, "node_reboot");
+  EXPECT_EQ(g.recovery.action, RecoveryAction::kNodeReboot);
   EXPECT_EQ(g.recovery.action_text, "Reboot");
   EXPECT_EQ(g.recovery.reset_required, true);
   EXPECT_EQ(g.recovery.drain_and_reset_recommended, false);
@@ -189,7 +189,7 @@ TEST(SmiXmlHealth, RecoveryRebootAndResetRequired) {
 
 TEST(SmiXmlHealth, RecoveryUnknownWordsAndErrors) {
   GpuState odd = one_gpu("<gpu_recovery_action>Call Support</gpu_recovery_action>");
-  EXPECT_EQ(odd.recovery.action, "unknown");  // never "none"
+  EXPECT_EQ(odd.recovery.action, RecoveryAction::kUnknown);  // never RecoveryAction::kNone
   EXPECT_EQ(odd.recovery.action_text, "Call Support");
   GpuState err = one_gpu(
       "<gpu_recovery_action>Unknown Error</gpu_recovery_action>"
@@ -212,11 +212,11 @@ TEST(SmiXmlHealth, FabricCompletedAndDegraded) {
       "<access_timeout_recovery>N/A</access_timeout_recovery>"
       "<incorrect_configuration>None</incorrect_configuration></health></fabric>");
   ASSERT_TRUE(g.fabric);
-  EXPECT_EQ(g.fabric->state, "completed");
+  EXPECT_EQ(g.fabric->state, FabricState::kCompleted);
   EXPECT_EQ(g.fabric->status, "success");
   EXPECT_EQ(g.fabric->clique_id, "4026");
   EXPECT_EQ(g.fabric->cluster_uuid, "9c6f5af3-53bf-49b5-a436-b66766c413c3");
-  EXPECT_EQ(g.fabric->health_summary, "limited_capacity");
+  EXPECT_EQ(g.fabric->health_summary, FabricHealthSummary::kLimitedCapacity);
   EXPECT_EQ(g.fabric->bandwidth_degraded, true);
   EXPECT_EQ(g.fabric->route_recovery_in_progress, false);
   EXPECT_EQ(g.fabric->route_unhealthy, true);
