@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/run_triage.h"
 #include "render/json_report.h"
 #include "render/json_report_read.h"
@@ -246,7 +247,7 @@ int main(int argc, char** argv) {
       gt::parse_args(static_cast<int>(args.size()), args.data(), "gt_report_round_trip");
   if (!parsed.options) return 2;
   bool abandoned = false;
-  gt::Report report = gt::collect_report(*parsed.options, abandoned);
+  gt::Report report = gt::collect_report(*parsed.options, gt::default_command().stages, abandoned);
   int rc = report_round_trip::check(report, normalize);
   std::fflush(nullptr);
   if (abandoned) _exit(rc);  // a thread is stuck inside NVML (main.cc)
