@@ -20,6 +20,7 @@
 #include "fleet/remote.h"
 #include "render/fleet_render.h"
 #include "render/json_report_read.h"
+#include "util/errno_error.h"
 #include "util/read_capped.h"
 
 namespace gt {
@@ -33,7 +34,8 @@ std::vector<fs::path> files_in(const std::string& dir, std::string& error) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
     if (it->is_regular_file(ec)) out.push_back(it->path());
-  if (ec) error = dir + ": " + ec.message();
+  // A std::filesystem error is an errno (system_category) here.
+  if (ec) error = errno_error(ec.value(), dir).message;
   std::sort(out.begin(), out.end());
   return out;
 }
