@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <string_view>
 
 #include "cli/usage.h"
@@ -40,15 +41,17 @@ std::optional<std::string> choose_source(FleetOptions& o, const std::optional<st
     return "a fleet needs hosts: --host/--hosts-file, --smi-xml DIR (captures) or --reports "
            "DIR (saved reports)";
   if (given > 1) return "--host/--hosts-file, --smi-xml DIR and --reports DIR exclude each other";
-  if (smi) {
-    if (!is_capture_folder(*smi))
-      return "--smi-xml " + *smi +
-             ": a fleet reads a folder of captures (one capture: gpu-triage --smi-xml FILE)";
-    o.source = FleetSource::kCaptures;
-    o.dir = *smi;
-  } else if (reports) {
-    o.source = FleetSource::kReports;
-    o.dir = *reports;
+  const std::string& dir = smi ? *smi : reports ? *reports : std::string();
+  if (smi || reports) {
+    const char* flag = smi ? "--smi-xml " : "--reports ";
+    std::error_code ec;
+    if (dir == "-") return flag + dir + ": a fleet reads a folder, not stdin";
+    if (!std::filesystem::exists(dir, ec)) return flag + dir + ": no such folder";
+    if (!is_capture_folder(dir))
+      return flag + dir + ": a fleet reads a folder, one file a host" +
+             (smi ? " (one capture: gpu-triage --smi-xml FILE)" : "");
+    o.source = smi ? FleetSource::kCaptures : FleetSource::kReports;
+    o.dir = dir;
   }
   return std::nullopt;
 }
@@ -72,6 +75,7 @@ std::optional<std::string> refuse_unusable(const FleetOptions& o, const CLI::App
 }  // namespace
 
 bool is_capture_folder(const std::string& path) {
+  if (path == "-") return false;  // stdin, whatever the working directory holds
   std::error_code ec;
   return std::filesystem::is_directory(path, ec);
 }
@@ -138,8 +142,16 @@ ParsedFleetArgs parse_fleet_args(int argc, char** argv, const std::string& prog)
   app.add_flag("--no-kernel-log", o.no_kernel_log, "Over ssh: do not read the hosts' kernel log");
   app.add_option("--exit-codes", exit_codes, "Exit code convention: nagios (default) or npd")
       ->check(CLI::IsMember({"nagios", "npd"}));
+  bool color = false, version = false;
+  app.add_flag("--color,--no-color", color,
+               "Accepted as gpu-triage takes them (the fleet's lines have no colour)");
+  app.add_flag("-V,--version", version, "Print the version");
   if (std::optional<int> rc = parse_command_line(app, argc, argv, {prog, {}}))
     return {std::nullopt, *rc == 0 ? ExitCode::kOk : ExitCode::kUsage};
+  if (version) {
+    std::cout << "gpu-triage " << GT_VERSION << "\n";
+    return {std::nullopt, ExitCode::kOk};
+  }
   Result<std::chrono::milliseconds> t = parse_duration(host_timeout);
   if (!t) return fleet_usage(prog, t.error().with_context("--host-timeout").message, o.json);
   if (t->count() <= 0)

@@ -70,21 +70,34 @@ TEST(ParseFleetArgs, HostsWithTheirOptions) {
   EXPECT_EQ(p.options->host_timeout, std::chrono::seconds(2));
 }
 
-TEST(ParseFleetArgs, RefusesWhatASourceCannotHonour) {
+TEST(ParseFleetArgs, RefusesWhatASourceCannotHonourSayingWhy) {
   const std::string dir = testing::TempDir() + "fleet_args_test_reports";
   std::filesystem::create_directories(dir);
-  for (std::vector<std::string> words :
-       {std::vector<std::string>{"fleet", "--reports", dir, "--expect-gpus", "8"},
-        {"fleet", "--reports", dir, "--path", "/x"},
-        {"fleet", "--smi-xml", dir, "--fanout", "3"},
-        {"fleet", "--smi-xml", dir + "/none.xml"},
-        {"fleet", "--host", "h1", "--reports", dir},
-        {"fleet", "--drift"},
-        {"fleet", "--host", "h1", "--textfile", dir}}) {
-    Argv a(words);
+  const std::string ssh = " is for hosts checked over ssh, not ";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--reports", dir, "--expect-gpus", "8"}, "--expect-gpus: a saved report was judged"},
+      {{"--reports", dir, "--path", "/x"}, "--path" + ssh + "--reports DIR"},
+      {{"--reports", dir, "--no-kernel-log"}, "--no-kernel-log" + ssh + "--reports DIR"},
+      {{"--smi-xml", dir, "--fanout", "3"}, "--fanout" + ssh + "--smi-xml DIR"},
+      {{"--smi-xml", dir, "--ssh-command", "ssh -J j"}, "--ssh-command" + ssh + "--smi-xml DIR"},
+      {{"--smi-xml", dir, "--host-timeout", "3s"}, "--host-timeout" + ssh + "--smi-xml DIR"},
+      {{"--smi-xml", dir + "/none"}, "no such folder"},
+      {{"--smi-xml", "-"}, "a fleet reads a folder"},
+      {{"--host", "h1", "--reports", dir}, "exclude each other"},
+      {{"--drift"}, "a fleet needs hosts"},
+      {{"--host", "h1", "--textfile", dir}, "unknown option '--textfile'"},
+  };
+  for (const auto& [words, why] : cases) {
+    std::vector<std::string> argv = {"fleet"};
+    argv.insert(argv.end(), words.begin(), words.end());
+    Argv a(argv);
+    testing::internal::CaptureStderr();
     ParsedFleetArgs p = parse_fleet_args(a.argc(), a.argv(), "gpu-triage fleet");
-    EXPECT_FALSE(p.options) << words[1] << " " << words[2];
-    EXPECT_EQ(p.exit_code, ExitCode::kUsage);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(p.options) << why;
+    EXPECT_EQ(p.exit_code, ExitCode::kUsage) << why;
+    EXPECT_EQ(err.rfind("gpu-triage fleet: ", 0), 0u) << err;
+    EXPECT_NE(err.find(why), std::string::npos) << why << " not in: " << err;
   }
   std::filesystem::remove_all(dir);
 }

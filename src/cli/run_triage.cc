@@ -11,6 +11,8 @@
 
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
+#include "cli/fleet_args.h"
+#include "cli/usage.h"
 #include "collect/collect.h"
 #include "history/run_history.h"
 #include "render/json_report.h"
@@ -168,6 +170,12 @@ int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
 }  // namespace
 
 int cmd_triage(const Command& self, int argc, char** argv) {
+  // `gpu-triage triage --host h1`: named, the triage takes no fleet (main.cc
+  // hands an unnamed one to the fleet command).
+  if (std::string(argv[0]) == self.name && names_a_fleet(argc, argv))
+    return usage_error("gpu-triage triage",
+                       "a fleet's options are the fleet command's: gpu-triage fleet --host ...",
+                       asks_json(argc, argv));
   ParsedArgs parsed = parse_args(argc, argv);
   if (!parsed.options) return static_cast<int>(parsed.exit_code);
   bool abandoned = false;

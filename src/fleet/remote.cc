@@ -117,9 +117,28 @@ if [ -n "$pw" ]; then printf '@@gt-file /etc/passwd '; printf '%s' "$pw" | b; ec
 echo '@@gt-end'
 )SH";
 
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (size_t i = s.find(from); i != std::string::npos; i = s.find(from, i + to.size()))
-    s.replace(i, from.size(), to);
+/// The template with each @NAME@ of `values` filled in, in one pass: a value
+/// is never scanned again, so a --path holding "@ARGS@" stays inside its
+/// own quotes.
+std::string fill_template(std::string_view tmpl, const std::map<std::string, std::string>& values) {
+  std::string out;
+  size_t i = 0;
+  while (i < tmpl.size()) {
+    const size_t at = tmpl.find('@', i);
+    const size_t end = at == std::string_view::npos ? at : tmpl.find('@', at + 1);
+    if (end == std::string_view::npos) break;
+    auto v = values.find(std::string(tmpl.substr(at + 1, end - at - 1)));
+    out += tmpl.substr(i, at - i);
+    if (v == values.end()) {
+      out += '@';  // not a placeholder: the next '@' may start one
+      i = at + 1;
+    } else {
+      out += v->second;
+      i = end + 1;
+    }
+  }
+  out += tmpl.substr(i);
+  return out;
 }
 
 std::string base64_decode(std::string_view in) {
@@ -355,7 +374,6 @@ std::vector<std::string> ssh_argv(const RemoteOptions& o, const std::string& hos
 }
 
 std::string remote_command(const RemoteOptions& o) {
-  std::string script = kScript;
   std::string paths, args;
   for (const std::string& p : o.paths) {
     paths += " " + shell_quote(p);
@@ -365,11 +383,11 @@ std::string remote_command(const RemoteOptions& o) {
   if (o.checks.expect_gpus) args += " --expect-gpus " + std::to_string(*o.checks.expect_gpus);
   const bool kernel_log = has(o.stages, Stage::kKernelLog);
   if (!kernel_log) args += " --no-kernel-log";
-  replace_all(script, "@T@", seconds(o.host_timeout * 6 / 10));
-  replace_all(script, "@GT_TIMEOUT@", seconds(o.host_timeout / 2));
-  replace_all(script, "@PATHS@", paths);
-  replace_all(script, "@ARGS@", args);
-  replace_all(script, "@KLOG@", kernel_log ? "1" : "0");
+  const std::string script = fill_template(kScript, {{"T", seconds(o.host_timeout * 6 / 10)},
+                                                     {"GT_TIMEOUT", seconds(o.host_timeout / 2)},
+                                                     {"PATHS", paths},
+                                                     {"ARGS", args},
+                                                     {"KLOG", kernel_log ? "1" : "0"}});
   return "sh -c " + shell_quote(script);
 }
 

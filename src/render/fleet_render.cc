@@ -78,9 +78,9 @@ void render_fleet_text(const std::vector<HostReport>& reports, std::ostream& out
     for (const std::string& id : problem_ids(r)) ++ids[id];
   }
   auto hosts = [&](Verdict v) { return verdicts.at(static_cast<size_t>(v)); };
-  out << "summary: " << reports.size() << " hosts: " << hosts(Verdict::kOk) << " ok, "
-      << hosts(Verdict::kWarning) << " warning, " << hosts(Verdict::kCritical) << " critical, "
-      << hosts(Verdict::kUnknown) << " unknown\n";
+  out << "summary: " << count_of(reports.size(), "host", "hosts") << ": " << hosts(Verdict::kOk)
+      << " ok, " << hosts(Verdict::kWarning) << " warning, " << hosts(Verdict::kCritical)
+      << " critical, " << hosts(Verdict::kUnknown) << " unknown\n";
   std::vector<std::pair<std::string, int>> top(ids.begin(), ids.end());
   std::stable_sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.second > b.second; });
   out << "summary: most common findings:";

@@ -58,10 +58,29 @@ refused "gpu-triage fleet: --expect-gpus: a saved report was judged where it was
   --reports "$TMP/caps" --expect-gpus 8
 refused "gpu-triage fleet: --host/--hosts-file, --smi-xml DIR and --reports DIR exclude each other" \
   --host h1 --reports "$TMP/caps"
-refused "gpu-triage fleet: --smi-xml $TMP/caps/netdata-rtx-4090-535.86.05.xml: a fleet reads a folder of captures (one capture: gpu-triage --smi-xml FILE)" \
+refused "gpu-triage fleet: --smi-xml $TMP/caps/netdata-rtx-4090-535.86.05.xml: a fleet reads a folder, one file a host (one capture: gpu-triage --smi-xml FILE)" \
   fleet --smi-xml "$TMP/caps/netdata-rtx-4090-535.86.05.xml"
+refused "gpu-triage fleet: --reports $TMP/caps/netdata-rtx-4090-535.86.05.xml: a fleet reads a folder, one file a host" \
+  --reports "$TMP/caps/netdata-rtx-4090-535.86.05.xml"
+refused "gpu-triage fleet: --reports $TMP/none: no such folder" --reports "$TMP/none"
+refused "gpu-triage triage: a fleet's options are the fleet command's: gpu-triage fleet --host ..." \
+  triage --host h1
+for flag in --ssh-command --fanout --host-timeout; do
+  refused "gpu-triage fleet: $flag is for hosts checked over ssh, not --smi-xml DIR" \
+    --smi-xml "$TMP/caps" "$flag" 3
+done
 refused "gpu-triage fleet: a fleet needs hosts: --host/--hosts-file, --smi-xml DIR (captures) or --reports DIR (saved reports)" \
   fleet --drift
+# What gpu-triage itself takes and means the same for a fleet.
+tool -V --host h1
+[[ $RC == 0 && "$(cat "$TMP/out")" == "gpu-triage "* ]] || fail "-V --host h1: $RC $(cat "$TMP/out" "$TMP/err")"
+tool --no-color --smi-xml "$TMP/caps"
+[[ $RC != 64 ]] || fail "--no-color with a fleet: $(cat "$TMP/err")"
+# "-" is stdin, even where a folder is named "-".
+mkdir -p "$TMP/cwd/-"
+cp "$TMP/caps/"* "$TMP/cwd/-/"
+(cd "$TMP/cwd" && "$TOOL" --smi-xml - --oneline <"$XML/netdata-rtx-4090-535.86.05.xml" >"$TMP/out") || true
+grep -q '^OK gpus=1/- ' "$TMP/out" || fail "--smi-xml - beside a folder named -: $(cat "$TMP/out")"
 # The node's commands do not take the fleet's options.
 refused "gpu-triage serve: unknown option '--host'" serve --host h1
 refused "gpu-triage watch: unknown option '--reports'" watch --reports "$TMP/caps"
@@ -106,6 +125,21 @@ grep -q -- "--expect-gpus 8 --no-kernel-log" "$TMP/native-args" ||
 # Without it the same host's Xid is read: the test above can fail.
 tool --ssh-command "$FAKE_SSH" --host gather1 --json
 grep -q '"gpu.xid.79"' "$TMP/out" || fail "gather1's kernel log was not read: $(head -c 600 "$TMP/out")"
+
+# A --path is data on the remote side, whatever it holds: a placeholder of
+# the gather script's template, a quote, a command substitution.
+for p in "/x@ARGS@;touch $TMP/pwned1;#" "/y'; touch $TMP/pwned2; '" "/z\$(touch $TMP/pwned3)" \
+  "/w@KLOG@"; do
+  tool --ssh-command "$FAKE_SSH" --host gather1 --path "$p" --json
+  [[ $RC != 64 ]] || fail "--path $p: $(cat "$TMP/err")"
+  "$PYTHON" - "$TMP/out" "$p" <<'PY' || fail "--path $p did not reach df as itself: $(head -c 600 "$TMP/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+paths = [x["path"] for x in d["hosts"][0]["report"]["disks"]]
+assert paths == ["/", sys.argv[2]], paths
+PY
+done
+for n in 1 2 3; do [[ ! -e "$TMP/pwned$n" ]] || fail "a --path ran as a command on the host ($n)"; done
 
 # `triage` is the default command's name in the table: the same judgement
 # (the disks' free bytes move between two runs; the rest is compared).

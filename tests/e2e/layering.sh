@@ -63,8 +63,8 @@ allowed=(
   # The JSON error object of a command that ends before anything is judged
   # (docs/json.md "errors"): part of parsing the command line.
   "cli/usage.cc:json" "cli/usage.cc:stdout"
-  # `gpu-triage --version`: one fixed line, no report.
-  "cli/args.cc:stdout"
+  # `gpu-triage --version` (and the fleet's): one fixed line, no report.
+  "cli/args.cc:stdout" "cli/fleet_args.cc:stdout"
   # The record across boots is a file the tool reads back: its JSON is the
   # storage format (history --json prints it through render/history_render).
   "history/state_file.cc:json" "history/state_file.h:json"
