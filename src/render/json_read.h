@@ -111,6 +111,19 @@ struct EnumWords<Severity> {
   static constexpr const char* what = "a severity";
 };
 
+template <>
+struct EnumWords<EventKind> {
+  static constexpr auto all = kEventKinds;
+  static const char* name(EventKind k) { return event_kind_name(k); }
+  static constexpr const char* what = "a kernel-log event kind";
+};
+template <>
+struct EnumWords<LogBoot> {
+  static constexpr auto all = kLogBoots;
+  static const char* name(LogBoot b) { return log_boot_name(b); }
+  static constexpr const char* what = "a kernel-log boot";
+};
+
 template <typename E>
 requires std::is_enum_v<E>
 void read(const J& j, const std::string& path, E& out) {

@@ -153,7 +153,7 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
   J sources = J::array();
   for (const KernelLog::Source& s : log->sources)
     sources.push_back({{"name", s.name},
-                       {"boot", s.boot},
+                       {"boot", log_boot_name(s.boot)},
                        {"read", s.read},
                        {"error", opt(s.error)},
                        {"lines", s.lines}});
@@ -161,11 +161,11 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
   for (const KernelLogEvent& e : log->events) {
     J decoded = J::object();
     for (const auto& [name, value] : e.decoded) decoded[name] = value;
-    events.push_back({{"kind", e.kind},
+    events.push_back({{"kind", event_kind_name(e.kind)},
                       {"code", opt(e.code)},
                       {"pci_bus_id", opt(e.pci_bus_id)},
                       {"gpu_instance_id", opt(e.gpu_instance_id)},
-                      {"boot", e.boot},
+                      {"boot", log_boot_name(e.boot)},
                       {"monotonic_s", opt(e.monotonic_s)},
                       {"time", iso_time(e.time_unix_s)},
                       {"time_text", opt(e.time_text)},

@@ -71,14 +71,14 @@ void fill_gpu(GpuState& g) {
 
 KernelLog full_kernel_log() {
   KernelLog k;
-  k.sources = {{"/dev/kmsg", "current", true, std::nullopt, 120},
-               {"journalctl -k -b -1", "previous", false, "permission denied", 0}};
+  k.sources = {{"/dev/kmsg", LogBoot::kCurrent, true, std::nullopt, 120},
+               {"journalctl -k -b -1", LogBoot::kPrevious, false, "permission denied", 0}};
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = 163;
   e.pci_bus_id = "0000:18:00.0";
   e.gpu_instance_id = 5;
-  e.boot = "previous";
+  e.boot = LogBoot::kPrevious;
   e.monotonic_s = 1234.567891;
   e.time_unix_s = 1764399123;
   e.time_text = "Nov 29 06:52:03";
@@ -286,6 +286,17 @@ TEST(JsonReportRead, EveryOriginComesBackAsItsWord) {
   }
 }
 
+TEST(JsonReportRead, EveryKernelLogKindAndBootComesBackAsItsWord) {
+  for (EventKind k : kEventKinds)
+    for (LogBoot b : kLogBoots) {
+      Report r = full_report();
+      r.snapshot.kernel_log->events[0].kind = k;
+      r.snapshot.kernel_log->events[0].boot = b;
+      r.snapshot.kernel_log->sources[0].boot = b;
+      EXPECT_EQ(round_trip(r), r) << event_kind_name(k) << " " << log_boot_name(b);
+    }
+}
+
 std::string error_of(const J& j) {
   Result<Report> r = report_from_json(j);
   return r.ok() ? "(read)" : r.error().message;
@@ -374,6 +385,14 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
        },
        "report.kernel_log.events[0].time: expected a time as \"2026-11-29T16:15:27Z\", got "
        "\"2026-02-30T00:00:00Z\""},
+      {[](J& j) {
+         j["kernel_log"] = {{"events", {{{"kind", "Xid"}}}}};
+       },
+       "report.kernel_log.events[0].kind: not a kernel-log event kind: \"Xid\""},
+      {[](J& j) {
+         j["kernel_log"] = {{"sources", {{{"boot", "yesterday"}}}}};
+       },
+       "report.kernel_log.sources[0].boot: not a kernel-log boot: \"yesterday\""},
       {[](J& j) {
          j["kernel_log"] = {{"events", {{{"decoded", {{"gpc", 2}}}}}}};
        },
