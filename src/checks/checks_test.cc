@@ -119,8 +119,8 @@ GpuProcess sglang_worker(uint32_t pid, int rank) {
   p.cmdline = "sglang::scheduler_TP" + std::to_string(rank);
   p.user = "svc-llm";
   p.used_memory_bytes = 75800000000ull;
-  p.owner =
-      ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, "/system.slice/sglang.service"};
+  p.owner = ProcessOwner{OwnerKind::kSystemdUnit, "sglang.service", std::nullopt,
+                         "/system.slice/sglang.service"};
   return p;
 }
 
@@ -134,7 +134,7 @@ Server sglang_server(const NodeSnapshot& s) {
   sv.root_pid = 3141;
   sv.root_cmdline = "/usr/bin/python3 -m sglang.launch_server --tp 8";
   sv.tensor_parallel = 8;
-  sv.owner_kind = "systemd-unit";
+  sv.owner_kind = OwnerKind::kSystemdUnit;
   sv.owner_name = "sglang.service";
   sv.restart_policy = "Restart=always";
   sv.restarts_when_signalled = true;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/kernel_log_event.h"
+#include "model/owner_kind.h"
 
 namespace gt {
 namespace model_words_test {
@@ -41,6 +42,17 @@ TEST(ModelWords, KernelLogBoot) {
   EXPECT_STREQ(log_boot_name(LogBoot::kCurrent), "current");
   EXPECT_STREQ(log_boot_name(LogBoot::kPrevious), "previous");
   EXPECT_STREQ(log_boot_name(LogBoot::kFile), "file");
+}
+
+TEST(ModelWords, OwnerKind) {
+  expect_named(kOwnerKinds, owner_kind_name);
+  EXPECT_STREQ(owner_kind_name(OwnerKind::kSystemdUnit), "systemd-unit");
+  EXPECT_STREQ(owner_kind_name(OwnerKind::kSystemdUserUnit), "systemd-user-unit");
+  EXPECT_STREQ(owner_kind_name(OwnerKind::kCriO), "cri-o");
+  EXPECT_STREQ(owner_kind_name(OwnerKind::kKubernetesPod), "kubernetes-pod");
+  EXPECT_STREQ(owner_kind_name(OwnerKind::kUserSession), "user-session");
+  EXPECT_TRUE(container_owner(OwnerKind::kCriO));
+  EXPECT_FALSE(container_owner(OwnerKind::kKubernetesPod));
 }
 
 }  // namespace model_words_test

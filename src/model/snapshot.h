@@ -17,6 +17,7 @@
 #include "model/incident.h"
 #include "model/kernel_log_event.h"
 #include "model/mounts.h"
+#include "model/owner_kind.h"
 #include "model/server.h"
 
 namespace gt {
@@ -32,9 +33,8 @@ struct SampleStats {
 
 /// Who started a process, from /proc/PID/cgroup (ecosystem.md section 7).
 struct ProcessOwner {
-  std::string kind;  ///< "systemd-unit", "docker", "containerd", "cri-o",
-                     ///< "kubernetes-pod", "slurm-job", "user-session", "cgroup"
-  std::string name;  ///< unit name, container id, pod uid, job id...
+  OwnerKind kind = OwnerKind::kCgroup;      ///< model/owner_kind.h
+  std::string name;                         ///< unit name, container id, pod uid, job id...
   std::optional<std::string> container_id;  ///< when a pod's container is known
   std::string cgroup_path;                  ///< the raw cgroup path it came from
   bool operator==(const ProcessOwner&) const = default;

@@ -124,6 +124,13 @@ struct EnumWords<LogBoot> {
   static constexpr const char* what = "a kernel-log boot";
 };
 
+template <>
+struct EnumWords<OwnerKind> {
+  static constexpr auto all = kOwnerKinds;
+  static const char* name(OwnerKind k) { return owner_kind_name(k); }
+  static constexpr const char* what = "an owner kind";
+};
+
 template <typename E>
 requires std::is_enum_v<E>
 void read(const J& j, const std::string& path, E& out) {

@@ -28,7 +28,7 @@ J stats(const std::optional<SampleStats>& s) {
 
 J owner_json(const std::optional<ProcessOwner>& o) {
   if (!o) return nullptr;
-  return J{{"kind", o->kind},
+  return J{{"kind", owner_kind_name(o->kind)},
            {"name", o->name},
            {"container_id", opt(o->container_id)},
            {"cgroup_path", o->cgroup_path}};
@@ -366,7 +366,7 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                    {"start_time_unix_s", opt(s.start_time_unix_s)},
                    {"started_after_boot_s", opt(s.started_after_boot_s)},
                    {"auto_started", s.auto_started},
-                   {"owner_kind", opt(s.owner_kind)},
+                   {"owner_kind", s.owner_kind ? J(owner_kind_name(*s.owner_kind)) : J(nullptr)},
                    {"owner_name", opt(s.owner_name)},
                    {"restart_policy", opt(s.restart_policy)},
                    {"restarts_when_signalled", s.restarts_when_signalled},

@@ -297,6 +297,15 @@ TEST(JsonReportRead, EveryKernelLogKindAndBootComesBackAsItsWord) {
     }
 }
 
+TEST(JsonReportRead, EveryOwnerKindComesBackAsItsWord) {
+  for (OwnerKind k : kOwnerKinds) {
+    Report r = full_report();
+    (*r.snapshot.gpus[0].processes)[0].owner->kind = k;
+    (*r.snapshot.servers)[0].owner_kind = k;
+    EXPECT_EQ(round_trip(r), r) << owner_kind_name(k);
+  }
+}
+
 std::string error_of(const J& j) {
   Result<Report> r = report_from_json(j);
   return r.ok() ? "(read)" : r.error().message;
@@ -385,6 +394,10 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
        },
        "report.kernel_log.events[0].time: expected a time as \"2026-11-29T16:15:27Z\", got "
        "\"2026-02-30T00:00:00Z\""},
+      {[](J& j) { j["gpus"][0]["processes"][0]["owner"]["kind"] = "lxc"; },
+       "report.gpus[0].processes[0].owner.kind: not an owner kind: \"lxc\""},
+      {[](J& j) { j["servers"][0]["owner_kind"] = "Docker"; },
+       "report.servers[0].owner_kind: not an owner kind: \"Docker\""},
       {[](J& j) {
          j["kernel_log"] = {{"events", {{{"kind", "Xid"}}}}};
        },

@@ -82,10 +82,11 @@ void newest_file_line(Incident& in, const NewestFile& nf) {
 void server_line(Incident& in, const Server& s) {
   std::string what = s.kind + " started";
   if (s.started_after_boot_s) what += fmt::format(" {} s after boot", *s.started_after_boot_s);
-  if (s.owner_kind == "systemd-unit" && s.owner_name)
+  if (s.owner_kind == OwnerKind::kSystemdUnit && s.owner_name)
     what += " by " + *s.owner_name;
   else if (s.owner_kind && s.owner_name)
-    what += " by " + *s.owner_kind + " " + s.owner_name->substr(0, 12);
+    what +=
+        " by " + std::string(owner_kind_name(*s.owner_kind)) + " " + s.owner_name->substr(0, 12);
   what += s.auto_started ? " (auto-start, not a person)" : "";
   if (s.root_pid) what += fmt::format(", PID {}", *s.root_pid);
   add(in, s.start_time_unix_s, what, "/proc");

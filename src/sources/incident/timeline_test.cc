@@ -36,7 +36,7 @@ TEST(BuildTimeline, StoryInTimeOrder) {
   s.start_time_unix_s = 1'700'000'641;
   s.started_after_boot_s = 41;
   s.auto_started = true;
-  s.owner_kind = "systemd-unit";
+  s.owner_kind = OwnerKind::kSystemdUnit;
   s.owner_name = "sglang.service";
   build_timeline(in, std::vector<Server>{s});
   size_t write = index_of(in, "last write under /data: /data/run/s.jsonl, 10 min before");
