@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/kernel_log_event.h"
+#include "model/mounts.h"
 #include "model/owner_kind.h"
 
 namespace gt {
@@ -53,6 +54,13 @@ TEST(ModelWords, OwnerKind) {
   EXPECT_STREQ(owner_kind_name(OwnerKind::kUserSession), "user-session");
   EXPECT_TRUE(container_owner(OwnerKind::kCriO));
   EXPECT_FALSE(container_owner(OwnerKind::kKubernetesPod));
+}
+
+TEST(ModelWords, MountProblem) {
+  expect_named(kMountProblems, mount_problem_name);
+  EXPECT_STREQ(mount_problem_name(MountProblem::kNotMounted), "not_mounted");
+  EXPECT_STREQ(mount_problem_name(MountProblem::kWrongDevice), "wrong_device");
+  EXPECT_STREQ(mount_problem_name(MountProblem::kReadOnly), "read_only");
 }
 
 }  // namespace model_words_test

@@ -131,6 +131,13 @@ struct EnumWords<OwnerKind> {
   static constexpr const char* what = "an owner kind";
 };
 
+template <>
+struct EnumWords<MountProblem> {
+  static constexpr auto all = kMountProblems;
+  static const char* name(MountProblem p) { return mount_problem_name(p); }
+  static constexpr const char* what = "a mount problem";
+};
+
 template <typename E>
 requires std::is_enum_v<E>
 void read(const J& j, const std::string& path, E& out) {

@@ -253,7 +253,7 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
                    {"expected_source_note", opt(m.expected_source_note)},
                    {"mounted_device", opt(m.mounted_device)},
                    {"unmounted_disks", m.unmounted_disks},
-                   {"problem", opt(m.problem)},
+                   {"problem", m.problem ? J(mount_problem_name(*m.problem)) : J(nullptr)},
                    {"plain_directory", opt(m.plain_directory)}});
   return arr;
 }

@@ -174,7 +174,7 @@ MountInfo full_mount() {
   m.expected_source_note = "UUID=1234 names no disk present";
   m.mounted_device = "nvme0n1p1";
   m.unmounted_disks = {"nvme2n1 (3.8 TB, UUID 1234)"};
-  m.problem = "not_mounted";
+  m.problem = MountProblem::kNotMounted;
   m.plain_directory = true;
   return m;
 }
@@ -306,6 +306,14 @@ TEST(JsonReportRead, EveryOwnerKindComesBackAsItsWord) {
   }
 }
 
+TEST(JsonReportRead, EveryMountProblemComesBackAsItsWord) {
+  for (MountProblem p : kMountProblems) {
+    Report r = full_report();
+    r.snapshot.mounts[0].problem = p;
+    EXPECT_EQ(round_trip(r), r) << mount_problem_name(p);
+  }
+}
+
 std::string error_of(const J& j) {
   Result<Report> r = report_from_json(j);
   return r.ok() ? "(read)" : r.error().message;
@@ -398,6 +406,10 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
        "report.gpus[0].processes[0].owner.kind: not an owner kind: \"lxc\""},
       {[](J& j) { j["servers"][0]["owner_kind"] = "Docker"; },
        "report.servers[0].owner_kind: not an owner kind: \"Docker\""},
+      {[](J& j) {
+         j["mounts"] = {{{"path", "/data"}, {"problem", "unmounted"}}};
+       },
+       "report.mounts[0].problem: not a mount problem: \"unmounted\""},
       {[](J& j) {
          j["kernel_log"] = {{"events", {{{"kind", "Xid"}}}}};
        },
