@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "model/incident.h"
 #include "model/kernel_log_event.h"
 #include "model/mounts.h"
 #include "model/owner_kind.h"
@@ -61,6 +62,13 @@ TEST(ModelWords, MountProblem) {
   EXPECT_STREQ(mount_problem_name(MountProblem::kNotMounted), "not_mounted");
   EXPECT_STREQ(mount_problem_name(MountProblem::kWrongDevice), "wrong_device");
   EXPECT_STREQ(mount_problem_name(MountProblem::kReadOnly), "read_only");
+}
+
+TEST(ModelWords, BootEnding) {
+  expect_named(kBootEndings, boot_ending_name);
+  EXPECT_STREQ(boot_ending_name(BootEnding::kCleanShutdown), "clean_shutdown");
+  EXPECT_STREQ(boot_ending_name(BootEnding::kKernelPanic), "kernel_panic");
+  EXPECT_STREQ(boot_ending_name(BootEnding::kUnknown), "unknown");
 }
 
 }  // namespace model_words_test

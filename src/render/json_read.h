@@ -138,6 +138,15 @@ struct EnumWords<MountProblem> {
   static constexpr const char* what = "a mount problem";
 };
 
+// "unknown" is a value of its own (the journal was not read), not where a
+// word this version does not know goes: such a word is an error too.
+template <>
+struct EnumWords<BootEnding> {
+  static constexpr auto all = kBootEndings;
+  static const char* name(BootEnding e) { return boot_ending_name(e); }
+  static constexpr const char* what = "a boot ending";
+};
+
 template <typename E>
 requires std::is_enum_v<E>
 void read(const J& j, const std::string& path, E& out) {

@@ -136,7 +136,7 @@ Incident full_incident() {
   b.boot_id = "b-before";
   b.first_entry_unix_s = 1764000000;
   b.last_entry_unix_s = 1764380000;
-  b.ending = "abrupt";
+  b.ending = BootEnding::kAbrupt;
   b.ending_evidence = "no shutdown record";
   b.entries_read = 5000;
   b.garbage_lines = 2;
@@ -314,6 +314,14 @@ TEST(JsonReportRead, EveryMountProblemComesBackAsItsWord) {
   }
 }
 
+TEST(JsonReportRead, EveryBootEndingComesBackAsItsWord) {
+  for (BootEnding e : kBootEndings) {
+    Report r = full_report();
+    r.snapshot.incident->previous_boot->ending = e;
+    EXPECT_EQ(round_trip(r), r) << boot_ending_name(e);
+  }
+}
+
 std::string error_of(const J& j) {
   Result<Report> r = report_from_json(j);
   return r.ok() ? "(read)" : r.error().message;
@@ -410,6 +418,8 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
          j["mounts"] = {{{"path", "/data"}, {"problem", "unmounted"}}};
        },
        "report.mounts[0].problem: not a mount problem: \"unmounted\""},
+      {[](J& j) { j["incident"]["previous_boot"]["ending"] = "watchdog"; },
+       "report.incident.previous_boot.ending: not a boot ending: \"watchdog\""},
       {[](J& j) {
          j["kernel_log"] = {{"events", {{{"kind", "Xid"}}}}};
        },
