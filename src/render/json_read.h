@@ -124,6 +124,9 @@ struct EnumWords<LogBoot> {
   static constexpr const char* what = "a kernel-log boot";
 };
 
+// "cgroup" is the owner of a cgroup path of no known form, not where a word
+// this version does not know goes (free would then treat a newer kind's
+// server as ownerless): such a word is an error.
 template <>
 struct EnumWords<OwnerKind> {
   static constexpr auto all = kOwnerKinds;
