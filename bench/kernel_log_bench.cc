@@ -57,7 +57,7 @@ BENCHMARK(BM_LineSplitBaseline)->Unit(benchmark::kMillisecond);
 
 void BM_ParseStorm(benchmark::State& state) {
   for (auto _ : state) {
-    gt::ParsedKernelLog got = gt::parse_kernel_log_text(text(), "current");
+    gt::ParsedKernelLog got = gt::parse_kernel_log_text(text(), gt::LogBoot::kCurrent);
     benchmark::DoNotOptimize(got.events.data());
     if (got.events.size() != 2 || got.events[0].count != 100000) state.SkipWithError("bad fold");
   }

@@ -37,7 +37,7 @@ Report no_gpu() {
   r.snapshot.nvml.init_error = NvmlInitError::kLibraryNotFound;
   r.snapshot.kernel_log = KernelLog{};
   r.snapshot.kernel_log->sources = {
-      {"/dev/kmsg", "current", false, std::string("permission denied"), 0}};
+      {"/dev/kmsg", LogBoot::kCurrent, false, std::string("permission denied"), 0}};
   return r;
 }
 
@@ -102,8 +102,8 @@ Report log_failing(std::vector<KernelLog::Source> sources) {
 
 TEST(KernelLogCause, NoPersistentJournalIsNotAPermissionProblem) {
   Report r = log_failing(
-      {{"/dev/kmsg", "current", true, std::nullopt, 100},
-       {"journalctl -k -b -1", "previous", false,
+      {{"/dev/kmsg", LogBoot::kCurrent, true, std::nullopt, 100},
+       {"journalctl -k -b -1", LogBoot::kPrevious, false,
         std::string("Specifying boot ID or boot offset has no effect, no persistent journal "
                     "was found."),
         0}});
@@ -114,18 +114,18 @@ TEST(KernelLogCause, NoPersistentJournalIsNotAPermissionProblem) {
   EXPECT_NE(f->evidence.find("no persistent journal"), std::string::npos) << f->evidence;
   EXPECT_EQ(f->action.find("root"), std::string::npos) << f->action;
   EXPECT_NE(f->action.find("/var/log/journal"), std::string::npos) << f->action;
-  r = log_failing(
-      {{"/dev/kmsg", "current", true, std::nullopt, 100},
-       {"journalctl -k -b -1", "previous", false, std::string("No journal files were found."), 0}});
+  r = log_failing({{"/dev/kmsg", LogBoot::kCurrent, true, std::nullopt, 100},
+                   {"journalctl -k -b -1", LogBoot::kPrevious, false,
+                    std::string("No journal files were found."), 0}});
   judge(r, {});
   EXPECT_NE(find(r, "kernel_log.unreadable")->evidence.find("no persistent journal"),
             std::string::npos);
 }
 
 TEST(KernelLogCause, EachSourceSaysWhatFailed) {
-  Report r = log_failing({{"/dev/kmsg", "current", false,
+  Report r = log_failing({{"/dev/kmsg", LogBoot::kCurrent, false,
                            std::string("permission denied (run as root or with CAP_SYSLOG)"), 0},
-                          {"journalctl -k -b -1", "previous", false,
+                          {"journalctl -k -b -1", LogBoot::kPrevious, false,
                            std::string("cannot run journalctl: No such file or directory"), 0}});
   judge(r, {});
   const Finding* f = find(r, "kernel_log.unreadable");
@@ -136,13 +136,14 @@ TEST(KernelLogCause, EachSourceSaysWhatFailed) {
   EXPECT_NE(f->action.find("--kernel-log"), std::string::npos);
   CheckOptions root;
   root.running_as_root = true;
-  judge(r = log_failing({{"/dev/kmsg", "current", false, std::string("permission denied"), 0}}),
+  judge(r = log_failing(
+            {{"/dev/kmsg", LogBoot::kCurrent, false, std::string("permission denied"), 0}}),
         root);
   EXPECT_NE(find(r, "kernel_log.unreadable")->evidence.find("CAP_SYSLOG"), std::string::npos);
   EXPECT_FALSE(any_command_has(r, "sudo"));
-  r = log_failing(
-      {{"/dev/kmsg", "current", true, std::nullopt, 100},
-       {"journalctl -k -b -1", "previous", false, std::string("timed out after 3000 ms"), 0}});
+  r = log_failing({{"/dev/kmsg", LogBoot::kCurrent, true, std::nullopt, 100},
+                   {"journalctl -k -b -1", LogBoot::kPrevious, false,
+                    std::string("timed out after 3000 ms"), 0}});
   judge(r, {});
   EXPECT_NE(find(r, "kernel_log.unreadable")->evidence.find("timed out"), std::string::npos);
 }
@@ -151,8 +152,8 @@ TEST(KernelLogCause, EachSourceSaysWhatFailed) {
 // a journal that is not persistent: a note that says both, no permission talk.
 TEST(KernelLogCause, NoEarlierBootSaysBothMeanings) {
   Report r = log_failing(
-      {{"/dev/kmsg", "current", true, std::nullopt, 100},
-       {"journalctl -k -b -1", "previous", false,
+      {{"/dev/kmsg", LogBoot::kCurrent, true, std::nullopt, 100},
+       {"journalctl -k -b -1", LogBoot::kPrevious, false,
         std::string("Data from the specified boot (-1) is not available: No such boot ID in "
                     "journal"),
         0}});
@@ -165,10 +166,10 @@ TEST(KernelLogCause, NoEarlierBootSaysBothMeanings) {
 }
 
 TEST(KernelLogCause, ABootReadElsewhereIsNoFinding) {
-  Report r = log_failing(
-      {{"/dev/kmsg", "current", true, std::nullopt, 100},
-       {"journalctl -k -b -1", "previous", false, std::string("No journal files were found."), 0},
-       {"/var/log/kern.log", "previous", true, std::nullopt, 5000}});
+  Report r = log_failing({{"/dev/kmsg", LogBoot::kCurrent, true, std::nullopt, 100},
+                          {"journalctl -k -b -1", LogBoot::kPrevious, false,
+                           std::string("No journal files were found."), 0},
+                          {"/var/log/kern.log", LogBoot::kPrevious, true, std::nullopt, 5000}});
   judge(r, {});
   EXPECT_FALSE(find(r, "kernel_log.unreadable"));
 }

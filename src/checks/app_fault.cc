@@ -20,7 +20,7 @@ using Entry = std::pair<const EventKey, EventGroup>;
 /// a consequence such as the channel reset that follows it).
 bool app_fault_code(const EventKey& k) {
   const auto& [kind, code, bus, boot] = k;
-  if (kind != "xid" || bus.empty()) return false;
+  if (kind != EventKind::kXid || bus.empty()) return false;
   const XidFacts facts = xid_facts(code);
   return facts.cls == XidClass::kApplication && !facts.consequence;
 }
@@ -28,7 +28,8 @@ bool app_fault_code(const EventKey& k) {
 /// The application's consequence Xids (43: the channel reset after a fault).
 bool app_consequence(const EventKey& k) {
   const XidFacts facts = xid_facts(std::get<1>(k));
-  return std::get<0>(k) == "xid" && facts.cls == XidClass::kApplication && facts.consequence;
+  return std::get<0>(k) == EventKind::kXid && facts.cls == XidClass::kApplication &&
+         facts.consequence;
 }
 
 /// Two spans on one clock come within the window of each other.
@@ -121,7 +122,7 @@ Finding cluster_finding(const NodeSnapshot& s, const std::vector<Entry*>& c,
 
 std::vector<Finding> app_fault_many_gpus(const NodeSnapshot& s,
                                          std::map<EventKey, EventGroup>& groups) {
-  std::map<std::string, std::vector<Entry*>> by_boot;
+  std::map<LogBoot, std::vector<Entry*>> by_boot;
   for (Entry& e : groups)
     if (app_fault_code(e.first) && span_of(e.second)) by_boot[std::get<3>(e.first)].push_back(&e);
   std::vector<Finding> out;

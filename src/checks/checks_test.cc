@@ -119,8 +119,8 @@ GpuProcess sglang_worker(uint32_t pid, int rank) {
   p.cmdline = "sglang::scheduler_TP" + std::to_string(rank);
   p.user = "svc-llm";
   p.used_memory_bytes = 75800000000ull;
-  p.owner =
-      ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, "/system.slice/sglang.service"};
+  p.owner = ProcessOwner{OwnerKind::kSystemdUnit, "sglang.service", std::nullopt,
+                         "/system.slice/sglang.service"};
   return p;
 }
 
@@ -134,7 +134,7 @@ Server sglang_server(const NodeSnapshot& s) {
   sv.root_pid = 3141;
   sv.root_cmdline = "/usr/bin/python3 -m sglang.launch_server --tp 8";
   sv.tensor_parallel = 8;
-  sv.owner_kind = "systemd-unit";
+  sv.owner_kind = OwnerKind::kSystemdUnit;
   sv.owner_name = "sglang.service";
   sv.restart_policy = "Restart=always";
   sv.restarts_when_signalled = true;
@@ -281,14 +281,14 @@ TEST(Checks, DiskGrades) {
 TEST(Checks, KernelLogEventsAreDecodedAndAttributed) {
   Report r = healthy_node();
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = 79;
   e.pci_bus_id = "0000:1c:00.0";  // GPU 3
-  e.boot = "current";
+  e.boot = LogBoot::kCurrent;
   e.detail = "GPU has fallen off the bus.";
   r.snapshot.kernel_log->events = {e, e};
   KernelLogEvent prev = e;
-  prev.boot = "previous";
+  prev.boot = LogBoot::kPrevious;
   prev.code = 48;
   r.snapshot.kernel_log->events.push_back(prev);
   KernelLogEvent unknown = e;
@@ -314,7 +314,7 @@ TEST(Checks, KernelLogEventsAreDecodedAndAttributed) {
 TEST(Checks, UnreadableKernelLogIsAFinding) {
   Report r = healthy_node();
   r.snapshot.kernel_log->sources = {
-      {"/dev/kmsg", "current", false, std::string("permission denied"), 0}};
+      {"/dev/kmsg", LogBoot::kCurrent, false, std::string("permission denied"), 0}};
   auto v = ids(r);
   ASSERT_TRUE(has(v, "kernel_log.unreadable"));
   EXPECT_EQ(r.verdict, Severity::kWarning);
@@ -342,18 +342,18 @@ namespace checks_test {
 TEST(Checks, FatalNvlinkAndRecoveryActionRaiseTheSeverity) {
   Report r = healthy_node();
   KernelLogEvent e;
-  e.kind = "sxid";
+  e.kind = EventKind::kSxid;
   e.code = 22013;
   e.pci_bus_id = "0000:02:00.0";
-  e.boot = "current";
+  e.boot = LogBoot::kCurrent;
   e.detail = "Non-fatal, Link 00 Minion Link DLREQ interrupt";
   KernelLogEvent fatal = e;
   fatal.code = 20034;
   fatal.detail = "Fatal, Link 32 LTSSM Fault Up";
   KernelLogEvent rec;
-  rec.kind = "xid";
+  rec.kind = EventKind::kXid;
   rec.code = 154;
-  rec.boot = "current";
+  rec.boot = LogBoot::kCurrent;
   rec.pci_bus_id = "0000:19:00.0";
   rec.detail = "GPU recovery action changed from 0x0 (None) to 0x2 (Node Reboot Required)";
   r.snapshot.kernel_log->events = {e, fatal, rec};

@@ -124,7 +124,8 @@ void unreadable(const DataCheck& d, std::vector<Finding>& out) {
 const MountInfo* volume_not_ready(const NodeSnapshot& s, const DataCheck& d) {
   for (const MountInfo& m : s.mounts)
     if (m.path == d.dir && m.problem &&
-        (*m.problem == "not_mounted" || *m.problem == "wrong_device" || *m.problem == "read_only"))
+        (*m.problem == MountProblem::kNotMounted || *m.problem == MountProblem::kWrongDevice ||
+         *m.problem == MountProblem::kReadOnly))
       return &m;
   return nullptr;
 }

@@ -83,9 +83,9 @@ TEST(RecoveryAction, OlderFlagsFromACaptureAndXid154AreQuoted) {
   r.snapshot.gpus[3].recovery.reset_required = true;
   r.snapshot.gpus[3].recovery.drain_and_reset_recommended = false;
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = 154;
-  e.boot = "previous";
+  e.boot = LogBoot::kPrevious;
   e.pci_bus_id = "0000:1c:00.0";
   e.detail = "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)";
   r.snapshot.kernel_log->events.push_back(e);

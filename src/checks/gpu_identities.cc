@@ -43,9 +43,10 @@ std::set<std::string> fallen_bus_ids(const NodeSnapshot& s) {
   std::set<std::string> out;
   if (!s.kernel_log) return out;
   for (const KernelLogEvent& e : s.kernel_log->events) {
-    bool fallen = e.kind == "fallen-off-bus" ||
-                  (e.kind == "xid" && e.code && xid_facts(*e.code).cls == XidClass::kGpuGone);
-    if (fallen && e.pci_bus_id && e.boot != "previous" && !gpu_by_bus_id(s, *e.pci_bus_id))
+    bool fallen =
+        e.kind == EventKind::kFallenOffBus ||
+        (e.kind == EventKind::kXid && e.code && xid_facts(*e.code).cls == XidClass::kGpuGone);
+    if (fallen && e.pci_bus_id && e.boot != LogBoot::kPrevious && !gpu_by_bus_id(s, *e.pci_bus_id))
       out.insert(normalize_pci_bus_id(*e.pci_bus_id));
   }
   return out;

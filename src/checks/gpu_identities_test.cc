@@ -28,9 +28,9 @@ Report lost_gpu_3() {
   return r;
 }
 
-KernelLogEvent xid79(const std::string& bus, const std::string& boot = "current") {
+KernelLogEvent xid79(const std::string& bus, LogBoot boot = LogBoot::kCurrent) {
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = 79;
   e.pci_bus_id = bus;
   e.boot = boot;
@@ -101,7 +101,8 @@ TEST(Identity, FromTheKernelLogAloneWhenThePciBusIsUnread) {
   Report r = lost_gpu_3();
   r.snapshot.pci_devices.clear();
   r.snapshot.kernel_log->events.push_back(xid79("0000:1c:00.0"));
-  r.snapshot.kernel_log->events.push_back(xid79("0000:19:00.0", "previous"));  // GPU 0: healthy
+  r.snapshot.kernel_log->events.push_back(
+      xid79("0000:19:00.0", LogBoot::kPrevious));  // GPU 0: healthy
   judge(r, {});
   EXPECT_EQ(r.snapshot.gpus[3].pci_bus_id, "00000000:1C:00.0");
   EXPECT_NE(r.snapshot.gpus[3].identity_derived_from->find("from the kernel log"),
@@ -111,9 +112,9 @@ TEST(Identity, FromTheKernelLogAloneWhenThePciBusIsUnread) {
 TEST(Join, LostGpuAndItsXid79AreOneFindingOneStepOneReboot) {
   Report r = lost_gpu_3();
   KernelLogEvent fallen = xid79("0000:1c:00.0");
-  fallen.kind = "fallen-off-bus";
+  fallen.kind = EventKind::kFallenOffBus;
   fallen.code.reset();
-  r.snapshot.kernel_log->events = {xid79("0000:1c:00.0"), xid79("0000:1c:00.0", "previous"),
+  r.snapshot.kernel_log->events = {xid79("0000:1c:00.0"), xid79("0000:1c:00.0", LogBoot::kPrevious),
                                    fallen};
   judge(r, {});
   std::vector<std::string> ids;

@@ -11,9 +11,9 @@ namespace history_checks_test {
 Report node_with_xid79(const std::vector<std::string>& before, const std::string& boot) {
   Report r = healthy_node(4);
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = 79;
-  e.boot = "current";
+  e.boot = LogBoot::kCurrent;
   e.pci_bus_id = normalize_pci_bus_id(*r.snapshot.gpus[2].pci_bus_id);
   e.detail = "GPU has fallen off the bus.";
   r.snapshot.kernel_log->events = {e};

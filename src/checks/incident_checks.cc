@@ -19,7 +19,7 @@ std::string at(const std::optional<int64_t>& t) {
 
 void previous_boot_end(const PreviousBoot& b, std::vector<Finding>& out) {
   const std::string summary = last_minutes_summary(b);
-  if (b.ending == "abrupt") {
+  if (b.ending == BootEnding::kAbrupt) {
     Finding f = node_finding("incident.previous_boot_abrupt");
     f.title = "The previous boot ended abruptly" + at(b.last_entry_unix_s) +
               " (no shutdown record: power loss, a killed VM or a hard hang)";
@@ -32,7 +32,7 @@ void previous_boot_end(const PreviousBoot& b, std::vector<Finding>& out) {
     f.commands = {"journalctl -b -1 -n 200 --no-pager", "journalctl --list-boots --no-pager"};
     out.push_back(f);
   }
-  if (b.ending == "kernel_panic") {
+  if (b.ending == BootEnding::kKernelPanic) {
     Finding f = node_finding("incident.kernel_panic");
     f.title = "The previous boot ended in a kernel panic" + at(b.last_entry_unix_s);
     f.evidence = b.ending_evidence.value_or("a crash record holds the panic");
@@ -42,7 +42,7 @@ void previous_boot_end(const PreviousBoot& b, std::vector<Finding>& out) {
     out.push_back(f);
   }
   const uint64_t storage = b.io_errors.count + b.read_only_remounts.count + b.storage_resets.count;
-  if (storage > 0 && (b.ending == "abrupt" || b.ending == "kernel_panic")) {
+  if (storage > 0 && (b.ending == BootEnding::kAbrupt || b.ending == BootEnding::kKernelPanic)) {
     Finding f = node_finding("incident.storage_errors_before_crash");
     f.title = "Storage failed in the previous boot's last minutes: " + summary;
     std::optional<std::string> ex = b.io_errors.example            ? b.io_errors.example

@@ -23,7 +23,7 @@ const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
 TEST(CheckIncident, AbruptEndWithStorageErrorsIsTwoWarnings) {
   Incident in;
   PreviousBoot b;
-  b.ending = "abrupt";
+  b.ending = BootEnding::kAbrupt;
   b.last_entry_unix_s = 1700000000;
   b.io_errors = {14, 1699999500, 1699999990, "I/O error, dev vda, sector 8"};
   b.hung_tasks = {3, 1699999800, 1700000000, "INFO: task"};
@@ -43,7 +43,7 @@ TEST(CheckIncident, AbruptEndWithStorageErrorsIsTwoWarnings) {
 TEST(CheckIncident, CleanEndOrUnknownSaysNothing) {
   Incident in;
   PreviousBoot b;
-  b.ending = "clean_shutdown";
+  b.ending = BootEnding::kCleanShutdown;
   b.io_errors = {2, 1, 2, "I/O error"};  // errors, but it shut down cleanly
   in.previous_boot = b;
   EXPECT_TRUE(run(in).empty());
@@ -53,7 +53,7 @@ TEST(CheckIncident, CleanEndOrUnknownSaysNothing) {
 TEST(CheckIncident, PanicCarriesItsFirstLine) {
   Incident in;
   PreviousBoot b;
-  b.ending = "kernel_panic";
+  b.ending = BootEnding::kKernelPanic;
   b.ending_evidence = "Kernel panic - not syncing: Fatal exception [/sys/fs/pstore/dmesg-efi-1]";
   in.previous_boot = b;
   auto fs = run(in);

@@ -49,13 +49,13 @@ bool says_fatal(const std::string& text) {
 
 /// Severity of one group: the catalogue's, raised by what the lines say
 /// (a Fatal NVLink/SXid error, the recovery action an Xid 154 announces).
-Severity graded(const std::string& kind, int code, const XidEntry* entry,
+Severity graded(EventKind kind, int code, const XidEntry* entry,
                 const std::vector<const KernelLogEvent*>& events) {
   Severity sev = entry ? entry->severity : Severity::kWarning;
   for (const KernelLogEvent* e : events) {
     const std::string& text = e->detail.empty() ? e->line : e->detail;
-    const XidFacts facts = kind == "xid" ? xid_facts(code) : XidFacts{};
-    if ((kind == "sxid" || facts.payload == XidPayload::kNvlink5) && says_fatal(text))
+    const XidFacts facts = kind == EventKind::kXid ? xid_facts(code) : XidFacts{};
+    if ((kind == EventKind::kSxid || facts.payload == XidPayload::kNvlink5) && says_fatal(text))
       sev = std::max(sev, Severity::kCritical);
     if (facts.cls == XidClass::kRecovery)
       if (std::optional<RecoveryAction> action = xid154_recovery_action(text))
@@ -118,7 +118,7 @@ void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& 
   std::optional<XidRemap> followed;
   for (const KernelLogEvent& e : s.kernel_log->events) {
     const XidRemap remap = e.code ? xid_facts(*e.code).remap : XidRemap::kNone;
-    if (e.kind == "xid" && remap != XidRemap::kNone && e.boot == boot && e.pci_bus_id &&
+    if (e.kind == EventKind::kXid && remap != XidRemap::kNone && e.boot == boot && e.pci_bus_id &&
         normalize_pci_bus_id(*e.pci_bus_id) == normalize_pci_bus_id(bus) &&
         (!e.time_unix_s || !first.time_unix_s || *e.time_unix_s >= *first.time_unix_s))
       followed = std::max(followed.value_or(XidRemap::kNone), remap);
@@ -143,12 +143,12 @@ void resolve_xid48(const NodeSnapshot& s, const Key& key, const KernelLogEvent& 
 bool reset_confirmed(const NodeSnapshot& s, const GpuState* g, const Key& key,
                      const KernelLogEvent& first) {
   const auto& [kind, code, bus, boot] = key;
-  if (!g || boot != "current" || kind != "xid") return false;
+  if (!g || boot != LogBoot::kCurrent || kind != EventKind::kXid) return false;
   if (g->recovery.action != RecoveryAction::kNone || g->recovery.flags_from_deprecated_fields)
     return false;
   for (const KernelLogEvent& e : s.kernel_log->events) {
-    if (e.kind != "xid" || !e.code || xid_facts(*e.code).cls != XidClass::kRecovery ||
-        e.boot != "current" || !e.pci_bus_id ||
+    if (e.kind != EventKind::kXid || !e.code || xid_facts(*e.code).cls != XidClass::kRecovery ||
+        e.boot != LogBoot::kCurrent || !e.pci_bus_id ||
         normalize_pci_bus_id(*e.pci_bus_id) != normalize_pci_bus_id(bus))
       continue;
     if (first.time_unix_s &&
@@ -165,28 +165,28 @@ bool reset_confirmed(const NodeSnapshot& s, const GpuState* g, const Key& key,
 Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
   const auto& [kind, code, bus, boot] = key;
   const KernelLogEvent& e = *grp.first;
-  const XidEntry* entry = kind == "xid"    ? find_xid(code)
-                          : kind == "sxid" ? find_sxid(code)
-                                           : &fallen_off_bus_entry();
-  std::string id = kind == "xid"    ? xid_finding_id(code)
-                   : kind == "sxid" ? "gpu.sxid." + std::to_string(code)
-                                    : "gpu.fallen_off_bus_logged";
+  const XidEntry* entry = kind == EventKind::kXid    ? find_xid(code)
+                          : kind == EventKind::kSxid ? find_sxid(code)
+                                                     : &fallen_off_bus_entry();
+  std::string id = kind == EventKind::kXid    ? xid_finding_id(code)
+                   : kind == EventKind::kSxid ? "gpu.sxid." + std::to_string(code)
+                                              : "gpu.fallen_off_bus_logged";
   Finding f = node_finding(id.c_str());
   f.subject.kind = "gpu";
   const GpuState* g = bus.empty() ? nullptr : gpu_by_bus_id(s, bus);
   if (g) f = gpu_finding(id.c_str(), *g);
   if (!bus.empty()) f.subject.pci_bus_id = normalize_pci_bus_id(bus);
-  if (kind == "xid") f.xid_codes = {code};
+  if (kind == EventKind::kXid) f.xid_codes = {code};
   f.severity = graded(kind, code, entry, grp.all);
-  if (boot == "previous") f.severity = milder(f.severity);
+  if (boot == LogBoot::kPrevious) f.severity = milder(f.severity);
   std::string where =
       g ? gpu_label(*g) : (bus.empty() ? "a GPU" : "GPU at " + normalize_pci_bus_id(bus));
-  std::string what = kind == "fallen-off-bus"
+  std::string what = kind == EventKind::kFallenOffBus
                          ? "fell off the bus"
-                         : fmt::format("{} {} ({})", kind == "xid" ? "Xid" : "SXid", code,
+                         : fmt::format("{} {} ({})", kind == EventKind::kXid ? "Xid" : "SXid", code,
                                        entry ? entry->mnemonic : "not in the catalogue");
   f.title = fmt::format("{}: {} x{} in the {} boot", where, what, with_commas(grp.count),
-                        boot == "file" ? "logged" : boot);
+                        boot == LogBoot::kFile ? "logged" : log_boot_name(boot));
   f.evidence =
       fmt::format("first {}, last {}; {}{}{}", first_when(e), last_when(*grp.last),
                   e.detail.empty() ? e.line : e.detail, other_details(grp), mig_instances(grp));
@@ -198,13 +198,14 @@ Finding event_finding(const NodeSnapshot& s, const Key& key, const Group& grp) {
         "and watch whether it recurs.",
         code);
   }
-  if (kind == "xid" && xid_facts(code).asks_remap_followed) resolve_xid48(s, key, *grp.first, f);
+  if (kind == EventKind::kXid && xid_facts(code).asks_remap_followed)
+    resolve_xid48(s, key, *grp.first, f);
   const std::string target =
       g ? std::to_string(g->index) : (bus.empty() ? "" : normalize_pci_bus_id(bus));
   // A reboot has happened since a previous-boot event: nothing to reset.
-  if (boot != "previous") f.commands = action_commands(f.action, target);
+  if (boot != LogBoot::kPrevious) f.commands = action_commands(f.action, target);
   f.action = fill_target(f.action, target);
-  if (boot == "previous")
+  if (boot == LogBoot::kPrevious)
     f.action += " It happened before the last reboot; watch whether it comes back.";
   stand_down(grp, f);
   if (reset_confirmed(s, g, key, e)) {
@@ -304,14 +305,15 @@ void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
   std::string errors, action;
   std::vector<std::string> cmds;
   for (const KernelLog::Source& src : log.sources) {
-    if (src.read && (src.boot == "current" || src.boot == "file")) current_read = true;
-    if (src.read && src.boot == "previous") previous_read = true;
+    if (src.read && (src.boot == LogBoot::kCurrent || src.boot == LogBoot::kFile))
+      current_read = true;
+    if (src.read && src.boot == LogBoot::kPrevious) previous_read = true;
   }
   for (const KernelLog::Source& src : log.sources) {
     if (!src.error) continue;
     const Cause c = cause_of(src);
     // A boot read from another source is covered.
-    if (src.boot == "previous" && previous_read) continue;
+    if (src.boot == LogBoot::kPrevious && previous_read) continue;
     errors += (errors.empty() ? "" : "; ") + src.name + ": " + cause_words(c, src, root);
     std::string a = cause_action(c, root, cmds);
     if (!a.empty() && action.find(a) == std::string::npos)

@@ -12,10 +12,10 @@ namespace kernel_log_checks_test {
 
 KernelLogEvent xid(int code, const char* bus, double mono) {
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = code;
   e.pci_bus_id = bus;
-  e.boot = "current";
+  e.boot = LogBoot::kCurrent;
   e.monotonic_s = mono;
   e.time_text = std::to_string(static_cast<int>(mono)) + ".000000";
   e.detail = "detail of " + std::to_string(code);
@@ -145,7 +145,7 @@ TEST(KernelLogChecks, OneGpuOrFarApartKeepsThePerGpuWarnings) {
   Report far = healthy_node();
   KernelLogEvent late = xid(31, "0000:1a:00.0", 1000);
   KernelLogEvent other_boot = xid(31, "0000:1b:00.0", 100);
-  other_boot.boot = "previous";
+  other_boot.boot = LogBoot::kPrevious;
   far.snapshot.kernel_log->events = {xid(31, "0000:19:00.0", 100), late, other_boot};
   judge(far, {});
   EXPECT_TRUE(with_id(far, "kernel_log.app_fault_many_gpus").empty());

@@ -23,7 +23,7 @@ struct EventGroup {
   bool part_of_app_fault = false;  ///< joined into kernel_log.app_fault_many_gpus
 };
 
-using EventKey = std::tuple<std::string, int, std::string, std::string>;  // kind, code, bus, boot
+using EventKey = std::tuple<EventKind, int, std::string, LogBoot>;  // kind, code, bus, boot
 
 std::map<EventKey, EventGroup> group_events(const KernelLog& log);
 

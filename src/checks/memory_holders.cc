@@ -88,7 +88,8 @@ std::string gpu_list(const Server& sv) {
 std::string describe_server(const Server& sv, const ServerStop& stop) {
   std::string who = server_noun(sv.kind, sv.recognised);
   std::vector<std::string> about;
-  if (sv.owner_kind && *sv.owner_kind != "cgroup" && *sv.owner_kind != "user-session") {
+  if (sv.owner_kind && *sv.owner_kind != OwnerKind::kCgroup &&
+      *sv.owner_kind != OwnerKind::kUserSession) {
     std::string o = stop.owner_text;
     if (sv.auto_started && sv.started_after_boot_s)
       o += fmt::format(", started {} s after boot", *sv.started_after_boot_s);

@@ -131,7 +131,7 @@ Finding read_only(const MountInfo& m) {
 
 Finding shared_fs(const MountInfo& m) {
   Finding f = path_finding("mount.network_or_overlay", m.path);
-  const bool overlay = *m.problem == "overlay";
+  const bool overlay = *m.problem == MountProblem::kOverlay;
   f.severity = overlay ? Severity::kWarning : Severity::kInfo;
   f.title = overlay ? fmt::format(
                           "{} is on an overlay filesystem (a container's own layer): what is "
@@ -154,13 +154,15 @@ void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out) {
   std::set<std::string> said;  // one finding per mount point and problem
   for (const MountInfo& m : s.mounts) {
     if (m.error || !m.problem) continue;
-    const std::string& p = *m.problem;
-    const std::string key = p + " " + m.expected_mount_point.value_or(m.mount_point.value_or(""));
-    if (p != "network" && p != "overlay" && !said.insert(key).second) continue;
-    if (p == "not_mounted") out.push_back(missing(m));
-    if (p == "read_only") out.push_back(read_only(m));
-    if (p == "wrong_device") out.push_back(wrong_device(m));
-    if ((p == "network" || p == "overlay") && m.path != "/") out.push_back(shared_fs(m));
+    const MountProblem p = *m.problem;
+    const bool shared = p == MountProblem::kNetwork || p == MountProblem::kOverlay;
+    const std::string key = std::string(mount_problem_name(p)) + " " +
+                            m.expected_mount_point.value_or(m.mount_point.value_or(""));
+    if (!shared && !said.insert(key).second) continue;
+    if (p == MountProblem::kNotMounted) out.push_back(missing(m));
+    if (p == MountProblem::kReadOnly) out.push_back(read_only(m));
+    if (p == MountProblem::kWrongDevice) out.push_back(wrong_device(m));
+    if (shared && m.path != "/") out.push_back(shared_fs(m));
   }
 }
 

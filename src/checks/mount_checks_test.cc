@@ -18,7 +18,7 @@ MountInfo missing_data() {
   m.expected_mount_point = "/data";
   m.expected_options = "defaults,nofail";
   m.expected_noauto = false;
-  m.problem = "not_mounted";
+  m.problem = MountProblem::kNotMounted;
   m.plain_directory = true;
   return m;
 }
@@ -67,14 +67,14 @@ TEST(MountChecks, ReadOnlyAfterErrorsAndSharedFilesystems) {
   ro.fs_type = "ext4";
   ro.source = "/dev/nvme2n1";
   ro.read_only = ro.read_only_after_errors = true;
-  ro.problem = "read_only";
+  ro.problem = MountProblem::kReadOnly;
   MountInfo nfs = ro;
   nfs.path = "/shared";
   nfs.fs_type = "nfs4";
-  nfs.problem = "network";
+  nfs.problem = MountProblem::kNetwork;
   MountInfo overlay_root = nfs;
   overlay_root.path = "/";
-  overlay_root.problem = "overlay";  // / in a container: not said
+  overlay_root.problem = MountProblem::kOverlay;  // / in a container: not said
   r.snapshot.mounts = {ro, nfs, overlay_root};
   std::vector<Finding> out;
   check_mounts(r.snapshot, out);

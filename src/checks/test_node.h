@@ -46,7 +46,7 @@ inline Report healthy_node(uint32_t n = 8) {
     s.pci_devices.push_back(d);
   }
   s.kernel_log = KernelLog{};
-  s.kernel_log->sources.push_back({"/dev/kmsg", "current", true, std::nullopt, 100});
+  s.kernel_log->sources.push_back({"/dev/kmsg", LogBoot::kCurrent, true, std::nullopt, 100});
   DiskUsage d;
   d.path = "/";
   d.total_bytes = 1000;

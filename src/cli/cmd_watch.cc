@@ -260,12 +260,12 @@ void Watch::judge_as_logged(const Change& c) {
   const std::string prefix = "gpu.xid.";
   if (c.id.rfind(prefix, 0) != 0 || !c.gpu_index || from_nvml_.size() >= kMaxEventKeys) return;
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = std::atoi(c.id.c_str() + prefix.size());
   for (const GpuState& g : model_.report().snapshot.gpus)
     if (g.index == *c.gpu_index && g.pci_bus_id) e.pci_bus_id = normalize_pci_bus_id(*g.pci_bus_id);
   if (!e.pci_bus_id) return;
-  e.boot = "current";
+  e.boot = LogBoot::kCurrent;
   e.detail = "reported by an NVML event set";
   e.line = "NVML event: Xid " + std::to_string(*e.code) + " on GPU " + std::to_string(*c.gpu_index);
   from_nvml_.push_back(e);

@@ -111,7 +111,7 @@ TEST(Drift, AHostMixedWithinItselfDiffersAndATieHasNoMajority) {
 HostReport with_xid(const std::string& name, int code, int64_t time_unix_s) {
   HostReport h = host(name);
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = code;
   e.pci_bus_id = "0000:19:00.0";
   e.time_unix_s = time_unix_s;

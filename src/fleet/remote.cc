@@ -274,13 +274,13 @@ KernelLog kernel_log_of(const Gathered::Out& k) {
   KernelLog log;
   KernelLog::Source src;
   src.name = k.status == "journalctl" ? "journalctl -k -b 0 (over ssh)" : "dmesg (over ssh)";
-  src.boot = "current";
+  src.boot = LogBoot::kCurrent;
   if (k.status == "none") {
     src.error = last_line(k.text);
     log.sources.push_back(src);
     return log;
   }
-  ParsedKernelLog parsed = parse_kernel_log_text(k.text, "current");
+  ParsedKernelLog parsed = parse_kernel_log_text(k.text, LogBoot::kCurrent);
   src.read = true;
   src.lines = parsed.lines;
   log.sources.push_back(src);

@@ -100,18 +100,18 @@ bool run_command(const std::vector<std::string>& argv, std::chrono::milliseconds
 std::vector<std::string> owner_stop_argv(const TreeTarget& t, const FreeOptions& o) {
   if (!t.owner_kind || !t.owner_name) return {};
   const std::string grace_s = std::to_string(std::max<int64_t>(1, o.grace.count() / 1000));
-  if (*t.owner_kind == "systemd-unit") return {"systemctl", "stop", *t.owner_name};
-  if (*t.owner_kind == "docker" || *t.owner_kind == "podman")
-    return {*t.owner_kind, "stop", "-t", grace_s, *t.owner_name};
+  if (*t.owner_kind == OwnerKind::kSystemdUnit) return {"systemctl", "stop", *t.owner_name};
+  if (*t.owner_kind == OwnerKind::kDocker || *t.owner_kind == OwnerKind::kPodman)
+    return {owner_kind_name(*t.owner_kind), "stop", "-t", grace_s, *t.owner_name};
   return {};
 }
 
 /// The durable fix as gpu-triage runs it; empty when it cannot.
 std::vector<std::string> owner_disable_argv(const TreeTarget& t) {
   if (!t.owner_kind || !t.owner_name) return {};
-  if (*t.owner_kind == "systemd-unit") return {"systemctl", "disable", *t.owner_name};
-  if (*t.owner_kind == "docker" || *t.owner_kind == "podman")
-    return {*t.owner_kind, "update", "--restart=no", *t.owner_name};
+  if (*t.owner_kind == OwnerKind::kSystemdUnit) return {"systemctl", "disable", *t.owner_name};
+  if (*t.owner_kind == OwnerKind::kDocker || *t.owner_kind == OwnerKind::kPodman)
+    return {owner_kind_name(*t.owner_kind), "update", "--restart=no", *t.owner_name};
   return {};
 }
 

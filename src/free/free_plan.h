@@ -62,7 +62,8 @@ struct TreeTarget {
   std::optional<bool> idle;
   std::string label;  ///< "SGLang", else the process name
   std::string noun;   ///< "SGLang server", "process python3"
-  std::optional<std::string> owner_kind, owner_name;
+  std::optional<OwnerKind> owner_kind;
+  std::optional<std::string> owner_name;
   ServerStop stop;                            ///< the commands: the report's plan shows the same
   std::optional<std::string> restart_policy;  ///< "Restart=always", "Docker restart policy always"
   bool widened = false;                       ///< taken whole by --whole-server

@@ -85,8 +85,8 @@ GpuProcess holder(uint32_t pid, bool visible = true) {
   p.visible = visible;
   p.used_memory_bytes = 70ull << 30;
   p.cmdline = "sglang::scheduler_TP0";
-  p.owner =
-      ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, "/system.slice/sglang.service"};
+  p.owner = ProcessOwner{OwnerKind::kSystemdUnit, "sglang.service", std::nullopt,
+                         "/system.slice/sglang.service"};
   return p;
 }
 
@@ -287,7 +287,7 @@ TEST(FreeSafety, TheOwnerPathObeysTheSafetyRulesToo) {
   t.write("/etc/systemd/system/jupyter.service", "[Service]\nRestart=always\n");
   NodeSnapshot s;
   GpuProcess k = holder(700);
-  k.owner = ProcessOwner{"systemd-unit", "jupyter.service", std::nullopt,
+  k.owner = ProcessOwner{OwnerKind::kSystemdUnit, "jupyter.service", std::nullopt,
                          "/system.slice/jupyter.service"};
   s.gpus = {gpu_with(0, {k})};
   // The kernel is gpu-triage's own ancestor (`!gpu-triage free --yes` in a cell).

@@ -16,12 +16,12 @@ namespace gt {
 namespace {
 
 bool logged_in(const NodeSnapshot& s, int code, const std::optional<std::string>& bus,
-               const std::string& boot) {
+               LogBoot boot) {
   if (!s.kernel_log || !bus) return false;
   return std::any_of(s.kernel_log->events.begin(), s.kernel_log->events.end(),
                      [&](const KernelLogEvent& e) {
-                       return e.kind == "xid" && e.code == code && e.boot == boot && e.pci_bus_id &&
-                              normalize_pci_bus_id(*e.pci_bus_id) == *bus;
+                       return e.kind == EventKind::kXid && e.code == code && e.boot == boot &&
+                              e.pci_bus_id && normalize_pci_bus_id(*e.pci_bus_id) == *bus;
                      });
 }
 
@@ -56,11 +56,11 @@ std::vector<Observed> worth_recording(const NodeSnapshot& s, const Finding& f,
   std::vector<Observed> out;
   if (f.id == "gpu.recovery_action" || std::find(f.joined_ids.begin(), f.joined_ids.end(),
                                                  "gpu.recovery_action") != f.joined_ids.end())
-    out.push_back({uuid, "gpu.recovery_action", "current"});
+    out.push_back({uuid, "gpu.recovery_action", LogBoot::kCurrent});
   const std::optional<std::string> bus = bus_of(s, f);
   for (int code : f.xid_codes) {
     if (is_application_xid(code)) continue;
-    for (const char* boot : {"previous", "current"})
+    for (LogBoot boot : {LogBoot::kPrevious, LogBoot::kCurrent})
       if (logged_in(s, code, bus, boot)) out.push_back({uuid, xid_finding_id(code), boot});
   }
   return out;
@@ -117,14 +117,14 @@ std::vector<std::string> boots_with(const GpuHistory& h, const std::string& uuid
     if (g.uuid == uuid)
       for (const FindingBoots& f : g.findings)
         if (f.finding_id == finding_id) boots = f.boot_ids;
-  auto seen = [&](const char* boot) {
+  auto seen = [&](LogBoot boot) {
     return std::find(now.begin(), now.end(), Observed{uuid, finding_id, boot}) != now.end();
   };
   auto add = [&](const std::optional<std::string>& id) {
     if (id && std::find(boots.begin(), boots.end(), *id) == boots.end()) boots.push_back(*id);
   };
-  if (seen("previous")) add(h.previous_boot_id);
-  if (seen("current")) add(h.boot_id);
+  if (seen(LogBoot::kPrevious)) add(h.previous_boot_id);
+  if (seen(LogBoot::kCurrent)) add(h.boot_id);
   return boots;
 }
 
@@ -172,7 +172,7 @@ void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& obs
   else
     b->last_seen_unix_s = now_unix_s;
   for (const Observed& o : observed) {
-    if (o.boot == "current") {
+    if (o.boot == LogBoot::kCurrent) {
       note(h, o, id);
     } else if (h.previous_boot_id && *h.previous_boot_id != id) {
       add_previous_boot(h, now_unix_s);

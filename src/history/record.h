@@ -19,9 +19,9 @@ inline constexpr size_t kMaxHistoryBoots = 16;
 struct Observed {
   std::string uuid;
   std::string finding_id;  ///< "gpu.xid.79", "gpu.recovery_action"
-  /// "current", or "previous": an Xid of the previous boot's log, recorded
+  /// kCurrent, or kPrevious: an Xid of the previous boot's log, recorded
   /// under that boot's id (the usual cycle: Xid, hang, reboot, triage).
-  std::string boot = "current";
+  LogBoot boot = LogBoot::kCurrent;
   bool operator==(const Observed&) const = default;
 };
 

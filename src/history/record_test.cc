@@ -18,9 +18,9 @@ Finding xid(const Report& r, uint32_t gpu, int code) {
   return f;
 }
 
-KernelLogEvent event(const Report& r, uint32_t gpu, int code, const char* boot) {
+KernelLogEvent event(const Report& r, uint32_t gpu, int code, LogBoot boot) {
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = code;
   e.boot = boot;
   e.pci_bus_id = normalize_pci_bus_id(*r.snapshot.gpus[gpu].pci_bus_id);
@@ -29,7 +29,8 @@ KernelLogEvent event(const Report& r, uint32_t gpu, int code, const char* boot) 
 
 TEST(HistoryRecord, XidsOfThisAndThePreviousBootAndRecoveryActionsAreObserved) {
   Report r = healthy_node(4);
-  r.snapshot.kernel_log->events = {event(r, 1, 79, "current"), event(r, 2, 48, "previous")};
+  r.snapshot.kernel_log->events = {event(r, 1, 79, LogBoot::kCurrent),
+                                   event(r, 2, 48, LogBoot::kPrevious)};
   Finding lost;
   lost.id = "gpu.lost";
   lost.severity = Severity::kCritical;
@@ -45,13 +46,13 @@ TEST(HistoryRecord, XidsOfThisAndThePreviousBootAndRecoveryActionsAreObserved) {
   std::vector<Observed> o = observed_findings(r.snapshot, {lost, xid(r, 2, 48), ra, info});
   ASSERT_EQ(o.size(), 3u);
   EXPECT_EQ(o[0], (Observed{"GPU-1", "gpu.xid.79"}));
-  EXPECT_EQ(o[1], (Observed{"GPU-2", "gpu.xid.48", "previous"}));
+  EXPECT_EQ(o[1], (Observed{"GPU-2", "gpu.xid.48", LogBoot::kPrevious}));
   EXPECT_EQ(o[2], (Observed{"GPU-3", "gpu.recovery_action"}));
 }
 
 TEST(HistoryRecord, ThePreviousBootsXidIsRecordedUnderItsIdOnce) {
   GpuHistory h;
-  const std::vector<Observed> o = {{"GPU-1", "gpu.xid.79", "previous"}};
+  const std::vector<Observed> o = {{"GPU-1", "gpu.xid.79", LogBoot::kPrevious}};
   h.boot_id = "b2";
   h.previous_boot_id = "b1";
   h.previous_boot_first_unix_s = 50;
@@ -87,7 +88,7 @@ TEST(HistoryRecord, ApplicationXidsOfTheCatalogueAreNotRecorded) {
   Report r = healthy_node(2);
   std::vector<Finding> fs;
   for (int code : {8, 13, 31, 43, 45, 68, 69, 80, 48}) {
-    r.snapshot.kernel_log->events.push_back(event(r, 0, code, "current"));
+    r.snapshot.kernel_log->events.push_back(event(r, 0, code, LogBoot::kCurrent));
     fs.push_back(xid(r, 0, code));
   }
   std::vector<Observed> o = observed_findings(r.snapshot, fs);
@@ -99,7 +100,7 @@ TEST(HistoryRecord, ApplicationXidsOfTheCatalogueAreNotRecorded) {
 // renamed id still records the Xid it carries.
 TEST(HistoryRecord, CodesComeFromTheFindingNotItsId) {
   Report r = healthy_node(2);
-  r.snapshot.kernel_log->events = {event(r, 1, 79, "current")};
+  r.snapshot.kernel_log->events = {event(r, 1, 79, LogBoot::kCurrent)};
   Finding f;
   f.id = "gpu.lost";
   f.severity = Severity::kCritical;

@@ -44,7 +44,7 @@ void record_run(Report& report) {
   const std::optional<std::string> previous = s.history->previous_boot_id;
   const std::optional<int64_t> previous_first = s.history->previous_boot_first_unix_s;
   if (!previous && std::any_of(observed.begin(), observed.end(),
-                               [](const Observed& o) { return o.boot == "previous"; }))
+                               [](const Observed& o) { return o.boot == LogBoot::kPrevious; }))
     s.warnings.push_back(
         "history across boots: the previous boot's Xids are not recorded: the journal names no "
         "previous boot (volatile or first boot), so its id is unknown");

@@ -75,7 +75,7 @@ TEST(ServerStop, SignalsTheLauncherNamingEveryWorker) {
 
 TEST(ServerStop, AnOwnerThatRestartsIsStoppedThroughTheOwner) {
   Server s = server({3187, 3188}, 3141);
-  s.owner_kind = "systemd-unit";
+  s.owner_kind = OwnerKind::kSystemdUnit;
   s.owner_name = "sglang.service";
   s.restart_policy = "Restart=always";
   s.restarts_when_signalled = true;
@@ -88,23 +88,23 @@ TEST(ServerStop, AnOwnerThatRestartsIsStoppedThroughTheOwner) {
   EXPECT_FALSE(forced.via_owner);
   EXPECT_EQ(forced.disable, std::vector<std::string>{"sudo systemctl disable sglang.service"});
   // Kubernetes cannot be stopped by gpu-triage: manual only.
-  s.owner_kind = "kubernetes-pod";
+  s.owner_kind = OwnerKind::kKubernetesPod;
   s.owner_name = "0f1e";
   EXPECT_TRUE(server_stop(s, false, false).manual_only.has_value());
 }
 
 TEST(ServerStop, OwnerCommandsPerKind) {
   Server s = server({42}, 42);
-  s.owner_kind = "docker";
+  s.owner_kind = OwnerKind::kDocker;
   s.owner_name = std::string(64, 'a');
   ServerStop c = server_stop(s, true, false);
   EXPECT_EQ(c.stop[0], "docker stop aaaaaaaaaaaa");
   EXPECT_EQ(c.disable[0], "docker update --restart=no aaaaaaaaaaaa");
-  s.owner_kind = "slurm-job";
+  s.owner_kind = OwnerKind::kSlurmJob;
   s.owner_name = "123";
   EXPECT_EQ(server_stop(s, true, false).stop[0], "scancel 123");
   // A user session is not an owner to stop.
-  s.owner_kind = "user-session";
+  s.owner_kind = OwnerKind::kUserSession;
   EXPECT_EQ(server_stop(s, true, false).stop[0], "kill 42   # SIGTERM");
 }
 
@@ -122,11 +122,11 @@ namespace holders_test {
 
 TEST(ServerStop, ScopesAndUserUnitsAreNeverStoppedThroughTheOwner) {
   Server s = server({42}, 42);
-  s.owner_kind = "systemd-unit";
+  s.owner_kind = OwnerKind::kSystemdUnit;
   s.owner_name = "tmux-spawn-1234.scope";
   s.restarts_when_signalled = true;
   EXPECT_FALSE(server_stop(s, true, false).via_owner);
-  s.owner_kind = "systemd-user-unit";
+  s.owner_kind = OwnerKind::kSystemdUserUnit;
   s.owner_name = "ollama.service";
   ServerStop u = server_stop(s, true, false);
   EXPECT_FALSE(u.via_owner);

@@ -15,21 +15,22 @@ std::string pid_list(const Server& s) {
 
 /// Commands that stop the owner now and keep it from starting again.
 void owner_commands(const Server& s, ServerStop& out) {
-  const std::string& kind = *s.owner_kind;
+  const OwnerKind kind = *s.owner_kind;
+  const std::string word = owner_kind_name(kind);
   const std::string name = s.owner_name.value_or("?");
   const std::string id = name.substr(0, 12);
-  if (kind == "systemd-unit") {
+  if (kind == OwnerKind::kSystemdUnit) {
     out.owner_text = "systemd unit " + name;
     out.stop = {"sudo systemctl stop " + name};
     out.disable = {"sudo systemctl disable " + name};
-  } else if (kind == "docker" || kind == "podman") {
-    out.owner_text = kind + " container " + id;
-    out.stop = {kind + " stop " + id};
-    out.disable = {kind + " update --restart=no " + id};
-  } else if (kind == "containerd" || kind == "cri-o") {
-    out.owner_text = kind + " container " + id;
+  } else if (kind == OwnerKind::kDocker || kind == OwnerKind::kPodman) {
+    out.owner_text = word + " container " + id;
+    out.stop = {word + " stop " + id};
+    out.disable = {word + " update --restart=no " + id};
+  } else if (kind == OwnerKind::kContainerd || kind == OwnerKind::kCriO) {
+    out.owner_text = word + " container " + id;
     out.stop = {"sudo crictl stop " + id};
-  } else if (kind == "kubernetes-pod") {
+  } else if (kind == OwnerKind::kKubernetesPod) {
     out.owner_text = "Kubernetes pod " + name;
     out.stop = {
         "kubectl get pods -A -o wide --field-selector spec.nodeName=$(hostname)   # the pod "
@@ -37,15 +38,15 @@ void owner_commands(const Server& s, ServerStop& out) {
             name,
         "kubectl scale deployment/<name> -n <namespace> --replicas=0   # or delete what "
         "controls the pod"};
-  } else if (kind == "systemd-user-unit") {
+  } else if (kind == OwnerKind::kSystemdUserUnit) {
     out.owner_text = "user systemd unit " + name;
     out.stop = {"systemctl --user stop " + name + "   # as the user who owns it"};
     out.disable = {"systemctl --user disable " + name + "   # as the user who owns it"};
-  } else if (kind == "slurm-job") {
+  } else if (kind == OwnerKind::kSlurmJob) {
     out.owner_text = "Slurm job " + name;
     out.stop = {"scancel " + name};
   } else {
-    out.owner_text = kind + " " + name;
+    out.owner_text = word + " " + name;
   }
 }
 
@@ -79,8 +80,9 @@ std::vector<std::string> ServerStop::all() const {
   return c;
 }
 
-bool owner_stoppable(const std::string& kind) {
-  return kind == "systemd-unit" || kind == "docker" || kind == "podman";
+bool owner_stoppable(OwnerKind kind) {
+  return kind == OwnerKind::kSystemdUnit || kind == OwnerKind::kDocker ||
+         kind == OwnerKind::kPodman;
 }
 
 namespace {
@@ -90,8 +92,8 @@ namespace {
 /// gpu-triage may stop: stopping it ends the operator's own shell, or the
 /// system manager has a different unit of that name.
 bool owner_path_allowed(const Server& s) {
-  if (!s.owner_kind || *s.owner_kind == "systemd-user-unit") return false;
-  if (*s.owner_kind == "systemd-unit" && s.owner_name && s.owner_name->ends_with(".scope"))
+  if (!s.owner_kind || *s.owner_kind == OwnerKind::kSystemdUserUnit) return false;
+  if (*s.owner_kind == OwnerKind::kSystemdUnit && s.owner_name && s.owner_name->ends_with(".scope"))
     return false;
   return true;
 }
@@ -101,8 +103,8 @@ bool owner_path_allowed(const Server& s) {
 ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
   ServerStop out;
   ServerStop owner;
-  const bool has_owner =
-      s.owner_kind && *s.owner_kind != "user-session" && *s.owner_kind != "cgroup";
+  const bool has_owner = s.owner_kind && *s.owner_kind != OwnerKind::kUserSession &&
+                         *s.owner_kind != OwnerKind::kCgroup;
   if (has_owner) owner_commands(s, owner);
   out.owner_text =
       has_owner ? owner.owner_text : "no owner found (not in a unit, container or job)";
@@ -114,8 +116,8 @@ ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
     out.disable = owner.disable;
     if (!owner_stoppable(*s.owner_kind))
       out.manual_only = owner.owner_text + " must be stopped through " +
-                        (*s.owner_kind == "kubernetes-pod" ? std::string("Kubernetes")
-                                                           : std::string("its runtime")) +
+                        (*s.owner_kind == OwnerKind::kKubernetesPod ? std::string("Kubernetes")
+                                                                    : std::string("its runtime")) +
                         (s.restart_policy ? " (" + *s.restart_policy + ")" : std::string()) +
                         "; a signal would only make it come back";
     return out;

@@ -27,7 +27,7 @@ struct ServerStop {
 
 /// Whether gpu-triage free can stop this owner kind itself (systemctl,
 /// docker, podman).
-bool owner_stoppable(const std::string& owner_kind);
+bool owner_stoppable(OwnerKind owner_kind);
 
 /// The stop for `s`. `via_owner`: the operator asked for the owner path
 /// (--via-owner); it is also chosen when the owner restarts what a signal

@@ -4,6 +4,22 @@
 
 namespace gt {
 
+const char* boot_ending_name(BootEnding e) {
+  switch (e) {
+    case BootEnding::kAbrupt:
+      return "abrupt";
+    case BootEnding::kCleanShutdown:
+      return "clean_shutdown";
+    case BootEnding::kKernelPanic:
+      return "kernel_panic";
+    case BootEnding::kReboot:
+      return "reboot";
+    case BootEnding::kUnknown:
+      return "unknown";
+  }
+  return "?";  // not an enumerator
+}
+
 std::string last_minutes_summary(const PreviousBoot& b) {
   std::vector<std::string> parts;
   auto part = [&](const MessageTally& t, const char* one, const char* many) {

@@ -3,6 +3,7 @@
 // is null, never 0; times are Unix seconds.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,14 +28,28 @@ struct MessageTally {
   bool operator==(const MessageTally&) const = default;
 };
 
+/// How the previous boot ended. Declared in the order of the names
+/// (alphabetical), so anything ordered by it orders as it did by the word.
+enum class BootEnding {
+  kAbrupt,         ///< no shutdown record: power loss, a killed VM, a hard hang
+  kCleanShutdown,  ///< a shutdown was logged
+  kKernelPanic,    ///< a panic in the journal or a crash record
+  kReboot,         ///< a requested reboot was logged
+  kUnknown,        ///< the journal was not read (or held no entry)
+};
+inline constexpr std::array kBootEndings{BootEnding::kAbrupt, BootEnding::kCleanShutdown,
+                                         BootEnding::kKernelPanic, BootEnding::kReboot,
+                                         BootEnding::kUnknown};
+/// "abrupt", "clean_shutdown", "kernel_panic", "reboot", "unknown" (the JSON
+/// "ending").
+const char* boot_ending_name(BootEnding e);
+
 /// The boot before this one, from the journal.
 struct PreviousBoot {
   std::optional<std::string> boot_id;
   std::optional<int64_t> first_entry_unix_s;
   std::optional<int64_t> last_entry_unix_s;
-  /// "clean_shutdown", "reboot", "kernel_panic", "abrupt" (no shutdown
-  /// record: power loss, a killed VM, a hard hang) or "unknown" (not read).
-  std::string ending = "unknown";
+  BootEnding ending = BootEnding::kUnknown;
   std::optional<std::string> ending_evidence;  ///< the message that says so
   uint64_t entries_read = 0;
   uint64_t garbage_lines = 0;  ///< lines that were not journal JSON

@@ -2,12 +2,30 @@
 // holds it, and whether that is the one the node's configuration expects.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gt {
+
+/// What is wrong with the filesystem holding a path. Declared in the order
+/// of the names (alphabetical), so anything ordered by it orders as it did
+/// by the word.
+enum class MountProblem {
+  kNetwork,      ///< the path is on a network filesystem
+  kNotMounted,   ///< the expected mount is missing: the path is on its parent's filesystem
+  kOverlay,      ///< the path is on an overlay (a container's own layer)
+  kReadOnly,     ///< read-only although its configuration or the kernel says read-write
+  kWrongDevice,  ///< mounted from another device than the configuration names
+};
+inline constexpr std::array kMountProblems{MountProblem::kNetwork, MountProblem::kNotMounted,
+                                           MountProblem::kOverlay, MountProblem::kReadOnly,
+                                           MountProblem::kWrongDevice};
+/// "network", "not_mounted", "overlay", "read_only", "wrong_device" (the
+/// JSON "problem").
+const char* mount_problem_name(MountProblem p);
 
 /// One inspected path (/ and each --path, in the order given).
 struct MountInfo {
@@ -43,16 +61,12 @@ struct MountInfo {
   std::optional<std::string> expected_source_note;
   /// The kernel name of the mounted source, when it is a block device present.
   std::optional<std::string> mounted_device;
-  /// not_mounted / wrong_device: block devices present that nothing mounts
+  /// kNotMounted / kWrongDevice: block devices present that nothing mounts
   /// ("nvme1n1 (3.8 TB, UUID ...)"): the disk that may hold the data.
   std::vector<std::string> unmounted_disks;
-  /// What is wrong, when something is: "not_mounted" (the expected mount
-  /// is missing: the path is on its parent's filesystem), "wrong_device"
-  /// (mounted, but from another device than the configuration names),
-  /// "read_only" (read-only although its configuration or the kernel says it
-  /// was read-write), "network" or "overlay" (the path is on such a filesystem).
-  std::optional<std::string> problem;
-  /// not_mounted: the path is a directory on the parent filesystem (writes
+  /// What is wrong, when something is.
+  std::optional<MountProblem> problem;
+  /// kNotMounted: the path is a directory on the parent filesystem (writes
   /// land there); false: it does not exist at all; null: not looked at.
   std::optional<bool> plain_directory;
   bool operator==(const MountInfo&) const = default;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "model/owner_kind.h"
+
 namespace gt {
 
 struct ProcessOwner;
@@ -83,7 +85,7 @@ struct Server {
   /// Started within kAutoStartWindowS of boot by a unit, container or
   /// restart policy: the signature of an auto-start, not a person.
   bool auto_started = false;
-  std::optional<std::string> owner_kind;  ///< ProcessOwner::kind ("systemd-unit", ...)
+  std::optional<OwnerKind> owner_kind;    ///< ProcessOwner::kind, or kSystemdUserUnit
   std::optional<std::string> owner_name;  ///< unit name, container id, pod uid, job id
   /// What the owner does when the processes are stopped by a signal:
   /// "Restart=always" (systemd), "restart policy always" (Docker),

@@ -17,8 +17,10 @@
 #include "model/fabric_state.h"
 #include "model/history.h"
 #include "model/incident.h"
+#include "model/kernel_log_event.h"
 #include "model/mounts.h"
 #include "model/nvml_init.h"
+#include "model/owner_kind.h"
 #include "model/server.h"
 
 namespace gt {
@@ -34,9 +36,8 @@ struct SampleStats {
 
 /// Who started a process, from /proc/PID/cgroup (ecosystem.md section 7).
 struct ProcessOwner {
-  std::string kind;  ///< "systemd-unit", "docker", "containerd", "cri-o",
-                     ///< "kubernetes-pod", "slurm-job", "user-session", "cgroup"
-  std::string name;  ///< unit name, container id, pod uid, job id...
+  OwnerKind kind = OwnerKind::kCgroup;      ///< model/owner_kind.h
+  std::string name;                         ///< unit name, container id, pod uid, job id...
   std::optional<std::string> container_id;  ///< when a pod's container is known
   std::string cgroup_path;                  ///< the raw cgroup path it came from
   bool operator==(const ProcessOwner&) const = default;
@@ -346,11 +347,11 @@ struct NvmlStatus {
 
 /// One NVIDIA message from the kernel log (xid-catalog.md, log formats).
 struct KernelLogEvent {
-  std::string kind;                         ///< "xid", "sxid" or "fallen-off-bus"
+  EventKind kind = EventKind::kXid;
   std::optional<int> code;                  ///< the Xid / SXid number
   std::optional<std::string> pci_bus_id;    ///< canonical "0000:19:00.0"
   std::optional<uint32_t> gpu_instance_id;  ///< MIG "GPU-I:05" after the bus id
-  std::string boot;                         ///< "current", "previous" or "file"
+  LogBoot boot = LogBoot::kCurrent;
   std::optional<double> monotonic_s;        ///< seconds since boot, when printed
   std::optional<int64_t> time_unix_s;       ///< wall time, when printed or derivable
   std::optional<std::string> time_text;     ///< the timestamp as the log printed it
@@ -380,9 +381,9 @@ struct KernelLogEvent {
 /// What reading the kernel log gave: events, and every source tried.
 struct KernelLog {
   struct Source {
-    std::string name;   ///< "/dev/kmsg", "journalctl -k -b -1", "/var/log/kern.log", a file
-    std::string boot;   ///< "current", "previous" or "file"
-    bool read = false;  ///< true when it was read
+    std::string name;  ///< "/dev/kmsg", "journalctl -k -b -1", "/var/log/kern.log", a file
+    LogBoot boot = LogBoot::kCurrent;
+    bool read = false;                 ///< true when it was read
     std::optional<std::string> error;  ///< why not ("permission denied", ...)
     uint64_t lines = 0;                ///< lines looked at
     bool operator==(const Source&) const = default;

@@ -27,7 +27,7 @@ J previous_boot_json(const std::optional<PreviousBoot>& b) {
            {"first_entry", time_json(b->first_entry_unix_s)},
            {"last_entry", time_json(b->last_entry_unix_s)},
            {"last_entry_unix_s", opt(b->last_entry_unix_s)},
-           {"ending", b->ending},
+           {"ending", boot_ending_name(b->ending)},
            {"ending_evidence", opt(b->ending_evidence)},
            {"entries_read", b->entries_read},
            {"garbage_lines", b->garbage_lines},

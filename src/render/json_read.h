@@ -132,6 +132,44 @@ struct EnumWords<FabricHealthSummary> {
   }
   static constexpr const char* what = "a fabric health summary";
 };
+template <>
+struct EnumWords<EventKind> {
+  static constexpr auto all = kEventKinds;
+  static const char* name(EventKind k) { return event_kind_name(k); }
+  static constexpr const char* what = "a kernel-log event kind";
+};
+template <>
+struct EnumWords<LogBoot> {
+  static constexpr auto all = kLogBoots;
+  static const char* name(LogBoot b) { return log_boot_name(b); }
+  static constexpr const char* what = "a kernel-log boot";
+};
+
+// "cgroup" is the owner of a cgroup path of no known form, not where a word
+// this version does not know goes (free would then treat a newer kind's
+// server as ownerless): such a word is an error.
+template <>
+struct EnumWords<OwnerKind> {
+  static constexpr auto all = kOwnerKinds;
+  static const char* name(OwnerKind k) { return owner_kind_name(k); }
+  static constexpr const char* what = "an owner kind";
+};
+
+template <>
+struct EnumWords<MountProblem> {
+  static constexpr auto all = kMountProblems;
+  static const char* name(MountProblem p) { return mount_problem_name(p); }
+  static constexpr const char* what = "a mount problem";
+};
+
+// "unknown" is a value of its own (the journal was not read), not where a
+// word this version does not know goes: such a word is an error too.
+template <>
+struct EnumWords<BootEnding> {
+  static constexpr auto all = kBootEndings;
+  static const char* name(BootEnding e) { return boot_ending_name(e); }
+  static constexpr const char* what = "a boot ending";
+};
 
 template <typename E>
 requires std::is_enum_v<E>

@@ -28,7 +28,7 @@ J stats(const std::optional<SampleStats>& s) {
 
 J owner_json(const std::optional<ProcessOwner>& o) {
   if (!o) return nullptr;
-  return J{{"kind", o->kind},
+  return J{{"kind", owner_kind_name(o->kind)},
            {"name", o->name},
            {"container_id", opt(o->container_id)},
            {"cgroup_path", o->cgroup_path}};
@@ -153,7 +153,7 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
   J sources = J::array();
   for (const KernelLog::Source& s : log->sources)
     sources.push_back({{"name", s.name},
-                       {"boot", s.boot},
+                       {"boot", log_boot_name(s.boot)},
                        {"read", s.read},
                        {"error", opt(s.error)},
                        {"lines", s.lines}});
@@ -161,11 +161,11 @@ J kernel_log_json(const std::optional<KernelLog>& log) {
   for (const KernelLogEvent& e : log->events) {
     J decoded = J::object();
     for (const auto& [name, value] : e.decoded) decoded[name] = value;
-    events.push_back({{"kind", e.kind},
+    events.push_back({{"kind", event_kind_name(e.kind)},
                       {"code", opt(e.code)},
                       {"pci_bus_id", opt(e.pci_bus_id)},
                       {"gpu_instance_id", opt(e.gpu_instance_id)},
-                      {"boot", e.boot},
+                      {"boot", log_boot_name(e.boot)},
                       {"monotonic_s", opt(e.monotonic_s)},
                       {"time", iso_time(e.time_unix_s)},
                       {"time_text", opt(e.time_text)},
@@ -255,7 +255,7 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
                    {"expected_source_note", opt(m.expected_source_note)},
                    {"mounted_device", opt(m.mounted_device)},
                    {"unmounted_disks", m.unmounted_disks},
-                   {"problem", opt(m.problem)},
+                   {"problem", m.problem ? J(mount_problem_name(*m.problem)) : J(nullptr)},
                    {"plain_directory", opt(m.plain_directory)}});
   return arr;
 }
@@ -373,7 +373,7 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                    {"start_time_unix_s", opt(s.start_time_unix_s)},
                    {"started_after_boot_s", opt(s.started_after_boot_s)},
                    {"auto_started", s.auto_started},
-                   {"owner_kind", opt(s.owner_kind)},
+                   {"owner_kind", s.owner_kind ? J(owner_kind_name(*s.owner_kind)) : J(nullptr)},
                    {"owner_name", opt(s.owner_name)},
                    {"restart_policy", opt(s.restart_policy)},
                    {"restarts_when_signalled", s.restarts_when_signalled},

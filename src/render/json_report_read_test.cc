@@ -82,14 +82,14 @@ void fill_gpu(GpuState& g) {
 
 KernelLog full_kernel_log() {
   KernelLog k;
-  k.sources = {{"/dev/kmsg", "current", true, std::nullopt, 120},
-               {"journalctl -k -b -1", "previous", false, "permission denied", 0}};
+  k.sources = {{"/dev/kmsg", LogBoot::kCurrent, true, std::nullopt, 120},
+               {"journalctl -k -b -1", LogBoot::kPrevious, false, "permission denied", 0}};
   KernelLogEvent e;
-  e.kind = "xid";
+  e.kind = EventKind::kXid;
   e.code = 163;
   e.pci_bus_id = "0000:18:00.0";
   e.gpu_instance_id = 5;
-  e.boot = "previous";
+  e.boot = LogBoot::kPrevious;
   e.monotonic_s = 1234.567891;
   e.time_unix_s = 1764399123;
   e.time_text = "Nov 29 06:52:03";
@@ -147,7 +147,7 @@ Incident full_incident() {
   b.boot_id = "b-before";
   b.first_entry_unix_s = 1764000000;
   b.last_entry_unix_s = 1764380000;
-  b.ending = "abrupt";
+  b.ending = BootEnding::kAbrupt;
   b.ending_evidence = "no shutdown record";
   b.entries_read = 5000;
   b.garbage_lines = 2;
@@ -185,7 +185,7 @@ MountInfo full_mount() {
   m.expected_source_note = "UUID=1234 names no disk present";
   m.mounted_device = "nvme0n1p1";
   m.unmounted_disks = {"nvme2n1 (3.8 TB, UUID 1234)"};
-  m.problem = "not_mounted";
+  m.problem = MountProblem::kNotMounted;
   m.plain_directory = true;
   return m;
 }
@@ -321,6 +321,42 @@ TEST(JsonReportRead, EveryOriginComesBackAsItsWord) {
   }
 }
 
+TEST(JsonReportRead, EveryKernelLogKindAndBootComesBackAsItsWord) {
+  for (EventKind k : kEventKinds)
+    for (LogBoot b : kLogBoots) {
+      Report r = full_report();
+      r.snapshot.kernel_log->events[0].kind = k;
+      r.snapshot.kernel_log->events[0].boot = b;
+      r.snapshot.kernel_log->sources[0].boot = b;
+      EXPECT_EQ(round_trip(r), r) << event_kind_name(k) << " " << log_boot_name(b);
+    }
+}
+
+TEST(JsonReportRead, EveryOwnerKindComesBackAsItsWord) {
+  for (OwnerKind k : kOwnerKinds) {
+    Report r = full_report();
+    (*r.snapshot.gpus[0].processes)[0].owner->kind = k;
+    (*r.snapshot.servers)[0].owner_kind = k;
+    EXPECT_EQ(round_trip(r), r) << owner_kind_name(k);
+  }
+}
+
+TEST(JsonReportRead, EveryMountProblemComesBackAsItsWord) {
+  for (MountProblem p : kMountProblems) {
+    Report r = full_report();
+    r.snapshot.mounts[0].problem = p;
+    EXPECT_EQ(round_trip(r), r) << mount_problem_name(p);
+  }
+}
+
+TEST(JsonReportRead, EveryBootEndingComesBackAsItsWord) {
+  for (BootEnding e : kBootEndings) {
+    Report r = full_report();
+    r.snapshot.incident->previous_boot->ending = e;
+    EXPECT_EQ(round_trip(r), r) << boot_ending_name(e);
+  }
+}
+
 std::string error_of(const J& j) {
   Result<Report> r = report_from_json(j);
   return r.ok() ? "(read)" : r.error().message;
@@ -419,6 +455,24 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
        },
        "report.kernel_log.events[0].time: expected a time as \"2026-11-29T16:15:27Z\", got "
        "\"2026-02-30T00:00:00Z\""},
+      {[](J& j) { j["gpus"][0]["processes"][0]["owner"]["kind"] = "lxc"; },
+       "report.gpus[0].processes[0].owner.kind: not an owner kind: \"lxc\""},
+      {[](J& j) { j["servers"][0]["owner_kind"] = "Docker"; },
+       "report.servers[0].owner_kind: not an owner kind: \"Docker\""},
+      {[](J& j) {
+         j["mounts"] = {{{"path", "/data"}, {"problem", "unmounted"}}};
+       },
+       "report.mounts[0].problem: not a mount problem: \"unmounted\""},
+      {[](J& j) { j["incident"]["previous_boot"]["ending"] = "watchdog"; },
+       "report.incident.previous_boot.ending: not a boot ending: \"watchdog\""},
+      {[](J& j) {
+         j["kernel_log"] = {{"events", {{{"kind", "Xid"}}}}};
+       },
+       "report.kernel_log.events[0].kind: not a kernel-log event kind: \"Xid\""},
+      {[](J& j) {
+         j["kernel_log"] = {{"sources", {{{"boot", "yesterday"}}}}};
+       },
+       "report.kernel_log.sources[0].boot: not a kernel-log boot: \"yesterday\""},
       {[](J& j) {
          j["kernel_log"] = {{"events", {{{"decoded", {{"gpc", 2}}}}}}};
        },

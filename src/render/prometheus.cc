@@ -129,11 +129,12 @@ void add_kernel_log_metrics(const NodeSnapshot& s, MetricSet& set) {
   const MetricLabels node = node_labels(s);
   for (const KernelLog::Source& src : s.kernel_log->sources)
     set.add("gpu_triage_kernel_log_source_up",
-            with(with(node, "source", src.name), "boot", src.boot), src.read ? 1 : 0);
+            with(with(node, "source", src.name), "boot", log_boot_name(src.boot)),
+            src.read ? 1 : 0);
   for (const KernelLogEvent& e : s.kernel_log->events) {
-    MetricLabels l = with(node, "kind", e.kind);
+    MetricLabels l = with(node, "kind", event_kind_name(e.kind));
     if (e.code) l.emplace_back("code", std::to_string(*e.code));
-    l.emplace_back("boot", e.boot);
+    l.emplace_back("boot", log_boot_name(e.boot));
     set.add("gpu_triage_kernel_log_events", l, 1);
   }
 }

@@ -41,7 +41,7 @@ void add_server_metrics(const NodeSnapshot& s, MetricSet& set) {
     for (const ServerGpu& g : sv.gpus) gpus.push_back(g.index);
     label(info, "gpus", format_index_list(gpus));
     label(info, "owner",
-          sv.owner_kind ? std::optional<std::string>(*sv.owner_kind +
+          sv.owner_kind ? std::optional<std::string>(owner_kind_name(*sv.owner_kind) +
                                                      (sv.owner_name ? ":" + *sv.owner_name : ""))
                         : std::nullopt);
     label(info, "restart_policy", sv.restart_policy);

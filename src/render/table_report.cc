@@ -375,12 +375,12 @@ void gpu_table(const NodeSnapshot& snap, const TableOptions& opt, const Painter&
 std::string owner_text(const GpuProcess& p) {
   if (!p.owner) return dash();
   const ProcessOwner& o = *p.owner;
-  if (o.kind == "systemd-unit") return "unit " + o.name;
-  if (o.kind == "kubernetes-pod") return "pod " + o.name;
-  if (o.kind == "slurm-job") return "slurm job " + o.name;
-  if (o.kind == "docker" || o.kind == "containerd" || o.kind == "podman" || o.kind == "cri-o")
-    return o.kind + " " + o.name.substr(0, 12);
-  return o.kind + " " + o.name;
+  if (o.kind == OwnerKind::kSystemdUnit) return "unit " + o.name;
+  if (o.kind == OwnerKind::kKubernetesPod) return "pod " + o.name;
+  if (o.kind == OwnerKind::kSlurmJob) return "slurm job " + o.name;
+  const std::string kind = owner_kind_name(o.kind);
+  if (container_owner(o.kind)) return kind + " " + o.name.substr(0, 12);
+  return kind + " " + o.name;
 }
 
 void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
@@ -459,11 +459,10 @@ std::string server_line(const Server& sv) {
   for (const ServerProcess& w : sv.wrappers) line += fmt::format(", wrapper PID {}", w.pid);
   if (sv.supervisor) line += fmt::format("; owner process PID {}", sv.supervisor->pid);
   if (sv.owner_kind && sv.owner_name) {
-    const std::string& k = *sv.owner_kind;
-    const bool container = k == "docker" || k == "podman" || k == "containerd" || k == "cri-o";
-    line += "; " + (k == "systemd-unit" ? "unit " + *sv.owner_name
-                    : container         ? k + " " + sv.owner_name->substr(0, 12)
-                                        : k + " " + *sv.owner_name);
+    const std::string k = owner_kind_name(*sv.owner_kind);
+    line += "; " + (*sv.owner_kind == OwnerKind::kSystemdUnit ? "unit " + *sv.owner_name
+                    : container_owner(*sv.owner_kind) ? k + " " + sv.owner_name->substr(0, 12)
+                                                      : k + " " + *sv.owner_name);
     if (sv.restart_policy) line += " (" + *sv.restart_policy + ")";
   }
   if (sv.started_after_boot_s)

@@ -64,8 +64,8 @@ inline NodeSnapshot make_test_snapshot() {
   p.user = "svc-llm";
   p.ppid = 3141;
   p.start_time_unix_s = 1764399000;
-  p.owner =
-      ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, "/system.slice/sglang.service"};
+  p.owner = ProcessOwner{OwnerKind::kSystemdUnit, "sglang.service", std::nullopt,
+                         "/system.slice/sglang.service"};
   GpuProcess hidden;
   hidden.pid = 88123;
   hidden.type = "compute";
@@ -115,7 +115,7 @@ inline NodeSnapshot make_test_snapshot() {
   sv.start_time_unix_s = 1764399000;
   sv.started_after_boot_s = 41;
   sv.auto_started = true;
-  sv.owner_kind = "systemd-unit";
+  sv.owner_kind = OwnerKind::kSystemdUnit;
   sv.owner_name = "sglang.service";
   sv.restart_policy = "Restart=always";
   sv.restarts_when_signalled = true;

@@ -9,10 +9,10 @@ namespace {
 std::string event_words(const KernelLogEvent& e) {
   const XidEntry* x = nullptr;
   std::string head;
-  if (e.kind == "xid" && e.code) {
+  if (e.kind == EventKind::kXid && e.code) {
     x = find_xid(*e.code);
     head = "Xid " + std::to_string(*e.code);
-  } else if (e.kind == "sxid" && e.code) {
+  } else if (e.kind == EventKind::kSxid && e.code) {
     x = find_sxid(*e.code);
     head = "SXid " + std::to_string(*e.code);
   } else {
@@ -30,16 +30,16 @@ std::string event_words(const KernelLogEvent& e) {
 }
 
 std::string event_id(const KernelLogEvent& e) {
-  if (e.kind == "xid" && e.code) return "gpu.xid." + std::to_string(*e.code);
-  if (e.kind == "sxid" && e.code) return "gpu.sxid." + std::to_string(*e.code);
+  if (e.kind == EventKind::kXid && e.code) return "gpu.xid." + std::to_string(*e.code);
+  if (e.kind == EventKind::kSxid && e.code) return "gpu.sxid." + std::to_string(*e.code);
   return "gpu.fallen_off_bus_logged";
 }
 
 Severity event_severity(const KernelLogEvent& e) {
   const XidEntry* x = nullptr;
-  if (e.kind == "xid" && e.code) x = find_xid(*e.code);
-  if (e.kind == "sxid" && e.code) x = find_sxid(*e.code);
-  if (e.kind == "fallen-off-bus") x = &fallen_off_bus_entry();
+  if (e.kind == EventKind::kXid && e.code) x = find_xid(*e.code);
+  if (e.kind == EventKind::kSxid && e.code) x = find_sxid(*e.code);
+  if (e.kind == EventKind::kFallenOffBus) x = &fallen_off_bus_entry();
   return x ? x->severity : Severity::kWarning;  // unknown code: worth a look, not a verdict
 }
 

@@ -36,11 +36,11 @@ KernelLogFollower::KernelLogFollower(const std::string& root,
   if (file) {
     path = *file;
     src.name = *file;
-    src.boot = "file";
+    src.boot = LogBoot::kFile;
   } else {
     path = (root == "/" ? "" : root) + "/dev/kmsg";
     src.name = "/dev/kmsg";
-    src.boot = "current";
+    src.boot = LogBoot::kCurrent;
   }
   fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd_ < 0) {

@@ -259,7 +259,8 @@ void servers_view(const WatchModel& m, const ScreenContext& c, Builder& b) {
     b.add(describe_server(sv), LineStyle::kHeader);
     if (sv.root_cmdline) b.add("  command " + *sv.root_cmdline);
     if (sv.owner_kind)
-      b.add("  started by " + *sv.owner_kind + " " + sv.owner_name.value_or("?") +
+      b.add("  started by " + std::string(owner_kind_name(*sv.owner_kind)) + " " +
+            sv.owner_name.value_or("?") +
             (sv.restart_policy ? " (" + *sv.restart_policy + ")" : ""));
     if (sv.port) b.add("  port " + std::to_string(*sv.port));
     b.add("  processes " + std::to_string(sv.members.size()));

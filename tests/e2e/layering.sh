@@ -112,4 +112,26 @@ if [[ -n "$hits" ]]; then
   echo "$hits"
   bad=1
 fi
+# The typed model (issue 20 item 3): kernel-log event kind and boot,
+# owner kind, mount problem and boot ending are enums with one name function
+# each (model/kernel_log_event.h, owner_kind.h, mounts.h, incident.h). Only
+# that function and the JSON reader's EnumWords (render/json_read.h, which
+# compares through it) hold the words; no non-test file compares one of these
+# fields, or a local holding one, with its word. Two regexes: the field's name
+# beside a word of any of these enums, and the words no other field uses
+# beside any name. No exceptions are needed today; an entry would be
+# "FILE:LINE-TEXT-REGEX" with its reason.
+words='xid|sxid|fallen-off-bus|current|previous|file|cgroup|containerd|cri-o|docker|kubernetes-pod|podman|slurm-job|systemd-unit|systemd-user-unit|user-session|network|not_mounted|overlay|read_only|wrong_device|abrupt|clean_shutdown|kernel_panic|reboot|unknown'
+distinct='sxid|fallen-off-bus|systemd-unit|systemd-user-unit|user-session|kubernetes-pod|slurm-job|not_mounted|wrong_device|clean_shutdown|kernel_panic'
+fields='kind|boot|owner_kind|problem|ending'
+hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
+  -e "\b($fields)\)?\s*[!=]=\s*\"($words)\"" \
+  -e "\"($words)\"\s*[!=]=\s*\*?[A-Za-z_.>-]*\b($fields)\b" \
+  -e "[!=]=\s*\"($distinct)\"" -e "\"($distinct)\"\s*[!=]=" . |
+  grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+if [[ -n "$hits" ]]; then
+  echo "layering: a typed model field compared with its word (compare the enum):"
+  echo "$hits"
+  bad=1
+fi
 [[ $bad == 0 ]] || fail "layering violated"

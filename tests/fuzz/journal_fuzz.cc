@@ -31,9 +31,10 @@ GT_FUZZ_TARGET(journal) {
   in.previous_boot = prev;
   gt::build_timeline(in, std::nullopt);
   report.snapshot.incident = std::move(in);
-  gt::ParsedKernelLog parsed = gt::parse_kernel_log_text(text, "previous");
+  gt::ParsedKernelLog parsed = gt::parse_kernel_log_text(text, gt::LogBoot::kPrevious);
   gt::KernelLog log;
-  log.sources.push_back({"journalctl -k -b -1", "previous", true, std::nullopt, parsed.lines});
+  log.sources.push_back(
+      {"journalctl -k -b -1", gt::LogBoot::kPrevious, true, std::nullopt, parsed.lines});
   log.events = std::move(parsed.events);
   report.snapshot.kernel_log = std::move(log);
   gt::judge_and_render(report);

@@ -10,10 +10,10 @@
 
 GT_FUZZ_TARGET(kernel_log) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  gt::ParsedKernelLog parsed = gt::parse_kernel_log_text(text, "file");
+  gt::ParsedKernelLog parsed = gt::parse_kernel_log_text(text, gt::LogBoot::kFile);
   gt::Report report;
   gt::KernelLog log;
-  log.sources.push_back({"fuzz", "file", true, std::nullopt, parsed.lines});
+  log.sources.push_back({"fuzz", gt::LogBoot::kFile, true, std::nullopt, parsed.lines});
   log.events = std::move(parsed.events);
   log.unparsed_nvidia_lines = parsed.unparsed_nvidia_lines;
   report.snapshot.kernel_log = std::move(log);

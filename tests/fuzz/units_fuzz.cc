@@ -26,9 +26,9 @@ GT_FUZZ_TARGET(units) {
   t.write(std::string("/var/lib/docker/containers/") + kContainer + "/hostconfig.json", text);
   t.write(std::string("/var/lib/docker/containers/") + kContainer + "/config.v2.json", text);
   const gt::FsRoot root = t.root();
-  (void)gt::owner_restart_policy(root, "systemd-unit", "vllm.service");
-  (void)gt::owner_restart_policy(root, "systemd-unit", "sglang@1.service");
-  (void)gt::owner_restart_policy(root, "docker", kContainer);
+  (void)gt::owner_restart_policy(root, gt::OwnerKind::kSystemdUnit, "vllm.service");
+  (void)gt::owner_restart_policy(root, gt::OwnerKind::kSystemdUnit, "sglang@1.service");
+  (void)gt::owner_restart_policy(root, gt::OwnerKind::kDocker, kContainer);
   return 0;
 }
 

@@ -83,7 +83,7 @@ TEST(BlockDevices, MissingMountNamesTheUnmountedDisk) {
   t.write("/proc/self/mountinfo", "22 1 252:1 / / rw - ext4 /dev/vda1 rw\n");
   t.write("/etc/fstab", "UUID=aaaa / ext4 defaults 0 1\nUUID=old-disk /data ext4 nofail 0 2\n");
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/data/hidden")});
-  EXPECT_EQ(m[0].problem, "not_mounted");
+  EXPECT_EQ(m[0].problem, MountProblem::kNotMounted);
   EXPECT_FALSE(m[0].expected_device);
   EXPECT_EQ(m[0].expected_source_note, "UUID=old-disk names no disk present");
   EXPECT_EQ(m[0].unmounted_disks,
@@ -97,7 +97,7 @@ TEST(BlockDevices, AnotherDiskMountedWhereTheConfigurationSaysIsWrongDevice) {
           "22 1 252:1 / / rw - ext4 /dev/nvme1n1 rw\n23 22 252:2 / /data rw - ext4 /dev/vda1 rw\n");
   t.write("/etc/fstab", "UUID=bbbb /data ext4 defaults 0 2\n");
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/data")});
-  EXPECT_EQ(m[0].problem, "wrong_device");
+  EXPECT_EQ(m[0].problem, MountProblem::kWrongDevice);
   EXPECT_EQ(m[0].expected_device, "nvme1n1");
   EXPECT_EQ(m[0].mounted_device, "vda1");
   // As configured: no problem; an unknown source form is said, not guessed.

@@ -128,12 +128,12 @@ void set_expected(const ExpectedMount& e, MountInfo& mi) {
 }
 
 /// The problem of a path whose expected mount (if any) is in place.
-std::optional<std::string> mounted_problem(const MountInfo& mi, const ExpectedMount* exact) {
+std::optional<MountProblem> mounted_problem(const MountInfo& mi, const ExpectedMount* exact) {
   const bool expected_ro = exact && has_option(exact->options, "ro");
-  if (mi.read_only_after_errors.value_or(false)) return "read_only";
-  if (mi.read_only.value_or(false) && exact && !expected_ro) return "read_only";
-  if (is_overlay(*mi.fs_type)) return "overlay";
-  if (is_network(*mi.fs_type)) return "network";
+  if (mi.read_only_after_errors.value_or(false)) return MountProblem::kReadOnly;
+  if (mi.read_only.value_or(false) && exact && !expected_ro) return MountProblem::kReadOnly;
+  if (is_overlay(*mi.fs_type)) return MountProblem::kOverlay;
+  if (is_network(*mi.fs_type)) return MountProblem::kNetwork;
   return std::nullopt;
 }
 
@@ -211,7 +211,7 @@ MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
   const bool held_below = holder && e && holder->mount_point.size() > e->where.size() &&
                           holder->mount_point.starts_with(e->where);
   if (e && !mounted_at(table, e->where) && !held_below) {
-    mi.problem = "not_mounted";
+    mi.problem = MountProblem::kNotMounted;
     struct stat st;
     mi.plain_directory = ::stat(root.path(d.path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
     mi.unmounted_disks = unmounted_disks(devs, used);
@@ -226,7 +226,7 @@ MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
   // unknown, never a mismatch).
   if (exact && mi.expected_device && mi.mounted_device &&
       *mi.expected_device != *mi.mounted_device) {
-    mi.problem = "wrong_device";
+    mi.problem = MountProblem::kWrongDevice;
     mi.unmounted_disks = unmounted_disks(devs, used);
     return mi;
   }

@@ -66,7 +66,7 @@ TEST(Mounts, FstabMountMissingLeavesAPlainDirectory) {
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/"), disk("/data/ckpt")});
   ASSERT_EQ(m.size(), 2u);
   EXPECT_FALSE(m[0].problem);
-  EXPECT_EQ(m[1].problem, "not_mounted");
+  EXPECT_EQ(m[1].problem, MountProblem::kNotMounted);
   EXPECT_EQ(m[1].mount_point, "/");  // it is on / instead
   EXPECT_EQ(m[1].expected_mount_point, "/data");
   EXPECT_EQ(m[1].expected_by, "/etc/fstab:2: /dev/nvme1n1p1 /data ext4 defaults 0 2");
@@ -88,9 +88,9 @@ TEST(Mounts, SuperblockReadOnlyIsReadOnlyAfterErrors) {
   TempTree t;
   t.write("/proc/self/mountinfo", kMountinfo);
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/ckpt"), disk("/shared/x")});
-  EXPECT_EQ(m[0].problem, "read_only");
+  EXPECT_EQ(m[0].problem, MountProblem::kReadOnly);
   EXPECT_EQ(m[0].read_only_after_errors, true);
-  EXPECT_EQ(m[1].problem, "network");
+  EXPECT_EQ(m[1].problem, MountProblem::kNetwork);
   EXPECT_EQ(m[1].fs_type, "nfs4");
 }
 
@@ -99,7 +99,7 @@ TEST(Mounts, SystemdUnitExpectsAMount) {
   t.write("/proc/self/mountinfo", kMountinfo);
   t.write("/etc/systemd/system/models.mount", "[Mount]\nWhat=/dev/sdb1\nWhere=/models\n");
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/models")});
-  EXPECT_EQ(m[0].problem, "not_mounted");
+  EXPECT_EQ(m[0].problem, MountProblem::kNotMounted);
   EXPECT_EQ(m[0].plain_directory, false);  // not even there
   EXPECT_NE(m[0].expected_by->find("models.mount"), std::string::npos);
 }

@@ -285,10 +285,10 @@ void summarise_previous_boot(const std::vector<JournalEntry>& entries, PreviousB
     }
   }
   if (entries.empty()) return;
-  boot.ending = !ending                                    ? "abrupt"
-                : *ending == MessageKind::kKernelPanic     ? "kernel_panic"
-                : *ending == MessageKind::kRebootRequested ? "reboot"
-                                                           : "clean_shutdown";
+  boot.ending = !ending                                    ? BootEnding::kAbrupt
+                : *ending == MessageKind::kKernelPanic     ? BootEnding::kKernelPanic
+                : *ending == MessageKind::kRebootRequested ? BootEnding::kReboot
+                                                           : BootEnding::kCleanShutdown;
   if (evidence) boot.ending_evidence = evidence->message.substr(0, 200);
 }
 

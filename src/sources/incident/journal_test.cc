@@ -104,7 +104,7 @@ TEST(SummarisePreviousBoot, AbruptAfterStorageErrorsAndHungTasks) {
       kernel(end, "INFO: task jbd2/vda1-8:311 blocked for more than 241 seconds.")};
   PreviousBoot b;
   summarise_previous_boot(es, b);
-  EXPECT_EQ(b.ending, "abrupt");
+  EXPECT_EQ(b.ending, BootEnding::kAbrupt);
   EXPECT_EQ(b.last_entry_unix_s, end);
   EXPECT_EQ(b.io_errors.count, 1u);  // the one 5000 s before the end is not "last minutes"
   EXPECT_EQ(b.read_only_remounts.count, 1u);
@@ -119,12 +119,12 @@ TEST(SummarisePreviousBoot, RebootOutranksGenericShutdown) {
                                   {102, "systemd-journald", "Journal stopped", "", "", "300"}};
   PreviousBoot b;
   summarise_previous_boot(es, b);
-  EXPECT_EQ(b.ending, "reboot");
+  EXPECT_EQ(b.ending, BootEnding::kReboot);
   EXPECT_EQ(b.ending_evidence, "System is rebooting.");
   es.erase(es.begin());
   PreviousBoot c;
   summarise_previous_boot(es, c);
-  EXPECT_EQ(c.ending, "clean_shutdown");
+  EXPECT_EQ(c.ending, BootEnding::kCleanShutdown);
 }
 
 const char* kList =
@@ -144,7 +144,7 @@ TEST(ReadPreviousBoot, ReadsBothCommandsUnderTheTimeout) {
   read_previous_boot(o, in);
   ASSERT_TRUE(in.previous_boot);
   EXPECT_EQ(in.previous_boot->boot_id, "aaaabbbbccccddddeeeeffff00001111");
-  EXPECT_EQ(in.previous_boot->ending, "abrupt");
+  EXPECT_EQ(in.previous_boot->ending, BootEnding::kAbrupt);
   EXPECT_EQ(in.previous_boot->oom_kills.count, 1u);
   EXPECT_EQ(in.previous_boot->last_entry_unix_s, 1700000000);  // from the list
   ASSERT_EQ(h.asked.size(), 2u);
@@ -197,7 +197,7 @@ TEST(ReadPreviousBoot, EachFailureIsOneLine) {
   ASSERT_EQ(e.unread.size(), 1u);
   EXPECT_NE(e.unread[0].find("not journal JSON (2 lines"), std::string::npos);
   ASSERT_TRUE(e.previous_boot);
-  EXPECT_EQ(e.previous_boot->ending, "unknown");
+  EXPECT_EQ(e.previous_boot->ending, BootEnding::kUnknown);
 }
 
 }  // namespace journal_test

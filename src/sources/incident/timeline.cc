@@ -22,10 +22,10 @@ void add(Incident& in, std::optional<int64_t> t, std::string what, std::string s
 }
 
 std::string ending_words(const PreviousBoot& b) {
-  if (b.ending == "clean_shutdown") return "previous boot ended with a clean shutdown";
-  if (b.ending == "reboot") return "previous boot ended with a requested reboot";
-  if (b.ending == "kernel_panic") return "previous boot ended in a kernel panic";
-  if (b.ending == "abrupt")
+  if (b.ending == BootEnding::kCleanShutdown) return "previous boot ended with a clean shutdown";
+  if (b.ending == BootEnding::kReboot) return "previous boot ended with a requested reboot";
+  if (b.ending == BootEnding::kKernelPanic) return "previous boot ended in a kernel panic";
+  if (b.ending == BootEnding::kAbrupt)
     return "previous boot ended abruptly (no shutdown record: power loss, a killed VM or a hard "
            "hang)";
   return "previous boot: how it ended is unknown";
@@ -82,10 +82,11 @@ void newest_file_line(Incident& in, const NewestFile& nf) {
 void server_line(Incident& in, const Server& s) {
   std::string what = s.kind + " started";
   if (s.started_after_boot_s) what += fmt::format(" {} s after boot", *s.started_after_boot_s);
-  if (s.owner_kind == "systemd-unit" && s.owner_name)
+  if (s.owner_kind == OwnerKind::kSystemdUnit && s.owner_name)
     what += " by " + *s.owner_name;
   else if (s.owner_kind && s.owner_name)
-    what += " by " + *s.owner_kind + " " + s.owner_name->substr(0, 12);
+    what +=
+        " by " + std::string(owner_kind_name(*s.owner_kind)) + " " + s.owner_name->substr(0, 12);
   what += s.auto_started ? " (auto-start, not a person)" : "";
   if (s.root_pid) what += fmt::format(", PID {}", *s.root_pid);
   add(in, s.start_time_unix_s, what, "/proc");
@@ -96,7 +97,7 @@ void server_line(Incident& in, const Server& s) {
 void apply_crash_records(Incident& in) {
   if (!in.previous_boot) return;
   PreviousBoot& b = *in.previous_boot;
-  if (b.ending != "abrupt" && b.ending != "unknown") return;
+  if (b.ending != BootEnding::kAbrupt && b.ending != BootEnding::kUnknown) return;
   for (const CrashRecord& r : in.crash_records) {
     if (r.panic_lines.empty()) continue;
     const bool before_this_boot =
@@ -104,7 +105,7 @@ void apply_crash_records(Incident& in) {
     const bool after_prev_start =
         !r.time_unix_s || !b.first_entry_unix_s || *r.time_unix_s >= *b.first_entry_unix_s;
     if (!before_this_boot || !after_prev_start) continue;
-    b.ending = "kernel_panic";
+    b.ending = BootEnding::kKernelPanic;
     b.ending_evidence = r.panic_lines.front() + " [" + r.path + "]";
     return;
   }

@@ -21,7 +21,7 @@ Incident story() {
   PreviousBoot b;
   b.first_entry_unix_s = 1'699'000'000;
   b.last_entry_unix_s = 1'700'000'000;
-  b.ending = "abrupt";
+  b.ending = BootEnding::kAbrupt;
   b.io_errors = {14, 1'699'999'500, 1'699'999'990, "I/O error, dev vda"};
   b.hung_tasks = {3, 1'699'999'800, 1'700'000'000, "INFO: task x blocked for more than 120 s"};
   in.previous_boot = b;
@@ -36,7 +36,7 @@ TEST(BuildTimeline, StoryInTimeOrder) {
   s.start_time_unix_s = 1'700'000'641;
   s.started_after_boot_s = 41;
   s.auto_started = true;
-  s.owner_kind = "systemd-unit";
+  s.owner_kind = OwnerKind::kSystemdUnit;
   s.owner_name = "sglang.service";
   build_timeline(in, std::vector<Server>{s});
   size_t write = index_of(in, "last write under /data: /data/run/s.jsonl, 10 min before");
@@ -70,11 +70,11 @@ TEST(ApplyCrashRecords, PanicRecordFromThePreviousBootSetsTheEnding) {
                               1'700'000'001,
                               {"Kernel panic - not syncing: Fatal exception"}});
   apply_crash_records(in);
-  EXPECT_EQ(in.previous_boot->ending, "kernel_panic");
+  EXPECT_EQ(in.previous_boot->ending, BootEnding::kKernelPanic);
   Incident old = story();  // a record from long before: not this crash
   old.crash_records.push_back({"pstore", "/x", 1'600'000'000, {"Kernel panic - not syncing"}});
   apply_crash_records(old);
-  EXPECT_EQ(old.previous_boot->ending, "abrupt");
+  EXPECT_EQ(old.previous_boot->ending, BootEnding::kAbrupt);
 }
 
 }  // namespace timeline_test

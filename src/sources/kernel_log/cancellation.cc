@@ -26,7 +26,8 @@ std::optional<bool> not_later(const When& a, const When& b) {
 }
 
 bool cancels(const KernelLogEvent& c, const KernelLogEvent& e) {
-  if (c.kind != "xid" || !c.code || !e.code || xid_facts(*c.code).cancels != *e.code) return false;
+  if (c.kind != EventKind::kXid || !c.code || !e.code || xid_facts(*c.code).cancels != *e.code)
+    return false;
   if (c.pci_bus_id != e.pci_bus_id || c.boot != e.boot) return false;
   return not_later(last_line(e), last_line(c)).value_or(false);
 }
@@ -35,7 +36,7 @@ bool cancels(const KernelLogEvent& c, const KernelLogEvent& e) {
 
 void mark_cancellations(std::vector<KernelLogEvent>& events) {
   for (KernelLogEvent& e : events) {
-    if (e.kind != "xid" || !e.code || !xid_cancelled_by(*e.code)) continue;
+    if (e.kind != EventKind::kXid || !e.code || !xid_cancelled_by(*e.code)) continue;
     e.cancelled_by_code.reset();
     for (const KernelLogEvent& c : events)
       if (cancels(c, e)) e.cancelled_by_code = c.code;

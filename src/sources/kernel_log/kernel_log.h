@@ -49,7 +49,7 @@ struct ParsedKernelLog {
 /// `decoded` (xid_decode.h); an Xid 163 followed by an Xid 162 on the same
 /// GPU gets cancelled_by_code 162 (cancellation.h). Implemented in
 /// nvrm_events.cc (lines: line_format.cc).
-ParsedKernelLog parse_kernel_log_text(std::string_view text, const std::string& boot);
+ParsedKernelLog parse_kernel_log_text(std::string_view text, LogBoot boot);
 
 /// How to read the kernel log.
 struct KernelLogOptions {

@@ -31,7 +31,7 @@ inline std::string read_fixture(const std::string& name) {
       << "kernel-log fixtures missing: " << kFixtures
 
 inline ParsedKernelLog parse_fixture(const std::string& name) {
-  return parse_kernel_log_text(read_fixture(name), "file");
+  return parse_kernel_log_text(read_fixture(name), LogBoot::kFile);
 }
 
 inline int64_t local_unix(int y, int mo, int d, int h, int mi, int s) {
@@ -43,7 +43,7 @@ inline int64_t local_unix(int y, int mo, int d, int h, int mi, int s) {
 
 /// Every event line of `text` as parsed, before folding (continuation lines
 /// are not joined: a line is seen when it starts).
-inline std::vector<KernelLogEvent> each_line(std::string_view text, const std::string& boot) {
+inline std::vector<KernelLogEvent> each_line(std::string_view text, LogBoot boot) {
   std::vector<KernelLogEvent> lines;
   klog::parse_text(text, boot, [&](KernelLogEvent& e) {
     lines.push_back(e);

@@ -26,10 +26,11 @@ std::string regression(const std::string& name) {
 }
 
 TEST(KernelLogParse, KmsgRecord) {
-  auto got = parse_kernel_log_text(std::string("4,1234,5678901,-;") + kXid79 + "\n", "current");
+  auto got =
+      parse_kernel_log_text(std::string("4,1234,5678901,-;") + kXid79 + "\n", LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 1u);
   const KernelLogEvent& e = got.events[0];
-  EXPECT_EQ(e.kind, "xid");
+  EXPECT_EQ(e.kind, EventKind::kXid);
   EXPECT_EQ(e.code, 79);
   EXPECT_EQ(e.pci_bus_id, "0000:3b:00.0");
   EXPECT_EQ(e.pid, 1234u);
@@ -37,13 +38,13 @@ TEST(KernelLogParse, KmsgRecord) {
   EXPECT_EQ(e.detail, "GPU has fallen off the bus.");
   EXPECT_EQ(e.monotonic_s, 5.678901);
   EXPECT_EQ(e.time_text, "5.678901");
-  EXPECT_EQ(e.boot, "current");
+  EXPECT_EQ(e.boot, LogBoot::kCurrent);
 }
 
 TEST(KernelLogParse, KmsgDictionaryLinesAreSkipped) {
   auto got = parse_kernel_log_text(
       std::string("4,1,2,-;") + kXid79 + "\n SUBSYSTEM=pci\n DEVICE=+pci:0000:3b:00.0\n",
-      "current");
+      LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].line.find("SUBSYSTEM"), std::string::npos);
 }
@@ -53,15 +54,15 @@ TEST(KernelLogParse, KmsgMultilineRecordWithEscapedNewlines) {
       "4,100,1843308145,-;NVRM: The NVIDIA GPU 0000:b3:00.0\\x0aNVRM: (PCI ID: 10de:26b5) "
       "installed in this system has\\x0aNVRM: fallen off the bus and is not responding to "
       "commands.\n",
-      "current");
+      LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 1u);
-  EXPECT_EQ(got.events[0].kind, "fallen-off-bus");
+  EXPECT_EQ(got.events[0].kind, EventKind::kFallenOffBus);
   EXPECT_EQ(got.events[0].pci_bus_id, "0000:b3:00.0");
   EXPECT_EQ(got.events[0].monotonic_s, 1843.308145);
 }
 
 TEST(KernelLogParse, DmesgRaw) {
-  auto got = parse_kernel_log_text(std::string("[ 1234.567890] ") + kXid79, "current");
+  auto got = parse_kernel_log_text(std::string("[ 1234.567890] ") + kXid79, LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].monotonic_s, 1234.56789);
   EXPECT_EQ(got.events[0].time_text, "1234.567890");
@@ -69,7 +70,8 @@ TEST(KernelLogParse, DmesgRaw) {
 }
 
 TEST(KernelLogParse, DmesgCtime) {
-  auto got = parse_kernel_log_text(std::string("[Mon Jan  6 10:00:00 2025] ") + kXid79, "current");
+  auto got =
+      parse_kernel_log_text(std::string("[Mon Jan  6 10:00:00 2025] ") + kXid79, LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].time_text, "Mon Jan  6 10:00:00 2025");
   EXPECT_EQ(got.events[0].time_unix_s, local_unix(2025, 1, 6, 10, 0, 0));
@@ -77,19 +79,19 @@ TEST(KernelLogParse, DmesgCtime) {
 
 TEST(KernelLogParse, JournalShortIsoWithOffset) {
   for (const char* stamp : {"2025-01-06T10:00:00+0100", "2025-01-06T10:00:00+01:00"}) {
-    auto got =
-        parse_kernel_log_text(std::string(stamp) + " gpu-node-7 kernel: " + kXid79, "previous");
+    auto got = parse_kernel_log_text(std::string(stamp) + " gpu-node-7 kernel: " + kXid79,
+                                     LogBoot::kPrevious);
     ASSERT_EQ(got.events.size(), 1u) << stamp;
     EXPECT_EQ(got.events[0].time_unix_s, 1736154000) << stamp;  // 09:00:00Z
     EXPECT_EQ(got.events[0].time_text, stamp);
-    EXPECT_EQ(got.events[0].boot, "previous");
+    EXPECT_EQ(got.events[0].boot, LogBoot::kPrevious);
   }
 }
 
 TEST(KernelLogParse, JournalShortPreciseAndSyslogRfc3164) {
   for (const char* prefix :
        {"Jan 06 10:00:00.123456 host kernel: ", "Jan  6 10:00:00 host kernel: "}) {
-    auto got = parse_kernel_log_text(std::string(prefix) + kXid79, "file");
+    auto got = parse_kernel_log_text(std::string(prefix) + kXid79, LogBoot::kFile);
     ASSERT_EQ(got.events.size(), 1u) << prefix;
     ASSERT_TRUE(got.events[0].time_unix_s.has_value());
     time_t t = static_cast<time_t>(*got.events[0].time_unix_s);
@@ -104,7 +106,8 @@ TEST(KernelLogParse, JournalShortPreciseAndSyslogRfc3164) {
 
 TEST(KernelLogParse, SyslogRfc3339WithMonotonicAfterKernel) {
   auto got = parse_kernel_log_text(
-      std::string("2025-01-06T10:00:00.123456+00:00 host kernel: [ 12.500000] ") + kXid79, "file");
+      std::string("2025-01-06T10:00:00.123456+00:00 host kernel: [ 12.500000] ") + kXid79,
+      LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].time_unix_s, 1736157600);
   EXPECT_EQ(got.events[0].monotonic_s, 12.5);
@@ -112,8 +115,8 @@ TEST(KernelLogParse, SyslogRfc3339WithMonotonicAfterKernel) {
 }
 
 TEST(KernelLogParse, LegacyBusWithoutPciPrefixAndUppercaseHex) {
-  auto got =
-      parse_kernel_log_text("NVRM: Xid (0000:AF:00): 31, Ch 00000010, engmask 00000101", "file");
+  auto got = parse_kernel_log_text("NVRM: Xid (0000:AF:00): 31, Ch 00000010, engmask 00000101",
+                                   LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].pci_bus_id, "0000:af:00.0");
   EXPECT_EQ(got.events[0].code, 31);
@@ -123,7 +126,7 @@ TEST(KernelLogParse, LegacyBusWithoutPciPrefixAndUppercaseHex) {
 
 TEST(KernelLogDates, ImpossibleOrHugeStampsLeaveTheEventUntimed) {
   std::vector<KernelLogEvent> lines =
-      each_line(regression("huge-and-impossible-dates.log"), "file");
+      each_line(regression("huge-and-impossible-dates.log"), LogBoot::kFile);
   ASSERT_EQ(lines.size(), 15u);
   for (const KernelLogEvent& e : lines) {
     SCOPED_TRACE(e.line);
@@ -139,7 +142,7 @@ TEST(KernelLogDates, ValidStampsAroundTheEdgesStillParse) {
       "[Mon Jan  6 10:00:00 2025] NVRM: Xid (PCI:0000:19:00): 79, pid=2, name=b, x\n"
       "2024-12-31T23:59:60+00:00 host kernel: NVRM: Xid (PCI:0000:19:00): 79, pid=3, name=c, x\n"
       "[ 1843.308145] NVRM: Xid (PCI:0000:19:00): 79, pid=4, name=d, x\n",
-      "file");
+      LogBoot::kFile);
   ASSERT_EQ(got.size(), 4u);
   EXPECT_TRUE(got[0].time_unix_s);
   EXPECT_TRUE(got[1].time_unix_s);

@@ -107,7 +107,7 @@ std::optional<CodedLine> parse_coded(string_view s) {
 // for a line folded into an earlier event (memory stays bounded).
 class Parser {
  public:
-  Parser(const std::string& boot, const EventHook& hook) : boot_(boot), hook_(hook) {}
+  Parser(LogBoot boot, const EventHook& hook) : boot_(boot), hook_(hook) {}
 
   void feed(string_view line);
   ParsedKernelLog finish();
@@ -124,11 +124,11 @@ class Parser {
   bool continuation(string_view text);
   void start_pending(string_view body, string_view prefix, string_view line);
   void add_to_pending(string_view body, string_view line);
-  KernelLogEvent make(std::string kind, string_view prefix, string_view line) const;
+  KernelLogEvent make(EventKind kind, string_view prefix, string_view line) const;
   void commit(KernelLogEvent ev);
   void fold_fallen_off_into_xid79();
 
-  std::string boot_;
+  LogBoot boot_;
   const EventHook& hook_;
   StormFolder folder_;
   ParsedKernelLog out_;
@@ -143,9 +143,9 @@ class Parser {
   bool pending_open_ = false;  // the last record went into pending_
 };
 
-KernelLogEvent Parser::make(std::string kind, string_view prefix, string_view line) const {
+KernelLogEvent Parser::make(EventKind kind, string_view prefix, string_view line) const {
   KernelLogEvent ev;
-  ev.kind = std::move(kind);
+  ev.kind = kind;
   ev.boot = boot_;
   Stamp st = parse_stamp(prefix);
   ev.monotonic_s = st.mono;
@@ -168,7 +168,7 @@ void Parser::commit(KernelLogEvent ev) {
   last_fresh_ = fresh;
   open_ = fresh ? Open::kAppend : Open::kSwallow;
   KernelLogEvent& e = folder_.events()[index];
-  if (fresh && e.kind == "xid" && e.code) e.decoded = decode_xid(*e.code, e.detail);
+  if (fresh && e.kind == EventKind::kXid && e.code) e.decoded = decode_xid(*e.code, e.detail);
 }
 
 void Parser::feed(string_view line) {
@@ -225,7 +225,7 @@ void Parser::nvrm(string_view body, string_view prefix, string_view line) {
   if (starts_with(body, "The NVIDIA GPU") && !contains(body, "fallen off the bus"))
     return start_pending(body, prefix, line);
   if (!contains(body, "fallen off the bus")) return;
-  KernelLogEvent ev = make("fallen-off-bus", prefix, line);
+  KernelLogEvent ev = make(EventKind::kFallenOffBus, prefix, line);
   ev.pci_bus_id = find_bus(body);
   ev.detail = std::string(body);
   commit(std::move(ev));
@@ -237,7 +237,7 @@ void Parser::xid(string_view body, string_view prefix, string_view line) {
     ++out_.unparsed_nvidia_lines;
     return;
   }
-  KernelLogEvent ev = make("xid", prefix, line);
+  KernelLogEvent ev = make(EventKind::kXid, prefix, line);
   ev.code = c->code;
   ev.pci_bus_id = c->bus;
   ev.gpu_instance_id = c->gpu_instance;
@@ -251,7 +251,8 @@ bool Parser::sxid_follow_on(const CodedLine& c, string_view line) {
   bool follow_on = starts_with(c.tail, "Severity ") || starts_with(c.tail, "Data {");
   if (!follow_on || !sxid_group_open_ || !last_) return false;
   KernelLogEvent& last = folder_.events()[*last_];
-  if (last.kind != "sxid" || last.code != c.code || last.pci_bus_id != c.bus) return false;
+  if (last.kind != EventKind::kSxid || last.code != c.code || last.pci_bus_id != c.bus)
+    return false;
   if (last_fresh_) last.line += " | " + std::string(trim(line));
   sxid_group_open_ = !starts_with(c.tail, "Data {");
   open_ = Open::kNone;
@@ -265,7 +266,7 @@ void Parser::sxid(string_view msg, string_view prefix, string_view line) {
     return;
   }
   if (sxid_follow_on(*c, line)) return;
-  KernelLogEvent ev = make("sxid", prefix, line);
+  KernelLogEvent ev = make(EventKind::kSxid, prefix, line);
   ev.code = c->code;
   ev.pci_bus_id = c->bus;
   ev.detail = std::string(c->tail);
@@ -274,7 +275,7 @@ void Parser::sxid(string_view msg, string_view prefix, string_view line) {
 }
 
 void Parser::start_pending(string_view body, string_view prefix, string_view line) {
-  KernelLogEvent ev = make("fallen-off-bus", prefix, line);
+  KernelLogEvent ev = make(EventKind::kFallenOffBus, prefix, line);
   ev.pci_bus_id = find_bus(body);
   ev.detail = std::string(body);
   pending_ = std::move(ev);
@@ -320,7 +321,7 @@ bool close_in_time(const KernelLogEvent& a, std::optional<int64_t> unix_s,
 std::optional<size_t> xid79_for(const std::vector<KernelLogEvent>& ev, const KernelLogEvent& f) {
   for (size_t j = 0; j < ev.size(); ++j) {
     const KernelLogEvent& x = ev[j];
-    if (x.kind != "xid" || !x.code || xid_facts(*x.code).cls != XidClass::kGpuGone ||
+    if (x.kind != EventKind::kXid || !x.code || xid_facts(*x.code).cls != XidClass::kGpuGone ||
         x.pci_bus_id != f.pci_bus_id || x.boot != f.boot)
       continue;
     if (close_in_time(f, x.time_unix_s, x.monotonic_s) ||
@@ -335,7 +336,7 @@ std::optional<size_t> xid79_for(const std::vector<KernelLogEvent>& ev, const Ker
 void Parser::fold_fallen_off_into_xid79() {
   std::vector<KernelLogEvent>& ev = folder_.events();
   for (size_t i = ev.size(); i-- > 0;) {
-    if (ev[i].kind != "fallen-off-bus" || !ev[i].pci_bus_id) continue;
+    if (ev[i].kind != EventKind::kFallenOffBus || !ev[i].pci_bus_id) continue;
     std::optional<size_t> j = xid79_for(ev, ev[i]);
     if (!j) continue;
     ev[*j].line += " | " + ev[i].line;
@@ -352,7 +353,7 @@ ParsedKernelLog Parser::finish() {
 
 }  // namespace
 
-ParsedKernelLog parse_text(string_view text, const std::string& boot, const EventHook& hook) {
+ParsedKernelLog parse_text(string_view text, LogBoot boot, const EventHook& hook) {
   Parser parser(boot, hook);
   while (!text.empty()) {
     size_t nl = text.find('\n');
@@ -367,7 +368,7 @@ ParsedKernelLog parse_text(string_view text, const std::string& boot, const Even
 
 namespace gt {
 
-ParsedKernelLog parse_kernel_log_text(std::string_view text, const std::string& boot) {
+ParsedKernelLog parse_kernel_log_text(std::string_view text, LogBoot boot) {
   return klog::parse_text(text, boot);
 }
 

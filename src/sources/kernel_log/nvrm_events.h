@@ -18,7 +18,6 @@ namespace gt::klog {
 using EventHook = std::function<bool(KernelLogEvent&)>;
 
 /// parse_kernel_log_text with a hook.
-ParsedKernelLog parse_text(std::string_view text, const std::string& boot,
-                           const EventHook& hook = {});
+ParsedKernelLog parse_text(std::string_view text, LogBoot boot, const EventHook& hook = {});
 
 }  // namespace gt::klog

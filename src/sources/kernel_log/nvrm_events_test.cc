@@ -47,12 +47,12 @@ void expect_events(const ParsedKernelLog& got, const std::vector<Want>& lines) {
     const KernelLogEvent& e = got.events[i];
     const Want& w = want[i].first;
     SCOPED_TRACE("event " + std::to_string(i) + ": " + e.line);
-    EXPECT_EQ(e.kind, w.kind);
+    EXPECT_EQ(event_kind_name(e.kind), w.kind);
     EXPECT_EQ(e.code, w.code < 0 ? std::nullopt : std::optional<int>(w.code));
     EXPECT_EQ(e.pci_bus_id, w.bus);
     EXPECT_EQ(e.pid, w.pid ? std::optional<uint32_t>(w.pid) : std::nullopt);
     EXPECT_EQ(e.process_name, w.name.empty() ? std::nullopt : std::optional<std::string>(w.name));
-    EXPECT_EQ(e.boot, "file");
+    EXPECT_EQ(e.boot, LogBoot::kFile);
     EXPECT_EQ(e.count, want[i].second);
   }
 }
@@ -273,9 +273,9 @@ TEST(KernelLogParse, FallenOffSplitOverSeparateRecords) {
       "system has\n"
       "2025-01-06T10:00:00+0000 host kernel: NVRM: fallen off the bus and is not responding to "
       "commands.\n",
-      "previous");
+      LogBoot::kPrevious);
   ASSERT_EQ(got.events.size(), 1u);
-  EXPECT_EQ(got.events[0].kind, "fallen-off-bus");
+  EXPECT_EQ(got.events[0].kind, EventKind::kFallenOffBus);
   EXPECT_EQ(got.events[0].pci_bus_id, "0000:b3:00.0");
   EXPECT_EQ(got.events[0].time_unix_s, 1736157600);
 }
@@ -286,14 +286,14 @@ TEST(KernelLogParse, UnrelatedTheNvidiaGpuMessageIsNotAnEvent) {
       "        NVRM: installed in this system is not supported by the\n"
       "        NVRM: NVIDIA 470.00 driver release.\n"
       "[ 6.0] NVRM: GPU 0000:2b:00.0: GPU has fallen off the bus.\n",
-      "current");
+      LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].pci_bus_id, "0000:2b:00.0");
 }
 
 TEST(KernelLogParse, UnknownXidNumberIsKept) {
-  auto got =
-      parse_kernel_log_text("[ 1.0] NVRM: Xid (PCI:0000:01:00): 9999, something new", "file");
+  auto got = parse_kernel_log_text("[ 1.0] NVRM: Xid (PCI:0000:01:00): 9999, something new",
+                                   LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].code, 9999);
   EXPECT_EQ(got.events[0].detail, "something new");
@@ -311,10 +311,10 @@ class XidBusForms : public ::testing::TestWithParam<XidBusForm> {};
 
 TEST_P(XidBusForms, KeepTheBusIdAndInstance) {
   const XidBusForm& f = GetParam();
-  auto got = parse_kernel_log_text(f.line, "file");
+  auto got = parse_kernel_log_text(f.line, LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 1u) << f.line;
   EXPECT_EQ(got.unparsed_nvidia_lines, 0u);
-  EXPECT_EQ(got.events[0].kind, "xid");
+  EXPECT_EQ(got.events[0].kind, EventKind::kXid);
   EXPECT_EQ(got.events[0].pci_bus_id, f.bus) << f.line;
   EXPECT_EQ(got.events[0].gpu_instance_id, f.instance) << f.line;
 }
@@ -353,7 +353,7 @@ TEST(KernelLogParse, MigInstancesOfOneGpuAreSeparateEvents) {
       "[ 1.0] NVRM: Xid (PCI:0000:3b:00 GPU-I:01): 94, pid=7, name=a, Contained\n"
       "[ 2.0] NVRM: Xid (PCI:0000:3b:00 GPU-I:02): 94, pid=8, name=b, Contained\n"
       "[ 3.0] NVRM: Xid (PCI:0000:3b:00 GPU-I:01): 94, pid=7, name=a, Contained\n",
-      "file");
+      LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 2u);
   EXPECT_EQ(got.events[0].gpu_instance_id, 1u);
   EXPECT_EQ(got.events[0].count, 2u);
@@ -362,7 +362,7 @@ TEST(KernelLogParse, MigInstancesOfOneGpuAreSeparateEvents) {
 }
 
 TEST(KernelLogParse, BareXidCodeAtEndOfLine) {
-  auto got = parse_kernel_log_text("NVRM: Xid (PCI:0000:2b:00): 79", "file");
+  auto got = parse_kernel_log_text("NVRM: Xid (PCI:0000:2b:00): 79", LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].code, 79);
   EXPECT_EQ(got.events[0].detail, "");
@@ -374,7 +374,7 @@ TEST(KernelLogParse, ContinuationLineIsJoined) {
       "              more context for the same record\n"
       "[ 11.000000] unrelated: line\n"
       "              continuation of the unrelated line\n",
-      "file");
+      LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_EQ(got.events[0].line,
             "[ 10.000000] NVRM: Xid (PCI:0000:3b:00): 119, pid=7, name=a b, Timeout | more context "
@@ -387,9 +387,9 @@ TEST(KernelLogParse, FallenOffNextToXid79OfAnotherGpuIsKept) {
   auto got = parse_kernel_log_text(
       "[ 1.0] NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.\n"
       "[ 1.0] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n",
-      "file");
+      LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 2u);
-  EXPECT_EQ(got.events[1].kind, "fallen-off-bus");
+  EXPECT_EQ(got.events[1].kind, EventKind::kFallenOffBus);
   EXPECT_EQ(got.events[1].pci_bus_id, "0000:3b:00.0");
 }
 
@@ -405,7 +405,7 @@ TEST(KernelLogParse, GarbageBinaryAndTruncatedLinesNeverCrash) {
   text += "[Mon Foo 99 99:99:99 2025] NVRM: Xid (PCI:0000:01:00): 13, x\n";
   text += "9999-99-99T99:99:99 NVRM: Xid (PCI:zzzz:01:00): 13, y\n";
   text += std::string(100000, 'N') + "\n";
-  auto got = parse_kernel_log_text(text, "file");
+  auto got = parse_kernel_log_text(text, LogBoot::kFile);
   EXPECT_EQ(got.unparsed_nvidia_lines, 5u);  // NUL line, 3 truncated Xids, 1 SXid
   ASSERT_EQ(got.events.size(), 2u);          // the last two: odd stamps/bus, but an Xid
   EXPECT_FALSE(got.events[0].time_unix_s.has_value());
@@ -418,7 +418,7 @@ TEST(KernelLogParse, NonNvidiaLinesAreIgnored) {
       "[ 2.0] nfs: server x not responding, xid 0x1234\n"
       "[ 3.0] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.90.07\n"
       "[ 4.0] NVRM: GPU at PCI:0000:9b:00: GPU-509665ad-b600-ac93-3616-d754b23d636d\n",
-      "file");
+      LogBoot::kFile);
   EXPECT_TRUE(got.events.empty());
   EXPECT_EQ(got.unparsed_nvidia_lines, 0u);
   EXPECT_EQ(got.lines, 4u);
@@ -428,9 +428,9 @@ TEST(KernelLogParse, SxidSingleLineForm) {
   auto got = parse_kernel_log_text(
       "nvidia-nvswitch3: SXid (PCI:0000:05:00.0): 12028, Non-fatal, Link 32 egress non-posted "
       "PRIV error (First)",
-      "file");
+      LogBoot::kFile);
   ASSERT_EQ(got.events.size(), 1u);
-  EXPECT_EQ(got.events[0].kind, "sxid");
+  EXPECT_EQ(got.events[0].kind, EventKind::kSxid);
   EXPECT_EQ(got.events[0].code, 12028);
   EXPECT_EQ(got.events[0].pci_bus_id, "0000:05:00.0");
   EXPECT_EQ(got.events[0].detail, "Non-fatal, Link 32 egress non-posted PRIV error (First)");

@@ -113,16 +113,16 @@ std::optional<double> first_kmsg_mono(string_view text) {
   return klog::plausible_uptime(static_cast<double>(k->usec) / 1e6);
 }
 
-Source make_source(std::string name, std::string boot) {
+Source make_source(std::string name, LogBoot boot) {
   Source s;
   s.name = std::move(name);
-  s.boot = std::move(boot);
+  s.boot = boot;
   return s;
 }
 
 // Records the parse of `text` in `src`; returns its events.
-std::vector<KernelLogEvent> take(const Text& text, const std::string& boot, Source& src,
-                                 KernelLog& log, const klog::EventHook& hook = {}) {
+std::vector<KernelLogEvent> take(const Text& text, LogBoot boot, Source& src, KernelLog& log,
+                                 const klog::EventHook& hook = {}) {
   if (text.error) {
     src.error = text.error;
     return {};
@@ -137,7 +137,7 @@ std::vector<KernelLogEvent> take(const Text& text, const std::string& boot, Sour
 std::vector<KernelLogEvent> read_journal(const KernelLogOptions& o, KernelLog& log) {
   static const RealCommandRunner kReal;
   const CommandRunner& runner = o.runner ? *o.runner : kReal;
-  Source src = make_source("journalctl -k -b -1", "previous");
+  Source src = make_source("journalctl -k -b -1", LogBoot::kPrevious);
   CommandResult r = runner.run(
       {"journalctl", "-k", "-b", "-1", "-o", "short-iso", "--no-pager", "-q"}, o.command_timeout);
   Text text;
@@ -151,14 +151,14 @@ std::vector<KernelLogEvent> read_journal(const KernelLogOptions& o, KernelLog& l
   } else {
     text.data = std::move(r.out);
   }
-  std::vector<KernelLogEvent> events = take(text, "previous", src, log);
+  std::vector<KernelLogEvent> events = take(text, LogBoot::kPrevious, src, log);
   log.sources.push_back(std::move(src));
   return events;
 }
 
 std::string dedupe_key(const KernelLogEvent& e) {
-  return e.kind + '|' + std::to_string(e.code.value_or(-1)) + '|' + e.pci_bus_id.value_or("") +
-         '/' + std::to_string(e.gpu_instance_id.value_or(~0u)) + '|' +
+  return event_kind_name(e.kind) + std::string("|") + std::to_string(e.code.value_or(-1)) + '|' +
+         e.pci_bus_id.value_or("") + '/' + std::to_string(e.gpu_instance_id.value_or(~0u)) + '|' +
          std::to_string(e.pid.value_or(0)) + '|' + e.detail;
 }
 
@@ -184,14 +184,14 @@ struct KmsgState {
 // Sets the boot of a kern.log event; false when it is to be dropped.
 bool classify(KernelLogEvent& e, std::optional<int64_t> btime, const KmsgState& kmsg) {
   if (!btime || !e.time_unix_s) {
-    e.boot = "current";
+    e.boot = LogBoot::kCurrent;
     return !kmsg.read;
   }
   if (*e.time_unix_s < *btime) {
-    e.boot = "previous";
+    e.boot = LogBoot::kPrevious;
     return true;
   }
-  e.boot = "current";
+  e.boot = LogBoot::kCurrent;
   return !kmsg.read || (kmsg.oldest_unix && *e.time_unix_s < *kmsg.oldest_unix - 1);
 }
 
@@ -201,10 +201,10 @@ void read_kern_logs(const FsRoot& root, std::optional<int64_t> btime, const Kmsg
   for (const char* name : {"/var/log/kern.log.1", "/var/log/kern.log"}) {
     struct stat sb {};
     if (::stat(root.path(name).c_str(), &sb) != 0 && errno == ENOENT) continue;
-    Source src = make_source(name, "previous");
+    Source src = make_source(name, LogBoot::kPrevious);
     auto hook = [&](KernelLogEvent& e) { return classify(e, btime, kmsg); };
-    for (KernelLogEvent& e : take(read_file(root.path(name)), "previous", src, log, hook))
-      (e.boot == "previous" ? previous : current).push_back(std::move(e));
+    for (KernelLogEvent& e : take(read_file(root.path(name)), LogBoot::kPrevious, src, log, hook))
+      (e.boot == LogBoot::kPrevious ? previous : current).push_back(std::move(e));
     log.sources.push_back(std::move(src));
   }
 }
@@ -217,9 +217,9 @@ void sort_if_all_timed(std::vector<KernelLogEvent>& events) {
 
 KernelLog read_file_option(const std::string& file) {
   KernelLog log;
-  Source src = make_source(file == "-" ? "stdin" : file, "file");
+  Source src = make_source(file == "-" ? "stdin" : file, LogBoot::kFile);
   Text text = file == "-" ? read_fd(0, "stdin") : read_file(file);
-  log.events = take(text, "file", src, log);
+  log.events = take(text, LogBoot::kFile, src, log);
   log.sources.push_back(std::move(src));
   return log;
 }
@@ -230,13 +230,13 @@ KernelLog read_kernel_log(const FsRoot& root, const KernelLogOptions& options) {
   if (options.file) return read_file_option(*options.file);
   KernelLog log;
   const std::optional<int64_t> btime = read_btime(root);
-  Source ksrc = make_source("/dev/kmsg", "current");
+  Source ksrc = make_source("/dev/kmsg", LogBoot::kCurrent);
   Text ktext = read_kmsg(root);
   auto wall_time = [&](KernelLogEvent& e) {
     if (btime && e.monotonic_s) e.time_unix_s = *btime + std::llround(*e.monotonic_s);
     return true;
   };
-  std::vector<KernelLogEvent> kmsg_events = take(ktext, "current", ksrc, log, wall_time);
+  std::vector<KernelLogEvent> kmsg_events = take(ktext, LogBoot::kCurrent, ksrc, log, wall_time);
   KmsgState kmsg{ksrc.read, std::nullopt};
   if (auto mono = first_kmsg_mono(ktext.data); mono && btime)
     kmsg.oldest_unix = *btime + static_cast<int64_t>(*mono);

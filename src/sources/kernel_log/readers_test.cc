@@ -53,14 +53,14 @@ TEST(KernelLogRead, KmsgFileInAFixtureTree) {
   ASSERT_NE(src, nullptr);
   EXPECT_TRUE(src->read);
   EXPECT_FALSE(src->error.has_value());
-  EXPECT_EQ(src->boot, "current");
+  EXPECT_EQ(src->boot, LogBoot::kCurrent);
   EXPECT_EQ(src->lines, 4u);
   EXPECT_EQ(find_source(log, "journalctl -k -b -1"), nullptr);  // only for root "/"
   ASSERT_EQ(log.events.size(), 2u);
   EXPECT_EQ(log.events[0].code, 79);
-  EXPECT_EQ(log.events[0].boot, "current");
+  EXPECT_EQ(log.events[0].boot, LogBoot::kCurrent);
   EXPECT_EQ(log.events[0].time_unix_s, kBtime + 1843);
-  EXPECT_EQ(log.events[1].kind, "sxid");
+  EXPECT_EQ(log.events[1].kind, EventKind::kSxid);
 }
 
 TEST(KernelLogRead, KmsgAbsentIsNotFound) {
@@ -113,7 +113,7 @@ TEST(KernelLogRead, MissingJournalReportsJournalctlsMessage) {
   const KernelLog::Source* src = find_source(log, "journalctl -k -b -1");
   ASSERT_NE(src, nullptr);
   EXPECT_FALSE(src->read);
-  EXPECT_EQ(src->boot, "previous");
+  EXPECT_EQ(src->boot, LogBoot::kPrevious);
   EXPECT_EQ(src->error, "No journal files were found.");
   EXPECT_EQ(fake.argv_, (std::vector<std::string>{"journalctl", "-k", "-b", "-1", "-o", "short-iso",
                                                   "--no-pager", "-q"}));
@@ -155,7 +155,7 @@ TEST(KernelLogRead, JournalPreviousBootEvents) {
   EXPECT_EQ(src->lines, 2u);
   std::vector<KernelLogEvent> previous;
   for (const auto& e : log.events)
-    if (e.boot == "previous") previous.push_back(e);
+    if (e.boot == LogBoot::kPrevious) previous.push_back(e);
   ASSERT_EQ(previous.size(), 1u);
   EXPECT_EQ(previous[0].code, 48);
   EXPECT_EQ(previous[0].pci_bus_id, "0000:19:00.0");
@@ -177,9 +177,9 @@ TEST(KernelLogRead, KernLogSplitsByBootTimeWithoutKmsg) {
   EXPECT_EQ(find_source(log, "/var/log/kern.log.1"), nullptr);  // absent: not tried
   ASSERT_EQ(log.events.size(), 2u);
   EXPECT_EQ(log.events[0].code, 79);
-  EXPECT_EQ(log.events[0].boot, "previous");  // 07:00Z is before btime (07:53:20Z)
+  EXPECT_EQ(log.events[0].boot, LogBoot::kPrevious);  // 07:00Z is before btime (07:53:20Z)
   EXPECT_EQ(log.events[1].code, 13);
-  EXPECT_EQ(log.events[1].boot, "current");
+  EXPECT_EQ(log.events[1].boot, LogBoot::kCurrent);
 }
 
 TEST(KernelLogRead, KernLogCurrentBootEventsAreNotDoubledWithKmsg) {
@@ -193,10 +193,10 @@ TEST(KernelLogRead, KernLogCurrentBootEventsAreNotDoubledWithKmsg) {
   KernelLog log = read_kernel_log(t.root(), {});
   ASSERT_EQ(log.events.size(), 3u);
   EXPECT_EQ(log.events[0].code, 48);
-  EXPECT_EQ(log.events[0].boot, "previous");
+  EXPECT_EQ(log.events[0].boot, LogBoot::kPrevious);
   EXPECT_EQ(log.events[1].code, 79);
   EXPECT_EQ(log.events[1].line.rfind("4,17,", 0), 0u);  // the kmsg copy, not kern.log's
-  EXPECT_EQ(log.events[2].kind, "sxid");
+  EXPECT_EQ(log.events[2].kind, EventKind::kSxid);
   EXPECT_EQ(log.sources.size(), 3u);
 }
 
@@ -209,10 +209,10 @@ TEST(KernelLogRead, FileOptionReadsOnlyThatFile) {
   KernelLog log = read_kernel_log(t.root(), o);
   ASSERT_EQ(log.sources.size(), 1u);
   EXPECT_EQ(log.sources[0].name, *o.file);
-  EXPECT_EQ(log.sources[0].boot, "file");
+  EXPECT_EQ(log.sources[0].boot, LogBoot::kFile);
   EXPECT_TRUE(log.sources[0].read);
   ASSERT_EQ(log.events.size(), 1u);
-  EXPECT_EQ(log.events[0].boot, "file");
+  EXPECT_EQ(log.events[0].boot, LogBoot::kFile);
   EXPECT_EQ(log.events[0].code, 13);
 }
 

@@ -10,14 +10,14 @@ namespace {
 constexpr size_t kMaxRememberedHashes = 1u << 18;
 
 std::string key_of(const KernelLogEvent& e) {
-  std::string k = e.kind;
+  std::string k = event_kind_name(e.kind);
   k += '|';
   if (e.code) k += std::to_string(*e.code);
   k += '|';
   k += e.pci_bus_id.value_or("");
   if (e.gpu_instance_id) k += "/" + std::to_string(*e.gpu_instance_id);
   k += '|';
-  k += e.boot;
+  k += log_boot_name(e.boot);
   return k;
 }
 

@@ -29,7 +29,7 @@ TEST(Storm, HundredThousandRepeatedLinesAreOneEvent) {
     if (i == 50000) text += dmesg_line(150.5, "0000:3b:00", 95, kUncontained);  // another GPU
   }
   text += "[  300.000000] NVRM: GPU at PCI:0000:19:00: GPU-509665ad\n";
-  ParsedKernelLog got = parse_kernel_log_text(text, "current");
+  ParsedKernelLog got = parse_kernel_log_text(text, LogBoot::kCurrent);
   EXPECT_EQ(got.lines, 100004u);
   ASSERT_EQ(got.events.size(), 3u);
   EXPECT_EQ(got.events[0].code, 48);
@@ -55,7 +55,7 @@ TEST(Storm, InterleavedGpusFoldPerGpuNotPerRun) {
     text += dmesg_line(10 + i, "0000:19:00", 95, kUncontained);
     text += dmesg_line(10 + i, "0000:3b:00", 95, kUncontained);
   }
-  ParsedKernelLog got = parse_kernel_log_text(text, "current");
+  ParsedKernelLog got = parse_kernel_log_text(text, LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 2u);
   EXPECT_EQ(got.events[0].count, 10u);
   EXPECT_EQ(got.events[1].count, 10u);
@@ -67,7 +67,7 @@ TEST(Storm, DistinctDetailsAreCappedAndTheRestCountedOnce) {
   for (int round = 0; round < 2; ++round)
     for (int ch = 0; ch < 20; ++ch)
       text += dmesg_line(1 + ch, "0000:19:00", 94, "Ch 0000000" + std::to_string(ch));
-  ParsedKernelLog got = parse_kernel_log_text(text, "current");
+  ParsedKernelLog got = parse_kernel_log_text(text, LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 1u);
   const KernelLogEvent& e = got.events[0];
   EXPECT_EQ(e.count, 40u);
@@ -82,7 +82,7 @@ TEST(Storm, ContinuationLinesOfAFoldedLineAreNotKept) {
   for (int i = 0; i < 3; ++i)
     text += dmesg_line(1 + i, "0000:9b:00", 119, "Timeout") + "               rpc history " +
             std::to_string(i) + "\n";
-  ParsedKernelLog got = parse_kernel_log_text(text, "current");
+  ParsedKernelLog got = parse_kernel_log_text(text, LogBoot::kCurrent);
   ASSERT_EQ(got.events.size(), 1u);
   EXPECT_NE(got.events[0].line.find("| rpc history 0"), std::string::npos);
   EXPECT_EQ(got.events[0].line.find("rpc history 1"), std::string::npos);
@@ -91,22 +91,22 @@ TEST(Storm, ContinuationLinesOfAFoldedLineAreNotKept) {
 
 TEST(Storm, BootsAndKindsNeverFoldTogether) {
   KernelLogEvent a;
-  a.kind = "xid";
+  a.kind = EventKind::kXid;
   a.code = 95;
   a.pci_bus_id = "0000:19:00.0";
-  a.boot = "previous";
+  a.boot = LogBoot::kPrevious;
   KernelLogEvent b = a;
-  b.boot = "current";
+  b.boot = LogBoot::kCurrent;
   KernelLogEvent c = a;
-  c.kind = "sxid";
+  c.kind = EventKind::kSxid;
   EXPECT_EQ(klog::fold_events({a, b, c}).size(), 3u);
 }
 
 TEST(Storm, FoldedEventsFromTwoSourcesAddUp) {
   KernelLogEvent first;
-  first.kind = "xid";
+  first.kind = EventKind::kXid;
   first.code = 95;
-  first.boot = "current";
+  first.boot = LogBoot::kCurrent;
   first.time_unix_s = 100;
   first.count = 3;
   first.last_time_unix_s = 200;

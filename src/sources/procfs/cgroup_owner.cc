@@ -29,17 +29,17 @@ using Parts = std::vector<std::string_view>;
 
 struct ContainerPrefix {
   std::string_view prefix;
-  const char* kind;
+  OwnerKind kind;
 };
 
 // Scope/cgroup name prefixes that container runtimes use; "cri-containerd-"
 // comes before "containerd-" so the longer one wins.
 constexpr ContainerPrefix kContainerPrefixes[] = {
-    {"cri-containerd-", "containerd"},
-    {"containerd-", "containerd"},
-    {"docker-", "docker"},
-    {"libpod-", "podman"},
-    {"crio-", "cri-o"},
+    {"cri-containerd-", OwnerKind::kContainerd},
+    {"containerd-", OwnerKind::kContainerd},
+    {"docker-", OwnerKind::kDocker},
+    {"libpod-", OwnerKind::kPodman},
+    {"crio-", OwnerKind::kCriO},
 };
 
 // Splits on `sep`, dropping empty pieces.
@@ -96,8 +96,8 @@ std::string_view choose_path(std::string_view text) {
   return best;
 }
 
-ProcessOwner make_owner(std::string kind, std::string name, std::string_view path) {
-  return ProcessOwner{std::move(kind), std::move(name), std::nullopt, std::string(path)};
+ProcessOwner make_owner(OwnerKind kind, std::string name, std::string_view path) {
+  return ProcessOwner{kind, std::move(name), std::nullopt, std::string(path)};
 }
 
 // "cri-containerd-<id>.scope" / "crio-conmon-<id>.scope" / "<id>" -> "<id>".
@@ -131,7 +131,7 @@ std::optional<ProcessOwner> match_kubernetes(const Parts& parts, std::string_vie
     std::optional<std::string> uid;
     if (under_kubepods) uid = pod_uid_of(parts[i]);
     if (!uid) continue;
-    ProcessOwner owner = make_owner("kubernetes-pod", *uid, path);
+    ProcessOwner owner = make_owner(OwnerKind::kKubernetesPod, *uid, path);
     if (i + 1 < parts.size()) {
       owner.container_id = std::string(container_id_of(parts[i + 1]));
     }
@@ -146,7 +146,7 @@ std::optional<ProcessOwner> match_slurm(const Parts& parts, std::string_view pat
   for (std::string_view part : parts) {
     if (part.starts_with("slurm")) under_slurm = true;
     if (under_slurm && part.starts_with("job_") && part.size() > 4) {
-      return make_owner("slurm-job", std::string(part.substr(4)), path);
+      return make_owner(OwnerKind::kSlurmJob, std::string(part.substr(4)), path);
     }
   }
   return std::nullopt;
@@ -157,7 +157,7 @@ std::optional<ProcessOwner> match_container(const Parts& parts, std::string_view
   for (size_t i = parts.size(); i-- > 0;) {
     std::string_view part = parts[i];
     if (i > 0 && parts[i - 1] == "docker" && is_hex_id(part)) {
-      return make_owner("docker", std::string(part), path);  // cgroupfs
+      return make_owner(OwnerKind::kDocker, std::string(part), path);  // cgroupfs
     }
     for (const ContainerPrefix& p : kContainerPrefixes) {
       if (!part.starts_with(p.prefix)) continue;
@@ -178,7 +178,7 @@ std::optional<ProcessOwner> match_session(const Parts& parts, std::string_view p
     if (!part.starts_with("session-") || !part.ends_with(".scope")) continue;
     std::string name(strip_suffix(part, ".scope"));
     if (!uid.empty()) name += " (uid " + std::string(uid) + ")";
-    return make_owner("user-session", name, path);
+    return make_owner(OwnerKind::kUserSession, name, path);
   }
   return std::nullopt;
 }
@@ -188,7 +188,7 @@ std::optional<ProcessOwner> match_session(const Parts& parts, std::string_view p
 std::optional<ProcessOwner> match_systemd_unit(const Parts& parts, std::string_view path) {
   for (size_t i = parts.size(); i-- > 0;) {
     if (parts[i].ends_with(".service") || parts[i].ends_with(".scope")) {
-      return make_owner("systemd-unit", std::string(parts[i]), path);
+      return make_owner(OwnerKind::kSystemdUnit, std::string(parts[i]), path);
     }
   }
   return std::nullopt;
@@ -206,7 +206,7 @@ std::optional<ProcessOwner> parse_cgroup_owner(std::string_view cgroup_text) {
        {match_kubernetes, match_slurm, match_container, match_session, match_systemd_unit}) {
     if (std::optional<ProcessOwner> owner = match(parts, path)) return owner;
   }
-  return make_owner("cgroup", std::string(path), path);
+  return make_owner(OwnerKind::kCgroup, std::string(path), path);
 }
 
 }  // namespace gt

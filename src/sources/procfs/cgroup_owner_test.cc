@@ -18,7 +18,7 @@ ProcessOwner owner_of(const std::string& text) {
 
 TEST(CgroupOwner, SystemdServiceV2) {
   ProcessOwner o = owner_of("0::/system.slice/sglang.service\n");
-  EXPECT_EQ(o.kind, "systemd-unit");
+  EXPECT_EQ(o.kind, OwnerKind::kSystemdUnit);
   EXPECT_EQ(o.name, "sglang.service");
   EXPECT_EQ(o.cgroup_path, "/system.slice/sglang.service");
   EXPECT_FALSE(o.container_id.has_value());
@@ -33,7 +33,7 @@ TEST(CgroupOwner, EmptyTextIsNullopt) {
 
 TEST(CgroupOwner, DockerSystemdDriver) {
   ProcessOwner o = owner_of(std::string("0::/system.slice/docker-") + kDockerId + ".scope\n");
-  EXPECT_EQ(o.kind, "docker");
+  EXPECT_EQ(o.kind, OwnerKind::kDocker);
   EXPECT_EQ(o.name, kDockerId);
 }
 
@@ -49,7 +49,7 @@ TEST(CgroupOwner, DockerCgroupfsDriverV1PrefersPidsAndMemoryLines) {
                      "\n"
                      "1:name=systemd:/system.slice/docker.service\n";
   ProcessOwner o = owner_of(text);
-  EXPECT_EQ(o.kind, "docker");
+  EXPECT_EQ(o.kind, OwnerKind::kDocker);
   EXPECT_EQ(o.name, kDockerId);
   EXPECT_EQ(o.cgroup_path, std::string("/docker/") + kDockerId);
 }
@@ -59,7 +59,7 @@ TEST(CgroupOwner, V1CpuCpuacctLineBeatsNameSystemd) {
       "5:cpu,cpuacct:/slurm/uid_1000/job_77/step_0\n"
       "1:name=systemd:/system.slice/slurmd.service\n";
   ProcessOwner o = owner_of(text);
-  EXPECT_EQ(o.kind, "slurm-job");
+  EXPECT_EQ(o.kind, OwnerKind::kSlurmJob);
   EXPECT_EQ(o.name, "77");
 }
 
@@ -69,33 +69,33 @@ TEST(CgroupOwner, HybridPrefersV2LineWithPath) {
       "1:name=systemd:/system.slice/vllm.service\n"
       "0::/system.slice/vllm.service\n";
   ProcessOwner o = owner_of(text);
-  EXPECT_EQ(o.kind, "systemd-unit");
+  EXPECT_EQ(o.kind, OwnerKind::kSystemdUnit);
   EXPECT_EQ(o.name, "vllm.service");
 }
 
 TEST(CgroupOwner, HybridWithRootV2LineFallsBackToV1) {
   std::string text = std::string("4:memory:/docker/") + kDockerId + "\n0::/\n";
-  EXPECT_EQ(owner_of(text).kind, "docker");
+  EXPECT_EQ(owner_of(text).kind, OwnerKind::kDocker);
 }
 
 TEST(CgroupOwner, ContainerdScope) {
   ProcessOwner o =
       owner_of(std::string("0::/system.slice/containerd-") + kContainerId + ".scope\n");
-  EXPECT_EQ(o.kind, "containerd");
+  EXPECT_EQ(o.kind, OwnerKind::kContainerd);
   EXPECT_EQ(o.name, kContainerId);
 }
 
 TEST(CgroupOwner, CriContainerdOutsideKubepodsIsContainerd) {
   ProcessOwner o =
       owner_of(std::string("0::/system.slice/cri-containerd-") + kContainerId + ".scope\n");
-  EXPECT_EQ(o.kind, "containerd");
+  EXPECT_EQ(o.kind, OwnerKind::kContainerd);
   EXPECT_EQ(o.name, kContainerId);
 }
 
 TEST(CgroupOwner, PodmanLibpodScope) {
   ProcessOwner o =
       owner_of(std::string("0::/machine.slice/libpod-") + kContainerId + ".scope/container\n");
-  EXPECT_EQ(o.kind, "podman");
+  EXPECT_EQ(o.kind, OwnerKind::kPodman);
   EXPECT_EQ(o.name, kContainerId);
 }
 
@@ -103,7 +103,7 @@ TEST(CgroupOwner, RootlessPodmanUnderUserManagerIsPodman) {
   ProcessOwner o = owner_of(std::string("0::/user.slice/user-1000.slice/user@1000.service/"
                                         "user.slice/libpod-") +
                             kContainerId + ".scope\n");
-  EXPECT_EQ(o.kind, "podman");
+  EXPECT_EQ(o.kind, OwnerKind::kPodman);
 }
 
 TEST(CgroupOwner, KubernetesSystemdDriverBurstable) {
@@ -113,7 +113,7 @@ TEST(CgroupOwner, KubernetesSystemdDriverBurstable) {
                          "cri-containerd-") +
                      kContainerId + ".scope";
   ProcessOwner o = owner_of("0::" + path + "\n");
-  EXPECT_EQ(o.kind, "kubernetes-pod");
+  EXPECT_EQ(o.kind, OwnerKind::kKubernetesPod);
   EXPECT_EQ(o.name, "5f0c2a0e-1b2c-4d3e-8f4a-9b8c7d6e5f40");
   EXPECT_EQ(o.container_id, kContainerId);
   EXPECT_EQ(o.cgroup_path, path);
@@ -124,7 +124,7 @@ TEST(CgroupOwner, KubernetesGuaranteedPodDirectlyUnderKubepods) {
                                         "kubepods-pod0a1b2c3d_4e5f_6a7b_8c9d_0e1f2a3b4c5d.slice/"
                                         "crio-") +
                             kContainerId + ".scope\n");
-  EXPECT_EQ(o.kind, "kubernetes-pod");
+  EXPECT_EQ(o.kind, OwnerKind::kKubernetesPod);
   EXPECT_EQ(o.name, "0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d");
   EXPECT_EQ(o.container_id, kContainerId);
 }
@@ -135,7 +135,7 @@ TEST(CgroupOwner, KubernetesDockerShimPrefix) {
                            "kubepods-besteffort-pod11112222_3333_4444_5555_666677778888"
                            ".slice/docker-") +
                kDockerId + ".scope\n");
-  EXPECT_EQ(o.kind, "kubernetes-pod");
+  EXPECT_EQ(o.kind, OwnerKind::kKubernetesPod);
   EXPECT_EQ(o.name, "11112222-3333-4444-5555-666677778888");
   EXPECT_EQ(o.container_id, kDockerId);
 }
@@ -144,7 +144,7 @@ TEST(CgroupOwner, KubernetesCgroupfsDriverBesteffort) {
   ProcessOwner o = owner_of(std::string("11:memory:/kubepods/besteffort/"
                                         "pod3c9e1d2a-7b6f-4a5e-9d8c-1b2a3c4d5e6f/") +
                             kContainerId + "\n");
-  EXPECT_EQ(o.kind, "kubernetes-pod");
+  EXPECT_EQ(o.kind, OwnerKind::kKubernetesPod);
   EXPECT_EQ(o.name, "3c9e1d2a-7b6f-4a5e-9d8c-1b2a3c4d5e6f");
   EXPECT_EQ(o.container_id, kContainerId);
 }
@@ -152,7 +152,7 @@ TEST(CgroupOwner, KubernetesCgroupfsDriverBesteffort) {
 TEST(CgroupOwner, KubernetesCgroupfsGuaranteedPod) {
   ProcessOwner o = owner_of(std::string("0::/kubepods/pod3c9e1d2a-7b6f-4a5e-9d8c-1b2a3c4d5e6f/") +
                             kContainerId + "\n");
-  EXPECT_EQ(o.kind, "kubernetes-pod");
+  EXPECT_EQ(o.kind, OwnerKind::kKubernetesPod);
   EXPECT_EQ(o.name, "3c9e1d2a-7b6f-4a5e-9d8c-1b2a3c4d5e6f");
 }
 
@@ -160,31 +160,31 @@ TEST(CgroupOwner, KubernetesPodWithoutContainerHasNoContainerId) {
   ProcessOwner o = owner_of(
       "0::/kubepods.slice/kubepods-burstable.slice/"
       "kubepods-burstable-pod5f0c2a0e_1b2c_4d3e_8f4a_9b8c7d6e5f40.slice\n");
-  EXPECT_EQ(o.kind, "kubernetes-pod");
+  EXPECT_EQ(o.kind, OwnerKind::kKubernetesPod);
   EXPECT_FALSE(o.container_id.has_value());
 }
 
 TEST(CgroupOwner, SlurmV2Step) {
   ProcessOwner o = owner_of("0::/system.slice/slurmstepd.scope/job_123/step_0/user/task_0\n");
-  EXPECT_EQ(o.kind, "slurm-job");
+  EXPECT_EQ(o.kind, OwnerKind::kSlurmJob);
   EXPECT_EQ(o.name, "123");
 }
 
 TEST(CgroupOwner, SlurmV1Step) {
   ProcessOwner o = owner_of("7:memory:/slurm/uid_1000/job_123/step_0\n");
-  EXPECT_EQ(o.kind, "slurm-job");
+  EXPECT_EQ(o.kind, OwnerKind::kSlurmJob);
   EXPECT_EQ(o.name, "123");
 }
 
 TEST(CgroupOwner, SlurmstepdItselfIsAUnit) {
   ProcessOwner o = owner_of("0::/system.slice/slurmstepd.scope/system\n");
-  EXPECT_EQ(o.kind, "systemd-unit");
+  EXPECT_EQ(o.kind, OwnerKind::kSystemdUnit);
   EXPECT_EQ(o.name, "slurmstepd.scope");
 }
 
 TEST(CgroupOwner, LoginSession) {
   ProcessOwner o = owner_of("0::/user.slice/user-1000.slice/session-3.scope\n");
-  EXPECT_EQ(o.kind, "user-session");
+  EXPECT_EQ(o.kind, OwnerKind::kUserSession);
   EXPECT_EQ(o.name, "session-3 (uid 1000)");
 }
 
@@ -192,19 +192,19 @@ TEST(CgroupOwner, UserUnitReportsTheUnit) {
   ProcessOwner o = owner_of(
       "0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
       "foo.service\n");
-  EXPECT_EQ(o.kind, "systemd-unit");
+  EXPECT_EQ(o.kind, OwnerKind::kSystemdUnit);
   EXPECT_EQ(o.name, "foo.service");
 }
 
 TEST(CgroupOwner, DeepestUnitInDelegatedSubtree) {
   ProcessOwner o = owner_of("0::/system.slice/trainer.service/payload\n");
-  EXPECT_EQ(o.kind, "systemd-unit");
+  EXPECT_EQ(o.kind, OwnerKind::kSystemdUnit);
   EXPECT_EQ(o.name, "trainer.service");
 }
 
 TEST(CgroupOwner, UnknownPathIsPlainCgroup) {
   ProcessOwner o = owner_of("0::/batch/gpu-jobs/42\n");
-  EXPECT_EQ(o.kind, "cgroup");
+  EXPECT_EQ(o.kind, OwnerKind::kCgroup);
   EXPECT_EQ(o.name, "/batch/gpu-jobs/42");
   EXPECT_EQ(o.cgroup_path, "/batch/gpu-jobs/42");
 }
@@ -218,13 +218,13 @@ TEST(CgroupOwner, DeletedSuffixIsDropped) {
 TEST(CgroupOwner, NestedDockerReportsInnermost) {
   std::string inner(64, 'b');
   ProcessOwner o = owner_of(std::string("0::/docker/") + kDockerId + "/docker/" + inner + "\n");
-  EXPECT_EQ(o.kind, "docker");
+  EXPECT_EQ(o.kind, OwnerKind::kDocker);
   EXPECT_EQ(o.name, inner);
 }
 
 TEST(CgroupOwner, DockerServiceItselfIsAUnitNotAContainer) {
   ProcessOwner o = owner_of("0::/system.slice/docker.service\n");
-  EXPECT_EQ(o.kind, "systemd-unit");
+  EXPECT_EQ(o.kind, OwnerKind::kSystemdUnit);
   EXPECT_EQ(o.name, "docker.service");
 }
 

@@ -162,7 +162,8 @@ std::vector<NvidiaService> read_nvidia_services(const FsRoot& root) {
     if (!what) continue;
     NvidiaService s{what, *pid, *comm, std::nullopt};
     if (Result<std::string> cg = root.read("/proc/" + e + "/cgroup"))
-      if (std::optional<ProcessOwner> o = parse_cgroup_owner(*cg); o && o->kind == "systemd-unit")
+      if (std::optional<ProcessOwner> o = parse_cgroup_owner(*cg);
+          o && o->kind == OwnerKind::kSystemdUnit)
         s.unit = o->name;
     out.push_back(std::move(s));
   }

@@ -99,7 +99,7 @@ TEST(FillProcessDetails, FillsEveryFieldFromFixture) {
   EXPECT_EQ(p.ppid, 4100u);
   EXPECT_EQ(p.start_time_unix_s, kBootTime + 987654 / ::sysconf(_SC_CLK_TCK));
   ASSERT_TRUE(p.owner.has_value());
-  EXPECT_EQ(p.owner->kind, "systemd-unit");
+  EXPECT_EQ(p.owner->kind, OwnerKind::kSystemdUnit);
   EXPECT_EQ(p.owner->name, "sglang.service");
 }
 

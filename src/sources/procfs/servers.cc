@@ -64,10 +64,8 @@ std::optional<int64_t> start_of(const ProcInfo& p, std::optional<int64_t> btime)
   return *btime + static_cast<int64_t>(p.start_ticks / uint64_t(hz));
 }
 
-bool service_owner(const std::string& kind) {
-  return kind == "systemd-unit" || kind == "systemd-user-unit" || kind == "docker" ||
-         kind == "podman" || kind == "containerd" || kind == "cri-o" || kind == "kubernetes-pod" ||
-         kind == "slurm-job";
+bool service_owner(OwnerKind kind) {
+  return kind != OwnerKind::kUserSession && kind != OwnerKind::kCgroup;
 }
 
 /// Wrappers, the owner process above, or the launcher that exited.
@@ -111,9 +109,9 @@ void set_owner(Server& s, const GpuProcess& first, const FsRoot* root) {
   // A unit under user@UID.service belongs to that user's manager, not the
   // system's: its unit files are elsewhere and `systemctl stop` would reach
   // a system unit of the same name.
-  if (first.owner->kind == "systemd-unit" &&
+  if (first.owner->kind == OwnerKind::kSystemdUnit &&
       first.owner->cgroup_path.find("/user@") != std::string::npos) {
-    s.owner_kind = "systemd-user-unit";
+    s.owner_kind = OwnerKind::kSystemdUserUnit;
     return;
   }
   if (root)
@@ -293,11 +291,11 @@ std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const
   return out;
 }
 
-std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, const std::string& kind,
+std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, OwnerKind kind,
                                                   const std::string& name) {
-  if (kind == "kubernetes-pod")
+  if (kind == OwnerKind::kKubernetesPod)
     return RestartPolicy{"Kubernetes pod: the kubelet or the pod's controller restarts it", true};
-  if (kind == "docker") {
+  if (kind == OwnerKind::kDocker) {
     Result<std::string> cfg = root.read("/var/lib/docker/containers/" + name + "/hostconfig.json");
     if (!cfg) return std::nullopt;
     size_t at = cfg->find("\"RestartPolicy\"");
@@ -308,7 +306,7 @@ std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, const std:
     if (policy.empty()) policy = "no";
     return RestartPolicy{"Docker restart policy " + policy, policy != "no"};
   }
-  if (kind != "systemd-unit") return std::nullopt;
+  if (kind != OwnerKind::kSystemdUnit) return std::nullopt;
   return systemd_restart_policy(root, name);
 }
 

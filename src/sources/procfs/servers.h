@@ -31,7 +31,7 @@ struct RestartPolicy {
   std::string text;
   bool restarts = false;
 };
-std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, const std::string& kind,
+std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, OwnerKind kind,
                                                   const std::string& name);
 
 /// TCP ports PID listens on (its socket inodes in /proc/PID/fd matched

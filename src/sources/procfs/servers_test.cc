@@ -41,7 +41,7 @@ TEST(Servers, WorkersUnderOneLauncherAreOneServerWithTheirOwnMemory) {
   NodeSnapshot s;
   GpuProcess a = proc(3187, 70000), b = proc(3188, 70000), c = proc(5000, 1000);
   for (GpuProcess* p : {&a, &b})
-    p->owner = ProcessOwner{"systemd-unit", "sglang.service", std::nullopt, ""};
+    p->owner = ProcessOwner{OwnerKind::kSystemdUnit, "sglang.service", std::nullopt, ""};
   s.gpus = {gpu(0, {a, c}), gpu(1, {b})};
   const FsRoot root = t.root();
   std::optional<std::vector<Server>> v = group_servers(s, &root);
@@ -120,11 +120,11 @@ TEST(Servers, DockerRestartPolicy) {
   const std::string id(64, 'c');
   t.write("/var/lib/docker/containers/" + id + "/hostconfig.json",
           R"({"Binds":null,"RestartPolicy":{"Name":"unless-stopped","MaximumRetryCount":0}})");
-  std::optional<RestartPolicy> p = owner_restart_policy(t.root(), "docker", id);
+  std::optional<RestartPolicy> p = owner_restart_policy(t.root(), OwnerKind::kDocker, id);
   ASSERT_TRUE(p);
   EXPECT_EQ(p->text, "Docker restart policy unless-stopped");
   EXPECT_TRUE(p->restarts);
-  EXPECT_FALSE(owner_restart_policy(t.root(), "docker", "nope"));
+  EXPECT_FALSE(owner_restart_policy(t.root(), OwnerKind::kDocker, "nope"));
 }
 
 }  // namespace servers_test
@@ -140,12 +140,12 @@ TEST(Servers, AUserManagersUnitIsNotTheSystemsUnitOfThatName) {
   t.write("/etc/systemd/system/ollama.service", "[Service]\nRestart=always\n");
   NodeSnapshot s;
   GpuProcess p = proc(77, 9000);
-  p.owner = ProcessOwner{"systemd-unit", "ollama.service", std::nullopt, cg};
+  p.owner = ProcessOwner{OwnerKind::kSystemdUnit, "ollama.service", std::nullopt, cg};
   s.gpus = {gpu(0, {p})};
   const FsRoot root = t.root();
   std::optional<std::vector<Server>> v = group_servers(s, &root);
   ASSERT_TRUE(v);
-  EXPECT_EQ((*v)[0].owner_kind, "systemd-user-unit");
+  EXPECT_EQ((*v)[0].owner_kind, OwnerKind::kSystemdUserUnit);
   EXPECT_FALSE((*v)[0].restart_policy.has_value());  // not the system unit's
 }
 
@@ -158,21 +158,23 @@ namespace servers_test {
 TEST(Servers, RestartPolicyAsSystemdParsesIt) {
   TempTree t;
   t.write("/etc/systemd/system/a.service", "[Service]\n  Restart = always\nRestartSec=5\n");
-  EXPECT_EQ(owner_restart_policy(t.root(), "systemd-unit", "a.service")->text, "Restart=always");
+  EXPECT_EQ(owner_restart_policy(t.root(), OwnerKind::kSystemdUnit, "a.service")->text,
+            "Restart=always");
   // A template's drop-in applies to its instances; the instance's own, later.
   t.write("/lib/systemd/system/w@.service", "[Service]\nExecStart=/bin/true\n");
   t.write("/etc/systemd/system/w@.service.d/10-restart.conf", "[Service]\nRestart=on-failure\n");
-  std::optional<RestartPolicy> w = owner_restart_policy(t.root(), "systemd-unit", "w@3.service");
+  std::optional<RestartPolicy> w =
+      owner_restart_policy(t.root(), OwnerKind::kSystemdUnit, "w@3.service");
   ASSERT_TRUE(w);
   EXPECT_EQ(w->text, "Restart=on-failure");
   EXPECT_TRUE(w->restarts);
   t.write("/etc/systemd/system/w@3.service.d/20-no.conf", "[Service]\nRestart=no\n");
-  EXPECT_FALSE(owner_restart_policy(t.root(), "systemd-unit", "w@3.service")->restarts);
+  EXPECT_FALSE(owner_restart_policy(t.root(), OwnerKind::kSystemdUnit, "w@3.service")->restarts);
   // systemd-run's transient units live in /run/systemd/transient.
   t.write("/run/systemd/transient/run-u7.service", "[Service]\nRestart=always\n");
-  EXPECT_TRUE(owner_restart_policy(t.root(), "systemd-unit", "run-u7.service")->restarts);
+  EXPECT_TRUE(owner_restart_policy(t.root(), OwnerKind::kSystemdUnit, "run-u7.service")->restarts);
   // No unit file at all: unknown, not "no".
-  EXPECT_FALSE(owner_restart_policy(t.root(), "systemd-unit", "gone.service").has_value());
+  EXPECT_FALSE(owner_restart_policy(t.root(), OwnerKind::kSystemdUnit, "gone.service").has_value());
 }
 
 // btime from outside is range-checked before process ages are added to it:
