@@ -1,17 +1,8 @@
 #include "model/driver_recovery.h"
 
-#include <array>
+#include "model/enum_words.h"
 
 namespace gt {
-
-namespace {
-
-constexpr std::array kActions{RecoveryAction::kNone,          RecoveryAction::kGpuReset,
-                              RecoveryAction::kNodeReboot,    RecoveryAction::kDrainP2p,
-                              RecoveryAction::kDrainAndReset, RecoveryAction::kBusReset,
-                              RecoveryAction::kSystemReboot,  RecoveryAction::kUnknown};
-
-}  // namespace
 
 const char* recovery_action_name(RecoveryAction a) {
   switch (a) {
@@ -36,9 +27,7 @@ const char* recovery_action_name(RecoveryAction a) {
 }
 
 std::optional<RecoveryAction> parse_recovery_action(std::string_view word) {
-  for (RecoveryAction a : kActions)
-    if (word == recovery_action_name(a)) return a;
-  return std::nullopt;
+  return enum_of_word(kRecoveryActions, recovery_action_name, word);
 }
 
 RecoveryAction recovery_action_of_code(uint64_t code) {

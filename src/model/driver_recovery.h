@@ -4,6 +4,7 @@
 // it into words.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -22,6 +23,10 @@ enum class RecoveryAction {
   /// or the capture's words are kept beside it).
   kUnknown,
 };
+inline constexpr std::array kRecoveryActions{
+    RecoveryAction::kNone,         RecoveryAction::kGpuReset,      RecoveryAction::kNodeReboot,
+    RecoveryAction::kDrainP2p,     RecoveryAction::kDrainAndReset, RecoveryAction::kBusReset,
+    RecoveryAction::kSystemReboot, RecoveryAction::kUnknown};
 
 /// "none", "gpu_reset", "node_reboot", "drain_p2p", "drain_and_reset",
 /// "bus_reset", "system_reboot", "unknown" (docs/json.md recovery.action).

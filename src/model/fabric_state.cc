@@ -1,6 +1,6 @@
 #include "model/fabric_state.h"
 
-#include <array>
+#include "model/enum_words.h"
 
 namespace gt {
 
@@ -21,12 +21,7 @@ const char* fabric_state_name(FabricState s) {
 }
 
 std::optional<FabricState> parse_fabric_state(std::string_view word) {
-  static constexpr std::array kAll{FabricState::kNotSupported, FabricState::kNotStarted,
-                                   FabricState::kInProgress, FabricState::kCompleted,
-                                   FabricState::kUnknown};
-  for (FabricState s : kAll)
-    if (word == fabric_state_name(s)) return s;
-  return std::nullopt;
+  return enum_of_word(kFabricStates, fabric_state_name, word);
 }
 
 const char* fabric_health_summary_name(FabricHealthSummary s) {
@@ -44,12 +39,7 @@ const char* fabric_health_summary_name(FabricHealthSummary s) {
 }
 
 std::optional<FabricHealthSummary> parse_fabric_health_summary(std::string_view word) {
-  static constexpr std::array kAll{FabricHealthSummary::kHealthy, FabricHealthSummary::kUnhealthy,
-                                   FabricHealthSummary::kLimitedCapacity,
-                                   FabricHealthSummary::kUnknown};
-  for (FabricHealthSummary s : kAll)
-    if (word == fabric_health_summary_name(s)) return s;
-  return std::nullopt;
+  return enum_of_word(kFabricHealthSummaries, fabric_health_summary_name, word);
 }
 
 std::string name_with_code(const char* name, std::optional<uint32_t> code) {

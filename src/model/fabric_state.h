@@ -3,6 +3,7 @@
 // turn them into words (docs/json.md fabric.state, fabric.health.summary).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,9 @@ enum class FabricState {
   kCompleted,
   kUnknown,  ///< a value this version cannot name (FabricInfo::state_code keeps it)
 };
+inline constexpr std::array kFabricStates{FabricState::kNotSupported, FabricState::kNotStarted,
+                                          FabricState::kInProgress, FabricState::kCompleted,
+                                          FabricState::kUnknown};
 
 /// "not_supported", "not_started", "in_progress", "completed", "unknown".
 const char* fabric_state_name(FabricState s);
@@ -28,6 +32,9 @@ enum class FabricHealthSummary {
   kLimitedCapacity,
   kUnknown,  ///< a value this version cannot name (health_summary_code keeps it)
 };
+inline constexpr std::array kFabricHealthSummaries{
+    FabricHealthSummary::kHealthy, FabricHealthSummary::kUnhealthy,
+    FabricHealthSummary::kLimitedCapacity, FabricHealthSummary::kUnknown};
 
 /// "healthy", "unhealthy", "limited_capacity", "unknown".
 const char* fabric_health_summary_name(FabricHealthSummary s);

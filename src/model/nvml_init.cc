@@ -1,5 +1,7 @@
 #include "model/nvml_init.h"
 
+#include "model/enum_words.h"
+
 namespace gt {
 
 const char* nvml_init_error_name(NvmlInitError e) {
@@ -25,11 +27,7 @@ const char* nvml_init_error_name(NvmlInitError e) {
 }
 
 std::optional<NvmlInitError> parse_nvml_init_error(std::string_view word) {
-  for (int i = 0; i <= static_cast<int>(NvmlInitError::kOtherNvmlError); ++i) {
-    const auto e = static_cast<NvmlInitError>(i);
-    if (word == nvml_init_error_name(e)) return e;
-  }
-  return std::nullopt;
+  return enum_of_word(kNvmlInitErrors, nvml_init_error_name, word);
 }
 
 bool nvml_returned(NvmlInitError e) {

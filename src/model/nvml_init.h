@@ -5,6 +5,7 @@
 // only renderers and readers turn the outcome into words.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,10 @@ enum class NvmlInitError {
   kGpuNotFound,      ///< NVML_ERROR_GPU_NOT_FOUND
   kOtherNvmlError,   ///< any other return: init_return_name names it
 };
+inline constexpr std::array kNvmlInitErrors{
+    NvmlInitError::kLibraryNotFound, NvmlInitError::kLibraryUnusable, NvmlInitError::kTimeout,
+    NvmlInitError::kVersionMismatch, NvmlInitError::kDriverNotLoaded, NvmlInitError::kNoPermission,
+    NvmlInitError::kGpuNotFound,     NvmlInitError::kOtherNvmlError};
 
 /// The word docs/json.md gives nvml.init_error: "LIBRARY_NOT_FOUND",
 /// "LIBRARY_UNUSABLE", "TIMEOUT", NVML's return name for the four returns

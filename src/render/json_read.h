@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/enum_words.h"
 #include "model/finding.h"
 #include "model/incident.h"
 #include "model/snapshot.h"
@@ -111,25 +112,22 @@ struct EnumWords<Severity> {
   static constexpr const char* what = "a severity";
 };
 
-// The typed model's newer enums parse through their own parse function
-// (model/driver_recovery.h, model/fabric_state.h).
 template <>
 struct EnumWords<RecoveryAction> {
-  static std::optional<RecoveryAction> parse(std::string_view w) {
-    return parse_recovery_action(w);
-  }
+  static constexpr auto all = kRecoveryActions;
+  static const char* name(RecoveryAction a) { return recovery_action_name(a); }
   static constexpr const char* what = "a recovery action";
 };
 template <>
 struct EnumWords<FabricState> {
-  static std::optional<FabricState> parse(std::string_view w) { return parse_fabric_state(w); }
+  static constexpr auto all = kFabricStates;
+  static const char* name(FabricState s) { return fabric_state_name(s); }
   static constexpr const char* what = "a fabric state";
 };
 template <>
 struct EnumWords<FabricHealthSummary> {
-  static std::optional<FabricHealthSummary> parse(std::string_view w) {
-    return parse_fabric_health_summary(w);
-  }
+  static constexpr auto all = kFabricHealthSummaries;
+  static const char* name(FabricHealthSummary s) { return fabric_health_summary_name(s); }
   static constexpr const char* what = "a fabric health summary";
 };
 template <>
@@ -176,17 +174,9 @@ requires std::is_enum_v<E>
 void read(const J& j, const std::string& path, E& out) {
   std::string word;
   read(j, path, word);
-  if constexpr (requires { EnumWords<E>::parse(word); }) {
-    if (std::optional<E> v = EnumWords<E>::parse(word)) {
-      out = *v;
-      return;
-    }
-  } else {
-    for (E v : EnumWords<E>::all)
-      if (word == EnumWords<E>::name(v)) {
-        out = v;
-        return;
-      }
+  if (std::optional<E> v = enum_of_word(EnumWords<E>::all, EnumWords<E>::name, word)) {
+    out = *v;
+    return;
   }
   fail(path, std::string("not ") + EnumWords<E>::what + ": \"" + word.substr(0, 40) + "\"");
 }
