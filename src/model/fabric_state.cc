@@ -17,7 +17,7 @@ const char* fabric_state_name(FabricState s) {
     case FabricState::kUnknown:
       return "unknown";
   }
-  return "unknown";
+  return "?";
 }
 
 std::optional<FabricState> parse_fabric_state(std::string_view word) {
@@ -35,7 +35,7 @@ const char* fabric_health_summary_name(FabricHealthSummary s) {
     case FabricHealthSummary::kUnknown:
       return "unknown";
   }
-  return "unknown";
+  return "?";
 }
 
 std::optional<FabricHealthSummary> parse_fabric_health_summary(std::string_view word) {

@@ -43,7 +43,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::kCritical:
       return "CRITICAL";
   }
-  return "UNKNOWN";
+  return "?";
 }
 
 std::string verdict_word(const Report& r) { return verdict_name(report_verdict(r)); }

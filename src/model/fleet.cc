@@ -15,7 +15,7 @@ const char* host_via_name(HostVia via) {
     case HostVia::kSsh:
       return "ssh";
   }
-  return "ssh";
+  return "?";
 }
 
 Verdict host_verdict(const HostReport& r) {

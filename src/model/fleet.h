@@ -22,6 +22,9 @@ enum class HostVia : uint8_t {
   kSsh,        ///< ssh itself failed: no answer
 };
 
+inline constexpr HostVia kHostVias[] = {HostVia::kGpuTriage, HostVia::kNvidiaSmi, HostVia::kCapture,
+                                        HostVia::kReport, HostVia::kSsh};
+
 /// "gpu-triage", "nvidia-smi", "capture", "report", "ssh".
 const char* host_via_name(HostVia via);
 

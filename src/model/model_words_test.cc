@@ -5,9 +5,13 @@
 #include <set>
 #include <string>
 
+#include "model/driver_recovery.h"
+#include "model/fabric_state.h"
+#include "model/fleet.h"
 #include "model/incident.h"
 #include "model/kernel_log_event.h"
 #include "model/mounts.h"
+#include "model/nvml_init.h"
 #include "model/owner_kind.h"
 
 namespace gt {
@@ -16,8 +20,10 @@ namespace model_words_test {
 /// Each listed value has a name of its own (not the "?" a missing switch
 /// case falls through to), listed in declaration order, and the list holds
 /// every enumerator: the value after the last listed one has no name.
+enum class Order { kAlphabetical, kAsDeclared };
+
 template <typename E, size_t N, typename Name>
-void expect_named(const std::array<E, N>& all, Name name) {
+void expect_named(const std::array<E, N>& all, Name name, Order order = Order::kAlphabetical) {
   std::set<std::string> seen;
   for (size_t i = 0; i < N; ++i) {
     EXPECT_EQ(static_cast<size_t>(all[i]), i) << "listed out of declaration order";
@@ -25,7 +31,7 @@ void expect_named(const std::array<E, N>& all, Name name) {
     EXPECT_NE(n, "?") << "enumerator " << i << " has no name";
     EXPECT_TRUE(seen.insert(n).second) << n << " named twice";
     // Alphabetical: a map keyed by the enum orders as it did by the word.
-    if (i > 0) {
+    if (i > 0 && order == Order::kAlphabetical) {
       EXPECT_LT(std::string(name(all[i - 1])), n);
     }
   }
@@ -69,6 +75,17 @@ TEST(ModelWords, BootEnding) {
   EXPECT_STREQ(boot_ending_name(BootEnding::kCleanShutdown), "clean_shutdown");
   EXPECT_STREQ(boot_ending_name(BootEnding::kKernelPanic), "kernel_panic");
   EXPECT_STREQ(boot_ending_name(BootEnding::kUnknown), "unknown");
+}
+
+// The enums whose order means something (rank, NVML's numbering) are listed
+// as declared; each list still holds every enumerator.
+TEST(ModelWords, RankedAndNumberedEnums) {
+  expect_named(kRecoveryActions, recovery_action_name, Order::kAsDeclared);
+  expect_named(kFabricStates, fabric_state_name, Order::kAsDeclared);
+  expect_named(kFabricHealthSummaries, fabric_health_summary_name, Order::kAsDeclared);
+  expect_named(kNvmlInitErrors, nvml_init_error_name, Order::kAsDeclared);
+  expect_named(std::to_array(kVerdicts), verdict_name, Order::kAsDeclared);
+  expect_named(std::to_array(kHostVias), host_via_name, Order::kAsDeclared);
 }
 
 }  // namespace model_words_test

@@ -23,7 +23,7 @@ const char* nvml_init_error_name(NvmlInitError e) {
     case NvmlInitError::kOtherNvmlError:
       return "NVML_ERROR_OTHER";
   }
-  return "NVML_ERROR_OTHER";
+  return "?";
 }
 
 std::optional<NvmlInitError> parse_nvml_init_error(std::string_view word) {

@@ -112,21 +112,27 @@ struct EnumWords<Severity> {
   static constexpr const char* what = "a severity";
 };
 
+// The three below have a value for what this version cannot name (never
+// read as healthy): a word a newer gpu-triage writes becomes it, so one new
+// NVML value does not turn a whole fleet host UNKNOWN.
 template <>
 struct EnumWords<RecoveryAction> {
   static constexpr auto all = kRecoveryActions;
+  static constexpr RecoveryAction newer = RecoveryAction::kUnknown;
   static const char* name(RecoveryAction a) { return recovery_action_name(a); }
   static constexpr const char* what = "a recovery action";
 };
 template <>
 struct EnumWords<FabricState> {
   static constexpr auto all = kFabricStates;
+  static constexpr FabricState newer = FabricState::kUnknown;
   static const char* name(FabricState s) { return fabric_state_name(s); }
   static constexpr const char* what = "a fabric state";
 };
 template <>
 struct EnumWords<FabricHealthSummary> {
   static constexpr auto all = kFabricHealthSummaries;
+  static constexpr FabricHealthSummary newer = FabricHealthSummary::kUnknown;
   static const char* name(FabricHealthSummary s) { return fabric_health_summary_name(s); }
   static constexpr const char* what = "a fabric health summary";
 };
@@ -176,6 +182,10 @@ void read(const J& j, const std::string& path, E& out) {
   read(j, path, word);
   if (std::optional<E> v = enum_of_word(EnumWords<E>::all, EnumWords<E>::name, word)) {
     out = *v;
+    return;
+  }
+  if constexpr (requires { EnumWords<E>::newer; }) {
+    out = EnumWords<E>::newer;
     return;
   }
   fail(path, std::string("not ") + EnumWords<E>::what + ": \"" + word.substr(0, 40) + "\"");

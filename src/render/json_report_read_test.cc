@@ -313,6 +313,25 @@ TEST(JsonReportRead, TypedWordsComeBackWithWhatTheyKeepBeside) {
   EXPECT_EQ(round_trip(r), r);
 }
 
+TEST(JsonReportRead, ANewerVersionsWordIsTheValueThisOneCannotName) {
+  // A newer gpu-triage may name an NVML value this one cannot: the host is
+  // still read, the value as unknown (never healthy); words of other
+  // fields stay errors (HostileValuesAreErrorsNamingTheKey).
+  J j = report_to_json(full_report());
+  j["gpus"][0]["recovery"]["action"] = "recover_imex_domain";
+  j["gpus"][0]["fabric"]["state"] = "suspended";
+  j["gpus"][0]["fabric"]["health"]["summary"] = "degraded";
+  Result<Report> back = report_from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  const GpuState& g = back->snapshot.gpus[0];
+  EXPECT_EQ(g.recovery.action, RecoveryAction::kUnknown);
+  EXPECT_EQ(g.fabric->state, FabricState::kUnknown);
+  EXPECT_FALSE(g.fabric->state_code);
+  EXPECT_EQ(g.fabric->health_summary, FabricHealthSummary::kUnknown);
+  j["gpus"][0]["recovery"]["action"] = 3;  // not a word at all: an error
+  EXPECT_FALSE(report_from_json(j).ok());
+}
+
 TEST(JsonReportRead, EveryOriginComesBackAsItsWord) {
   for (Origin o : {Origin::kNvml, Origin::kCapture, Origin::kGathered}) {
     Report r = make_test_report();
@@ -432,16 +451,10 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
          j["servers"][0]["supervisor"] = {{"pid", -1}};
        },
        "report.servers[0].supervisor.pid: negative where it cannot be"},
-      {[](J& j) { j["gpus"][0]["recovery"]["action"] = "gpu-reset"; },
-       "report.gpus[0].recovery.action: not a recovery action: \"gpu-reset\""},
       {[](J& j) {
          j["gpus"][0]["fabric"] = {{"state", "unknown(x)"}};
        },
        "report.gpus[0].fabric.state: expected \"unknown(N)\", got \"unknown(x)\""},
-      {[](J& j) {
-         j["gpus"][0]["fabric"] = {{"health", {{"summary", "fine"}}}};
-       },
-       "report.gpus[0].fabric.health.summary: not a fabric health summary: \"fine\""},
       {[](J& j) { j["findings"][0]["severity"] = "dire"; },
        "report.findings[0].severity: not a severity: \"dire\""},
       {[](J& j) { j["verdict"] = 7; }, "report.verdict: expected a string, got an integer"},

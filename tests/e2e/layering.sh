@@ -134,4 +134,16 @@ if [[ -n "$hits" ]]; then
   echo "$hits"
   bad=1
 fi
+# The enums themselves cannot be compared with a string literal (that does
+# not compile); what would slip past the rules above is comparing an enum's
+# word: the result of a name function (`*_name(...)`, `*_word(...)`) with
+# a literal. Nowhere outside tests.
+hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
+  '_(name|word)\([^;]*\)\)? *(==|!=) *"|" *(==|!=) *(std::string\()?[a-z_]+_(name|word)\(' . |
+  grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+if [[ -n "$hits" ]]; then
+  echo "layering: an enum's word compared as a string (compare the enum):"
+  echo "$hits"
+  bad=1
+fi
 [[ $bad == 0 ]] || fail "layering violated"
