@@ -5,6 +5,12 @@ source "$(dirname "$0")/common.sh"
 cd "$GT_SOURCE_DIR/src"
 
 bad=0
+flag() {  # flag MESSAGE HITS: reports the hits of one rule, if any
+  [[ -z "$2" ]] && return 0
+  echo "layering: $1"
+  echo "$2"
+  bad=1
+}
 deny() {  # deny DIR PATTERN [EXCEPT]: no file under DIR includes a header matching
   local hits  # PATTERN, except headers matching the regex EXCEPT
   hits=$(grep -rnE --exclude="*_test.cc" "#include \"($2)/" "$1" 2>/dev/null |
@@ -35,21 +41,13 @@ deny watch "cli|free|fleet|serve|render"
 hits=$(grep -rnE --exclude="*_test.cc" \
   '[A-Za-z0-9_)]\["|\.(value|contains|at|count)\("|\.is_[a-z_]+\(\)|\.get<|\.items\(\)|::parse\(|try_parse_json|parse_json' \
   fleet cli/fleet_main.cc 2>/dev/null || true)
-if [[ -n "$hits" ]]; then
-  echo "layering: fleet/ reads JSON keys (use the typed Report from report_from_json):"
-  echo "$hits"
-  bad=1
-fi
+flag "fleet/ reads JSON keys (use the typed Report from report_from_json):" "$hits"
 # Verdicts are typed (model/report.h Verdict): no verdict word is compared
 # anywhere but where a saved report's words are read back.
 hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
   '(==|!=) *"(OK|INFO|WARNING|CRITICAL|UNKNOWN)"|"(OK|INFO|WARNING|CRITICAL|UNKNOWN)" *(==|!=)' . |
   grep -vE '^\./render/json_report_read[a-z_]*\.cc:' || true)
-if [[ -n "$hits" ]]; then
-  echo "layering: a verdict word compared as a string (use Verdict, report_verdict):"
-  echo "$hits"
-  bad=1
-fi
+flag "a verdict word compared as a string (use Verdict, report_verdict):" "$hits"
 # render/ owns the output (issue 20 item 4): below it and in the command
 # line, nothing writes report content or builds a JSON document for output.
 # cli/ parses, calls and prints what render/ returns; data/, free/, history/
@@ -107,11 +105,7 @@ typed_readers='^\./(model/(driver_recovery|fabric_state|nvml_init)\.cc|render/js
 hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
   "$field\)?\s*(==|!=|=)\s*\"($words)\"|$field\.value_or\(\"($words)\"|\"($words)\"\s*(==|!=)\s*[*]?[A-Za-z_.>-]*$field\b" . |
   grep -vE "$typed_readers" || true)
-if [[ -n "$hits" ]]; then
-  echo "layering: a typed outcome compared as a string (use its enum; words only in readers/writers):"
-  echo "$hits"
-  bad=1
-fi
+flag "a typed outcome compared as a string (use its enum; words only in readers/writers):" "$hits"
 # The typed model (issue 20 item 3): kernel-log event kind and boot,
 # owner kind, mount problem and boot ending are enums with one name function
 # each (model/kernel_log_event.h, owner_kind.h, mounts.h, incident.h). Only
@@ -129,11 +123,7 @@ hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclud
   -e "\"($words)\"\s*[!=]=\s*\*?[A-Za-z_.>-]*\b($fields)\b" \
   -e "[!=]=\s*\"($distinct)\"" -e "\"($distinct)\"\s*[!=]=" . |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
-if [[ -n "$hits" ]]; then
-  echo "layering: a typed model field compared with its word (compare the enum):"
-  echo "$hits"
-  bad=1
-fi
+flag "a typed model field compared with its word (compare the enum):" "$hits"
 # The enums themselves cannot be compared with a string literal (that does
 # not compile); what would slip past the rules above is comparing an enum's
 # word: the result of a name function (`*_name(...)`, `*_word(...)`) with
@@ -141,9 +131,5 @@ fi
 hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
   '_(name|word)\([^;]*\)\)? *(==|!=) *"|" *(==|!=) *(std::string\()?[a-z_]+_(name|word)\(' . |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
-if [[ -n "$hits" ]]; then
-  echo "layering: an enum's word compared as a string (compare the enum):"
-  echo "$hits"
-  bad=1
-fi
+flag "an enum's word compared as a string (compare the enum):" "$hits"
 [[ $bad == 0 ]] || fail "layering violated"
