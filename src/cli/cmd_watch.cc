@@ -353,7 +353,7 @@ int Watch::run() {
   to.sample_window = std::min(o_.sample_window, interval_ / 2);
   to.expect_gpus = o_.expect_gpus;
   to.stages = stages_;
-  if (o_.no_kernel_log) to.stages &= ~static_cast<Stages>(Stage::kKernelLog);
+  if (o_.no_kernel_log) to.stages = without(to.stages, Stage::kKernelLog);
   collector_ = std::make_unique<TickCollector>(to);
   if (!o_.no_kernel_log) klog_ = std::make_unique<KernelLogFollower>(o_.root, o_.kernel_log_file);
   nvml_events_ = std::make_unique<NvmlEventWatcher>(collector_->library());

@@ -114,7 +114,7 @@ int cmd_fleet(const Command& self, int argc, char** argv) {
   if (!parsed.options) return static_cast<int>(parsed.exit_code);
   const FleetOptions& o = *parsed.options;
   Stages stages = self.stages;
-  if (o.no_kernel_log) stages &= ~static_cast<Stages>(Stage::kKernelLog);
+  if (o.no_kernel_log) stages = without(stages, Stage::kKernelLog);
   std::vector<HostReport> reports = o.source == FleetSource::kHosts     ? over_ssh(o, stages)
                                     : o.source == FleetSource::kReports ? from_saved_reports(o.dir)
                                                                         : from_captures(o, stages);

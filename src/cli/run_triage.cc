@@ -75,8 +75,6 @@ void explain_nvml_failure(NodeSnapshot& snap) {
 
 }  // namespace
 
-int exit_code_for(const Report& r, bool npd) { return verdict_exit_code(report_verdict(r), npd); }
-
 CollectInputs collect_inputs(const Options& o) {
   CollectInputs in;
   in.root = o.root;
@@ -96,11 +94,11 @@ CollectInputs collect_inputs(const Options& o) {
 void judge_report(Report& report, std::optional<uint32_t> expect_gpus, bool npd) {
   explain_nvml_failure(report.snapshot);
   judge(report, make_check_options(expect_gpus, report.snapshot.source));
-  report.exit_code = exit_code_for(report, npd);
+  report.exit_code = verdict_exit_code(report_verdict(report), npd);
 }
 
 Report collect_report(const Options& o, Stages stages, bool& abandoned_threads) {
-  if (o.no_kernel_log) stages &= ~static_cast<Stages>(Stage::kKernelLog);
+  if (o.no_kernel_log) stages = without(stages, Stage::kKernelLog);
   // Phase 1: collect, through the one pipeline (src/collect/).
   Collected c =
       o.smi_xml ? collect_capture(*o.smi_xml, stages) : collect_node(collect_inputs(o), stages);

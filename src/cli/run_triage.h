@@ -13,16 +13,12 @@
 
 namespace gt {
 
-/// Exit code for a judged report: Nagios (0 ok, 1 warning, 2 critical,
-/// 3 unknown) or, with `npd`, Node Problem Detector's (0 ok, 1 problem,
-/// 2 unknown).
-int exit_code_for(const Report& report, bool npd);
-
 /// The collection options of `options`, for the pipeline (src/collect/).
 CollectInputs collect_inputs(const Options& options);
 
 /// The judge step every command that judges takes: a failed NVML explained
-/// in words, the checks (make_check_options), the exit code.
+/// in words, the checks (make_check_options), the exit code of the verdict
+/// (verdict_exit_code: Nagios's, or with `npd` Node Problem Detector's).
 void judge_report(Report& report, std::optional<uint32_t> expect_gpus, bool npd);
 
 /// Collects `stages` of the node (or --smi-xml's capture) and judges it

@@ -39,6 +39,8 @@ constexpr Stages operator|(Stage a, Stage b) {
 }
 constexpr Stages operator|(Stages a, Stage b) { return a | static_cast<Stages>(b); }
 constexpr bool has(Stages s, Stage x) { return (s & static_cast<Stages>(x)) != 0; }
+/// `s` less stage `x` (--no-kernel-log takes the kernel log out).
+constexpr Stages without(Stages s, Stage x) { return s & ~static_cast<Stages>(x); }
 constexpr Stages kAllStages = 0x1ff;
 
 /// One collector of an origin's table.

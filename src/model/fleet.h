@@ -3,6 +3,7 @@
 // render/ prints it (render/fleet_render), cli/ chooses.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -22,8 +23,8 @@ enum class HostVia : uint8_t {
   kSsh,        ///< ssh itself failed: no answer
 };
 
-inline constexpr HostVia kHostVias[] = {HostVia::kGpuTriage, HostVia::kNvidiaSmi, HostVia::kCapture,
-                                        HostVia::kReport, HostVia::kSsh};
+inline constexpr std::array kHostVias{HostVia::kGpuTriage, HostVia::kNvidiaSmi, HostVia::kCapture,
+                                      HostVia::kReport, HostVia::kSsh};
 
 /// "gpu-triage", "nvidia-smi", "capture", "report", "ssh".
 const char* host_via_name(HostVia via);

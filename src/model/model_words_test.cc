@@ -84,8 +84,8 @@ TEST(ModelWords, RankedAndNumberedEnums) {
   expect_named(kFabricStates, fabric_state_name, Order::kAsDeclared);
   expect_named(kFabricHealthSummaries, fabric_health_summary_name, Order::kAsDeclared);
   expect_named(kNvmlInitErrors, nvml_init_error_name, Order::kAsDeclared);
-  expect_named(std::to_array(kVerdicts), verdict_name, Order::kAsDeclared);
-  expect_named(std::to_array(kHostVias), host_via_name, Order::kAsDeclared);
+  expect_named(kVerdicts, verdict_name, Order::kAsDeclared);
+  expect_named(kHostVias, host_via_name, Order::kAsDeclared);
 }
 
 }  // namespace model_words_test

@@ -1,6 +1,7 @@
 // Report: a snapshot with what the checks concluded about it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,8 +37,8 @@ struct Report {
 /// WARNING < UNKNOWN < CRITICAL. A report with info findings only is OK;
 /// one where nothing could be checked is UNKNOWN.
 enum class Verdict : uint8_t { kOk, kWarning, kUnknown, kCritical };
-inline constexpr Verdict kVerdicts[] = {Verdict::kOk, Verdict::kWarning, Verdict::kUnknown,
-                                        Verdict::kCritical};
+inline constexpr std::array kVerdicts{Verdict::kOk, Verdict::kWarning, Verdict::kUnknown,
+                                      Verdict::kCritical};
 
 Verdict report_verdict(const Report& r);
 
