@@ -238,13 +238,14 @@ namespace {
 // what it does not check in the older files.
 void warn_quick_acting(const DataCli& c) {
   if (c.deep || c.values || (c.move_bad_to.empty() && c.resume_list.empty())) return;
-  std::cerr << "gpu-triage data: quick mode checks the structure of every file, but the CRC32 "
-               "only of the files written within "
-            << (c.recent_s % 60 ? std::to_string(c.recent_s) + " s"
-                                : std::to_string(c.recent_s / 60) + " min")
-            << " of the newest one: a flipped bit or zeroed block inside an older file's "
-               "tensor data goes unseen (torch.load checks no CRC either). Add --deep to check "
-               "every byte before moving files or resuming.\n";
+  print_error("gpu-triage data",
+              "quick mode checks the structure of every file, but the CRC32 only of the files "
+              "written within " +
+                  (c.recent_s % 60 ? std::to_string(c.recent_s) + " s"
+                                   : std::to_string(c.recent_s / 60) + " min") +
+                  " of the newest one: a flipped bit or zeroed block inside an older file's "
+                  "tensor data goes unseen (torch.load checks no CRC either). Add --deep to "
+                  "check every byte before moving files or resuming.");
 }
 
 // The manifest to verify, or the reason it cannot be: reading it never

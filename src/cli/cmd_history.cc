@@ -34,9 +34,9 @@ int clear(const HistoryCli& c) {
         file = h.file;
       },
       warnings);
-  for (const std::string& m : warnings) std::cerr << kHistoryProg << ": " << m << "\n";
+  for (const std::string& m : warnings) print_error(kHistoryProg, m);
   if (!w) {
-    std::cerr << kHistoryProg << ": " << w.error().message << "\n";
+    print_error(kHistoryProg, w.error().message);
     return static_cast<int>(ExitCode::kIoError);
   }
   std::cout << render_history_cleared(file, c.gpu, removed);
@@ -69,7 +69,7 @@ int cmd_history(const Command&, int argc, char** argv) {
   if (c.clear) return clear(c);
   std::vector<std::string> warnings;
   Result<GpuHistory> h = read_history(c.state_dir, warnings);
-  for (const std::string& w : warnings) std::cerr << kHistoryProg << ": " << w << "\n";
+  for (const std::string& w : warnings) print_error(kHistoryProg, w);
   if (!h) return command_error(kHistoryProg, h.error().message, 1, c.json);
   std::cout << (c.json ? render_history_json(std::move(*h), c.gpu)
                        : render_history_text(*h, c.gpu));

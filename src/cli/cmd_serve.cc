@@ -138,14 +138,14 @@ int cmd_serve(const Command& self, int argc, char** argv) {
   handle_signals(server);
   Result<int> port = server.bind();
   if (!port) {
-    std::cerr << "gpu-triage serve: " << port.error().message << "\n";
+    print_error("gpu-triage serve", port.error().message);
     _exit(static_cast<int>(ExitCode::kUnknown));
   }
   cache.refresh();
-  std::cerr << "gpu-triage serve: listening on http://" << ho.host << ":" << *port
-            << " (/metrics, /healthz)" << std::endl;
+  print_error("gpu-triage serve", "listening on http://" + ho.host + ":" + std::to_string(*port) +
+                                      " (/metrics, /healthz)");
   bool ok = server.run();
-  std::cerr << "gpu-triage serve: stopped" << std::endl;
+  print_error("gpu-triage serve", "stopped");
   // A collection may be stuck inside NVML: leave without destructors.
   std::fflush(nullptr);
   _exit(ok ? 0 : static_cast<int>(ExitCode::kUnknown));

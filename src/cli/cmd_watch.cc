@@ -334,7 +334,7 @@ bool Watch::wait(std::chrono::steady_clock::time_point until) {
 int Watch::run() {
   sig_fd_ = signal_descriptor();
   if (sig_fd_ < 0) {
-    std::cerr << kWatchProg << ": signalfd failed\n";
+    print_error(kWatchProg, "signalfd failed");
     return static_cast<int>(ExitCode::kUnknown);
   }
   const bool tty = isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1;

@@ -105,7 +105,7 @@ Report collect_report(const Options& o, Stages stages, bool& abandoned_threads) 
   abandoned_threads = c.abandoned_threads;
   Report report = std::move(c.report);
   if (o.smi_xml && !report.snapshot.nvml.loaded && report.snapshot.nvml.error_message)
-    std::cerr << "gpu-triage: --smi-xml: " << *report.snapshot.nvml.error_message << "\n";
+    print_error("gpu-triage", "--smi-xml: " + *report.snapshot.nvml.error_message);
   // Phase 2: explain what failed, in words; judge.
   judge_report(report, o.expect_gpus, o.npd_exit_codes);
   return report;
@@ -132,7 +132,7 @@ int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
                         written.error().message;
       report.snapshot.warnings.push_back(why);  // in the table's notes and JSON's warnings
       report.exit_code = static_cast<int>(ExitCode::kIoError);
-      textfile_error = "gpu-triage: " + why;
+      textfile_error = why;
     }
   }
   // Phase 3: render.
@@ -157,10 +157,10 @@ int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
   // An unreadable capture said why on stderr already (collect_report).
   const bool capture_unread = o.smi_xml && !snap.nvml.loaded;
   if (!snap.nvml.initialized && o.json && !capture_unread)
-    std::cerr << "gpu-triage: " << snap.nvml.error_message.value_or("NVML unusable") << "\n";
+    print_error("gpu-triage", snap.nvml.error_message.value_or("NVML unusable"));
   if (textfile_error) {
     std::cout.flush();
-    std::cerr << *textfile_error << "\n";
+    print_error("gpu-triage", *textfile_error);
   }
   return report.exit_code;
 }

@@ -8,6 +8,7 @@
 #include "model/exit_code.h"
 #include "util/json_text.h"
 #include "util/numeric.h"
+#include "util/terminal_text.h"
 
 namespace gt {
 namespace {
@@ -30,14 +31,19 @@ void print_json_error(const std::string& message, int code) {
 
 }  // namespace
 
+void print_error(const std::string& prog, const std::string& message) {
+  std::cerr << prog << ": " << for_terminal(message) << "\n";
+}
+
 int usage_error(const std::string& prog, const std::string& message, bool json) {
-  std::cerr << prog << ": " << message << "\nRun '" << prog << " --help' for more information.\n";
+  print_error(prog, message);
+  std::cerr << "Run '" << prog << " --help' for more information.\n";
   if (json) print_json_error(message, static_cast<int>(ExitCode::kUsage));
   return static_cast<int>(ExitCode::kUsage);
 }
 
 int command_error(const std::string& prog, const std::string& message, int code, bool json) {
-  std::cerr << prog << ": " << message << "\n";
+  print_error(prog, message);
   if (json) print_json_error(message, code);
   return code;
 }

@@ -22,6 +22,11 @@ struct CommandLine {
 /// for a usage error.
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const CommandLine& cl);
 
+/// "<prog>: <message>" on stderr, the message shown (for_terminal: it may
+/// quote a name, a path or input from outside): every error and warning a
+/// command prints goes through here (tests/e2e/layering.sh).
+void print_error(const std::string& prog, const std::string& message);
+
 /// Prints "<prog>: <message>" and where to read the help; returns 64. With
 /// `json` also the error object on stdout (json_error).
 int usage_error(const std::string& prog, const std::string& message, bool json = false);

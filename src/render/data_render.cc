@@ -7,6 +7,7 @@
 
 #include "util/byte_units.h"
 #include "util/json_text.h"
+#include "util/terminal_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -87,10 +88,10 @@ void render_values_text(const ValueTotals& t, std::ostream& out, size_t max_list
     }
     const ValueSummary& v = f.values;
     if (nf)
-      out << "  non-finite (allowed) " << f.path << ": " << v.nan << " NaN, " << v.pos_inf
-          << " +Inf, " << v.neg_inf << " -Inf\n";
+      out << "  non-finite (allowed) " << for_terminal(f.path) << ": " << v.nan << " NaN, "
+          << v.pos_inf << " +Inf, " << v.neg_inf << " -Inf\n";
     if (v.all_zero())
-      out << "  note: every float value of " << f.path << " is zero (" << v.tensors
+      out << "  note: every float value of " << for_terminal(f.path) << " is zero (" << v.tensors
           << " tensors)\n";
   }
 }
@@ -104,7 +105,7 @@ void list_paths(std::ostream& out, const char* title, const std::vector<std::str
       out << "  ... and " << paths.size() - i << " more\n";
       break;
     }
-    out << "  " << paths[i] << "\n";
+    out << "  " << for_terminal(paths[i]) << "\n";
   }
 }
 
@@ -195,21 +196,22 @@ void render_checked(const DataReport& r, std::ostream& out) {
 }
 
 void render_warnings(const DataReport& r, std::ostream& out, size_t max_list) {
-  for (const std::string& w : r.writers) out << "  WARNING still written: " << w << "\n";
+  for (const std::string& w : r.writers)
+    out << "  WARNING still written: " << for_terminal(w) << "\n";
   if (!r.writers.empty())
     out << "  a process is writing under DIR: stop it before moving files or resuming\n";
   if (!r.changed_during_scan.empty()) {
     out << "  WARNING " << r.changed_during_scan.size()
         << " files changed while being checked (size or mtime): is the job still running?\n";
     for (size_t i = 0; i < r.changed_during_scan.size() && i < std::max<size_t>(max_list, 1); ++i)
-      out << "    " << r.path(r.changed_during_scan[i]) << "\n";
+      out << "    " << for_terminal(r.path(r.changed_during_scan[i])) << "\n";
   }
 }
 
 void render_resume(const DataReport& r, std::ostream& out) {
   if (!r.resume.empty())
-    out << "  resume: " << r.resume_count << " samples to redo: " << format_key_runs(r.resume, 20)
-        << "\n";
+    out << "  resume: " << r.resume_count
+        << " samples to redo: " << for_terminal(format_key_runs(r.resume, 20)) << "\n";
   if (r.not_started)
     out << "  not started: " << r.not_started->first << "-" << r.not_started->last << " ("
         << r.not_started->count() << " samples above the highest index)\n";
@@ -225,7 +227,7 @@ void list_files(std::ostream& out, const std::string& title, const std::vector<u
       out << "  ... and " << files.size() - i << " more (--json lists all)\n";
       break;
     }
-    out << "  " << line(files[i]) << "\n";
+    out << "  " << for_terminal(line(files[i])) << "\n";
   }
 }
 
@@ -244,8 +246,8 @@ void render_unverifiable(const DataReport& r, std::ostream& out, size_t max_list
 
 void render_missing(const DataReport& r, std::ostream& out) {
   if (!r.gaps.empty())
-    out << "Gaps below the highest index (" << r.gap_count << "): " << format_key_runs(r.gaps, 40)
-        << "\n";
+    out << "Gaps below the highest index (" << r.gap_count
+        << "): " << for_terminal(format_key_runs(r.gaps, 40)) << "\n";
   if (r.not_started)
     out << "Not started (" << r.not_started->count() << "): " << r.not_started->first << "-"
         << r.not_started->last << "\n";
@@ -253,7 +255,7 @@ void render_missing(const DataReport& r, std::ostream& out) {
 
 void render_manifest(const DataReport& r, std::ostream& out, size_t max_list) {
   if (!r.manifest) return;
-  for (const std::string& n : r.manifest->notes) out << "manifest: " << n << "\n";
+  for (const std::string& n : r.manifest->notes) out << "manifest: " << for_terminal(n) << "\n";
   list_paths(out, "Changed since the manifest (in the resume set)", r.manifest->changed, max_list);
   list_paths(out, "Missing from disk (in the manifest)", r.manifest->missing, max_list);
   list_paths(out, "New (not in the manifest)", r.manifest->added, max_list);
@@ -272,18 +274,19 @@ void render_data_text(const DataReport& r, std::ostream& out, size_t max_list) {
   render_unverifiable(r, out, max_list);
   render_missing(r, out);
   for (const Duplicate& d : r.duplicates) {
-    out << "Duplicate " << d.key.text() << ":";
-    for (const std::string& p : d.paths) out << " " << p;
+    out << "Duplicate " << for_terminal(d.key.text()) << ":";
+    for (const std::string& p : d.paths) out << " " << for_terminal(p);
     out << "\n";
   }
   list_paths(out, "Stale temporary files", r.stale, max_list);
-  if (!r.stale.empty()) out << "  (" << r.stale_advice << ")\n";
+  if (!r.stale.empty()) out << "  (" << for_terminal(r.stale_advice) << ")\n";
   render_manifest(r, out, max_list);
   if (!r.how_to_resume.empty()) {
     out << "How to resume:\n";
-    for (const std::string& line : r.how_to_resume) out << "  " << line << "\n";
+    for (const std::string& line : r.how_to_resume) out << "  " << for_terminal(line) << "\n";
   }
-  for (const auto& [from, to] : r.moved) out << "moved " << from << " -> " << to << "\n";
+  for (const auto& [from, to] : r.moved)
+    out << "moved " << for_terminal(from) << " -> " << for_terminal(to) << "\n";
   list_paths(out, "Could not read", r.errors, max_list);
 }
 

@@ -18,6 +18,7 @@
 #include "render/oneline_report.h"
 #include "util/json_text.h"
 #include "util/plural.h"
+#include "util/terminal_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -34,18 +35,21 @@ std::set<std::string> problem_ids(const HostReport& r) {
   return ids;
 }
 
+/// `s` in double quotes, `"` and `\` escaped, then shown (for_terminal: a
+/// control character or invalid byte as \e, \n, \xNN...) and at most 400
+/// bytes: one line whatever the host printed.
 std::string quoted(const std::string& s) {
-  std::string q = "\"";
+  std::string q;
   for (char c : s) {
     if (c == '"' || c == '\\') q += '\\';
-    q += (c == '\n' || c == '\r') ? ' ' : c;
+    q += c;
   }
-  return q + "\"";
+  return "\"" + for_terminal(q, 400) + "\"";
 }
 
 std::string host_list(const std::vector<std::string>& hosts) {
   std::string s;
-  for (size_t i = 0; i < hosts.size() && i < 20; ++i) s += (i ? ", " : "") + hosts[i];
+  for (size_t i = 0; i < hosts.size() && i < 20; ++i) s += (i ? ", " : "") + for_terminal(hosts[i]);
   if (hosts.size() > 20) s += " and " + std::to_string(hosts.size() - 20) + " more";
   return s;
 }
@@ -55,7 +59,7 @@ J value_json(const DriftValue& v) { return J{{"value", v.value}, {"hosts", v.hos
 }  // namespace
 
 std::string host_line(const HostReport& r) {
-  std::string line = r.host + ": ";
+  std::string line = for_terminal(r.host) + ": ";
   if (r.report) {
     std::ostringstream one;
     render_oneline(*r.report, one);
@@ -109,19 +113,21 @@ void render_drift_text(const DriftReport& d, std::ostream& out) {
   out << "drift: " << count_of(d.differing.size(), "property", "properties") << " differ across "
       << count_of(d.hosts_compared, "compared host", "compared hosts") << "\n";
   for (const DriftProperty& p : d.differing) {
-    out << "drift: " << p.property << (p.sku ? " [" + *p.sku + "]" : "") << ": ";
+    out << "drift: " << for_terminal(p.property) << (p.sku ? " [" + for_terminal(*p.sku) + "]" : "")
+        << ": ";
     if (p.majority)
-      out << p.majority->value << " on " << count_of(p.majority->hosts.size(), "host", "hosts")
-          << "; differs: ";
+      out << for_terminal(p.majority->value) << " on "
+          << count_of(p.majority->hosts.size(), "host", "hosts") << "; differs: ";
     else
       out << "no majority: ";
     for (size_t i = 0; i < p.others.size(); ++i)
-      out << (i ? "; " : "") << p.others[i].value << " on " << host_list(p.others[i].hosts);
+      out << (i ? "; " : "") << for_terminal(p.others[i].value) << " on "
+          << host_list(p.others[i].hosts);
     if (!p.unknown_hosts.empty()) out << " (not told by " << host_list(p.unknown_hosts) << ")";
     out << "\n";
   }
   for (const NotCompared& n : d.not_compared)
-    out << "drift: not compared: " << n.host << ": " << n.why << "\n";
+    out << "drift: not compared: " << for_terminal(n.host) << ": " << for_terminal(n.why) << "\n";
 }
 
 nlohmann::ordered_json drift_to_json(const DriftReport& d) {
@@ -169,8 +175,8 @@ std::string render_fleet(const std::vector<HostReport>& reports,
   }
   render_fleet_text(reports, out);
   for (const FleetFinding& f : fleet) {
-    out << "fleet: WARNING " << f.id << ": " << f.title << ": ";
-    for (size_t i = 0; i < f.hosts.size(); ++i) out << (i ? ", " : "") << f.hosts[i];
+    out << "fleet: WARNING " << f.id << ": " << for_terminal(f.title) << ": ";
+    for (size_t i = 0; i < f.hosts.size(); ++i) out << (i ? ", " : "") << for_terminal(f.hosts[i]);
     out << "\n";
   }
   if (drift) render_drift_text(*drift, out);

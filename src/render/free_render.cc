@@ -12,6 +12,7 @@
 #include "util/index_list.h"
 #include "util/json_text.h"
 #include "util/plural.h"
+#include "util/terminal_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -24,12 +25,13 @@ std::string free_when(std::optional<int64_t> unix_s) {
 void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
   out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPU"
       << (plan.gpus.size() == 1 ? " " : "s ") << format_index_list(plan.gpus) << "\n";
-  for (const std::string& e : plan.errors) out << "  error: " << e << "\n";
+  for (const std::string& e : plan.errors) out << "  error: " << for_terminal(e) << "\n";
   int n = 0;
   for (const TreeTarget& t : plan.targets) {
     std::vector<uint32_t> pids;
     for (const ProcId& h : t.holders) pids.push_back(h.pid);
-    out << fmt::format("\n{}. {}, root PID {}: {}\n", ++n, t.noun, t.root.pid, t.root_cmdline);
+    out << fmt::format("\n{}. {}, root PID {}: {}\n", ++n, for_terminal(t.noun), t.root.pid,
+                       for_terminal(t.root_cmdline));
     out << fmt::format("   holds {} on GPU{} {} through {} ({} {}); {}{}\n", format_memory(t.bytes),
                        t.gpus.size() == 1 ? "" : "s", format_index_list(t.gpus),
                        count_of(t.holders.size(), "process", "processes"),
@@ -38,19 +40,20 @@ void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& o
                        : *t.idle ? "idle (0% utilization over the window)"
                                  : "BUSY (taken by --include-busy)",
                        t.widened ? "; taken whole (--whole-server)" : "");
-    out << fmt::format("   user {}, running since {}, owner: {}{}\n", t.user.value_or("?"),
-                       free_when(t.since_unix_s), t.stop.owner_text,
-                       t.restart_policy ? " (" + *t.restart_policy + ")" : "");
+    out << fmt::format("   user {}, running since {}, owner: {}{}\n",
+                       for_terminal(t.user.value_or("?")), free_when(t.since_unix_s),
+                       for_terminal(t.stop.owner_text),
+                       t.restart_policy ? " (" + for_terminal(*t.restart_policy) + ")" : "");
     for (const ServerProcess& w : t.wrappers)
       out << fmt::format("   wrapper PID {}: {} (would start the launcher again: stopped first)\n",
-                         w.pid, w.cmdline.substr(0, 120));
+                         w.pid, for_terminal(w.cmdline, 120));
     if (t.launcher_exited) out << "   its launcher exited: each worker is signalled\n";
     if (t.supervisor)
       out << fmt::format(
           "   owner process PID {}: {} (it runs other processes or servers too, or restarts "
           "them: not stopped here; select it with --pid {} --whole-server; if it starts this "
           "server again, stop it that way)\n",
-          t.supervisor->pid, t.supervisor->cmdline.substr(0, 120), t.supervisor->pid);
+          t.supervisor->pid, for_terminal(t.supervisor->cmdline, 120), t.supervisor->pid);
     std::string how;
     if (t.stop.via_owner) {
       how = "stop it through its owner (" + t.stop.stop.front() + ")";
@@ -66,17 +69,18 @@ void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& o
                         sig.size() == 1 ? "" : "s", order, o.grace.count() / 1000.0,
                         format_index_list(all));
     }
-    out << "   " << (o.yes ? "doing" : "would do") << ": " << how << "\n";
+    out << "   " << (o.yes ? "doing" : "would do") << ": " << for_terminal(how) << "\n";
     if (t.restart_policy && !t.stop.via_owner && o.force_signal)
-      out << "   note: forced by --signal although its owner restarts it (" << *t.restart_policy
-          << ")\n";
+      out << "   note: forced by --signal although its owner restarts it ("
+          << for_terminal(*t.restart_policy) << ")\n";
     out << "   commands (the same as the report's plan):\n";
-    for (const std::string& c : t.stop.all()) out << "     $ " << c << "\n";
+    for (const std::string& c : t.stop.all()) out << "     $ " << for_terminal(c) << "\n";
   }
   if (plan.targets.empty()) out << "\nNo process to stop on the selected GPUs.\n";
-  for (const Refusal& r : plan.refusals) out << "refused: " << r.what << ": " << r.reason << "\n";
-  for (const std::string& s : plan.skipped) out << "left alone: " << s << "\n";
-  for (const std::string& w : plan.warnings) out << "warning: " << w << "\n";
+  for (const Refusal& r : plan.refusals)
+    out << "refused: " << for_terminal(r.what) << ": " << for_terminal(r.reason) << "\n";
+  for (const std::string& s : plan.skipped) out << "left alone: " << for_terminal(s) << "\n";
+  for (const std::string& w : plan.warnings) out << "warning: " << for_terminal(w) << "\n";
 }
 
 void write_free_state(const FreePlan& plan, const NodeSnapshot& now, std::ostream& out) {
@@ -91,10 +95,11 @@ void write_free_state(const FreePlan& plan, const NodeSnapshot& now, std::ostrea
 }
 
 void write_free_result(const FreeResult& r, std::ostream& out) {
-  for (const std::string& a : r.actions) out << "done: " << a << "\n";
-  for (const Refusal& x : r.refusals) out << "refused: " << x.what << ": " << x.reason << "\n";
-  for (const std::string& f : r.failures) out << "failed: " << f << "\n";
-  for (const std::string& m : r.manual) out << "to do by hand: " << m << "\n";
+  for (const std::string& a : r.actions) out << "done: " << for_terminal(a) << "\n";
+  for (const Refusal& x : r.refusals)
+    out << "refused: " << for_terminal(x.what) << ": " << for_terminal(x.reason) << "\n";
+  for (const std::string& f : r.failures) out << "failed: " << for_terminal(f) << "\n";
+  for (const std::string& m : r.manual) out << "to do by hand: " << for_terminal(m) << "\n";
   out << "\nGPU  BEFORE     AFTER      RELEASED   TIME\n";
   for (const GpuRelease& g : r.gpus) {
     std::optional<uint64_t> released;
@@ -106,7 +111,7 @@ void write_free_result(const FreeResult& r, std::ostream& out) {
                        g.released_after_s ? fmt::format("{:.1f} s", *g.released_after_s) : "-",
                        g.free_at_end ? "" : "   (memory remains)");
   }
-  for (const std::string& s : r.remaining) out << "\n" << s << "\n";
+  for (const std::string& s : r.remaining) out << "\n" << for_terminal(s) << "\n";
 }
 
 nlohmann::ordered_json free_json(const FreePlan& p, const FreeResult& r, const FreeOptions& o,
@@ -180,7 +185,7 @@ std::string render_free_text(const FreePlan& plan, const FreeResult& result,
     write_free_result(result, out);
   } else {
     write_free_state(plan, before, out);
-    for (const std::string& s : result.remaining) out << "\n" << s << "\n";
+    for (const std::string& s : result.remaining) out << "\n" << for_terminal(s) << "\n";
   }
   return out.str();
 }

@@ -5,6 +5,7 @@
 
 #include "history/state_file.h"
 #include "util/json_text.h"
+#include "util/terminal_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -16,29 +17,31 @@ std::string history_when(int64_t unix_s) { return format_utc(unix_s, "%Y-%m-%d %
 
 std::string render_history_text(const GpuHistory& h, const std::string& gpu) {
   std::ostringstream out;
-  out << "Record: " << h.file << " (" << h.boots.size() << " boot"
+  out << "Record: " << for_terminal(h.file) << " (" << h.boots.size() << " boot"
       << (h.boots.size() == 1 ? "" : "s") << ", at most " << kMaxHistoryBoots << " kept)\n";
   for (const HistoryBoot& b : h.boots)
-    out << "  boot " << b.boot_id << "  first run " << history_when(b.first_seen_unix_s)
-        << ", last " << history_when(b.last_seen_unix_s) << "\n";
+    out << "  boot " << for_terminal(b.boot_id) << "  first run "
+        << history_when(b.first_seen_unix_s) << ", last " << history_when(b.last_seen_unix_s)
+        << "\n";
   bool any = false;
   for (const GpuRecord& g : h.gpus) {
     if (!gpu.empty() && g.uuid != gpu) continue;
     any = true;
-    out << g.uuid << "\n";
+    out << for_terminal(g.uuid) << "\n";
     for (const FindingBoots& f : g.findings) {
-      out << "  " << f.finding_id << " in " << f.boot_ids.size() << " boot"
+      out << "  " << for_terminal(f.finding_id) << " in " << f.boot_ids.size() << " boot"
           << (f.boot_ids.size() == 1 ? "" : "s") << ":";
       for (const std::string& b : f.boot_ids) {
         const HistoryBoot* hb = find_boot(h, b);
-        out << " " << b.substr(0, 8)
+        out << " " << for_terminal(b.substr(0, 8))
             << (hb ? " (" + history_when(hb->first_seen_unix_s) + ")" : "");
       }
       out << "\n";
     }
   }
   if (!any)
-    out << (gpu.empty() ? "No GPU finding recorded.\n" : "Nothing recorded for " + gpu + ".\n");
+    out << (gpu.empty() ? "No GPU finding recorded.\n"
+                        : "Nothing recorded for " + for_terminal(gpu) + ".\n");
   return out.str();
 }
 
@@ -49,9 +52,10 @@ std::string render_history_json(GpuHistory h, const std::string& gpu) {
 
 std::string render_history_cleared(const std::string& file, const std::string& gpu,
                                    size_t removed) {
-  if (gpu.empty()) return "Cleared the record in " + file + ".\n";
-  if (removed == 0) return "Nothing recorded for " + gpu + " in " + file + ".\n";
-  return "Cleared the record of " + gpu + " in " + file + ".\n";
+  const std::string in = for_terminal(file), of = for_terminal(gpu);
+  if (gpu.empty()) return "Cleared the record in " + in + ".\n";
+  if (removed == 0) return "Nothing recorded for " + of + " in " + in + ".\n";
+  return "Cleared the record of " + of + " in " + in + ".\n";
 }
 
 }  // namespace gt

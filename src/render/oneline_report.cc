@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "util/terminal_text.h"
+
 namespace gt {
 namespace {
 
@@ -33,12 +35,12 @@ void render_oneline(const Report& r, std::ostream& out) {
   }
   out << verdict_word(r) << " gpus=" << gpu_counts(r) << " critical=" << crit
       << " warning=" << warn;
-  if (s.driver_version) out << " driver=" << *s.driver_version;
+  if (s.driver_version) out << " driver=" << for_terminal(*s.driver_version);
   if (!ids.empty()) {
     out << " ids=";
     bool first = true;
     for (const std::string& id : ids) {
-      out << (first ? "" : ",") << id;
+      out << (first ? "" : ",") << for_terminal(id);
       first = false;
     }
   }

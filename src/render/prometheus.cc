@@ -8,6 +8,7 @@
 
 #include "render/prometheus_metrics.h"
 #include "render/prometheus_servers.h"
+#include "util/terminal_text.h"
 
 namespace gt {
 namespace {
@@ -26,12 +27,15 @@ std::string escape_help(std::string_view s) {
   return out;
 }
 
+/// A label value is shown (for_terminal) before the text format's escaping:
+/// valid UTF-8 (Prometheus refuses a scrape with an invalid byte in a label)
+/// and no control character for a terminal that reads /metrics.
 std::string render_labels(const MetricLabels& labels) {
   if (labels.empty()) return "";
   std::string out = "{";
   for (size_t i = 0; i < labels.size(); ++i) {
     if (i > 0) out += ",";
-    out += labels[i].first + "=\"" + escape_label_value(labels[i].second) + "\"";
+    out += labels[i].first + "=\"" + escape_label_value(for_terminal(labels[i].second)) + "\"";
   }
   return out + "}";
 }

@@ -15,6 +15,7 @@
 #include "util/byte_units.h"
 #include "util/index_list.h"
 #include "util/plural.h"
+#include "util/terminal_text.h"
 
 namespace gt {
 
@@ -39,10 +40,14 @@ class Painter {
 
 std::string dash() { return "-"; }
 
-std::string clip(const std::string& s, size_t width) {
+/// `raw` as shown (for_terminal), cut to `width` bytes with a "~" (never
+/// inside a character).
+std::string clip(const std::string& raw, size_t width) {
+  std::string s = for_terminal(raw);
   if (s.size() <= width) return s;
-  if (width <= 1) return s.substr(0, width);
-  return s.substr(0, width - 1) + "~";
+  size_t cut = width <= 1 ? width : width - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + (width <= 1 ? "" : "~");
 }
 
 std::string gib(uint64_t bytes) { return fmt::format("{:.1f}", bytes / 1073741824.0); }
@@ -103,7 +108,8 @@ std::string short_name(const std::string& name) {
 /// part would pass `width`.
 std::string fitted(const std::vector<std::string>& parts, size_t width) {
   std::string out, line;
-  for (const std::string& p : parts) {
+  for (const std::string& raw : parts) {
+    const std::string p = for_terminal(raw);
     if (!line.empty() && line.size() + 2 + p.size() > width) {
       out += line + "\n";
       line = "  ";
@@ -150,7 +156,8 @@ void header(const NodeSnapshot& snap, const TableOptions& opt, const Painter& pa
   const std::optional<std::string>& lib = snap.nvml.library_version;
   const std::optional<std::string>& mod = snap.kernel_module_version;
   if (lib && mod && *lib != *mod)
-    out << paint(fmt::format("note: NVML library {} differs from kernel module {}", *lib, *mod),
+    out << paint(fmt::format("note: NVML library {} differs from kernel module {}",
+                             for_terminal(*lib), for_terminal(*mod)),
                  kYellow)
         << "\n";
 }
@@ -304,7 +311,7 @@ std::string table_row(const Layout& l, const std::function<std::string(Col)>& ce
   for (size_t i = 0; i < l.cols.size(); ++i) {
     Col c = l.cols[i];
     size_t w = col_width(c, l);
-    std::string text = cell(c);
+    std::string text = for_terminal(cell(c));
     std::string padded =
         right_aligned(c) ? fmt::format("{:>{}}", text, w) : fmt::format("{:<{}}", text, w);
     line += (i ? " " : "") + (c == Col::kStatus ? paint_status(padded) : padded);
@@ -372,9 +379,7 @@ void gpu_table(const NodeSnapshot& snap, const TableOptions& opt, const Painter&
   }
 }
 
-std::string owner_text(const GpuProcess& p) {
-  if (!p.owner) return dash();
-  const ProcessOwner& o = *p.owner;
+std::string owner_words(const ProcessOwner& o) {
   if (o.kind == OwnerKind::kSystemdUnit) return "unit " + o.name;
   if (o.kind == OwnerKind::kKubernetesPod) return "pod " + o.name;
   if (o.kind == OwnerKind::kSlurmJob) return "slurm job " + o.name;
@@ -383,13 +388,18 @@ std::string owner_text(const GpuProcess& p) {
   return kind + " " + o.name;
 }
 
+/// The OWNER cell as shown (its width is the shown text's).
+std::string owner_text(const GpuProcess& p) {
+  return p.owner ? for_terminal(owner_words(*p.owner)) : dash();
+}
+
 void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
                    std::ostream& out) {
   bool any = false;
   for (const GpuState& g : snap.gpus) any = any || (g.processes && !g.processes->empty());
   if (!any) return;
   auto user_of = [](const GpuProcess& p) {
-    return p.user.value_or(p.uid ? std::to_string(*p.uid) : dash());
+    return for_terminal(p.user.value_or(p.uid ? std::to_string(*p.uid) : dash()));
   };
   // USER and OWNER as wide as their longest entry (at most 10 and 24), so
   // the command keeps its room on a narrow terminal.
@@ -425,7 +435,7 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
         what = paint(narrow ? "? other PID namespace" : "? not visible here (other PID namespace)",
                      kYellow);
       } else {
-        what = p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash());
+        what = for_terminal(p.cmdline.value_or(p.name ? "[" + *p.name + "]" : dash()));
         if (!opt.wide) what = clip(what, std::max<size_t>(room, 20));
       }
       out << prefix << what << "\n";
@@ -435,7 +445,8 @@ void process_table(const NodeSnapshot& snap, const TableOptions& opt, const Pain
 
 std::string wrap(const std::string& text, size_t width);
 
-/// One line per server: what it is, where, how much, who owns it, since when.
+/// One line per server: what it is, where, how much, who owns it, since
+/// when; as shown (for_terminal).
 std::string server_line(const Server& sv) {
   std::string line = server_noun(sv.kind, sv.recognised);
   if (sv.tensor_parallel) line += fmt::format(" TP={}", *sv.tensor_parallel);
@@ -474,7 +485,7 @@ std::string server_line(const Server& sv) {
                         sv.port_source == "default port" ? " (default port)" : "");
   if (sv.graphics_only) line += "; graphics only";
   if (sv.grouping_note) line += (sv.launcher_exited ? "; " : "; not grouped: ") + *sv.grouping_note;
-  return line;
+  return for_terminal(line);
 }
 
 void servers_section(const NodeSnapshot& snap, const TableOptions& opt, const Painter& paint,
@@ -517,7 +528,8 @@ void notes(const NodeSnapshot& snap, const TableOptions& opt, const Painter& pai
   for (const std::string& w : snap.warnings) lines.push_back(w);
   if (lines.empty()) return;
   out << "\n" << paint("notes", kBold) << "\n";
-  for (const std::string& l : lines) out << (opt.wide ? "  " + l + "\n" : wrap(l, opt.width));
+  for (const std::string& l : lines)
+    out << (opt.wide ? "  " + for_terminal(l) + "\n" : wrap(l, opt.width));
 }
 
 std::string share(uint64_t part, uint64_t whole) {
@@ -531,9 +543,9 @@ std::string count(uint64_t n) {
   return std::to_string(n);
 }
 
-/// One line per path given, fine or not: free space and inodes.
+/// One line per path given, fine or not: free space and inodes (as shown).
 std::string disk_line(const DiskUsage& d) {
-  if (d.error) return *d.error;
+  if (d.error) return for_terminal(*d.error);
   std::string line = d.available_bytes && d.total_bytes
                          ? format_bytes(*d.available_bytes) + " of " +
                                format_bytes(*d.total_bytes) + " free" +
@@ -543,7 +555,7 @@ std::string disk_line(const DiskUsage& d) {
               ? fmt::format(", {} of {} inodes free{}", count(*d.inodes_available),
                             count(*d.inodes_total), share(*d.inodes_available, *d.inodes_total))
               : ", no inode limit";
-  if (d.same_filesystem_as) line += "; filesystem of " + *d.same_filesystem_as;
+  if (d.same_filesystem_as) line += "; filesystem of " + for_terminal(*d.same_filesystem_as);
   return line;
 }
 
@@ -551,13 +563,14 @@ void disks_section(const NodeSnapshot& snap, const TableOptions& opt, const Pain
                    std::ostream& out) {
   if (snap.disks.empty()) return;
   size_t width = 0;
-  for (const DiskUsage& d : snap.disks) width = std::max(width, d.path.size());
+  for (const DiskUsage& d : snap.disks) width = std::max(width, for_terminal(d.path).size());
   out << "\n" << paint("disks", kBold) << "\n";
   for (const DiskUsage& d : snap.disks) {
-    std::string line = fmt::format("  {:<{}}  {}", d.path, width, disk_line(d));
+    const std::string path = for_terminal(d.path);
+    std::string line = fmt::format("  {:<{}}  {}", path, width, disk_line(d));
     out << (opt.wide || line.size() <= static_cast<size_t>(opt.width)
                 ? line + "\n"
-                : wrap(d.path + "  " + disk_line(d), opt.width));
+                : wrap(path + "  " + disk_line(d), opt.width));
   }
 }
 
@@ -568,22 +581,24 @@ void pci_summary(const NodeSnapshot& snap, std::ostream& out) {
     return;
   }
   std::map<std::string, int> by_driver;
-  for (const PciDevice& d : snap.pci_devices) by_driver[d.driver.value_or("no driver")]++;
+  for (const PciDevice& d : snap.pci_devices)
+    by_driver[for_terminal(d.driver.value_or("no driver"))]++;
   out << "PCI bus: " << count_of(snap.pci_devices.size(), "NVIDIA GPU", "NVIDIA GPUs") << ":";
   for (const auto& [driver, n] : by_driver) out << " " << n << " with " << driver;
   out << "\n";
   for (const PciDevice& d : snap.pci_devices) {
-    out << "  " << d.bus_id << "  device "
+    out << "  " << for_terminal(d.bus_id) << "  device "
         << (d.device_id ? fmt::format("0x{:04x}", *d.device_id) : "?") << "  driver "
-        << d.driver.value_or("none") << "\n";
+        << for_terminal(d.driver.value_or("none")) << "\n";
   }
 }
 
 void wide_identity(const NodeSnapshot& snap, std::ostream& out) {
   out << "\n";
   for (const GpuState& g : snap.gpus)
-    out << fmt::format("{:>3} {}  uuid {}  serial {}\n", g.index, g.name.value_or("-"),
-                       g.uuid.value_or("-"), g.serial.value_or("-"));
+    out << fmt::format("{:>3} {}  uuid {}  serial {}\n", g.index,
+                       for_terminal(g.name.value_or("-")), for_terminal(g.uuid.value_or("-")),
+                       for_terminal(g.serial.value_or("-")));
 }
 
 }  // namespace
@@ -623,7 +638,7 @@ void findings_section(const Report& r, const TableOptions& opt, const Painter& p
   for (const Finding& f : r.findings) {
     if (!shown(f)) continue;
     std::string sev = fmt::format("{:<9}", severity_name(f.severity));
-    std::string text = f.title + "  [" + f.id + "]";
+    std::string text = for_terminal(f.title + "  [" + f.id + "]");
     std::string body = opt.wide ? "  " + text + "\n" : wrap(text, opt.width - 10);
     // The severity word goes in front of the first line, indented lines after.
     std::string indented;
@@ -690,7 +705,8 @@ void plan_section(const Report& r, const TableOptions& opt, const Painter& paint
   out << "\n" << paint("what to do", kBold) << "\n";
   int n = 0;
   for (const PlanStep& step : r.plan) {
-    std::string body = opt.wide ? "  " + step.text + "\n" : wrap(step.text, opt.width - 3);
+    const std::string text = for_terminal(step.text);
+    std::string body = opt.wide ? "  " + text + "\n" : wrap(text, opt.width - 3);
     std::string prefix = fmt::format("{:>2}. ", ++n);
     std::istringstream lines(body);
     std::string line;
@@ -699,8 +715,10 @@ void plan_section(const Report& r, const TableOptions& opt, const Painter& paint
       out << (first ? prefix : "    ") << line.substr(line.find_first_not_of(' ')) << "\n";
       first = false;
     }
-    for (const std::string& c : step.commands)
+    for (const std::string& raw : step.commands) {
+      const std::string c = for_terminal(raw);
       out << (opt.wide ? "      $ " + c + "\n" : shell_wrap(c, static_cast<size_t>(opt.width)));
+    }
   }
 }
 
@@ -711,8 +729,8 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
     // Nothing to check (no NVIDIA GPU at all): one line says so. Notes
     // (info: a clock nothing disciplines) stay in --json; a warning shows.
     out << paint(verdict_word(r), kRed) << "  "
-        << snap.nvml.error_message.value_or("nothing to check") << "  (exit " << r.exit_code
-        << ")\n";
+        << for_terminal(snap.nvml.error_message.value_or("nothing to check")) << "  (exit "
+        << r.exit_code << ")\n";
     findings_section(r, opt, paint, out, Severity::kWarning);
     plan_section(r, opt, paint, out);
     return;

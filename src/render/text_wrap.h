@@ -5,9 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "util/terminal_text.h"
+
 namespace gt {
 
-/// `lead` then the words of `text`, wrapped before `width` columns, each
+/// `lead` then the words of `text` as shown (for_terminal: a line break or
+/// an escape inside it is shown, never acted on), wrapped before `width`
+/// columns, each
 /// continuation line indented by `indent` spaces; ends with a newline. A word
 /// that fits on no line (a long path) is broken after a '/', its pieces
 /// joined without a space.
@@ -20,7 +24,7 @@ inline std::string wrap_words(const std::string& lead, const std::string& text, 
   const size_t npos = std::string::npos;
   const size_t longest = width != npos && width > indent + 8 ? width - indent : npos;
   std::vector<Piece> pieces;
-  std::istringstream words(text);
+  std::istringstream words(for_terminal(text));
   for (std::string word; words >> word;) {
     bool glued = false;
     while (longest != npos && word.size() > longest) {

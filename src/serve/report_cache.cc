@@ -3,6 +3,8 @@
 #include <exception>
 #include <iostream>
 
+#include "util/terminal_text.h"
+
 namespace gt {
 
 using Clock = std::chrono::steady_clock;
@@ -66,7 +68,7 @@ void ReportCache::run_worker() {
     try {
       c = collect_();
     } catch (const std::exception& e) {
-      std::cerr << "gpu-triage serve: collection failed: " << e.what() << "\n";
+      std::cerr << "gpu-triage serve: collection failed: " << for_terminal(e.what()) << "\n";
     }
     lock.lock();
     if (c.report) latest_ = c.report;

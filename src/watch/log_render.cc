@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/json_text.h"
+#include "util/terminal_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -20,12 +21,12 @@ nlohmann::json or_null(const std::optional<T>& v) {
 void render_change_line(const Change& c, std::ostream& out) {
   out << time_text(c.time_unix_ms) << ' ' << change_kind_name(c.kind) << ' '
       << severity_name(c.severity);
-  if (!c.id.empty()) out << ' ' << c.id;
+  if (!c.id.empty()) out << ' ' << for_terminal(c.id);
   if (c.gpu_index) out << " GPU " << *c.gpu_index;
-  if (c.pci_bus_id) out << ' ' << *c.pci_bus_id;
-  if (c.server) out << " [" << *c.server << ']';
-  if (c.path) out << ' ' << *c.path;
-  out << ": " << c.text << '\n';
+  if (c.pci_bus_id) out << ' ' << for_terminal(*c.pci_bus_id);
+  if (c.server) out << " [" << for_terminal(*c.server) << ']';
+  if (c.path) out << ' ' << for_terminal(*c.path);
+  out << ": " << for_terminal(c.text) << '\n';
 }
 
 void render_change_json(const Change& c, std::ostream& out) {

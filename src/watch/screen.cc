@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "util/terminal_text.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -89,11 +90,14 @@ std::string state_text(const GpuState& g) {
   return "?";
 }
 
+/// The screen's lines: every line is shown (for_terminal: a name or log
+/// text from outside cannot move the cursor, clear or retitle the screen)
+/// and fitted to the width after escaping.
 class Builder {
  public:
   explicit Builder(const ScreenContext& c) : c_(c) {}
-  void add(std::string text, LineStyle style = LineStyle::kPlain) {
-    lines_.push_back({fit_columns(text, c_.width), style});
+  void add(const std::string& text, LineStyle style = LineStyle::kPlain) {
+    lines_.push_back({fit_columns(for_terminal(text), c_.width), style});
   }
   std::vector<ScreenLine>& lines() { return lines_; }
 

@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "sources/smi_xml/smi_xml_parser.h"
+#include "util/terminal_text.h"
 #include "util/text.h"
 
 namespace gt {
@@ -89,10 +90,10 @@ Status fill_snapshot_from_smi_output(std::string_view text, NodeSnapshot& snap) 
   }
   std::optional<SmiTextFailure> f = parse_smi_error_text(text);
   if (!f) {
-    std::string line = first_line(text);
+    // A quote of the input, shown and short: binary junk fills no screen.
     return Error{ErrorKind::kMalformed,
                  "neither nvidia-smi -q -x XML nor a known nvidia-smi error: \"" +
-                     line.substr(0, 200) + "\""};
+                     for_terminal(first_line(text), 80) + "\""};
   }
   snap.nvml = f->nvml;
   snap.gpus = std::move(f->gpus);
