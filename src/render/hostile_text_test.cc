@@ -203,7 +203,9 @@ TEST(HostileText, FleetHostLinesAndErrors) {
   // A host that printed 5000 bytes of junk costs one short line.
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);)
-    if (line.rfind("n3:", 0) == 0) EXPECT_LT(line.size(), 500u);
+    if (line.rfind("n3:", 0) == 0) {
+      EXPECT_LT(line.size(), 500u);
+    }
 }
 
 TEST(HostileText, WatchScreenEveryViewAndItsLog) {

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "util/shell_word.h"
+
 namespace gt {
 namespace terminal_text_test {
 
@@ -60,6 +62,16 @@ TEST(ForTerminal, BinaryJunkIsBounded) {
   EXPECT_EQ(for_terminal("0123456789", 4), "0123... (6 more bytes)");
   // Cut between characters, never inside one.
   EXPECT_EQ(for_terminal("\xc3\xa9\xc3\xa9", 3), "\xc3\xa9... (2 more bytes)");
+}
+
+// A command shown with a hostile path is shown safely and still pastes as
+// that path: bash reads $'...' with these escapes back to the same bytes.
+TEST(ShellWord, AWordATerminalWouldActOnIsAnsiCQuoted) {
+  EXPECT_EQ(shell_word("/data/run-0412"), "/data/run-0412");
+  EXPECT_EQ(shell_word("/data/my run's"), "'/data/my run'\\''s'");
+  EXPECT_EQ(shell_word("/data/\x1b[2Jx\ny"), "$'/data/\\e[2Jx\\ny'");
+  EXPECT_EQ(shell_word("caf\xe9 'a\\b'"), "$'caf\\xe9 \\'a\\\\b\\''");
+  EXPECT_EQ(for_terminal(shell_word("a\rb")), shell_word("a\rb"));
 }
 
 }  // namespace terminal_text_test

@@ -132,4 +132,32 @@ hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclud
   '_(name|word)\([^;]*\)\)? *(==|!=) *"|" *(==|!=) *(std::string\()?[a-z_]+_(name|word)\(' . |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
 flag "an enum's word compared as a string (compare the enum):" "$hits"
+# Text from outside reaches a terminal only through util/terminal_text.h
+# for_terminal (issues 31 and 32), which the text renderers call, directly
+# or through wrap_words (render/text_wrap.h). Three rules over non-test files:
+#   1. every file of render/ and watch/ that writes output (an ostream, a
+#      render_*() string, the screen's lines) calls it, except the JSON
+#      writer and watch/terminal.cc, which draws render_screen's lines;
+hits=""
+for f in $(grep -lE 'std::ostream\s*&|std::string render_|std::vector<ScreenLine>' \
+  render/*.cc watch/*.cc | grep -v '_test\.cc$'); do
+  case "$f" in render/json_report.cc | watch/terminal.cc) continue ;; esac
+  grep -qE 'for_terminal\(|wrap_words\(' "$f" || hits+="$f"$'\n'
+done
+flag "a text renderer that does not show outside text through for_terminal:" "${hits%$'\n'}"
+#   2. stderr is written only by cli/usage.cc print_error (which escapes), or
+#      on a line that calls for_terminal; cmd_data's progress line (numbers)
+#      is the one exception;
+hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
+  'std::cerr\s*<<|fprintf\(stderr' . | grep -vE '^[^:]+:[0-9]+:\s*//' |
+  grep -vE '^\./cli/usage\.cc:|for_terminal\(' |
+  grep -vE '^\./cli/cmd_data\.cc:[0-9]+:\s*(if \(shown\) )?std::fprintf\(stderr, "\\r' || true)
+flag "stderr written without print_error or for_terminal:" "$hits"
+#   3. no other place handles ESC: only that function and the renderers' own
+#      colour and screen codes (render/table_report.cc, watch/terminal.cc,
+#      cmd_data's progress line) hold it, so no second, partial sanitizer.
+hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
+  "x1[bB]|\\\\033|'\\\\e'" . | grep -vE '^[^:]+:[0-9]+:\s*//' |
+  grep -vE '^\./(util/terminal_text\.cc|render/table_report\.cc|watch/terminal\.cc|cli/cmd_data\.cc):' || true)
+flag "an escape character outside util/terminal_text.cc and the colour codes:" "$hits"
 [[ $bad == 0 ]] || fail "layering violated"
