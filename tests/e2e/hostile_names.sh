@@ -146,3 +146,32 @@ run "$TMP/scenario.json" history --state-dir "$TMP/"$'d\e[2J'
 safe "$TMP/out"
 safe "$TMP/err"
 grep -qF 'was corrupt' "$TMP/err" || fail "no warning about the corrupt record: $(cat -v "$TMP/err")"
+
+# 7. Hosts over ssh (tests/fake_ssh): one whose nvidia-smi retitles and
+# clears the screen, one whose ssh error does, and a good one among them.
+export FAKE_SSH_DIR="$TMP/hosts"
+mkdir -p "$FAKE_SSH_DIR/pwned1" "$FAKE_SSH_DIR/pwned2" "$FAKE_SSH_DIR/pwned3"
+osc=$(printf '\e]0;pwned\a\e[2J' | base64 -w0)
+printf '@@gt-gather 1\n@@gt-out nvidia-smi 0 %s\n@@gt-end\n' "$osc" >"$FAKE_SSH_DIR/pwned1/stdout"
+printf '@@gt-gather 1\n@@gt-out nvidia-smi 0 %s\n@@gt-end\n' \
+  "$(base64 -w0 "$GT_SOURCE_DIR/tests/fixtures/real/nvidia-smi-xml/netdata-rtx-4090-535.86.05.xml")" \
+  >"$FAKE_SSH_DIR/pwned2/stdout"
+printf 'ssh: \e]0;pwned\a\e[2J: Connection refused\n' >"$FAKE_SSH_DIR/pwned3/fail"
+for json in "" --json; do
+  set +e
+  "$TOOL" --ssh-command "$GT_SOURCE_DIR/tests/fake_ssh/fake-ssh" --host-timeout 5s \
+    --host pwned1,pwned2,pwned3 $json >"$TMP/out" 2>"$TMP/err"
+  set -e
+  safe "$TMP/err"
+done
+# JSON: ssh's words as they are (JSON escapes them); the quote of the
+# unreadable output is the bounded, shown excerpt.
+json_check 'd["hosts"][0]["error"].endswith("error: \"\\e]0;pwned\\x07\\e[2J\"")'
+json_check 'd["hosts"][1]["verdict"] == "OK"'
+json_check 'd["hosts"][2]["error"] == "ssh: \x1b]0;pwned\x07\x1b[2J: Connection refused"'
+"$TOOL" --ssh-command "$GT_SOURCE_DIR/tests/fake_ssh/fake-ssh" --host-timeout 5s \
+  --host pwned1,pwned2,pwned3 >"$TMP/out" 2>"$TMP/err" || true
+safe "$TMP/out"
+grep -qF 'pwned3: UNKNOWN error="ssh: \e]0;pwned\x07\e[2J: Connection refused"' "$TMP/out" ||
+  fail "the ssh error is not shown escaped: $(cat -v "$TMP/out")"
+grep -qF 'pwned1: UNKNOWN error=' "$TMP/out" || fail "pwned1: $(cat -v "$TMP/out")"
