@@ -261,10 +261,7 @@ std::optional<Manifest> read_manifest(const DataCli& c, std::vector<std::string>
 }
 
 AnalysisOptions analysis_options(const DataCli& c, const DirScan& scan) {
-  std::vector<std::string_view> rels;
-  rels.reserve(scan.files.size());
-  for (const ScannedFile& f : scan.files) rels.push_back(f.rel);
-  AnalysisOptions ao{detect_layout(c.layout, rels), c.range,
+  AnalysisOptions ao{scan.layout, c.range,
                      std::chrono::duration_cast<std::chrono::seconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count(),
@@ -341,6 +338,7 @@ int cmd_data(const Command&, int argc, char** argv) {
                               std::string(hash_algo_name(manifest->algo)) + ")");
   ScanOptions so{c->dirs,    c->deep, std::nullopt, c->threads, c->values, c->allow_non_finite,
                  c->recent_s};
+  so.layout = c->layout;
   if (manifest)
     so.hash = manifest->algo;
   else if (!c->write_manifest.empty())

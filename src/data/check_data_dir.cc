@@ -83,10 +83,8 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
     d.error = scan.error().message;
     return d;
   }
-  std::vector<std::string_view> rels;
-  for (const ScannedFile& f : scan->files) rels.push_back(f.rel);
   AnalysisOptions ao;
-  ao.layout = detect_layout(Layout::kAuto, rels);
+  ao.layout = scan->layout;
   if (req.expect && ao.layout.kind != Layout::kEagle) ao.range = std::make_pair(0, *req.expect);
   ao.now_unix_s = std::chrono::duration_cast<std::chrono::seconds>(
                       std::chrono::system_clock::now().time_since_epoch())

@@ -155,8 +155,11 @@ const char* data_verdict(ExitCode code) {
 namespace {
 
 void render_summary(const DataReport& r, std::ostream& out) {
-  out << data_verdict(r.exit_code) << " data: " << r.files << " files, " << r.ok << " intact, "
-      << r.bad.size() << " bad, ";
+  out << data_verdict(r.exit_code) << " data: " << r.files << " files";
+  // A progress.json or a vocab file is a file, never a sample.
+  if (r.samples != r.files)
+    out << " (" << r.samples << " samples, " << r.files - r.samples << " other)";
+  out << ", " << r.ok << " intact, " << r.bad.size() << " bad, ";
   if (!r.unverifiable.empty()) out << r.unverifiable.size() << " unverifiable, ";
   out << r.missing_count << " missing";
   if (r.not_started && r.missing_count)
@@ -168,15 +171,34 @@ void render_summary(const DataReport& r, std::ostream& out) {
       << human_duration(r.elapsed_s) << ")\n";
 }
 
+const char* anchor_phrase(AnchorKind k) {
+  switch (k) {
+    case AnchorKind::kNewestSample:
+      return "newest sample";
+    case AnchorKind::kNewestFile:
+      return "newest file";
+    case AnchorKind::kWritingPaused:
+      return "last sample before a pause";
+    case AnchorKind::kCrash:
+      return "crash";
+  }
+  return "?";
+}
+
 // What quick mode read: every file's structure, and the CRCs of the recent.
 void render_checked(const DataReport& r, std::ostream& out) {
   const std::optional<RecentCheck>& rc = r.scan ? r.scan->recent : std::nullopt;
   if (r.deep || r.files == 0) return;
   out << "  checked: structure of every file";
-  if (rc && rc->newest_unix_s)
+  if (rc && !rc->anchors.empty()) {
     out << "; every CRC32 of the " << rc->files << " files written within "
-        << human_duration(double(rc->window_s)) << " of the newest ("
-        << format_utc(*rc->newest_unix_s) << ")";
+        << human_duration(double(rc->window_s)) << " before";
+    for (size_t i = 0; i < rc->anchors.size(); ++i)
+      out << (i == 0                        ? " the "
+              : i + 1 == rc->anchors.size() ? " and the "
+                                            : ", the ")
+          << anchor_phrase(rc->anchors[i].kind) << " (" << format_utc(rc->anchors[i].unix_s) << ")";
+  }
   out << "\n";
   // Only files judged intact (or unverifiable) by their structure alone:
   // a file already found bad needs no CRC to be judged.
@@ -320,6 +342,14 @@ void write_runs(std::ostream& out, const char* key, const std::vector<KeyRun>& r
   });
 }
 
+// The times the windows end at, newest first.
+J anchors_json(const RecentCheck& rc) {
+  J out = J::array();
+  for (const RecentAnchor& a : rc.anchors)
+    out.push_back({{"kind", anchor_kind_name(a.kind)}, {"time", format_utc(a.unix_s)}});
+  return out;
+}
+
 // What was read: quick mode's recent window, or everything (deep).
 J checked_json(const DataReport& r) {
   const std::optional<RecentCheck>& rc = r.scan ? r.scan->recent : std::nullopt;
@@ -328,7 +358,8 @@ J checked_json(const DataReport& r) {
       {"not_crc_checked", r.files - r.crc_checked},
       {"recent_window_s", rc ? J(rc->window_s) : J(nullptr)},
       {"newest_mtime", rc && rc->newest_unix_s ? J(format_utc(*rc->newest_unix_s)) : J(nullptr)},
-      {"recent_files", rc ? J(rc->files) : J(nullptr)}};
+      {"recent_files", rc ? J(rc->files) : J(nullptr)},
+      {"recent_anchors", rc ? anchors_json(*rc) : J(nullptr)}};
 }
 
 void write_field(std::ostream& out, const char* key, const J& value) {
