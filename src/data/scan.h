@@ -21,7 +21,9 @@
 namespace gt {
 
 /// What verifying a file concluded.
-enum class FileVerdict : uint8_t { kIntact, kBad, kUnreadable, kUnverifiable };
+/// kBeingWritten: a live process has it open for writing (neither intact
+/// nor bad: its writer is not done with it).
+enum class FileVerdict : uint8_t { kIntact, kBad, kUnreadable, kUnverifiable, kBeingWritten };
 
 /// The rare per-file details, allocated only when present: problems after
 /// the first, --values counts, a manifest digest.
@@ -41,7 +43,8 @@ struct ScannedFile {
   uint64_t bytes_read = 0;
   uint32_t mtime_nsec = 0;
   uint32_t dir_index = 0;
-  uint32_t message = 0;  ///< texts id: first problem's message, I/O error or unverifiable reason
+  uint32_t message =
+      0;  ///< texts id: first problem's message, I/O error, unverifiable reason, writer
   FileVerdict verdict = FileVerdict::kIntact;
   ProblemCode code = ProblemCode::kMalformed;  ///< the first problem, when kBad
   bool crc_checked = false;  ///< every byte read (deep mode, or recent in quick mode)

@@ -32,13 +32,6 @@ damage() {  # damage FILE: what, at the middle of the file (4 KiB aligned), keep
 damage "$D/rows_0-2000/data_19.ckpt" zero
 damage "$D/rows_0-2000/data_3.ckpt" flip
 
-run_data() {
-  set +e
-  "$TOOL" data "$@" >"$TMP/out" 2>"$TMP/err"
-  RC=$?
-  set -e
-}
-
 # Quick (default): data_19 is recent and deep-checked; data_3 is not.
 run_data "$D" --expect 20 --json
 expect_rc 1
