@@ -3,7 +3,9 @@
 # corpus written at 1.09 samples/s that stopped an hour ago, two files with a
 # flipped byte inside a record in its last minutes: a `progress.json`
 # written now, or one good sample copied back in now, must not move the
-# window off the damaged files, and a non-sample file is not a sample.
+# window off the damaged files, and a non-sample file is not a sample; with
+# `gpu-triage --data` the crash time from the incident timeline anchors a
+# window too.
 source "$(dirname "$0")/common.sh"
 /usr/bin/python3 -c "import torch" 2>/dev/null || { echo "SKIP: python3-torch not installed"; exit 0; }
 D="$TMP/hidden"
@@ -54,3 +56,35 @@ expect_out_lacks "every CRC32 of the 1 files"
 # One good sample copied back in now (a restore of a single file).
 cp "$TMP/data_10.good" "$D/rows_0-2000/data_10.ckpt"
 check_both_found "a newer copy of one good sample"
+
+# `gpu-triage --data DIR` on a node whose previous boot ended abruptly: the
+# crash time (its last journal entry, 2025-12-31T23:55:00Z in the story's
+# incident fixture) anchors a window too. A slow job (one sample each 10
+# min, no pause longer than the window) that wrote through the crash and
+# the reboot: the sample damaged a minute before the crash is read whole,
+# though the newest sample is hours later.
+cp -r "$GT_SOURCE_DIR/tests/scenarios/incident-story" "$TMP/incident-story"
+C="$TMP/slow/rows_0-2000"
+mkdir -p "$C"
+"$PYTHON" - "$C" "$GT_SOURCE_DIR/tests/fixtures/real/torch/specforge/rows_0-4/data_0.ckpt" <<'PY'
+import os, shutil, sys, zipfile
+d, src = sys.argv[1], sys.argv[2]
+crash = 1767225600 - 300
+for i in range(24):
+    p = os.path.join(d, f"data_{i}.ckpt")
+    shutil.copy(src, p)
+    t = crash - 60 - 600 * (11 - i)  # data_11 a minute before the crash
+    if i == 11:
+        with zipfile.ZipFile(p) as z:
+            info = max(z.infolist(), key=lambda e: e.compress_size)
+        with open(p, "r+b") as f:
+            f.seek(info.header_offset + 26)
+            name_len, extra_len = (int.from_bytes(f.read(2), "little") for _ in range(2))
+            at = info.header_offset + 30 + name_len + extra_len + info.compress_size // 2
+            f.seek(at); b = f.read(1); f.seek(at); f.write(bytes([b[0] ^ 0x5A]))
+    os.utime(p, (t, t))
+PY
+run "$TMP/incident-story" --data "$TMP/slow" --expect 24 --sample 0 --json
+json_check 'd["incident"]["previous_boot"]["ending"] == "abrupt"'
+json_check '[b["problem"] for b in d["data"]["bad"] if b["path"].endswith("/data_11.ckpt")] == ["checksum"]' \
+  "the sample written a minute before the crash is CRC-checked"
