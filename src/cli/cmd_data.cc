@@ -11,7 +11,6 @@
 #include <condition_variable>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <thread>
 
@@ -28,7 +27,6 @@
 #include "util/duration.h"
 #include "util/env.h"
 #include "util/fs_space.h"
-#include "util/real_path.h"
 #include "util/shell_word.h"
 
 namespace gt {
@@ -118,8 +116,9 @@ std::optional<DataCli> parse_data_args(int argc, char** argv, int& code) {
                "With --values: count NaN/Inf but do not call those files bad")
       ->needs(values_flag);
   app.add_option("--recent", recent,
-                 "Quick mode also checks every CRC32 of the files written within this long of "
-                 "the newest one (default 15m; 0 turns it off)");
+                 "Quick mode also checks every CRC32 of the files written within this long "
+                 "before the newest sample and the last pauses of writing (default 15m; 0 turns "
+                 "it off)");
   app.add_option("--rate", rate,
                  "Samples per second for the finish-time estimate (1.09/s, 65/min, 3924/h), "
                  "when mtimes cannot tell (a copy or restore)");
@@ -243,7 +242,7 @@ void warn_quick_acting(const DataCli& c) {
               "written within " +
                   (c.recent_s % 60 ? std::to_string(c.recent_s) + " s"
                                    : std::to_string(c.recent_s / 60) + " min") +
-                  " of the newest one: a flipped bit or zeroed block inside an older file's "
+                  " before the newest sample: a flipped bit or zeroed block inside an older file's "
                   "tensor data goes unseen (torch.load checks no CRC either). Add --deep to "
                   "check every byte before moving files or resuming.");
 }
@@ -262,10 +261,7 @@ std::optional<Manifest> read_manifest(const DataCli& c, std::vector<std::string>
 }
 
 AnalysisOptions analysis_options(const DataCli& c, const DirScan& scan) {
-  std::vector<std::string_view> rels;
-  rels.reserve(scan.files.size());
-  for (const ScannedFile& f : scan.files) rels.push_back(f.rel);
-  AnalysisOptions ao{detect_layout(c.layout, rels), c.range,
+  AnalysisOptions ao{scan.layout, c.range,
                      std::chrono::duration_cast<std::chrono::seconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count(),
@@ -274,10 +270,15 @@ AnalysisOptions analysis_options(const DataCli& c, const DirScan& scan) {
   return ao;
 }
 
+FsRoot proc_root() { return FsRoot(env_or("GPU_TRIAGE_ROOT", "/")); }
+
 // What the advice repeats: the options that chose the bad and changed
-// files go into the move command it prints.
-ResumeContext resume_context(const DataCli& c) {
+// files go into the move command it prints; while a process writes under
+// DIR the move is withheld (a move now would be refused).
+ResumeContext resume_context(const DataCli& c, const std::vector<Writer>& writers) {
   ResumeContext rc{c.resume_list, c.move_bad_to, {}, ""};
+  if (!writers.empty())
+    rc.move_withheld = "a process still writes under DIR (" + writer_name(writers.front()) + ")";
   if (!c.manifest.empty()) rc.selection_options.push_back("--manifest " + shell_word(c.manifest));
   if (c.values) rc.selection_options.push_back("--values");
   if (c.allow_non_finite) rc.selection_options.push_back("--allow-non-finite");
@@ -287,26 +288,25 @@ ResumeContext resume_context(const DataCli& c) {
 }
 
 // Moves the bad and changed files out of the tree, so pipelines that skip
-// existing files redo them.
+// existing files redo them. The writers are read again just before: while
+// a live process writes under DIR nothing is moved at all (it may be
+// writing the next of the same samples, or rename a temp file over one).
 void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
+  const std::vector<Writer> writers = writers_under(proc_root(), c.dirs);
+  if (!writers.empty()) {
+    report.move_refused =
+        "nothing moved: " + writer_line(writers.front()) +
+        (writers.size() > 1 ? " (and " + std::to_string(writers.size() - 1) + " more)" : "") +
+        "; stop it, then rerun this command";
+    return;
+  }
   std::vector<uint32_t> files = report.bad;
   files.insert(files.end(), report.changed.begin(), report.changed.end());
   // A file both bad and changed is moved once (a second rename would fail).
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
-  // Read just before moving: a file a live process has open for writing is
-  // its file, being written; moving it would lose what it writes next.
-  std::map<std::string, const Writer*> writing;
-  FsRoot root(env_or("GPU_TRIAGE_ROOT", "/"));
-  const std::vector<Writer> writers = find_writers(root, real_paths(c.dirs), SIZE_MAX);
-  for (const Writer& w : writers) writing.emplace(w.path, &w);
   for (uint32_t i : files) {
     std::string from = scan.path(scan.files[i]);
-    if (auto w = writing.find(real_path(from).value_or(from)); w != writing.end()) {
-      report.errors.push_back("not moved: " + from + ": " + writer_name(*w->second) +
-                              " has it open for writing");
-      continue;
-    }
     Result<std::string> to = move_out(from, scan.files[i].rel, c.move_bad_to);
     if (!to)
       report.errors.push_back(to.error().message);
@@ -342,6 +342,7 @@ int cmd_data(const Command&, int argc, char** argv) {
                               std::string(hash_algo_name(manifest->algo)) + ")");
   ScanOptions so{c->dirs,    c->deep, std::nullopt, c->threads, c->values, c->allow_non_finite,
                  c->recent_s};
+  so.layout = c->layout;
   if (manifest)
     so.hash = manifest->algo;
   else if (!c->write_manifest.empty())
@@ -354,6 +355,9 @@ int cmd_data(const Command&, int argc, char** argv) {
     return scan_dirs(so, &progress);
   }();
   if (!scan) return fail(c->json, scan.error().message);
+  // A file a live process has open for writing is its writer's, not done.
+  const std::vector<Writer> writers = writers_under(proc_root(), c->dirs);
+  mark_being_written(*scan, writers);
 
   // Manifest: compare (changed files join the resume set), then write.
   std::optional<ManifestCheck> mc;
@@ -373,11 +377,12 @@ int cmd_data(const Command&, int argc, char** argv) {
   if (mc) report.manifest = std::move(mc->diff);
   report.errors.insert(report.errors.end(), manifest_errors.begin(), manifest_errors.end());
   if (c->values) report.values = total_values(*scan, c->allow_non_finite);
-  report.writers = writer_lines(FsRoot(env_or("GPU_TRIAGE_ROOT", "/")), c->dirs);
-  report.how_to_resume = resume_advice(report, resume_context(*c));
-  report.stale_advice = stale_advice();
+  report.writers = writer_lines(writers);
+  report.stale_advice = stale_advice(!writers.empty());
 
+  // Move, then advise from what is left in DIR.
   if (!c->move_bad_to.empty()) move_bad(*c, *scan, report);
+  report.how_to_resume = resume_advice(report, resume_context(*c, writers));
   if (!c->resume_list.empty())
     if (Status s = write_resume_list(c->resume_list, report.resume); !s)
       return fail(c->json, s.error().message);

@@ -72,6 +72,15 @@ Incident read_incident(const CollectInputs& in, const FsRoot& root,
   return collect_incident(root, io, servers);
 }
 
+/// When the previous boot crashed (its last journal entry, when it ended
+/// abruptly or in a panic); nullopt when not known.
+std::optional<int64_t> crash_time(const std::optional<Incident>& incident) {
+  if (!incident || !incident->previous_boot) return std::nullopt;
+  const PreviousBoot& b = *incident->previous_boot;
+  if (b.ending != BootEnding::kAbrupt && b.ending != BootEnding::kKernelPanic) return std::nullopt;
+  return b.last_entry_unix_s;
+}
+
 /// The paths of the disk and mount stages: / and each --path, and --data
 /// DIR (the job's output lives on a volume).
 std::vector<std::string> disk_paths(const CollectInputs& in) {
@@ -125,12 +134,14 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
          *all_disks = read_disk_usage(root, disk_paths(in));
          s.disks = without_unread_data_dir(in, *all_disks);
        }},
+      {Stage::kIncident, [&](NodeSnapshot& s) { s.incident = read_incident(in, root, s.servers); }},
+      // After the incident: its crash time anchors quick mode's window too.
       {Stage::kData,
        [&](NodeSnapshot& s) {
          if (in.data_dir)
-           s.data = check_data_dir({*in.data_dir, in.data_expect, in.data_deep}, root);
+           s.data = check_data_dir(
+               {*in.data_dir, in.data_expect, in.data_deep, crash_time(s.incident)}, root);
        }},
-      {Stage::kIncident, [&](NodeSnapshot& s) { s.incident = read_incident(in, root, s.servers); }},
       {Stage::kMounts,
        [&, all_disks](NodeSnapshot& s) { s.mounts = read_mounts(root, *all_disks); }},
       {Stage::kHistory, [&](NodeSnapshot& s) { load_history(in.state_dir, in.no_state, root, s); }},

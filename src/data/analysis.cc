@@ -181,13 +181,13 @@ std::string DataReport::problem(uint32_t i) const {
 }
 
 ExitCode data_exit_code(const DataReport& r) {
-  if (!r.errors.empty()) return ExitCode::kCritical;
+  if (!r.errors.empty() || !r.move_refused.empty()) return ExitCode::kCritical;
   for (uint32_t b : r.bad)
     if (r.file(b).verdict == FileVerdict::kUnreadable) return ExitCode::kCritical;
   bool manifest_bad = r.manifest && (!r.manifest->changed.empty() || !r.manifest->missing.empty());
   if (!r.bad.empty() || !r.unverifiable.empty() || !r.missing.empty() || !r.duplicates.empty() ||
       !r.stale.empty() || r.progress.capacity_short || manifest_bad ||
-      !r.changed_during_scan.empty() || !r.writers.empty())
+      !r.changed_during_scan.empty() || !r.writers.empty() || !r.being_written.empty())
     return ExitCode::kWarning;
   if (r.files == 0 && !r.range) return ExitCode::kUnknown;
   return ExitCode::kOk;
@@ -214,8 +214,11 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
     r.bytes += f.size_bytes;
     r.bytes_read += f.bytes_read;
     r.crc_checked += f.crc_checked;
-    if (f.changed) r.changed_during_scan.push_back(i);
-    if (is_stale(f.rel)) {
+    // A file being written changes by design, and a temporary name under a
+    // live writer is not stale yet: neither is said of it.
+    const bool writing = f.verdict == FileVerdict::kBeingWritten;
+    if (f.changed && !writing) r.changed_during_scan.push_back(i);
+    if (is_stale(f.rel) && !writing) {
       r.stale.push_back(scan.path(f));
       continue;
     }
@@ -228,6 +231,10 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
     if (key) {
       keys.push_back({groups.id(key->group), key->index, i});
       ++r.samples;
+    }
+    if (writing) {
+      r.being_written.push_back(i);
+      continue;
     }
     if (f.verdict == FileVerdict::kBad || f.verdict == FileVerdict::kUnreadable) {
       r.bad.push_back(i);

@@ -86,7 +86,10 @@ struct DataReport {
   uint64_t crc_checked = 0;   ///< files read whole with every CRC checked (deep, or recent)
   std::vector<uint32_t> bad;  ///< scan file indices, sorted by key then path
   std::vector<uint32_t> unverifiable;  ///< scan file indices
-  std::vector<KeyRun> missing;         ///< gaps + not started: sorted, disjoint, not adjacent
+  /// Scan file indices a live process has open for writing: neither intact
+  /// nor bad, not in the resume set (their writer is not done).
+  std::vector<uint32_t> being_written;
+  std::vector<KeyRun> missing;  ///< gaps + not started: sorted, disjoint, not adjacent
   uint64_t missing_count = 0;
   std::vector<KeyRun> gaps;  ///< missing below the highest index seen (per group)
   uint64_t gap_count = 0;
@@ -104,6 +107,8 @@ struct DataReport {
   std::optional<ManifestDiff> manifest;
   std::optional<ValueTotals> values;                       ///< --values
   std::vector<std::pair<std::string, std::string>> moved;  ///< --move-bad-to: from, to
+  /// --move-bad-to refused as a whole (a process writes under DIR): why.
+  std::string move_refused;
   std::vector<std::string> how_to_resume;  ///< the layout's resume paragraph (resume_advice.h)
   std::string stale_advice;                ///< what to do with stale temporary files
 

@@ -62,7 +62,7 @@ void fill(const DataReport& r, DataCheck& d) {
   }
   d.layout_skips_samples = layout_skips_samples(r.layout.kind);
   d.stale = r.stale;
-  if (!r.stale.empty()) d.stale_advice = stale_advice();
+  if (!r.stale.empty()) d.stale_advice = stale_advice(!d.writers.empty());
   d.errors = r.errors;
   d.last_write_unix_s = r.progress.last_write_unix_s;
   d.outside_expect = r.outside_range;
@@ -78,15 +78,18 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
   ScanOptions so;
   so.dirs = {req.dir};
   so.deep = req.deep;
+  so.crash_unix_s = req.crash_unix_s;
   Result<DirScan> scan = scan_dirs(so);
   if (!keep(scan)) {
     d.error = scan.error().message;
     return d;
   }
-  std::vector<std::string_view> rels;
-  for (const ScannedFile& f : scan->files) rels.push_back(f.rel);
+  // A file a live process has open for writing is its writer's, not done.
+  const std::vector<Writer> writers = writers_under(root, {req.dir});
+  mark_being_written(*scan, writers);
+  d.writers = writer_lines(writers);
   AnalysisOptions ao;
-  ao.layout = detect_layout(Layout::kAuto, rels);
+  ao.layout = scan->layout;
   if (req.expect && ao.layout.kind != Layout::kEagle) ao.range = std::make_pair(0, *req.expect);
   ao.now_unix_s = std::chrono::duration_cast<std::chrono::seconds>(
                       std::chrono::system_clock::now().time_since_epoch())
@@ -97,7 +100,6 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
   r.dirs = {shell_word(abs)};
   r.deep = req.deep;
   fill(r, d);
-  d.writers = writer_lines(root, {req.dir});
   const std::string bad_dir = sibling_bad_dir(abs);
   if (!r.bad.empty() || !r.changed.empty())
     d.move_withheld = why_not_move(r, d, abs, bad_dir, ao.now_unix_s);

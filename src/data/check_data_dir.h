@@ -17,6 +17,9 @@ struct DataCheckRequest {
   std::string dir;
   std::optional<int64_t> expect;  ///< --expect N: indices 0..N-1
   bool deep = false;
+  /// When the node crashed, from the incident timeline: quick mode's window
+  /// before it is read too.
+  std::optional<int64_t> crash_unix_s;
 };
 
 /// Never fails: what could not be read is in the summary's error/errors.

@@ -1,5 +1,7 @@
 #include "data/resume_advice.h"
 
+#include <algorithm>
+
 namespace gt {
 namespace {
 
@@ -23,8 +25,25 @@ std::string move_command(const DataReport& r, const ResumeContext& c) {
   return cmd;
 }
 
-/// The move, as a sentence: the command, or why it is not given yet.
+// The bad and changed files, each once (a file can be both).
+size_t files_to_move(const DataReport& r) {
+  std::vector<uint32_t> all = r.bad;
+  all.insert(all.end(), r.changed.begin(), r.changed.end());
+  std::sort(all.begin(), all.end());
+  return size_t(std::unique(all.begin(), all.end()) - all.begin());
+}
+
+/// The move, as a sentence: done (--move-bad-to moved them), the command,
+/// or why it is not given yet.
 std::string move_sentence(const DataReport& r, const ResumeContext& c, const char* lead) {
+  const size_t want = files_to_move(r);
+  if (!r.moved.empty() && r.moved.size() == want)
+    return "The " + count(want, "bad or changed file") + (want == 1 ? " was" : " were") +
+           " moved out of DIR to " + c.move_bad_to + ".";
+  if (!r.moved.empty())
+    return std::to_string(r.moved.size()) + " of the " + count(want, "bad or changed file") +
+           (r.moved.size() == 1 ? " was" : " were") + " moved out of DIR to " + c.move_bad_to +
+           "; move the others (the errors below say why they were not) before rerunning.";
   if (!c.move_withheld.empty())
     return std::string(lead) +
            " move the bad and changed files out of DIR, but not yet: " + c.move_withheld +
@@ -125,7 +144,10 @@ std::vector<std::string> resume_advice(const DataReport& r, const ResumeContext&
   return out;
 }
 
-std::string stale_advice() {
+std::string stale_advice(bool writer_running) {
+  if (writer_running)
+    return "temp files never renamed; a process still writes under DIR, so they may yet be "
+           "renamed: once it has stopped, those left are safe to remove";
   return "the writer died mid-write (temp file, never renamed); safe to remove once no process "
          "writes under DIR";
 }

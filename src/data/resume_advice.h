@@ -30,7 +30,8 @@ std::vector<std::string> resume_advice(const DataReport& r, const ResumeContext&
 /// may be expected (SpecForge does not save a sample with NaN).
 bool layout_skips_samples(Layout l);
 
-/// The advice for stale temporary files.
-std::string stale_advice();
+/// The advice for stale temporary files (never "the writer died" while
+/// `writer_running`).
+std::string stale_advice(bool writer_running);
 
 }  // namespace gt

@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "data/layouts.h"
 #include "data/verify.h"
 #include "util/errno_error.h"
 
@@ -160,21 +161,47 @@ void verify_all(const VerifyJob& job) {
   });
 }
 
-// Quick mode: the files written in the last window before the newest one
-// are the ones a crash puts at risk (unflushed pages, delayed allocation);
-// they get the full CRC check. A file whose size or mtime moved between the
-// two passes is marked changed.
+std::string_view basename_of(const std::string& rel) {
+  size_t slash = rel.rfind('/');
+  return slash == std::string::npos ? std::string_view(rel)
+                                    : std::string_view(rel).substr(slash + 1);
+}
+
+// The times writing stopped, from the samples' mtimes (bad ones too: a
+// truncated last file is the crash's), never from a file that is no sample
+// (a progress.json written now); every file's only when no file is a sample.
+RecentCheck recent_check(const DirScan& scan, const ScanOptions& opts) {
+  std::vector<int64_t> samples, all;
+  for (const ScannedFile& f : scan.files) {
+    const std::string_view base = basename_of(f.rel);
+    if (f.verdict == FileVerdict::kUnreadable || is_marker_or_lock(base, f.size_bytes) ||
+        is_stale_temp(base))
+      continue;
+    all.push_back(f.mtime_unix_s);
+    if (sample_key(scan.layout, f.rel)) samples.push_back(f.mtime_unix_s);
+  }
+  const bool none = samples.empty();
+  RecentCheck rc{opts.recent_window_s, std::nullopt, {}, 0};
+  rc.anchors =
+      recent_anchors(none ? std::move(all) : std::move(samples), opts.recent_window_s,
+                     opts.crash_unix_s, none ? AnchorKind::kNewestFile : AnchorKind::kNewestSample);
+  if (!rc.anchors.empty() && rc.anchors.front().kind != AnchorKind::kCrash)
+    rc.newest_unix_s = rc.anchors.front().unix_s;
+  return rc;
+}
+
+// Quick mode: the files written in the window before each time writing
+// stopped are the ones a crash puts at risk (unflushed pages, delayed
+// allocation); they get the full CRC check. A file whose size or mtime
+// moved between the two passes is marked changed.
 void deep_check_recent(const VerifyJob& job) {
   DirScan& scan = job.scan;
-  RecentCheck rc{job.opts.recent_window_s, std::nullopt, 0};
-  for (const ScannedFile& f : scan.files)
-    if (f.verdict != FileVerdict::kUnreadable)
-      rc.newest_unix_s = std::max(rc.newest_unix_s.value_or(INT64_MIN), f.mtime_unix_s);
+  RecentCheck rc = recent_check(scan, job.opts);
   std::vector<size_t> recent;
-  for (size_t i = 0; i < scan.files.size() && rc.newest_unix_s; ++i) {
+  for (size_t i = 0; i < scan.files.size(); ++i) {
     const ScannedFile& f = scan.files[i];
     if (f.verdict != FileVerdict::kUnreadable && f.verdict != FileVerdict::kBad &&
-        f.mtime_unix_s >= *rc.newest_unix_s - rc.window_s)
+        in_recent_window(f.mtime_unix_s, rc.anchors, rc.window_s))
       recent.push_back(i);
   }
   VerifyOptions vo{true, false, false};
@@ -282,6 +309,10 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
   }
   std::vector<Found>().swap(w.found);
   if (progress) progress->files_total = scan.files.size();
+  std::vector<std::string_view> rels;
+  rels.reserve(scan.files.size());
+  for (const ScannedFile& f : scan.files) rels.push_back(f.rel);
+  scan.layout = detect_layout(opts.layout, rels);
   VerifyJob job{scan, where, w.dir_fds, opts, progress};
   verify_all(job);
   bool quick = !opts.deep && !opts.values;

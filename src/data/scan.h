@@ -12,14 +12,18 @@
 #include <unordered_map>
 #include <vector>
 
+#include "data/layouts.h"
 #include "data/manifest.h"
 #include "data/problem.h"
+#include "data/recent_window.h"
 #include "util/result.h"
 
 namespace gt {
 
 /// What verifying a file concluded.
-enum class FileVerdict : uint8_t { kIntact, kBad, kUnreadable, kUnverifiable };
+/// kBeingWritten: a live process has it open for writing (neither intact
+/// nor bad: its writer is not done with it).
+enum class FileVerdict : uint8_t { kIntact, kBad, kUnreadable, kUnverifiable, kBeingWritten };
 
 /// The rare per-file details, allocated only when present: problems after
 /// the first, --values counts, a manifest digest.
@@ -39,7 +43,8 @@ struct ScannedFile {
   uint64_t bytes_read = 0;
   uint32_t mtime_nsec = 0;
   uint32_t dir_index = 0;
-  uint32_t message = 0;  ///< texts id: first problem's message, I/O error or unverifiable reason
+  uint32_t message =
+      0;  ///< texts id: first problem's message, I/O error, unverifiable reason, writer
   FileVerdict verdict = FileVerdict::kIntact;
   ProblemCode code = ProblemCode::kMalformed;  ///< the first problem, when kBad
   bool crc_checked = false;  ///< every byte read (deep mode, or recent in quick mode)
@@ -70,10 +75,14 @@ struct ScanOptions {
   unsigned threads = 0;           ///< 0: the number of cores, at most 16
   bool values = false;            ///< --values (implies deep)
   bool allow_non_finite = false;  ///< --allow-non-finite
-  /// Quick mode: files whose mtime is within this many seconds of the
-  /// newest file's get the deep check too (the files a crash puts at risk);
-  /// 0 turns it off.
+  /// Quick mode: files whose mtime is within this many seconds before a
+  /// time writing stopped (RecentCheck::anchors) get the deep check too (the
+  /// files a crash puts at risk); 0 turns it off.
   int64_t recent_window_s = 15 * 60;
+  /// The layout asked for: its samples anchor the window (kAuto: detected).
+  Layout layout = Layout::kAuto;
+  /// When the node crashed, if the incident timeline knows it: one more anchor.
+  std::optional<int64_t> crash_unix_s;
 };
 
 /// Counters a progress line reads while the scan runs.
@@ -81,15 +90,9 @@ struct ScanProgress {
   std::atomic<uint64_t> files_total{0}, files_done{0}, bytes_done{0};
 };
 
-/// Quick mode's risk-based deep check: which files, and why.
-struct RecentCheck {
-  int64_t window_s = 0;
-  std::optional<int64_t> newest_unix_s;  ///< the newest mtime seen (nullopt: no file)
-  uint64_t files = 0;                    ///< deep-checked because recent
-};
-
 struct DirScan {
   std::vector<std::string> dirs;
+  LayoutSpec layout;                  ///< ScanOptions::layout, detected from the names
   std::vector<ScannedFile> files;     ///< sorted by dir, then path
   std::vector<std::string> errors;    ///< subdirectories that could not be read
   std::optional<RecentCheck> recent;  ///< quick mode only
@@ -108,7 +111,9 @@ struct DirScan {
 /// followed, so a link loop cannot trap it), then verifies them on a pool of
 /// threads with one read buffer each: memory is bounded by threads x 1 MiB
 /// plus the list of files. In quick mode the files written in the last
-/// `recent_window_s` before the newest one are then deep-checked. Fails
+/// `recent_window_s` before each time writing stopped (the newest sample,
+/// the last pauses of writing, the crash: never a file that is no sample)
+/// are then deep-checked. Fails
 /// only when a DIR itself cannot be opened.
 Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress = nullptr);
 

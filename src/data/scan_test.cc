@@ -24,7 +24,7 @@ TEST(DataScanTest, QuickModeDeepChecksTheRecentFiles) {
   t.write("/d/data_0.pt", bytes);
   t.write("/d/data_1.pt", bytes);
   t.write("/d/data_2.pt", real_fixture("torch/specforge/rows_0-4/data_1.ckpt"));
-  set_mtime(t.path("/d/data_0.pt"), 1'000'000);           // hours before the others
+  set_mtime(t.path("/d/data_0.pt"), 1'000'000 + 85'400);  // 1000 s before the newest
   set_mtime(t.path("/d/data_1.pt"), 1'000'000 + 86'000);  // recent
   set_mtime(t.path("/d/data_2.pt"), 1'000'000 + 86'400);  // newest
   ScanOptions o;
@@ -49,6 +49,54 @@ TEST(DataScanTest, QuickModeDeepChecksTheRecentFiles) {
   EXPECT_EQ(s->files[0].code, ProblemCode::kChecksum);
   EXPECT_EQ(s->files[1].code, ProblemCode::kChecksum);
   EXPECT_FALSE(s->recent);
+}
+
+// The window is the samples': a progress.json written an hour after the
+// job stopped does not move it off the damaged last sample (issue 31).
+TEST(DataScanTest, ANewerFileThatIsNoSampleDoesNotMoveTheWindow) {
+  TempTree t;
+  std::string bytes = real_fixture("torch/specforge/rows_0-4/data_0.ckpt");
+  bytes[1100] ^= 0x01;
+  t.write("/d/data_0.pt", real_fixture("torch/specforge/rows_0-4/data_1.ckpt"));
+  t.write("/d/data_1.pt", bytes);
+  t.write("/d/progress.json", "{}");
+  set_mtime(t.path("/d/data_0.pt"), 1'000'000);
+  set_mtime(t.path("/d/data_1.pt"), 1'000'010);
+  set_mtime(t.path("/d/progress.json"), 1'003'600);
+  ScanOptions o;
+  o.dirs = {t.path("/d")};
+  Result<DirScan> s = scan_dirs(o);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->layout.kind, Layout::kSpeculators);
+  EXPECT_EQ(s->files[1].code, ProblemCode::kChecksum);
+  ASSERT_TRUE(s->recent);
+  EXPECT_EQ(s->recent->anchors,
+            (std::vector<RecentAnchor>{{AnchorKind::kNewestSample, 1'000'010}}));
+  EXPECT_EQ(*s->recent->newest_unix_s, 1'000'010);
+}
+
+// The crash time, when the incident timeline knows it, is a window of its
+// own: a file written just before it is read whole though newer ones exist.
+TEST(DataScanTest, TheCrashTimeAnchorsAWindowToo) {
+  TempTree t;
+  std::string bytes = real_fixture("torch/specforge/rows_0-4/data_0.ckpt");
+  bytes[1100] ^= 0x01;
+  t.write("/d/data_0.pt", bytes);
+  t.write("/d/data_1.pt", real_fixture("torch/specforge/rows_0-4/data_1.ckpt"));
+  t.write("/d/data_2.pt", real_fixture("torch/specforge/rows_0-4/data_1.ckpt"));
+  set_mtime(t.path("/d/data_0.pt"), 1'000'000);
+  set_mtime(t.path("/d/data_1.pt"), 1'000'800);
+  set_mtime(t.path("/d/data_2.pt"), 1'001'600);  // no pause: data_0 is outside its window
+  ScanOptions o;
+  o.dirs = {t.path("/d")};
+  Result<DirScan> s = scan_dirs(o);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->files[0].verdict, FileVerdict::kIntact);
+  o.crash_unix_s = 1'000'100;
+  s = scan_dirs(o);
+  EXPECT_EQ(s->files[0].code, ProblemCode::kChecksum);
+  ASSERT_EQ(s->recent->anchors.size(), 2u);
+  EXPECT_EQ(s->recent->anchors[1], (RecentAnchor{AnchorKind::kCrash, 1'000'100}));
 }
 
 TEST(DataScanTest, AMillionEqualMessagesAreOneString) {

@@ -97,6 +97,32 @@ TEST(DataVerifyTest, ZeroFilledFilesAndTails) {
   EXPECT_EQ(first_code(check_bytes(gz, false, "data_0.ckpt.gz")), "zero-filled");
 }
 
+// Zero bytes at the end, counted from the end (the first non-zero byte
+// before them bounds the run).
+size_t zero_tail(const std::string& b) {
+  size_t n = 0;
+  while (n < b.size() && b[b.size() - 1 - n] == '\0') ++n;
+  return n;
+}
+
+TEST(DataVerifyTest, ZeroFilledTailSaysHowManyBytesAreZero) {
+  // The case: 1,782 zero bytes where the central directory was
+  // (it said "last 22 bytes are zero").
+  std::string bytes = real_fixture(kSpecforge0);
+  std::fill(bytes.end() - 1782, bytes.end(), '\0');
+  const size_t n = zero_tail(bytes);
+  ASSERT_GE(n, 1782u);
+  EXPECT_EQ(first_message(check_bytes(bytes, false)),
+            "last " + std::to_string(n) + " bytes are zero (from byte " +
+                std::to_string(bytes.size() - n) + "): no end-of-central-directory");
+  // Beyond the tail quick mode reads first (64 KiB and more): counted on.
+  std::string big = real_fixture(kSpecforge0) + std::string(300000, '\0');
+  const size_t m = zero_tail(big);
+  EXPECT_EQ(first_message(check_bytes(big, false)),
+            "last " + std::to_string(m) + " bytes are zero (from byte " +
+                std::to_string(big.size() - m) + "): no end-of-central-directory");
+}
+
 TEST(DataVerifyTest, ZeroBlockInsideTensorDataIsFoundByDeepMode) {
   std::string npy = make_npy_f32(10000);  // 40 KB of 1.0f
   std::fill(npy.begin() + 8192, npy.begin() + 8192 + 4096, '\0');

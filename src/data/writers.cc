@@ -1,9 +1,13 @@
 #include "data/writers.h"
 
 #include <fcntl.h>
+#include <unistd.h>
 
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <optional>
 
 #include "util/real_path.h"
 
@@ -34,8 +38,11 @@ std::vector<Writer> find_writers(const FsRoot& root, const std::vector<std::stri
   std::vector<Writer> out;
   Result<std::vector<std::string>> procs = root.list("/proc");
   if (!procs) return out;
+  // This process inherits its shell's descriptors (`exec 3>file`) but
+  // writes nothing: it is never a writer.
+  const std::string self = std::to_string(::getpid());
   for (const std::string& pid : *procs) {
-    if (!is_pid(pid)) continue;
+    if (!is_pid(pid) || pid == self) continue;
     std::string base = "/proc/" + pid;
     Result<std::vector<std::string>> fds = root.list(base + "/fd");
     if (!fds) continue;
@@ -63,13 +70,41 @@ std::string writer_line(const Writer& w) {
   return writer_name(w) + " has " + w.path + " open for writing";
 }
 
+size_t mark_being_written(DirScan& scan, const std::vector<Writer>& writers) {
+  if (writers.empty()) return 0;
+  std::map<std::string, const Writer*> by_path;
+  for (const Writer& w : writers) by_path.emplace(w.path, &w);
+  std::vector<std::optional<std::string>> real_dirs;
+  for (const std::string& d : scan.dirs) real_dirs.push_back(real_path(d));
+  size_t marked = 0;
+  for (ScannedFile& f : scan.files) {
+    const std::optional<std::string>& dir = real_dirs[f.dir_index];
+    if (!dir) continue;
+    auto w = by_path.find(*dir + (dir->ends_with("/") ? "" : "/") + f.rel);
+    if (w == by_path.end()) continue;
+    f.verdict = FileVerdict::kBeingWritten;
+    f.message = scan.texts.intern(writer_name(*w->second));
+    f.extra.reset();
+    ++marked;
+  }
+  return marked;
+}
+
+std::vector<Writer> writers_under(const FsRoot& root, const std::vector<std::string>& dirs) {
+  const std::vector<std::string> resolved = real_paths(dirs);
+  if (resolved.empty()) return {};  // nothing under them can be open
+  return find_writers(root, resolved, SIZE_MAX);
+}
+
+std::vector<std::string> writer_lines(const std::vector<Writer>& writers, size_t limit) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < writers.size() && i < limit; ++i) out.push_back(writer_line(writers[i]));
+  return out;
+}
+
 std::vector<std::string> writer_lines(const FsRoot& root, const std::vector<std::string>& dirs,
                                       size_t limit) {
-  std::vector<std::string> out;
-  const std::vector<std::string> resolved = real_paths(dirs);
-  if (resolved.empty()) return out;  // nothing under them can be open
-  for (const Writer& w : find_writers(root, resolved, limit)) out.push_back(writer_line(w));
-  return out;
+  return writer_lines(writers_under(root, dirs), limit);
 }
 
 }  // namespace gt

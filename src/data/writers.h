@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "data/scan.h"
 #include "util/fs_root.h"
 
 namespace gt {
@@ -29,8 +30,20 @@ std::string writer_name(const Writer& w);
 /// "pid 4242 (python3) has /data/x/7.ckpt open for writing".
 std::string writer_line(const Writer& w);
 
-/// The writer lines for files under `dirs` as given: each is resolved
-/// first (real_path); one that does not resolve has no writers.
+/// Marks each file of `scan` that one of `writers` has open for writing as
+/// being written, the writer's name as its message (DIRs resolved with
+/// real_path; the walk follows no link, so DIR's real path and rel name the
+/// file as /proc/<pid>/fd does). Returns how many were marked.
+size_t mark_being_written(DirScan& scan, const std::vector<Writer>& writers);
+
+/// Every writer of files under `dirs` as given: each is resolved first
+/// (real_path); one that does not resolve has no writers.
+std::vector<Writer> writers_under(const FsRoot& root, const std::vector<std::string>& dirs);
+
+/// The first `limit` writers' lines (writer_line).
+std::vector<std::string> writer_lines(const std::vector<Writer>& writers, size_t limit = 20);
+
+/// writer_lines(writers_under(root, dirs), limit).
 std::vector<std::string> writer_lines(const FsRoot& root, const std::vector<std::string>& dirs,
                                       size_t limit = 20);
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "data/analysis.h"
+#include "data/data_test_util.h"
 #include "util/real_path.h"
 #include "util/test_util.h"
 
@@ -55,6 +57,37 @@ TEST(DataWritersTest, LinesResolveTheFoldersAsGiven) {
   EXPECT_EQ(writer_lines(t.root(), {t.path("/data/run")}, 1).size(), 1u);
   EXPECT_TRUE(writer_lines(t.root(), {t.path("/data/missing")}).empty());
   EXPECT_TRUE(writer_lines(t.root(), {}).empty());
+}
+
+// A file a live process has open for writing is being written: neither
+// intact nor bad, not in the resume set, and its writer named (issue 31).
+TEST(DataWritersTest, AFileOpenForWritingIsBeingWrittenNotBad) {
+  TempTree t;
+  t.write("/d/data_0.pt", real_fixture("torch/specforge/rows_0-4/data_0.ckpt"));
+  t.write("/d/data_1.pt", real_fixture("torch/specforge/rows_0-4/data_1.ckpt").substr(0, 900));
+  t.write("/d/data_2.pt", real_fixture("torch/specforge/rows_0-4/data_1.ckpt").substr(0, 900));
+  const std::string real = real_path(t.path("/d")).value();
+  t.write("/proc/10/comm", "python3\n");
+  t.symlink(real + "/data_1.pt", "/proc/10/fd/5");
+  t.write("/proc/10/fdinfo/5", "flags:\t0100001\n");
+  ScanOptions o;
+  o.dirs = {t.path("/d")};
+  Result<DirScan> s = scan_dirs(o);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->files[1].verdict, FileVerdict::kBad);  // cut short, as a file being written is
+  EXPECT_EQ(mark_being_written(*s, writers_under(t.root(), {t.path("/d")})), 1u);
+  EXPECT_EQ(s->files[1].verdict, FileVerdict::kBeingWritten);
+  EXPECT_EQ(s->message(s->files[1]), "pid 10 (python3)");
+  AnalysisOptions ao;
+  ao.layout = s->layout;
+  ao.range = std::make_pair(int64_t{0}, int64_t{3});
+  DataReport r = analyze(*s, ao);
+  EXPECT_EQ(r.being_written, (std::vector<uint32_t>{1}));
+  EXPECT_EQ(r.bad, (std::vector<uint32_t>{2}));
+  EXPECT_EQ(r.ok, 1u);
+  EXPECT_EQ(format_key_runs(r.resume), "2");
+  EXPECT_EQ(r.missing_count, 0u);
+  EXPECT_EQ(r.exit_code, ExitCode::kWarning);
 }
 
 }  // namespace writers_test

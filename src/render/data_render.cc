@@ -112,7 +112,12 @@ void list_paths(std::ostream& out, const char* title, const std::vector<std::str
 void render_progress(const DataReport& r, std::ostream& out) {
   const DataProgress& p = r.progress;
   out << "  progress: " << p.samples_done << " samples intact";
-  if (p.last_write_unix_s) out << "; writing stopped " << format_utc(*p.last_write_unix_s);
+  // While a process writes under DIR, writing has not stopped.
+  const bool writing = !r.writers.empty() || !r.being_written.empty();
+  if (p.last_write_unix_s)
+    out << (writing ? "; newest intact sample " : "; writing stopped ")
+        << format_utc(*p.last_write_unix_s)
+        << (writing ? " (a process still writes under DIR)" : "");
   if (p.rate_samples_per_hour && p.rate_source == "mtimes")
     out << "; " << static_cast<int64_t>(*p.rate_samples_per_hour + 0.5)
         << " samples/h over the last hour of writing";
@@ -156,9 +161,16 @@ const char* data_verdict(ExitCode code) {
 namespace {
 
 void render_summary(const DataReport& r, std::ostream& out) {
-  out << data_verdict(r.exit_code) << " data: " << r.files << " files, " << r.ok << " intact, "
-      << r.bad.size() << " bad, ";
+  out << data_verdict(r.exit_code) << " data: " << r.files << " files";
+  // A progress.json or a vocab file is a file, never a sample (stale
+  // temporary files are counted apart below).
+  if (const uint64_t other = r.files - r.samples - r.stale.size(); other > 0)
+    out << " (" << r.samples << " samples, " << other << " other)";
+  out << ", " << r.ok << " intact, " << r.bad.size() << " bad";
+  if (!r.moved.empty()) out << " (" << r.moved.size() << " moved out of DIR)";
+  out << ", ";
   if (!r.unverifiable.empty()) out << r.unverifiable.size() << " unverifiable, ";
+  if (!r.being_written.empty()) out << r.being_written.size() << " being written, ";
   out << r.missing_count << " missing";
   if (r.not_started && r.missing_count)
     out << " (" << r.gap_count << " gaps below the highest index, " << r.not_started->count()
@@ -169,15 +181,34 @@ void render_summary(const DataReport& r, std::ostream& out) {
       << human_duration(r.elapsed_s) << ")\n";
 }
 
+const char* anchor_phrase(AnchorKind k) {
+  switch (k) {
+    case AnchorKind::kNewestSample:
+      return "newest sample";
+    case AnchorKind::kNewestFile:
+      return "newest file";
+    case AnchorKind::kWritingPaused:
+      return "last sample before a pause";
+    case AnchorKind::kCrash:
+      return "crash";
+  }
+  return "?";
+}
+
 // What quick mode read: every file's structure, and the CRCs of the recent.
 void render_checked(const DataReport& r, std::ostream& out) {
   const std::optional<RecentCheck>& rc = r.scan ? r.scan->recent : std::nullopt;
   if (r.deep || r.files == 0) return;
   out << "  checked: structure of every file";
-  if (rc && rc->newest_unix_s)
+  if (rc && !rc->anchors.empty()) {
     out << "; every CRC32 of the " << rc->files << " files written within "
-        << human_duration(double(rc->window_s)) << " of the newest ("
-        << format_utc(*rc->newest_unix_s) << ")";
+        << human_duration(double(rc->window_s)) << " before";
+    for (size_t i = 0; i < rc->anchors.size(); ++i)
+      out << (i == 0                        ? " the "
+              : i + 1 == rc->anchors.size() ? " and the "
+                                            : ", the ")
+          << anchor_phrase(rc->anchors[i].kind) << " (" << format_utc(rc->anchors[i].unix_s) << ")";
+  }
   out << "\n";
   // Only files judged intact (or unverifiable) by their structure alone:
   // a file already found bad needs no CRC to be judged.
@@ -186,8 +217,8 @@ void render_checked(const DataReport& r, std::ostream& out) {
     for (const ScannedFile& f : r.scan->files) {
       const std::string_view base = std::string_view(f.rel).substr(f.rel.rfind('/') + 1);
       if (is_marker_or_lock(base, f.size_bytes) || is_stale_temp(base)) continue;
-      older +=
-          !f.crc_checked && f.verdict != FileVerdict::kBad && f.verdict != FileVerdict::kUnreadable;
+      older += !f.crc_checked && f.verdict != FileVerdict::kBad &&
+               f.verdict != FileVerdict::kUnreadable && f.verdict != FileVerdict::kBeingWritten;
     }
   if (older)
     out << "  not checked: CRC32 of the other " << older
@@ -244,6 +275,11 @@ void render_unverifiable(const DataReport& r, std::ostream& out, size_t max_list
              [&](uint32_t u) { return r.path(u) + ": " + r.message(u); });
 }
 
+void render_being_written(const DataReport& r, std::ostream& out, size_t max_list) {
+  list_files(out, "Being written, neither intact nor bad, not in the resume set", r.being_written,
+             max_list, [&](uint32_t w) { return r.path(w) + ": " + r.message(w) + " writes it"; });
+}
+
 void render_missing(const DataReport& r, std::ostream& out) {
   if (!r.gaps.empty())
     out << "Gaps below the highest index (" << r.gap_count
@@ -272,6 +308,7 @@ void render_data_text(const DataReport& r, std::ostream& out, size_t max_list) {
   if (r.values) render_values_text(*r.values, out, max_list);
   render_bad(r, out, max_list);
   render_unverifiable(r, out, max_list);
+  render_being_written(r, out, max_list);
   render_missing(r, out);
   for (const Duplicate& d : r.duplicates) {
     out << "Duplicate " << for_terminal(d.key.text()) << ":";
@@ -287,6 +324,7 @@ void render_data_text(const DataReport& r, std::ostream& out, size_t max_list) {
   }
   for (const auto& [from, to] : r.moved)
     out << "moved " << for_terminal(from) << " -> " << for_terminal(to) << "\n";
+  if (!r.move_refused.empty()) out << "--move-bad-to: " << for_terminal(r.move_refused) << "\n";
   list_paths(out, "Could not read", r.errors, max_list);
 }
 
@@ -323,6 +361,14 @@ void write_runs(std::ostream& out, const char* key, const std::vector<KeyRun>& r
   });
 }
 
+// The times the windows end at, newest first.
+J anchors_json(const RecentCheck& rc) {
+  J out = J::array();
+  for (const RecentAnchor& a : rc.anchors)
+    out.push_back({{"kind", anchor_kind_name(a.kind)}, {"time", format_utc(a.unix_s)}});
+  return out;
+}
+
 // What was read: quick mode's recent window, or everything (deep).
 J checked_json(const DataReport& r) {
   const std::optional<RecentCheck>& rc = r.scan ? r.scan->recent : std::nullopt;
@@ -331,7 +377,8 @@ J checked_json(const DataReport& r) {
       {"not_crc_checked", r.files - r.crc_checked},
       {"recent_window_s", rc ? J(rc->window_s) : J(nullptr)},
       {"newest_mtime", rc && rc->newest_unix_s ? J(format_utc(*rc->newest_unix_s)) : J(nullptr)},
-      {"recent_files", rc ? J(rc->files) : J(nullptr)}};
+      {"recent_files", rc ? J(rc->files) : J(nullptr)},
+      {"recent_anchors", rc ? anchors_json(*rc) : J(nullptr)}};
 }
 
 void write_field(std::ostream& out, const char* key, const J& value) {
@@ -354,6 +401,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
                 {"ok", r.ok},
                 {"bad", r.bad.size()},
                 {"unverifiable", r.unverifiable.size()},
+                {"being_written", r.being_written.size()},
                 {"missing", r.missing_count},
                 {"duplicates", r.duplicates.size()},
                 {"stale", r.stale.size()},
@@ -387,6 +435,13 @@ void render_data_json(const DataReport& r, std::ostream& out) {
     return J{{"path", r.path(u)},
              {"index", key ? key_json(*key) : J(nullptr)},
              {"reason", r.message(u)}};
+  });
+  write_array(out, "being_written", r.being_written.size(), [&](size_t i) {
+    uint32_t w = r.being_written[i];
+    std::optional<SampleKey> key = r.key(w);
+    return J{{"path", r.path(w)},
+             {"index", key ? key_json(*key) : J(nullptr)},
+             {"writer", r.message(w)}};
   });
   write_keys(out, "missing", r.missing);
   write_runs(out, "missing_runs", r.missing);
@@ -430,6 +485,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
   write_field(out, "writers", r.writers);
   write_array(out, "changed_during_scan", r.changed_during_scan.size(),
               [&](size_t i) { return J(r.path(r.changed_during_scan[i])); });
+  write_field(out, "move_refused", r.move_refused.empty() ? J(nullptr) : J(r.move_refused));
   write_array(out, "moved", r.moved.size(), [&](size_t i) {
     return J{{"from", r.moved[i].first}, {"to", r.moved[i].second}};
   });

@@ -169,11 +169,19 @@ void DataFollower::verify_settled(int64_t now, std::vector<Change>& out) {
     std::string why = fc.io_error ? "cannot read: " + *fc.io_error
                                   : std::string(problem_code_name(fc.problems[0].code)) + ": " +
                                         fc.problems[0].message;
-    progress_.last_bad = path + ": " + why;
+    progress_.last_bad = DataBadFile{rel, why, now};
+    if (progress_.bad_files.size() < DataFollowProgress::kMaxListedBad)
+      progress_.bad_files.push_back(*progress_.last_bad);
     Change c = change(ChangeKind::kBadFile, Severity::kCritical, "new file is bad: " + why, now);
     c.path = path;
     out.push_back(c);
   }
+}
+
+void DataFollower::note_stall(Change c, std::vector<Change>& out) {
+  progress_.stalls.push_back(c);
+  if (progress_.stalls.size() > DataFollowProgress::kMaxListedStalls) progress_.stalls.pop_front();
+  out.push_back(std::move(c));
 }
 
 void DataFollower::update_pace(int64_t now, std::vector<Change>& out) {
@@ -202,13 +210,15 @@ void DataFollower::update_pace(int64_t now, std::vector<Change>& out) {
   const double quiet_s = (now - last_new_ms_) / 1000.0;
   if (quiet_s > limit_s && !progress_.stalled) {
     progress_.stalled = true;
-    out.push_back(change(ChangeKind::kStall, Severity::kWarning,
-                         "stall: no new file for " + minutes_text(quiet_s) + " (usual interval " +
-                             minutes_text(*usual_interval_s_) + ")",
-                         now));
+    progress_.stall_reason = "no new file for " + minutes_text(quiet_s) + " (usual interval " +
+                             minutes_text(*usual_interval_s_) + ")";
+    note_stall(
+        change(ChangeKind::kStall, Severity::kWarning, "stall: " + progress_.stall_reason, now),
+        out);
   } else if (quiet_s <= limit_s && progress_.stalled) {
     progress_.stalled = false;
-    out.push_back(change(ChangeKind::kResumed, Severity::kInfo, "new files again", now));
+    progress_.stall_reason.clear();
+    note_stall(change(ChangeKind::kResumed, Severity::kInfo, "new files again", now), out);
   }
 }
 

@@ -28,7 +28,19 @@
 
 namespace gt {
 
+/// A new file found bad, named relative to DIR (the screen's DATA line
+/// names DIR), so its name fits a row.
+struct DataBadFile {
+  std::string rel;
+  std::string why;  ///< "truncated: truncated at byte 2000 of 4128"
+  int64_t time_unix_ms = 0;
+};
+
 struct DataFollowProgress {
+  /// The `f` view lists at most this many bad files (new_bad counts all)
+  /// and this many stall changes (the newest).
+  static constexpr size_t kMaxListedBad = 200, kMaxListedStalls = 20;
+
   uint64_t files = 0;                      ///< files in DIR (any state)
   uint64_t new_intact = 0;                 ///< new files verified intact since watch started
   uint64_t new_bad = 0;                    ///< new files verified bad since watch started
@@ -38,8 +50,11 @@ struct DataFollowProgress {
   std::optional<int64_t> remaining;        ///< --expect N minus intact samples
   std::optional<double> eta_s;             ///< remaining at the current (else previous) pace
   bool stalled = false;
+  std::string stall_reason;  ///< "no new file for 2 min (usual interval 10 s)" while stalled
   bool gone = false;
-  std::optional<std::string> last_bad;  ///< "DIR/x.pt: truncated at byte ..."
+  std::vector<DataBadFile> bad_files;   ///< the first kMaxListedBad new bad files, oldest first
+  std::optional<DataBadFile> last_bad;  ///< the newest one
+  std::deque<Change> stalls;            ///< stalls and resumptions, the newest kMaxListedStalls
 };
 
 class DataFollower {
@@ -74,6 +89,7 @@ class DataFollower {
   bool dir_present(int64_t now, std::vector<Change>& out);
   void verify_settled(int64_t now, std::vector<Change>& out);
   void update_pace(int64_t now, std::vector<Change>& out);
+  void note_stall(Change c, std::vector<Change>& out);
   Change change(ChangeKind kind, Severity sev, std::string text, int64_t now) const;
 
   std::string dir_;

@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "util/terminal_text.h"
+#include "util/byte_units.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -112,7 +114,7 @@ void header(const WatchModel& m, const ScreenContext& c, Builder& b) {
   char interval[32];
   std::snprintf(interval, sizeof interval, "%gs", c.interval_s);
   b.add("gpu-triage watch  " + s.hostname.value_or("?") + "  " + verdict_word(r) + "  " +
-            std::to_string(s.gpus.size()) + " GPUs  every " + interval + "  watching " +
+            count_of(s.gpus.size(), "GPU", "GPUs") + "  every " + interval + "  watching " +
             duration_text(c.now_unix_ms - m.started_unix_ms()) + "  " +
             format_utc(c.now_unix_ms / 1000, "%H:%M:%SZ"),
         r.verdict >= Severity::kWarning ? style_of(r.verdict) : LineStyle::kHeader);
@@ -123,14 +125,21 @@ void header(const WatchModel& m, const ScreenContext& c, Builder& b) {
 }
 
 int spark_width(int width) {
-  // Fixed columns: index 4, two percentages 5+5, gaps 2, power 6, temp 5,
-  // state 14 at least; the rest is shared by the two sparklines.
-  return std::clamp((width - 41) / 2, kMinSpark, kMaxSpark);
+  // Fixed columns: index 4, two percentages 5+5, memory used 9+1, gaps 2,
+  // power 6, temp 5, state 14 at least; the rest is shared by the two
+  // sparklines.
+  return std::clamp((width - 51) / 2, kMinSpark, kMaxSpark);
+}
+
+/// GPU memory in use, binary units as nvidia-smi prints it ("70.6 GiB"),
+/// right-aligned in `width`; "-" when unknown.
+std::string memory_used(const GpuState& g, size_t width) {
+  return rpad(g.memory_used_bytes ? format_bytes(*g.memory_used_bytes) : "-", width);
 }
 
 void gpu_rows(const WatchModel& m, const ScreenContext& c, Builder& b) {
   const int sw = spark_width(c.width);
-  b.add(pad("GPU util", 9 + sw + 1) + pad("memory", 5 + sw + 1) + " power  temp state",
+  b.add(pad("GPU util", 9 + sw + 1) + pad("memory", 15 + sw + 1) + " power  temp state",
         LineStyle::kHeader);
   for (const GpuState& g : m.report().snapshot.gpus) {
     auto t = m.tracks().find(g.index);
@@ -142,7 +151,7 @@ void gpu_rows(const WatchModel& m, const ScreenContext& c, Builder& b) {
            pad(sparkline(tr.util_pct.last(static_cast<size_t>(sw)), 100), static_cast<size_t>(sw)) +
            " ";
     row +=
-        num(tr.memory_pct.latest(), "%", 4) + " " +
+        num(tr.memory_pct.latest(), "%", 4) + " " + memory_used(g, 9) + " " +
         pad(sparkline(tr.memory_pct.last(static_cast<size_t>(sw)), 100), static_cast<size_t>(sw)) +
         " ";
     row += num(tr.power_w.latest(), "W", 5) + " " + num(tr.temp_c.latest(), "C", 4) + " " +
@@ -196,12 +205,15 @@ void data_rows(const ScreenContext& c, Builder& b) {
     row += d.eta_s ? ", ETA " + duration_text(static_cast<int64_t>(*d.eta_s * 1000)) : ", ETA ?";
   }
   row += ", " + std::to_string(d.new_intact) + " new intact";
-  if (d.new_bad) row += ", " + std::to_string(d.new_bad) + " new BAD";
   if (d.pending) row += ", " + std::to_string(d.pending) + " being written";
-  if (d.stalled) row += ", STALLED";
-  b.add(row,
-        d.new_bad ? LineStyle::kCritical : (d.stalled ? LineStyle::kWarning : LineStyle::kPlain));
-  if (d.last_bad) b.add("  last bad: " + *d.last_bad, LineStyle::kCritical);
+  b.add(row);
+  // Each on a row of its own, the file's name first: at 80 columns the
+  // pace row has no room left for them.
+  if (d.last_bad)
+    b.add("  " + count_of(d.new_bad, "new BAD file", "new BAD files") +
+              (d.new_bad > 1 ? ", the last: " : ": ") + d.last_bad->rel + ": " + d.last_bad->why,
+          LineStyle::kCritical);
+  if (d.stalled) b.add("  STALLED: " + d.stall_reason, LineStyle::kWarning);
 }
 
 std::string change_text(const Change& ch) {
@@ -240,6 +252,30 @@ void main_view(const WatchModel& m, const ScreenContext& c, Builder& b) {
   new_rows(m, b, static_cast<size_t>(std::max(0, c.height - used - 1)));
 }
 
+// --data DIR's new bad files (newest first) and its stalls, in the `f` view:
+// what watch found in the job's output is a finding too.
+void data_findings(const ScreenContext& c, Builder& b) {
+  if (!c.data) return;
+  const DataFollowProgress& d = *c.data;
+  b.add("DATA " + c.data_dir + ": " + count_of(d.new_bad, "new bad file", "new bad files") +
+            (d.stalled ? ", STALLED" : ""),
+        LineStyle::kHeader);
+  if (d.gone)
+    b.add("NEW critical data folder is gone (unmounted or removed)", LineStyle::kCritical);
+  if (d.stalled) b.add("NEW warning stalled: " + d.stall_reason, LineStyle::kWarning);
+  for (auto it = d.bad_files.rbegin(); it != d.bad_files.rend(); ++it)
+    b.add("NEW critical " + format_utc(it->time_unix_ms / 1000, "%H:%M:%S") + " " + it->rel + ": " +
+              it->why,
+          LineStyle::kCritical);
+  if (d.new_bad > d.bad_files.size())
+    b.add("    ... " + std::to_string(d.new_bad - d.bad_files.size()) +
+              " more (gpu-triage data lists them all)",
+          LineStyle::kDim);
+  for (auto it = d.stalls.rbegin(); it != d.stalls.rend(); ++it)
+    b.add("    " + format_utc(it->time_unix_ms / 1000, "%H:%M:%S") + " " + it->text,
+          LineStyle::kDim);
+}
+
 void findings_view(const WatchModel& m, const ScreenContext& c, Builder& b) {
   header(m, c, b);
   b.add("FINDINGS (NEW: raised since watch started)", LineStyle::kHeader);
@@ -251,6 +287,7 @@ void findings_view(const WatchModel& m, const ScreenContext& c, Builder& b) {
           m.is_new(f) ? LineStyle::kNew : style_of(f.severity));
     if (!f.evidence.empty()) b.add("      " + f.evidence, LineStyle::kDim);
   }
+  data_findings(c, b);
 }
 
 void servers_view(const WatchModel& m, const ScreenContext& c, Builder& b) {
@@ -295,6 +332,10 @@ void gpu_view(const WatchModel& m, const ScreenContext& c, Builder& b) {
         sparkline(tr.util_pct.last(w), 100));
   b.add("  memory " + num(tr.memory_pct.latest(), "%", 5) + " " +
         sparkline(tr.memory_pct.last(w), 100));
+  b.add("         " +
+        (g->memory_used_bytes ? format_bytes(*g->memory_used_bytes) : std::string("?")) +
+        " used of " +
+        (g->memory_total_bytes ? format_bytes(*g->memory_total_bytes) : std::string("?")));
   b.add("  power  " + num(tr.power_w.latest(), "W", 5) + " " +
         sparkline(tr.power_w.last(w), g->power_limit_w.value_or(1000)));
   b.add("  temp   " + num(tr.temp_c.latest(), "C", 5) + " " + sparkline(tr.temp_c.last(w), 100));

@@ -5,12 +5,16 @@
 // Layout (main view), fitted to `width` columns (80 at least; wider
 // terminals get longer sparklines):
 //   header     host, verdict, GPUs, interval, time watching, event source
-//   GPUs       one row each: util % + sparkline, memory % + sparkline, power,
-//              temperature, state or clock-event reasons
+//   GPUs       one row each: util % + sparkline, memory % and in use (GiB) +
+//              sparkline, power, temperature, state or clock-event reasons
 //   servers    from the holder model: kind, model, TP, GPUs
-//   data       --data DIR: pace vs previous, ETA, bad files, stall
+//   data       --data DIR: pace vs previous, ETA; the new bad files (the
+//              last one named, relative to DIR) and a stall on rows of
+//              their own, so they fit 80 columns
 //   new        findings raised since watch started, then recent changes
 //   footer     the keys
+// The findings view (`f`) lists the findings, then --data DIR's new bad
+// files (newest first) and its stalls.
 #pragma once
 
 #include <cstdint>

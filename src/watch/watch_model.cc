@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/server.h"
+#include "util/plural.h"
 #include "watch/events.h"
 
 namespace gt {
@@ -87,10 +88,12 @@ std::vector<Change> WatchModel::apply(Report report, int64_t t) {
     c.time_unix_ms = t;
     c.kind = ChangeKind::kStarted;
     c.severity = report.verdict;
-    c.text = "watching " + std::to_string(report.snapshot.gpus.size()) + " GPU(s), " +
-             std::to_string(report.snapshot.servers ? report.snapshot.servers->size() : 0) +
-             " server(s); verdict " + verdict_word(report) + " with " +
-             std::to_string(report.findings.size()) + " finding(s)";
+    c.text =
+        "watching " + count_of(report.snapshot.gpus.size(), "GPU", "GPUs") + ", " +
+        (report.snapshot.servers ? count_of(report.snapshot.servers->size(), "server", "servers")
+                                 : std::string("servers unknown")) +
+        "; verdict " + verdict_word(report) + " with " +
+        count_of(report.findings.size(), "finding", "findings");
     out.push_back(c);
     track_servers(NodeSnapshot{}, report.snapshot, t, out);  // who is busy from the start
   } else {

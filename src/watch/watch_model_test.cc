@@ -151,8 +151,58 @@ TEST(WatchScreen, MainViewGoldenAt80And132Columns) {
   expect_golden("watch_screen_80.txt", at80);
   expect_golden("watch_screen_132.txt", screen_text(m, ScreenView::kMain, 132));
   expect_golden("watch_screen_findings.txt", screen_text(m, ScreenView::kFindings, 80));
+  // The memory a GPU holds, beside its share (the story's 75.8 GB per GPU).
+  EXPECT_NE(at80.find("74%  70.6 GiB "), std::string::npos) << at80;
   std::istringstream in(at80);
   for (std::string line; std::getline(in, line);) EXPECT_EQ(fit_columns(line, 80), line);
+}
+
+// --data DIR at 80 columns: the new bad file is named on a row of its own
+// (not cut off the end of the pace row), the stall says why, and the `f`
+// view lists both (issue 31 item 7).
+TEST(WatchScreen, DataRowsNameTheBadFileAt80Columns) {
+  WatchModel m;
+  m.apply(busy_report(40), kT0);
+  DataFollowProgress d;
+  d.files = 42;
+  d.new_intact = 11;
+  d.new_bad = 2;
+  d.per_min = 10;
+  d.previous_per_min = 6;
+  d.remaining = 59;
+  d.eta_s = 354;
+  d.bad_files = {
+      {"rows_0-2000/data_36.ckpt", "truncated: truncated at byte 2000 of 4128", kT0 + 30000},
+      {"rows_0-2000/data_41.ckpt",
+       "checksum: record data_0/data/2: CRC32 want 0xE25228DD, got 0x5F55F8E4", kT0 + 50000}};
+  d.last_bad = d.bad_files.back();
+  d.stalled = true;
+  d.stall_reason = "no new file for 2 min (usual interval 10 s)";
+  Change stall;
+  stall.time_unix_ms = kT0 + 60000;
+  stall.kind = ChangeKind::kStall;
+  stall.severity = Severity::kWarning;
+  stall.text = "stall: " + d.stall_reason;
+  d.stalls.push_back(stall);
+  ScreenContext ctx;
+  ctx.width = 80;
+  ctx.height = 30;
+  ctx.now_unix_ms = kT0 + 65000;
+  ctx.events_source = "kernel log (/dev/kmsg) only";
+  ctx.data = &d;
+  ctx.data_dir = "/data/hidden";
+  std::string main, findings;
+  for (const ScreenLine& l : render_screen(m, ctx)) main += l.text + "\n";
+  ctx.view = ScreenView::kFindings;
+  for (const ScreenLine& l : render_screen(m, ctx)) findings += l.text + "\n";
+  expect_golden("watch_screen_data_80.txt", main);
+  expect_golden("watch_screen_data_findings.txt", findings);
+  EXPECT_NE(main.find("  2 new BAD files, the last: rows_0-2000/data_41.ckpt: checksum"),
+            std::string::npos);
+  EXPECT_NE(main.find("  STALLED: no new file for 2 min"), std::string::npos);
+  EXPECT_NE(findings.find(" rows_0-2000/data_36.ckpt: truncated"), std::string::npos);
+  EXPECT_NE(findings.find("stall: no new file for 2 min"), std::string::npos);
+  EXPECT_EQ(main.find("(s)"), std::string::npos);
 }
 
 }  // namespace watch_model_test

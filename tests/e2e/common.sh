@@ -50,6 +50,15 @@ run() {
   WALL_MS=$(((t1 - t0) / 1000000))
 }
 
+# run_data ARGS...: `gpu-triage data ARGS` (no mock: it reads files only);
+# stdout in $TMP/out, stderr in $TMP/err, exit code in $RC.
+run_data() {
+  set +e
+  "$TOOL" data "$@" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  set -e
+}
+
 expect_rc() {
   [[ "$RC" == "$1" ]] || fail "exit code $RC, want $1; stdout: $(head -c 2000 "$TMP/out"); stderr: $(head -c 2000 "$TMP/err")"
 }

@@ -16,13 +16,6 @@ cp "$D/rows_4-8/data_5.ckpt" "$D/rows_4-8/.tmpx81kq"               # stale temp
 mkdir -p "$D/rows_8-12"; cp "$D/rows_4-8/data_5.ckpt" "$D/rows_8-12/data_9.ckpt"
 before=$(cd "$D" && find . -type f -printf '%p %s %T@\n' | sort | sha256sum)
 
-run_data() {
-  set +e
-  "$TOOL" data "$@" >"$TMP/out" 2>"$TMP/err"
-  RC=$?
-  set -e
-}
-
 # Quick with --recent 0 (structure only): empty, truncated, zero-filled; not
 # the flipped bit (torch.load would not see it either). By default every file
 # of this fresh copy is recent and gets the CRC check (data_recent_window.sh).

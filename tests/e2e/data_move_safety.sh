@@ -2,7 +2,8 @@
 # data` prints carries --manifest, and running it moves the files changed
 # since the manifest too (a pipeline that skips existing files never redoes
 # them otherwise); --move-bad-to leaves a file a live process has open for
-# writing where it is, names it and exits non-zero; lock files and
+# writing where it is (and moves nothing else while it runs: issue 31),
+# names it and exits non-zero; lock files and
 # zero-byte markers are not samples; the advice is sentences, no numbered
 # list of its own.
 source "$(dirname "$0")/common.sh"
@@ -51,4 +52,5 @@ set -e
 kill "$WRITER" 2>/dev/null || true
 [[ "$RC" != 0 ]] || fail "moved under a writer with exit 0: $(cat "$TMP/out")"
 [[ -f "$D/rows_0-4/data_3.ckpt" && ! -e "$D.bad2/rows_0-4/data_3.ckpt" ]] || fail "a file open for writing was moved"
-grep -q "not moved: $D/rows_0-4/data_3.ckpt: pid $WRITER" "$TMP/out" || fail "the refusal does not name the file and pid: $(cat "$TMP/out")"
+grep -q -- "--move-bad-to: nothing moved: pid $WRITER (python3) has $D/rows_0-4/data_3.ckpt open for writing" "$TMP/out" ||
+  fail "the refusal does not name the file and pid: $(cat "$TMP/out")"

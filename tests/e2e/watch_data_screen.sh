@@ -16,7 +16,7 @@ tmux_screen | grep -F "  pace " | grep -qF "(before 6.0/min), 70 left, ETA 11m40
   fail "previous pace and ETA: $(tmux_screen | grep -F pace)"
 "$PYTHON" "$WRITER" "$D" write 30 12 0.5 36
 wait_screen "1 new BAD" 10
-wait_screen "last bad: $D/sample_00036.gz: truncated" 2
+wait_screen "1 new BAD file: sample_00036.gz: truncated" 2
 wait_screen "11 new intact" 10
 line=$(tmux_screen | grep -F "  pace ")
 echo "$line" | grep -qE "pace [0-9]+\.[0-9] files/min \(before 6\.0/min\), 59 left, ETA " ||

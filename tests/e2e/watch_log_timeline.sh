@@ -12,7 +12,7 @@ wait_out "gpu.unresponsive GPU 5" 20
 sleep 2  # more ticks: nothing is said twice
 stop_watch
 expect_rc 0
-expect_out_contains "watching 8 GPU(s), 1 server(s)"
+expect_out_contains "watching 8 GPUs, 1 server;"
 # Events: NVML event sets here, the kernel log not read.
 expect_out_contains "note info: events: NVML events and kernel log not read (--no-kernel-log)"
 [[ $(count_out "event warning gpu.xid.31 GPU 3") == 1 ]] || fail "Xid 31 not said once:

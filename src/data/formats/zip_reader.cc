@@ -26,6 +26,50 @@ constexpr size_t kMaxTail = kEocdBytes + 65535 + 20;
 
 std::string at(uint64_t offset) { return "at byte " + std::to_string(offset); }
 
+// Zero bytes at the end of a file: a crash leaves whole pages of them where
+// the central directory should be. Counted back past the tail already read,
+// a MiB at a time, up to kMaxZeroScan.
+constexpr uint64_t kMaxZeroScan = 16u << 20;
+
+struct ZeroRun {
+  uint64_t bytes = 0;
+  bool capped = false;  ///< more may precede: the count stopped at kMaxZeroScan
+};
+
+size_t zero_suffix(const uint8_t* p, size_t len) {
+  size_t n = 0;
+  while (n < len && p[len - 1 - n] == 0) ++n;
+  return n;
+}
+
+// `tail` is the file's last bytes; nullopt on an I/O error (noted).
+std::optional<ZeroRun> trailing_zeros(const ByteSource& src, const std::vector<uint8_t>& tail,
+                                      FileCheck& check) {
+  ZeroRun run{zero_suffix(tail.data(), tail.size()), false};
+  uint64_t start = src.size() - tail.size();  // where the zeros counted so far begin
+  if (run.bytes < tail.size()) return run;
+  while (start > 0) {
+    if (run.bytes >= kMaxZeroScan) return ZeroRun{run.bytes, true};
+    const size_t len = size_t(std::min<uint64_t>(start, 1u << 20));
+    std::optional<std::vector<uint8_t>> chunk = read_or_note(src, start - len, len, check);
+    if (!chunk) return std::nullopt;
+    const size_t z = zero_suffix(chunk->data(), chunk->size());
+    run.bytes += z;
+    if (z < chunk->size()) break;
+    start -= len;
+  }
+  return run;
+}
+
+// "last 1782 bytes are zero (from byte 98218)".
+std::string zero_run_text(const ZeroRun& z, uint64_t size) {
+  if (z.capped)
+    return "the last " + std::to_string(z.bytes) + " bytes read are all zero (more were not read)";
+  if (z.bytes == size) return "all " + std::to_string(size) + " bytes are zero";
+  return "last " + std::to_string(z.bytes) + " bytes are zero (from byte " +
+         std::to_string(size - z.bytes) + ")";
+}
+
 // Finds the classic EOCD in `tail` (the last bytes of the file); returns its
 // index in `tail` or nullopt.
 std::optional<size_t> find_eocd(const std::vector<uint8_t>& tail) {
@@ -124,13 +168,17 @@ std::optional<ZipDirectory> read_zip_directory(const ByteSource& src, FileCheck&
                                     std::to_string(size - tail->size() + i) + ")"});
       return std::nullopt;
     }
-    size_t last = std::min<size_t>(tail->size(), 22);
-    bool zeros = all_zero(tail->data() + tail->size() - last, last);
+    size_t last = std::min<size_t>(tail->size(), kEocdBytes);
+    if (!all_zero(tail->data() + tail->size() - last, last)) {
+      check.problems.push_back(
+          {ProblemCode::kTruncated,
+           "no end-of-central-directory record (truncated at byte " + std::to_string(size) + ")"});
+      return std::nullopt;
+    }
+    std::optional<ZeroRun> zeros = trailing_zeros(src, *tail, check);
+    if (!zeros) return std::nullopt;
     check.problems.push_back(
-        {zeros ? ProblemCode::kZeroFilled : ProblemCode::kTruncated,
-         zeros ? "last " + std::to_string(last) + " bytes are zero: no end-of-central-directory"
-               : "no end-of-central-directory record (truncated at byte " + std::to_string(size) +
-                     ")"});
+        {ProblemCode::kZeroFilled, zero_run_text(*zeros, size) + ": no end-of-central-directory"});
     return std::nullopt;
   }
   const uint64_t eocd_off = size - tail->size() + *pos;
