@@ -213,7 +213,8 @@ TEST(HostileText, WatchScreenEveryViewAndItsLog) {
   m.apply(hostile_report(), 1764585600000);
   DataFollowProgress d;
   d.new_bad = 1;
-  d.last_bad = kEvil;
+  d.last_bad = DataBadFile{kEvil, kEvil, 1764585600000};
+  d.bad_files.push_back(*d.last_bad);
   for (ScreenView v : {ScreenView::kMain, ScreenView::kFindings, ScreenView::kServers,
                        ScreenView::kGpu, ScreenView::kHelp}) {
     ScreenContext c;
