@@ -7,6 +7,7 @@
 
 #include "util/byte_units.h"
 #include "util/json_text.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -158,7 +159,11 @@ void render_summary(const DataReport& r, std::ostream& out) {
   out << data_verdict(r.exit_code) << " data: " << r.files << " files, " << r.ok << " intact, "
       << r.bad.size() << " bad, ";
   if (!r.unverifiable.empty()) out << r.unverifiable.size() << " unverifiable, ";
-  out << r.missing_count << " missing";
+  if (!r.unreadable_dirs.empty())
+    out << "missing unknown (" << count_of(r.unreadable_dirs.size(), "folder", "folders")
+        << " unreadable)";
+  else
+    out << r.missing_count << " missing";
   if (r.not_started && r.missing_count)
     out << " (" << r.gap_count << " gaps below the highest index, " << r.not_started->count()
         << " not started)";
@@ -351,7 +356,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
                 {"ok", r.ok},
                 {"bad", r.bad.size()},
                 {"unverifiable", r.unverifiable.size()},
-                {"missing", r.missing_count},
+                {"missing", r.unreadable_dirs.empty() ? J(r.missing_count) : J(nullptr)},
                 {"duplicates", r.duplicates.size()},
                 {"stale", r.stale.size()},
                 {"markers", r.markers},
@@ -430,6 +435,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
   write_array(out, "moved", r.moved.size(), [&](size_t i) {
     return J{{"from", r.moved[i].first}, {"to", r.moved[i].second}};
   });
+  write_field(out, "unreadable_dirs", r.unreadable_dirs);
   write_array(
       out, "errors", r.errors.size(), [&](size_t i) { return J(r.errors[i]); }, true);
   out << "}\n";
