@@ -65,7 +65,7 @@ std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); 
 
 /// Whether `path` is `dir` or below it ("/data/x" under "/data", not
 /// "/database").
-bool under(std::string_view path, std::string_view dir) {
+bool path_is_under(std::string_view path, std::string_view dir) {
   if (dir == "/") return path.starts_with("/");
   return path.starts_with(dir) && (path.size() == dir.size() || path[dir.size()] == '/');
 }
@@ -79,7 +79,7 @@ std::optional<std::string> path_named_under(const std::string& cmdline, const st
     std::string_view word = std::string_view(cmdline).substr(at, end - at);
     if (size_t eq = word.find('='); eq != std::string_view::npos && word.starts_with("-"))
       word.remove_prefix(eq + 1);
-    if (word.starts_with("/") && under(word, dir)) return std::string(word);
+    if (word.starts_with("/") && path_is_under(word, dir)) return std::string(word);
     if (end == std::string::npos) break;
     at = end + 1;
   }
@@ -96,7 +96,7 @@ std::string gpu_process_under(const NodeSnapshot& s, const std::string& dir) {
     for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{}))
       if (auto path = path_named_under(p.cmdline.value_or(""), dir))
         return fmt::format("GPU process PID {} names {} in its command line", p.pid, *path);
-  for (const Server& sv : s.servers)
+  for (const Server& sv : s.servers.value_or(std::vector<Server>{}))
     if (auto path = path_named_under(sv.root_cmdline.value_or(""), dir))
       return fmt::format(
           "PID {}, the {} server's launcher (its processes hold GPU memory), names {} in its "

@@ -196,7 +196,7 @@ ExitCode data_exit_code(const DataReport& r) {
 /// A folder that could not be listed may hold any of the samples not seen:
 /// none is missing or to redo as far as anyone knows, and what remains of
 /// the job is unknown too.
-void forget_what_unread_folders_hide(const DirScan& scan, DataReport& r) {
+static void forget_what_unread_folders_hide(const DirScan& scan, DataReport& r) {
   r.unreadable_dirs = scan.unreadable_dirs;
   r.missing.clear();
   r.missing_count = 0;

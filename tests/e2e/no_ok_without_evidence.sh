@@ -13,9 +13,10 @@ tool() {
   set -e
 }
 
-# A compressed kernel log holding an Xid 79, by magic bytes, whatever its name.
-XID='[ 1843.308145] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python3, GPU has fallen off the bus.'
-printf '%s\n' "$XID" >"$TMP/xid.log"
+# A compressed kernel log holding an Xid 79 (a real journal excerpt: long
+# enough that each format really compresses it), by magic bytes, whatever
+# its name.
+cp "$GT_SOURCE_DIR/tests/fixtures/real/kernel-log/issue-ogkm1151-rtx5080-xid79-journal-595.71.05.log" "$TMP/xid.log"
 gzip -c "$TMP/xid.log" >"$TMP/xid.log.gz"
 xz -c "$TMP/xid.log" >"$TMP/xid.log.xz"
 cp "$TMP/xid.log.gz" "$TMP/saved-dmesg.txt" # gzip under a plain name

@@ -373,9 +373,12 @@ std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsa
     }
     out.push_back(inspect(root, table, expected, d, devs, used));
   }
-  if (text)
-    for (const DiskUsage& d : configured_points(expected, table, disks, out))
-      out.push_back(inspect(root, table, expected, d, devs, used)).configured_only = true;
+  if (!text) return out;
+  for (const DiskUsage& d : configured_points(expected, table, disks, out)) {
+    MountInfo mi = inspect(root, table, expected, d, devs, used);
+    mi.configured_only = true;
+    out.push_back(std::move(mi));
+  }
   return out;
 }
 

@@ -112,14 +112,10 @@ TEST(Mounts, EveryConfiguredMountIsInspectedWithoutAPath) {
   TempTree t;
   t.write("/proc/self/mountinfo", kMountinfo);
   t.write("/etc/fstab",
-          "UUID=abc / ext4 defaults 0 1
-/dev/nvme1n1p1 /data ext4 defaults,nofail 0 2
-"
-          "/dev/nvme2n1 /ckpt ext4 defaults 0 2
-/dev/nvme0n1p1 /scratch\040space xfs defaults 0 2
-"
-          "/dev/sdz1 /manual ext4 noauto 0 0
-");
+          "UUID=abc / ext4 defaults 0 1\n/dev/nvme1n1p1 /data ext4 defaults,nofail 0 2\n"
+          "/dev/nvme2n1 /ckpt ext4 defaults 0 2\n"
+          "/dev/nvme0n1p1 /scratch\\040space xfs defaults 0 2\n"
+          "/dev/sdz1 /manual ext4 noauto 0 0\n");
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/"), disk("/scratch space/run")});
   ASSERT_EQ(m.size(), 4u);
   EXPECT_FALSE(m[0].configured_only);

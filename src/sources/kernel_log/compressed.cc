@@ -105,9 +105,14 @@ Inflated unzstd(std::string_view in, const std::string& name, size_t cap) {
   if (!d) return failed("zstd", name, "(libzstd init failed)");
   std::vector<char> buf(kChunk);
   ZSTD_inBuffer input{in.data(), in.size(), 0};
-  size_t left = 0;  // 0: at a frame boundary
-  while (input.pos < input.size) {
+  // 0 at a frame's end (ZSTD_decompressStream's return); anything else
+  // once the input is used up is a frame cut short, or output still
+  // buffered, which further calls drain.
+  size_t left = 0;
+  bool more = true;
+  while (more) {
     ZSTD_outBuffer out{buf.data(), buf.size(), 0};
+    const bool had_input = input.pos < input.size;
     left = ZSTD_decompressStream(d, &out, &input);
     if (ZSTD_isError(left)) {
       const std::string why = ZSTD_getErrorName(left);
@@ -115,17 +120,10 @@ Inflated unzstd(std::string_view in, const std::string& name, size_t cap) {
       return failed("zstd", name, "corrupt (" + why + ")");
     }
     tail.add(buf.data(), out.pos);
-  }
-  // What is still buffered once the input is used up.
-  for (;;) {
-    ZSTD_outBuffer out{buf.data(), buf.size(), 0};
-    left = ZSTD_decompressStream(d, &out, &input);
-    if (ZSTD_isError(left)) break;
-    tail.add(buf.data(), out.pos);
-    if (out.pos < out.size) break;
+    more = input.pos < input.size || (left != 0 && (had_input || out.pos > 0));
   }
   ZSTD_freeDCtx(d);
-  if (ZSTD_isError(left) || left != 0) return failed("zstd", name, "cut short");
+  if (left != 0) return failed("zstd", name, "cut short");
   return Inflated{tail.take(), std::nullopt};
 }
 
