@@ -155,11 +155,13 @@ std::vector<KernelLogEvent> take(const Text& text, LogBoot boot, Source& src, Ke
   ParsedKernelLog parsed = klog::parse_text(text.data, boot, hook);
   src.lines = parsed.lines;
   if (need_log_form && !parsed.log_form_seen) {
-    src.error = parsed.lines == 0
-                    ? "empty: no line to check"
-                    : "not a kernel log: none of its " + std::to_string(parsed.lines) +
-                          " lines has the form of one (dmesg, journalctl, syslog, "
-                          "/dev/kmsg; gzip, xz and zstd are inflated)";
+    const std::string which = parsed.lines == 1
+                                  ? "its one line does not have"
+                                  : "none of its " + std::to_string(parsed.lines) + " lines has";
+    src.error = parsed.lines == 0 ? "empty: no line to check"
+                                  : "not a kernel log: " + which +
+                                        " the form of one (dmesg, journalctl, syslog, /dev/kmsg; "
+                                        "gzip, xz and zstd are inflated)";
     return {};
   }
   src.read = true;
