@@ -14,6 +14,8 @@
 #   ISA-L      Debian has no libisal.a: CRC-32 through zlib's crc32 (the same
 #              CRC; ISA-L's carry-less multiply is faster on large files).
 #   xxHash     libxxhash.a.
+#   liblzma    liblzma.a (--kernel-log FILE.xz).
+#   libzstd    libzstd.a (--kernel-log FILE.zst).
 #   pugixml    libpugixml.a.
 #   httplib    the header-only form in third_party/cpp-httplib (the same
 #              0.11.4 source Debian's libcpp-httplib0.11 is built from), with
@@ -44,10 +46,13 @@ gt_static_library(GT_PORTABLE_Z z)
 gt_static_library(GT_PORTABLE_CRYPTO crypto)
 gt_static_library(GT_PORTABLE_XXHASH xxhash)
 gt_static_library(GT_PORTABLE_PUGIXML pugixml)
+gt_static_library(GT_PORTABLE_LZMA lzma)
+gt_static_library(GT_PORTABLE_ZSTD zstd)
 
 add_library(gt_deps INTERFACE)
 target_link_libraries(gt_deps INTERFACE fmt::fmt-header-only
-  ${GT_PORTABLE_Z} ${GT_PORTABLE_CRYPTO} ${GT_PORTABLE_XXHASH} ${GT_PORTABLE_PUGIXML})
+  ${GT_PORTABLE_Z} ${GT_PORTABLE_CRYPTO} ${GT_PORTABLE_XXHASH} ${GT_PORTABLE_PUGIXML}
+  ${GT_PORTABLE_LZMA} ${GT_PORTABLE_ZSTD})
 target_include_directories(gt_deps INTERFACE
   ${CMAKE_SOURCE_DIR}/third_party/cpp-httplib)
 target_compile_definitions(gt_deps INTERFACE GT_CRC32_ZLIB CPPHTTPLIB_ZLIB_SUPPORT)

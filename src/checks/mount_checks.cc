@@ -4,10 +4,14 @@
 // writes its checkpoints onto / and fills it. A filesystem the kernel
 // remounted read-only after errors fails every write. A data path on a
 // network or overlay filesystem is said, so nobody is surprised by it.
+// Every mount the configuration asks for at boot is judged too, asked for
+// or not: critical when a --path, --data or a GPU process lives under it.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "checks/checks.h"
 #include "util/byte_units.h"
@@ -57,16 +61,129 @@ std::string device_evidence(const MountInfo& m) {
   return out;
 }
 
-/// The new disk that may hold the data, when the configured one is gone.
-std::string new_disk_hint(const MountInfo& m) {
-  if (m.expected_device || m.unmounted_disks.empty() || !m.expected_source_note) return "";
-  return fmt::format(
-      " The configured source names no disk present; {} is here and not mounted: if it holds "
-      "the data, point the line at its UUID (blkid) before mounting.",
-      m.unmounted_disks.front());
+std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
+
+/// Whether `path` is `dir` or below it ("/data/x" under "/data", not
+/// "/database").
+bool path_is_under(std::string_view path, std::string_view dir) {
+  if (dir == "/") return path.starts_with("/");
+  return path.starts_with(dir) && (path.size() == dir.size() || path[dir.size()] == '/');
 }
 
-std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
+/// The first absolute path in a command line that lies under `dir`: a word
+/// ("/data/out") or an option's value ("--output-path=/data/out").
+std::optional<std::string> path_named_under(const std::string& cmdline, const std::string& dir) {
+  size_t at = 0;
+  while (at < cmdline.size()) {
+    size_t end = cmdline.find(' ', at);
+    std::string_view word = std::string_view(cmdline).substr(at, end - at);
+    if (size_t eq = word.find('='); eq != std::string_view::npos && word.starts_with("-"))
+      word.remove_prefix(eq + 1);
+    if (word.starts_with("/") && path_is_under(word, dir)) return std::string(word);
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+/// What the snapshot knows of a GPU process living under `dir`: a path
+/// under it in the command line of a process NVML lists on a GPU, or of
+/// the launcher of the server those processes belong to (the working
+/// directory and open files are not in the snapshot). "PID 3141, the
+/// SGLang server's launcher (...), names /data/x in its command line", or "".
+std::string gpu_process_under(const NodeSnapshot& s, const std::string& dir) {
+  for (const GpuState& g : s.gpus)
+    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{}))
+      if (auto path = path_named_under(p.cmdline.value_or(""), dir))
+        return fmt::format("GPU process PID {} names {} in its command line", p.pid, *path);
+  for (const Server& sv : s.servers.value_or(std::vector<Server>{}))
+    if (auto path = path_named_under(sv.root_cmdline.value_or(""), dir))
+      return fmt::format(
+          "PID {}, the {} server's launcher (its processes hold GPU memory), names {} in its "
+          "command line",
+          sv.root_pid ? std::to_string(*sv.root_pid) : "?", sv.kind, *path);
+  return "";
+}
+
+/// A mount inspected only because the configuration names it is critical
+/// when a GPU process lives under it, else a warning; one asked for (/,
+/// --path, --data) keeps its finding's severity. The GPU process, when
+/// one, is added to the evidence.
+void weigh_configured(const NodeSnapshot& s, const MountInfo& m, const std::string& dir,
+                      Finding& f) {
+  if (!m.configured_only) return;
+  const std::string user = gpu_process_under(s, dir);
+  if (user.empty()) {
+    f.severity = std::min(f.severity, Severity::kWarning);
+    f.evidence += "; no --path, --data or GPU process command line names a path under " + dir;
+    return;
+  }
+  f.evidence += "; " + user;
+}
+
+/// The steps that get a missing mount back, in the order they are safe:
+/// with the configured disk present, mount and verify; with a configured
+/// source that names no disk present, identify the disk that may hold the
+/// data, look at it read-only, point the configuration at it, then mount
+/// and verify.
+std::vector<std::string> mount_steps(const MountInfo& m) {
+  const std::string& where = *m.expected_mount_point;
+  const std::string unit = unit_of(m);
+  const std::string mount_cmd =
+      unit.empty() ? "sudo mount " + where : "sudo systemctl start " + unit;
+  const std::vector<std::string> verify = {"findmnt " + where, "df -h " + m.path};
+  std::vector<std::string> out;
+  if (!m.expected_device && m.expected_source_note) {
+    out.push_back("lsblk -f");
+    if (!m.unmounted_disks.empty()) {
+      const std::string dev = "/dev/" + first_word(m.unmounted_disks.front());
+      const std::string look = "/mnt/gpu-triage-check";
+      out.insert(out.end(), {"sudo blkid " + dev, "sudo mkdir -p " + look,
+                             "sudo mount -o ro " + dev + " " + look, "sudo ls -la " + look,
+                             "sudo umount " + look});
+    } else {
+      out.push_back("sudo blkid");
+    }
+    if (unit.empty())
+      out.insert(out.end(),
+                 {"sudo cp -a /etc/fstab /etc/fstab.bak", "sudo ${EDITOR:-vi} /etc/fstab"});
+    else
+      out.push_back("sudo systemctl edit --full " + unit);
+    out.push_back("sudo systemctl daemon-reload");
+  }
+  out.push_back(mount_cmd);
+  out.insert(out.end(), verify.begin(), verify.end());
+  return out;
+}
+
+/// What the steps do, said before them.
+std::string mount_action(const MountInfo& m, const std::string& holder) {
+  const std::string& where = *m.expected_mount_point;
+  const std::string line = origin_short(m);
+  const std::string after = fmt::format(
+      " (until then its output lands on {} and fills it). Anything written into the bare "
+      "directory meanwhile is hidden once mounted: move it aside first.",
+      holder);
+  if (m.expected_device || !m.expected_source_note)
+    return fmt::format(
+        "Mount {} and check it before resuming the job{} If the mount fails, check "
+        "the device (lsblk, the kernel log).",
+        where, after);
+  if (m.unmounted_disks.empty())
+    return fmt::format(
+        "The configured source names no disk present, and no unmounted disk is here: find the "
+        "disk that holds the data (lsblk -f, blkid; in a VM, the volume attached to it), point "
+        "{} at its UUID, then mount {} and check it before resuming the job{}",
+        line, where, after);
+  return fmt::format(
+      "The configured source names no disk present; {} is here and not mounted. Identify it "
+      "(lsblk -f, blkid), look at its contents read-only (mounted read-only on a temporary "
+      "point, then unmounted), and if it holds the data point {} at its UUID (a copy of the file "
+      "kept; the other fields "
+      "as they are), reload systemd's view of it, then mount {} and check it before resuming "
+      "the job{}",
+      m.unmounted_disks.front(), line, where, after);
+}
 
 Finding missing(const MountInfo& m) {
   Finding f = path_finding("mount.missing", m.path);
@@ -83,16 +200,8 @@ Finding missing(const MountInfo& m) {
           : "",
       m.expected_noauto.value_or(false) ? "; noauto: it is mounted by hand" : "");
   f.evidence += device_evidence(m);
-  f.action = fmt::format(
-      "Mount {} before resuming the job (until then its output lands on {} and fills it). "
-      "Anything written into the bare directory meanwhile is hidden once mounted: move it "
-      "aside first. If the mount fails, check the device (lsblk, the kernel log).{}",
-      where, holder, new_disk_hint(m));
-  const std::string unit = unit_of(m);
-  f.commands = {unit.empty() ? "sudo mount " + where : "sudo systemctl start " + unit,
-                "findmnt " + where, "df -h " + m.path};
-  if (!m.unmounted_disks.empty() && !m.expected_device)
-    f.commands.push_back("lsblk -f /dev/" + first_word(m.unmounted_disks.front()));
+  f.action = mount_action(m, holder);
+  f.commands = mount_steps(m);
   return f;
 }
 
@@ -159,10 +268,14 @@ void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out) {
     const std::string key = std::string(mount_problem_name(p)) + " " +
                             m.expected_mount_point.value_or(m.mount_point.value_or(""));
     if (!shared && !said.insert(key).second) continue;
-    if (p == MountProblem::kNotMounted) out.push_back(missing(m));
-    if (p == MountProblem::kReadOnly) out.push_back(read_only(m));
-    if (p == MountProblem::kWrongDevice) out.push_back(wrong_device(m));
-    if (shared && m.path != "/") out.push_back(shared_fs(m));
+    std::optional<Finding> f;
+    if (p == MountProblem::kNotMounted) f = missing(m);
+    if (p == MountProblem::kReadOnly) f = read_only(m);
+    if (p == MountProblem::kWrongDevice) f = wrong_device(m);
+    if (shared && m.path != "/" && !m.configured_only) f = shared_fs(m);
+    if (!f) continue;
+    weigh_configured(s, m, m.expected_mount_point.value_or(m.mount_point.value_or(m.path)), *f);
+    out.push_back(std::move(*f));
   }
 }
 

@@ -86,5 +86,75 @@ TEST(MountChecks, ReadOnlyAfterErrorsAndSharedFilesystems) {
   EXPECT_EQ(out[1].severity, Severity::kInfo);
 }
 
+// A mount the configuration asks for but that nobody asked about (no
+// --path, no --data): a warning by itself, critical once a GPU process's
+// command line names a path under it, and its plan identifies the disk
+// before mounting when the configured UUID names no disk present.
+TEST(MountChecks, AConfiguredMountIsJudgedWithoutAnyPath) {
+  Report r = healthy_node(1);
+  MountInfo m = missing_data();
+  m.configured_only = true;
+  m.expected_source_note = "UUID=9f1c names no disk present";
+  m.unmounted_disks = {"nvme0n1 (3.8 TB, UUID c41e)"};
+  r.snapshot.mounts = {m};
+  std::vector<Finding> out;
+  check_mounts(r.snapshot, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].id, "mount.missing");
+  EXPECT_EQ(out[0].severity, Severity::kWarning);
+  EXPECT_NE(out[0].evidence.find("no --path, --data or GPU process command line names a path "
+                                 "under /data"),
+            std::string::npos)
+      << out[0].evidence;
+
+  Server sv;
+  sv.kind = "SGLang";
+  sv.root_pid = 3141;
+  sv.root_cmdline = "python3 -m sglang.launch_server --crash-dump-folder /data/dumps";
+  r.snapshot.servers = {sv};
+  out.clear();
+  check_mounts(r.snapshot, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].severity, Severity::kCritical);
+  EXPECT_NE(out[0].evidence.find("PID 3141, the SGLang server's launcher"), std::string::npos)
+      << out[0].evidence;
+  // Identify, look read-only, fix the line, mount, verify: in that order.
+  const std::vector<std::string> want = {"lsblk -f",
+                                         "sudo blkid /dev/nvme0n1",
+                                         "sudo mkdir -p /mnt/gpu-triage-check",
+                                         "sudo mount -o ro /dev/nvme0n1 /mnt/gpu-triage-check",
+                                         "sudo ls -la /mnt/gpu-triage-check",
+                                         "sudo umount /mnt/gpu-triage-check",
+                                         "sudo cp -a /etc/fstab /etc/fstab.bak",
+                                         "sudo ${EDITOR:-vi} /etc/fstab",
+                                         "sudo systemctl daemon-reload",
+                                         "sudo mount /data",
+                                         "findmnt /data",
+                                         "df -h /data"};
+  EXPECT_EQ(out[0].commands, want);
+  EXPECT_NE(out[0].action.find("point /etc/fstab:3 at its UUID"), std::string::npos)
+      << out[0].action;
+}
+
+TEST(MountChecks, AGpuProcessPathIsAWordOrAnOptionValueUnderTheMountPoint) {
+  Report r = healthy_node(1);
+  MountInfo m = missing_data();
+  m.configured_only = true;
+  r.snapshot.mounts = {m};
+  auto severity_with = [&](const std::string& cmdline) {
+    GpuProcess p;
+    p.pid = 7;
+    p.cmdline = cmdline;
+    r.snapshot.gpus[0].processes = std::vector<GpuProcess>{p};
+    std::vector<Finding> out;
+    check_mounts(r.snapshot, out);
+    return out.at(0).severity;
+  };
+  EXPECT_EQ(severity_with("python3 train.py --output-path=/data/run-1"), Severity::kCritical);
+  EXPECT_EQ(severity_with("python3 /data/train.py"), Severity::kCritical);
+  EXPECT_EQ(severity_with("python3 train.py --out /database/x"), Severity::kWarning);
+  EXPECT_EQ(severity_with("python3 train.py data/x"), Severity::kWarning);  // relative: unknown
+}
+
 }  // namespace mount_checks_test
 }  // namespace gt

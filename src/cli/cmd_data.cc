@@ -3,12 +3,15 @@
 // manifest, move bad files, write the resume list, render.
 #include "cli/cmd_data.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -45,6 +48,22 @@ struct DataCli {
   int64_t recent_s = 15 * 60;
   std::optional<double> rate_per_s;
 };
+
+/// A --manifest that names no file is a mistyped command line, not a
+/// corpus that failed its check: why, or nullopt when it names a file (one
+/// that cannot be read is said after the scan, as before).
+std::optional<std::string> missing_manifest(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err != ENOENT && err != ENOTDIR) return std::nullopt;
+    return "--manifest " + path + ": " + std::strerror(err) +
+           " (write one with --write-manifest FILE)";
+  }
+  if (S_ISDIR(st.st_mode)) return "--manifest " + path + " is a directory, not a manifest file";
+  return std::nullopt;
+}
 
 int usage(bool json, const std::string& msg) {
   return command_error("gpu-triage data", msg, static_cast<int>(ExitCode::kUsage), json);
@@ -168,6 +187,8 @@ std::optional<DataCli> parse_data_args(int argc, char** argv, int& code) {
     return usage(c.json,
                  "--rate wants samples per second (1.09/s, 65/min, 3924/h), got '" + rate + "'"),
            std::nullopt;
+  if (std::optional<std::string> bad = missing_manifest(c.manifest))
+    return usage(c.json, *bad), std::nullopt;
   if (!c.move_bad_to.empty())
     if (Status s = check_move_target(c.move_bad_to, c.dirs); !s)
       return usage(c.json, s.error().message), std::nullopt;
@@ -382,6 +403,12 @@ int cmd_data(const Command&, int argc, char** argv) {
 
   // Move, then advise from what is left in DIR.
   if (!c->move_bad_to.empty()) move_bad(*c, *scan, report);
+  if (!c->resume_list.empty() && !report.unreadable_dirs.empty())
+    return fail(c->json,
+                "--resume-list not written: " + std::to_string(report.unreadable_dirs.size()) +
+                    " " + std::string(report.unreadable_dirs.size() == 1 ? "folder" : "folders") + " under DIR could not be read, so what to redo is unknown "
+                    "(first: " +
+                    report.unreadable_dirs.front() + ")");
   report.how_to_resume = resume_advice(report, resume_context(*c, writers));
   if (!c->resume_list.empty())
     if (Status s = write_resume_list(c->resume_list, report.resume); !s)

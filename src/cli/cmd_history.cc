@@ -1,6 +1,10 @@
 // gpu-triage history: show the record across boots (--state-dir), or clear
 // it after a repair (--clear, one GPU with --gpu UUID).
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -43,6 +47,17 @@ int clear(const HistoryCli& c) {
   return 0;
 }
 
+/// Why `dir` is no directory ("/x: No such file or directory"), or nullopt.
+std::optional<std::string> not_a_directory(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    const int err = errno;
+    return dir + ": " + std::strerror(err);
+  }
+  if (!S_ISDIR(st.st_mode)) return dir + " is not a directory";
+  return std::nullopt;
+}
+
 }  // namespace
 
 int cmd_history(const Command&, int argc, char** argv) {
@@ -53,7 +68,8 @@ int cmd_history(const Command&, int argc, char** argv) {
       kHistoryProg};
   app.allow_extras();
   app.footer(
-      "Exit codes: 0 done; 1 the record cannot be read; 64 bad usage; 74 it cannot be written.");
+      "Exit codes: 0 done; 1 the record cannot be read; 64 bad usage (a --state-dir that is not "
+      "there); 74 it cannot be written.");
   HistoryCli c;
   app.add_option("--state-dir", c.state_dir,
                  "Directory of the record (default /var/lib/gpu-triage)");
@@ -66,6 +82,12 @@ int cmd_history(const Command&, int argc, char** argv) {
     return command_error(kHistoryProg, "--gpu needs a GPU UUID (an empty one would mean every GPU)",
                          static_cast<int>(ExitCode::kUsage), c.json);
   }
+  // A --state-dir that is not there is a mistyped path, not an empty
+  // record ("0 boots, no GPU finding recorded" would read as all clear).
+  if (app.count("--state-dir"))
+    if (std::optional<std::string> bad = not_a_directory(c.state_dir))
+      return command_error(kHistoryProg, "--state-dir " + *bad, static_cast<int>(ExitCode::kUsage),
+                           c.json);
   if (c.clear) return clear(c);
   std::vector<std::string> warnings;
   Result<GpuHistory> h = read_history(c.state_dir, warnings);

@@ -28,7 +28,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The regular files of `dir`, sorted by name, or the error in words.
+/// The regular files of `dir`, sorted by name, or the error in words (a
+/// folder with none is one).
 std::vector<fs::path> files_in(const std::string& dir, std::string& error) {
   std::vector<fs::path> out;
   std::error_code ec;
@@ -36,6 +37,8 @@ std::vector<fs::path> files_in(const std::string& dir, std::string& error) {
     if (it->is_regular_file(ec)) out.push_back(it->path());
   // A std::filesystem error is an errno (system_category) here.
   if (ec) error = errno_error(ec.value(), dir).message;
+  // No file is no host checked: UNKNOWN, never "0 hosts" and OK.
+  if (!ec && out.empty()) error = dir + ": no files in the folder: no host to check";
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -193,6 +193,24 @@ ExitCode data_exit_code(const DataReport& r) {
   return ExitCode::kOk;
 }
 
+/// A folder that could not be listed may hold any of the samples not seen:
+/// none is missing or to redo as far as anyone knows, and what remains of
+/// the job is unknown too.
+static void forget_what_unread_folders_hide(const DirScan& scan, DataReport& r) {
+  r.unreadable_dirs = scan.unreadable_dirs;
+  r.missing.clear();
+  r.missing_count = 0;
+  r.gaps.clear();
+  r.gap_count = 0;
+  r.not_started.reset();
+  r.resume.clear();
+  r.resume_count = 0;
+  r.progress.samples_remaining.reset();
+  r.progress.time_to_finish_s.reset();
+  r.progress.bytes_needed.reset();
+  r.progress.capacity_short = false;
+}
+
 DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
   DataReport r;
   r.scan = &scan;
@@ -258,6 +276,7 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
   r.bad = bad_in_key_order(keys, r.bad, scan.files.size());
   std::vector<Keyed>().swap(keys);
   compute_progress(scan, good, opts, r);
+  if (!scan.unreadable_dirs.empty()) forget_what_unread_folders_hide(scan, r);
   r.exit_code = data_exit_code(r);
   return r;
 }

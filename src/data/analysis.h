@@ -103,6 +103,10 @@ struct DataReport {
   std::vector<uint32_t> changed_during_scan;  ///< scan file indices
   std::vector<std::string> writers;           ///< processes with files under DIR open for writing
   std::vector<std::string> errors;            ///< directories or files that could not be read
+  /// Folders under DIR that could not be listed (permission, I/O): what
+  /// they hold is unknown, so `missing`, `gaps`, `not_started` and `resume`
+  /// are left empty and said unknown, never counted.
+  std::vector<std::string> unreadable_dirs;
   DataProgress progress;
   std::optional<ManifestDiff> manifest;
   std::optional<ValueTotals> values;                       ///< --values

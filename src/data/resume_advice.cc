@@ -1,6 +1,7 @@
 #include "data/resume_advice.h"
 
 #include <algorithm>
+#include "util/plural.h"
 
 namespace gt {
 namespace {
@@ -122,6 +123,15 @@ bool layout_skips_samples(Layout l) { return l == Layout::kSpecForge; }
 
 std::vector<std::string> resume_advice(const DataReport& r, const ResumeContext& c) {
   std::vector<std::string> out;
+  if (!r.unreadable_dirs.empty()) {
+    out.push_back(count_of(r.unreadable_dirs.size(), "folder", "folders") +
+                  " under DIR could not be read (" + r.unreadable_dirs.front() +
+                  (r.unreadable_dirs.size() > 1 ? ", ..." : "") +
+                  "; the reason is under \"Could not read\"): the samples there are unknown, so "
+                  "none is said missing or to redo. Check again as the job's user or as root "
+                  "before resuming.");
+    return out;
+  }
   if (r.resume.empty() && !r.not_started) return out;
   switch (r.layout.kind) {
     case Layout::kSpecForge:

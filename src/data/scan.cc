@@ -37,6 +37,7 @@ struct Walk {
   std::vector<Found> found;
   std::vector<int> dir_fds;  // -1: not held, open by path
   std::vector<std::string> errors;
+  std::vector<std::string> unreadable_dirs;
   ~Walk() {
     for (int fd : dir_fds)
       if (fd >= 0) ::close(fd);
@@ -50,6 +51,7 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
   if (d == nullptr) {
     const int err = errno;  // before the path is built
     out.errors.push_back(errno_error(err, root + "/" + rel).message);
+    out.unreadable_dirs.push_back(rel.empty() ? root : root + "/" + rel);
     ::close(dirfd);
     return;
   }
@@ -75,10 +77,12 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
       std::string child = rel.empty() ? e->d_name : rel + "/" + e->d_name;
       int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
       const int err = errno;
-      if (sub < 0)
+      if (sub < 0) {
         out.errors.push_back(errno_error(err, root + "/" + child).message);
-      else
+        out.unreadable_dirs.push_back(root + "/" + child);
+      } else {
         walk(sub, root, child, dir_index, out);
+      }
     } else if (S_ISREG(st.st_mode)) {
       if (!held && out.dir_fds.size() <= kMaxHeldDirs) {
         out.dir_fds[parent] = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
@@ -296,6 +300,7 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
   DirScan scan;
   scan.dirs = opts.dirs;
   scan.errors = std::move(w.errors);
+  scan.unreadable_dirs = std::move(w.unreadable_dirs);
   scan.files.resize(w.found.size());
   std::vector<Where> where(w.found.size());
   for (size_t k = 0; k < w.found.size(); ++k) {

@@ -27,9 +27,13 @@ inline constexpr std::array kMountProblems{MountProblem::kNetwork, MountProblem:
 /// JSON "problem").
 const char* mount_problem_name(MountProblem p);
 
-/// One inspected path (/ and each --path, in the order given).
+/// One inspected path (/ and each --path, in the order given), then each
+/// mount the configuration asks for at boot that no such path is under.
 struct MountInfo {
-  std::string path;  ///< as given
+  std::string path;  ///< as given, or the configured mount point
+  /// Inspected because /etc/fstab or a .mount unit names it (not noauto),
+  /// not because it was asked for (/, --path, --data).
+  bool configured_only = false;
   /// Why the mount table could not be read (then every field below is null).
   std::optional<std::string> error;
   // The mount holding the path (longest mount point that is a prefix of it),

@@ -8,6 +8,7 @@
 #include "util/byte_units.h"
 #include "util/json_text.h"
 #include "util/terminal_text.h"
+#include "util/plural.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -171,7 +172,11 @@ void render_summary(const DataReport& r, std::ostream& out) {
   out << ", ";
   if (!r.unverifiable.empty()) out << r.unverifiable.size() << " unverifiable, ";
   if (!r.being_written.empty()) out << r.being_written.size() << " being written, ";
-  out << r.missing_count << " missing";
+  if (!r.unreadable_dirs.empty())
+    out << "missing unknown (" << count_of(r.unreadable_dirs.size(), "folder", "folders")
+        << " unreadable)";
+  else
+    out << r.missing_count << " missing";
   if (r.not_started && r.missing_count)
     out << " (" << r.gap_count << " gaps below the highest index, " << r.not_started->count()
         << " not started)";
@@ -402,7 +407,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
                 {"bad", r.bad.size()},
                 {"unverifiable", r.unverifiable.size()},
                 {"being_written", r.being_written.size()},
-                {"missing", r.missing_count},
+                {"missing", r.unreadable_dirs.empty() ? J(r.missing_count) : J(nullptr)},
                 {"duplicates", r.duplicates.size()},
                 {"stale", r.stale.size()},
                 {"markers", r.markers},
@@ -489,6 +494,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
   write_array(out, "moved", r.moved.size(), [&](size_t i) {
     return J{{"from", r.moved[i].first}, {"to", r.moved[i].second}};
   });
+  write_field(out, "unreadable_dirs", r.unreadable_dirs);
   write_array(
       out, "errors", r.errors.size(), [&](size_t i) { return J(r.errors[i]); }, true);
   out << "}\n";

@@ -238,6 +238,7 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
   J arr = J::array();
   for (const MountInfo& m : mounts)
     arr.push_back({{"path", m.path},
+                   {"configured_only", m.configured_only},
                    {"error", opt(m.error)},
                    {"mount_point", opt(m.mount_point)},
                    {"fs_type", opt(m.fs_type)},

@@ -149,6 +149,7 @@ MountInfo mount_of(const J& j, const std::string& path) {
   Obj o(j, path);
   MountInfo m;
   o.get("path", m.path);
+  o.get("configured_only", m.configured_only);
   o.get("error", m.error);
   o.get("mount_point", m.mount_point);
   o.get("fs_type", m.fs_type);

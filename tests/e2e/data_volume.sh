@@ -1,8 +1,9 @@
 # Data lives on a volume (issue 23 item 1): --data DIR gets the mount and
 # disk checks of DIR's path. On missing-mount, /etc/fstab names /data by a
 # UUID that no disk present has (the old disk), and the new NVMe is there,
-# unmounted: mount.missing (critical) says both, the plan mounts first, and
-# no data finding or step resumes the job onto the bare directory on /.
+# unmounted: mount.missing (critical) says both, the plan's mount step is
+# first, and no data finding or step resumes the job onto the bare
+# directory on /.
 source "$(dirname "$0")/common.sh"
 
 run missing-mount --data /data/hidden --expect 37312 --json --sample 0
@@ -10,7 +11,11 @@ expect_rc 2
 json_check '[f["id"] for f in d["findings"] if f["severity"] == "critical"] == ["mount.missing"]'
 json_check 'any(f["id"] == "mount.missing" and f["subject"]["path"] == "/data/hidden" and "UUID=9f1c2d7a-6e0b-4b8e-8d2f-5a7c3e1b9d40 names no disk present" in f["evidence"] and "nvme1n1 (3.8 TB, UUID 5e0c7a41-2b9d-4f3e-8c1a-7d6e9f0b2a35)" in f["evidence"] for f in d["findings"])' "names the old UUID and the disk present"
 json_check '[m for m in d["mounts"] if m["path"] == "/data/hidden"][0]["unmounted_disks"] == ["nvme1n1 (3.8 TB, UUID 5e0c7a41-2b9d-4f3e-8c1a-7d6e9f0b2a35)"]'
-json_check 'd["plan"][0]["finding_ids"] == ["mount.missing"] and d["plan"][0]["commands"][0].endswith("mount /data")' "mount first"
+# The mount step first, and in working order (issue 31): the configured
+# UUID names no disk present, so the disk is identified and the fstab line
+# fixed before /data is mounted.
+json_check 'd["plan"][0]["finding_ids"] == ["mount.missing"] and d["plan"][0]["commands"][0] == "lsblk -f"' "the mount step first, identifying the disk"
+json_check '[c.removeprefix("sudo ") for c in d["plan"][0]["commands"]].index("mount /data") > [c.removeprefix("sudo ") for c in d["plan"][0]["commands"]].index("${EDITOR:-vi} /etc/fstab")' "fstab fixed before mounting"
 json_check 'not any(f["id"].startswith("data.") for f in d["findings"])' "nothing judged on the bare directory"
 json_check 'not any("--move-bad-to" in c or "Run from" in s["text"] for s in d["plan"] for c in s["commands"] + [""])' "no step resumes onto the unmounted path"
 

@@ -234,6 +234,39 @@ MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
   return mi;
 }
 
+/// The space figures of the filesystem that holds `where` now, when an
+/// inspected path is that filesystem's mount point (/ always is).
+DiskUsage usage_of_holder(const std::vector<MountEntry>& table, const std::vector<DiskUsage>& disks,
+                          const std::string& where) {
+  DiskUsage u;
+  u.path = where;
+  const MountEntry* h = holder_of(table, where);
+  for (const DiskUsage& d : disks)
+    if (h && d.path == h->mount_point && !d.error) {
+      u.total_bytes = d.total_bytes;
+      u.available_bytes = d.available_bytes;
+    }
+  return u;
+}
+
+/// Every mount the configuration asks for at boot (fstab lines and units
+/// without noauto) that no inspected path is under: each is inspected at
+/// its own mount point, so a plain triage sees a missing /data too.
+std::vector<DiskUsage> configured_points(const std::vector<ExpectedMount>& expected,
+                                         const std::vector<MountEntry>& table,
+                                         const std::vector<DiskUsage>& disks,
+                                         const std::vector<MountInfo>& inspected) {
+  std::vector<DiskUsage> out;
+  std::set<std::string> seen;
+  for (const MountInfo& m : inspected)
+    if (m.expected_mount_point) seen.insert(*m.expected_mount_point);
+  for (const ExpectedMount& e : expected) {
+    if (has_option(e.options, "noauto") || !seen.insert(e.where).second) continue;
+    out.push_back(usage_of_holder(table, disks, e.where));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string unescape_octal(std::string_view s) {
@@ -339,6 +372,12 @@ std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsa
       continue;
     }
     out.push_back(inspect(root, table, expected, d, devs, used));
+  }
+  if (!text) return out;
+  for (const DiskUsage& d : configured_points(expected, table, disks, out)) {
+    MountInfo mi = inspect(root, table, expected, d, devs, used);
+    mi.configured_only = true;
+    out.push_back(std::move(mi));
   }
   return out;
 }

@@ -104,6 +104,30 @@ TEST(Mounts, SystemdUnitExpectsAMount) {
   EXPECT_NE(m[0].expected_by->find("models.mount"), std::string::npos);
 }
 
+// Every mount asked for at boot is inspected, whether a path was given
+// under it or not: /data missing, /ckpt read-only although configured rw,
+// /scratch space as configured; a noauto line is left to the hand that
+// mounts it, and a mount a path was given under is inspected once.
+TEST(Mounts, EveryConfiguredMountIsInspectedWithoutAPath) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.write("/etc/fstab",
+          "UUID=abc / ext4 defaults 0 1\n/dev/nvme1n1p1 /data ext4 defaults,nofail 0 2\n"
+          "/dev/nvme2n1 /ckpt ext4 defaults 0 2\n"
+          "/dev/nvme0n1p1 /scratch\\040space xfs defaults 0 2\n"
+          "/dev/sdz1 /manual ext4 noauto 0 0\n");
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/"), disk("/scratch space/run")});
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_FALSE(m[0].configured_only);
+  EXPECT_FALSE(m[1].configured_only);
+  EXPECT_EQ(m[2].path, "/data");
+  EXPECT_TRUE(m[2].configured_only);
+  EXPECT_EQ(m[2].problem, MountProblem::kNotMounted);
+  EXPECT_EQ(m[2].total_bytes, 1000u);  // the figures of /, which holds it now
+  EXPECT_EQ(m[3].path, "/ckpt");
+  EXPECT_EQ(m[3].problem, MountProblem::kReadOnly);
+}
+
 TEST(Mounts, NoMountTableIsAnErrorPerPath) {
   TempTree t;
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/")});

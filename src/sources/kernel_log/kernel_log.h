@@ -21,6 +21,11 @@ struct ParsedKernelLog {
   std::vector<KernelLogEvent> events;
   uint64_t lines = 0;                  ///< non-empty lines looked at
   uint64_t unparsed_nvidia_lines = 0;  ///< Xid/SXid/fallen-off lines of no known form
+  /// Some line had a kernel log's form (a /dev/kmsg record, a dmesg,
+  /// journalctl or syslog stamp, "kernel:", NVRM/nvidia words): false for a
+  /// file that is no kernel log (a shopping list, random bytes), whose lack
+  /// of Xid lines says nothing.
+  bool log_form_seen = false;
 };
 
 /// Parses kernel log text of any form we meet: raw /dev/kmsg records

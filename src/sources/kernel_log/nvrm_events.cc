@@ -171,6 +171,14 @@ void Parser::commit(KernelLogEvent ev) {
   if (fresh && e.kind == EventKind::kXid && e.code) e.decoded = decode_xid(*e.code, e.detail);
 }
 
+/// A line of a form some kernel log writes: a /dev/kmsg record, a dmesg,
+/// journalctl or syslog stamp, "kernel:", or the driver's own words.
+bool is_log_form(string_view line) {
+  if (contains(line, "NVRM") || contains(line, "kernel:") || contains(line, "nvidia")) return true;
+  const Stamp st = parse_stamp(line);
+  return st.mono.has_value() || st.unix_s.has_value();
+}
+
 void Parser::feed(string_view line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
   if (trim(line).empty()) return;
@@ -181,6 +189,7 @@ void Parser::feed(string_view line) {
   }
   open_ = Open::kNone;
   pending_open_ = false;
+  if (!out_.log_form_seen) out_.log_form_seen = is_log_form(line);
   if (!contains(line, "NVRM") && !contains(line, "Xid") && !contains(line, "fallen off")) return;
   auto k = parse_kmsg_header(line);
   if (!k || !contains(line, "\\x")) return record(line, {});

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "sources/kernel_log/cancellation.h"
+#include "sources/kernel_log/compressed.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/kernel_log/line_format.h"
 #include "sources/kernel_log/nvrm_events.h"
@@ -57,21 +58,43 @@ Text read_fd(int fd, const std::string& path) {
   return t;
 }
 
-// A whole file, or its last kReadCap bytes from a line start.
+// Compressed text (gzip, xz, zstd by its magic bytes) inflated, keeping its
+// last kReadCap bytes; other text as it is.
+Text inflated(Text t, const std::string& name) {
+  const klog::Compression c = klog::compression_of(t.data);
+  if (t.error || c == klog::Compression::kNone) return t;
+  klog::Inflated in = klog::inflate_log(t.data, c, name, kReadCap);
+  return Text{std::move(in.data), std::move(in.error)};
+}
+
+// A whole file, or its last kReadCap bytes from a line start; a compressed
+// one is read whole (up to kReadCap) and inflated.
 Text read_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;  // before the message is built
     return Text{{}, errno_error(err, "cannot open " + path).message};
   }
+  char head[8] = {};
+  const ssize_t got = ::pread(fd, head, sizeof head, 0);
+  const bool compressed =
+      got > 0 && klog::compression_of(std::string_view(head, static_cast<size_t>(got))) !=
+                     klog::Compression::kNone;
   struct stat sb {};
-  bool tail =
+  const bool big =
       ::fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && static_cast<uint64_t>(sb.st_size) > kReadCap;
-  if (tail) ::lseek(fd, sb.st_size - static_cast<off_t>(kReadCap), SEEK_SET);
+  if (compressed && big) {
+    ::close(fd);
+    return Text{{},
+                "cannot read " + path + ": a compressed log over " +
+                    std::to_string(kReadCap >> 20) +
+                    " MiB (inflate the part to check and pass that)"};
+  }
+  if (big) ::lseek(fd, sb.st_size - static_cast<off_t>(kReadCap), SEEK_SET);
   Text t = read_fd(fd, path);
   ::close(fd);
-  if (tail) t.data.erase(0, std::min(t.data.size(), t.data.find('\n') + 1));
-  return t;
+  if (big) t.data.erase(0, std::min(t.data.size(), t.data.find('\n') + 1));
+  return compressed ? inflated(std::move(t), path) : t;
 }
 
 Text read_kmsg(const FsRoot& root) {
@@ -120,16 +143,28 @@ Source make_source(std::string name, LogBoot boot) {
   return s;
 }
 
-// Records the parse of `text` in `src`; returns its events.
+// Records the parse of `text` in `src`; returns its events. With
+// `need_log_form`, a text none of whose lines has a kernel log's form is not
+// read (its lack of Xid lines says nothing).
 std::vector<KernelLogEvent> take(const Text& text, LogBoot boot, Source& src, KernelLog& log,
-                                 const klog::EventHook& hook = {}) {
+                                 const klog::EventHook& hook = {}, bool need_log_form = false) {
   if (text.error) {
     src.error = text.error;
     return {};
   }
   ParsedKernelLog parsed = klog::parse_text(text.data, boot, hook);
-  src.read = true;
   src.lines = parsed.lines;
+  if (need_log_form && !parsed.log_form_seen) {
+    const std::string which = parsed.lines == 1
+                                  ? "its one line does not have"
+                                  : "none of its " + std::to_string(parsed.lines) + " lines has";
+    src.error = parsed.lines == 0 ? "empty: no line to check"
+                                  : "not a kernel log: " + which +
+                                        " the form of one (dmesg, journalctl, syslog, /dev/kmsg; "
+                                        "gzip, xz and zstd are inflated)";
+    return {};
+  }
+  src.read = true;
   log.unparsed_nvidia_lines += parsed.unparsed_nvidia_lines;
   return std::move(parsed.events);
 }
@@ -218,8 +253,8 @@ void sort_if_all_timed(std::vector<KernelLogEvent>& events) {
 KernelLog read_file_option(const std::string& file) {
   KernelLog log;
   Source src = make_source(file == "-" ? "stdin" : file, LogBoot::kFile);
-  Text text = file == "-" ? read_fd(0, "stdin") : read_file(file);
-  log.events = take(text, LogBoot::kFile, src, log);
+  Text text = file == "-" ? inflated(read_fd(0, "stdin"), "stdin") : read_file(file);
+  log.events = take(text, LogBoot::kFile, src, log, {}, true);
   log.sources.push_back(std::move(src));
   return log;
 }
