@@ -406,7 +406,8 @@ int cmd_data(const Command&, int argc, char** argv) {
   if (!c->resume_list.empty() && !report.unreadable_dirs.empty())
     return fail(c->json,
                 "--resume-list not written: " + std::to_string(report.unreadable_dirs.size()) +
-                    " " + std::string(report.unreadable_dirs.size() == 1 ? "folder" : "folders") + " under DIR could not be read, so what to redo is unknown "
+                    " " + std::string(report.unreadable_dirs.size() == 1 ? "folder" : "folders") +
+                    " under DIR could not be read, so what to redo is unknown "
                     "(first: " +
                     report.unreadable_dirs.front() + ")");
   report.how_to_resume = resume_advice(report, resume_context(*c, writers));
