@@ -6,7 +6,7 @@
 namespace gt {
 namespace holders_test {
 
-std::string kind(const std::string& cmd) { return recognise_server_kind(cmd).value_or("-"); }
+std::string kind(const std::string& cmd) { return recognise_program("", cmd).value_or("-"); }
 
 TEST(ServerIdentity, RecognisesServersAndLaunchers) {
   EXPECT_EQ(kind("sglang::scheduler_TP3"), "SGLang");
@@ -137,9 +137,44 @@ TEST(ServerStop, ScopesAndUserUnitsAreNeverStoppedThroughTheOwner) {
 // byte without an implicit truncation (UBSan's implicit-conversion check).
 TEST(ServerIdentity, NonAsciiCommandLinesAreRecognised) {
   EXPECT_EQ(kind("python3 -m vllm.entrypoints.openai.api_server --model /m/mod\xc3\xa8le-\xff"),
-            recognise_server_kind("python3 -m vllm.entrypoints.openai.api_server --model x")
-                .value_or("-"));
+            "vLLM");
   EXPECT_EQ(kind("\xc3\x89\xff\x80"), "-");
+  EXPECT_EQ(kind("\xc3\x89::x"), "-");
+}
+
+// Issue 31: a launcher is known by its program, whichever way it is run,
+// and a program of no known kind is named as unknown, never as the kind
+// whose name appears somewhere in its words.
+TEST(ServerIdentity, LaunchersByModuleConsoleScriptOrScriptPath) {
+  for (const char* line :
+       {"python3 -m sglang.launch_server --tp 2", "/usr/bin/python3 /usr/local/bin/sglang serve",
+        "python3 /opt/sglang/python/sglang/launch_server.py --tp 2",
+        "/usr/bin/python3 -u sglang/launch_server.py --port 30001",
+        "python3 -W ignore /opt/sglang/python/sglang/launch_server.py --tp 2",
+        "uv run python -m sglang.launch_server --tp 2"})
+    EXPECT_EQ(kind(line), "SGLang") << line;
+  for (const char* line :
+       {"python3 /usr/lib/python3/site-packages/vllm/entrypoints/openai/api_server.py --model m",
+        "/usr/bin/python3 /usr/local/bin/vllm serve m", "vllm serve m",
+        "python -m vllm.entrypoints.cli.main serve m"})
+    EXPECT_EQ(kind(line), "vLLM") << line;
+  EXPECT_EQ(kind("llama serve -hf ggml-org/gemma-3-1b-it-GGUF"), "llama.cpp server");
+  EXPECT_EQ(kind("lmdeploy serve api_server m 0.0.0.0 6006"), "LMDeploy");
+  EXPECT_EQ(kind("python3 -m lmdeploy serve api_server m"), "LMDeploy");
+  EXPECT_EQ(kind("/bin/bash /usr/local/bin/trtllm-llmapi-launch trtllm-serve /m"), "TensorRT-LLM");
+  EXPECT_EQ(kind("python3 -m tensorrt_llm.llmapi.mgmn_worker_node"), "TensorRT-LLM");
+  // Ray's CLI, even from a venv named for vLLM, is Ray; not vLLM.
+  EXPECT_EQ(kind("/opt/vllm/bin/python3 /opt/vllm/bin/ray start --head --block"), "Ray");
+  // Unknown programs stay unknown.
+  for (const char* line :
+       {"python3 /opt/sglang/tools/my_bench.py", "python3 train.py --sglang_tp_size 2",
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm",
+        "/opt/vllm-env/bin/python3 train.py", "python3 -m sglang.bench_serving", "llama cli -hf m",
+        "bash run_sglang.sh", "python3 -c import vllm",
+        "/usr/bin/supervisord -c /etc/supervisor/sglang.conf"})
+    EXPECT_EQ(kind(line), "-") << line;
+  EXPECT_EQ(recognise_program("tritonserver", ""), "Triton");  // no command line: its name
+  EXPECT_EQ(recognise_program("text-generation", ""), "TGI");
 }
 
 }  // namespace holders_test

@@ -1,11 +1,12 @@
-// Servers announce themselves in their command line or process title:
-// SGLang's schedulers call setproctitle ("sglang::scheduler_TP3"), vLLM's
-// workers ("VLLM::Worker_TP0") and its CLI ("vllm serve"), TGI's launcher and
-// shards ("text-generation-launcher", "text-generation-server"), Triton
-// ("tritonserver"), TensorRT-LLM ("trtllm-serve"), Ollama ("ollama serve" /
-// "ollama runner"), llama.cpp ("llama-server"), and training launchers
-// torchrun / deepspeed / ray, whose workers carry "torch.distributed.run",
-// "deepspeed" or "ray::" in their argv.
+// A process is a server's by its program, never by a word anywhere in its
+// command line: an executable or console script (vllm, trtllm-serve,
+// llama-server, "llama serve"), a Python module run with -m
+// (sglang.launch_server) or the same module's file run as a script
+// (.../sglang/launch_server.py, as pm2 and supervisord run it), or a process
+// title its workers set (SGLang's "sglang::scheduler_TP0", vLLM's
+// "VLLM::Worker_TP0", Ray's "ray::..."). A venv named "vllm", a script of
+// one's own beside SGLang's sources, or a framework's --sglang_tp_size flag
+// names no kind. Each entry point is named with the file that defines it.
 #include "holders/identity.h"
 
 #include <algorithm>
@@ -24,31 +25,101 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-struct Pattern {
-  const char* needle;  // lowercase substring of name + " " + cmdline
-  const char* kind;
+std::string base(const std::string& w) { return w.substr(w.rfind('/') + 1); }
+
+struct Executable {
+  std::string_view name;  // argv[0]'s (or a script's) file name
+  std::string_view kind;
+  std::string_view subcommand;  // "" when any; else the first word must be it
 };
 
-// Order matters: more specific first (trtllm before triton, tgi before torch).
-constexpr Pattern kPatterns[] = {
-    {"sglang", "SGLang"},
-    {"vllm", "vLLM"},
-    {"text-generation-launcher", "TGI"},
-    {"text-generation-server", "TGI"},
-    {"text_generation_server", "TGI"},
-    {"trtllm", "TensorRT-LLM"},
-    {"tensorrt_llm", "TensorRT-LLM"},
-    {"tritonserver", "Triton"},
+// Console scripts and binaries. sglang: python/pyproject.toml ("sglang
+// serve", sglang/launch_server.py's recommended entry point); vllm:
+// vllm.entrypoints.cli.main; TGI: launcher/ (text-generation-launcher) and
+// server/ (text-generation-server); tritonserver; TensorRT-LLM: trtllm-serve
+// (tensorrt_llm/commands/serve.py) and trtllm-llmapi-launch (a wrapper,
+// tensorrt_llm/llmapi/trtllm-llmapi-launch); lmdeploy (lmdeploy.cli:run);
+// ollama; llama.cpp: llama-server and the single binary's "llama serve"
+// (README.md); torchrun, deepspeed; Ray's "ray" CLI and its raylet;
+// Open MPI / MPICH and Slurm.
+constexpr Executable kExecutables[] = {
+    {"sglang", "SGLang", ""},
+    {"vllm", "vLLM", ""},
+    {"text-generation-launcher", "TGI", ""},
+    {"text-generation-server", "TGI", ""},
+    {"tritonserver", "Triton", ""},
+    {"trtllm-serve", "TensorRT-LLM", ""},
+    {"trtllm-llmapi-launch", "TensorRT-LLM", ""},
+    {"lmdeploy", "LMDeploy", ""},
+    {"ollama", "Ollama", ""},
+    {"llama-server", "llama.cpp server", ""},
+    {"llama", "llama.cpp server", "serve"},
+    {"torchrun", "torchrun", ""},
+    {"deepspeed", "DeepSpeed", ""},
+    {"ray", "Ray", ""},
+    {"raylet", "Ray", ""},
+    {"mpirun", "mpirun", ""},
+    {"mpiexec", "mpirun", ""},
+    {"orterun", "mpirun", ""},
+    {"prterun", "mpirun", ""},
+    {"srun", "srun", ""},
+};
+
+struct Module {
+  std::string_view name;  // as after "python -m"; its file is the same path with ".py"
+  std::string_view kind;
+};
+
+// Python modules that start a server or a launcher (each a file of that
+// project: sglang/launch_server.py; vllm/entrypoints/openai/api_server.py,
+// vllm/entrypoints/api_server.py, vllm/entrypoints/cli/main.py;
+// text_generation_server/cli.py; tensorrt_llm/commands/serve.py and the
+// MPI leader / worker that trtllm-llmapi-launch starts; lmdeploy/__main__.py,
+// lmdeploy/serve/openai/api_server.py; torch/distributed/run.py and
+// launch.py; deepspeed/launcher/runner.py and launch.py).
+constexpr Module kModules[] = {
+    {"sglang.launch_server", "SGLang"},
+    {"vllm.entrypoints.openai.api_server", "vLLM"},
+    {"vllm.entrypoints.api_server", "vLLM"},
+    {"vllm.entrypoints.cli.main", "vLLM"},
+    {"text_generation_server.cli", "TGI"},
+    {"tensorrt_llm.commands.serve", "TensorRT-LLM"},
+    {"tensorrt_llm.llmapi.mgmn_leader_node", "TensorRT-LLM"},
+    {"tensorrt_llm.llmapi.mgmn_worker_node", "TensorRT-LLM"},
     {"lmdeploy", "LMDeploy"},
-    {"ollama", "Ollama"},
-    {"llama-server", "llama.cpp server"},
-    {"llama.cpp", "llama.cpp server"},
-    {"torchrun", "torchrun"},
+    {"lmdeploy.serve.openai.api_server", "LMDeploy"},
     {"torch.distributed.run", "torchrun"},
     {"torch.distributed.launch", "torchrun"},
-    {"deepspeed", "DeepSpeed"},
-    {"ray::", "Ray"},
+    {"deepspeed.launcher.runner", "DeepSpeed"},
+    {"deepspeed.launcher.launch", "DeepSpeed"},
 };
+
+// Process titles (setproctitle): SGLang's schedulers and detokenizer
+// ("sglang::scheduler_TP3"), vLLM's workers and engine core
+// ("VLLM::Worker_TP0", "VLLM::EngineCore"), Ray's workers ("ray::...").
+constexpr std::pair<std::string_view, std::string_view> kTitles[] = {
+    {"sglang::", "SGLang"}, {"vllm::", "vLLM"}, {"ray::", "Ray"}};
+
+bool is_python(const std::string& b) { return b.starts_with("python") || b == "pypy3"; }
+bool is_shell(const std::string& b) { return b == "bash" || b == "sh" || b == "dash"; }
+
+/// The file a module is: "a.b" is a/b.py, or a/__main__.py for a package.
+bool script_is_module(const std::string& script, std::string_view module) {
+  std::string file(module);
+  std::replace(file.begin(), file.end(), '.', '/');
+  for (const std::string& f : {file + ".py", file + "/__main__.py"})
+    if (script == f || (script.size() > f.size() && script.ends_with(f) &&
+                        script[script.size() - f.size() - 1] == '/'))
+      return true;
+  return false;
+}
+
+std::optional<std::string> by_title(const std::string& word) {
+  const std::string w = lower(word.substr(0, 64));
+  for (const auto& [prefix, kind] : kTitles)
+    if (w.starts_with(prefix)) return std::string(kind);
+  return std::nullopt;
+}
 
 std::optional<uint32_t> small_uint(const std::optional<std::string>& text, uint32_t lo,
                                    uint32_t hi) {
@@ -64,41 +135,86 @@ bool is_flag(const std::string& w) { return w.size() > 1 && w[0] == '-'; }
 
 }  // namespace
 
-std::optional<std::string> recognise_server_kind(std::string_view name_and_cmdline) {
-  const std::string text = lower(name_and_cmdline);
-  for (const Pattern& p : kPatterns)
-    if (text.find(p.needle) != std::string::npos) return std::string(p.kind);
-  return std::nullopt;
+Program program_of(const std::vector<std::string>& argv) {
+  Program p;
+  if (argv.empty()) return p;
+  p.name = argv[0];
+  p.args_from = 1;
+  // An interpreter (python, a shell, uv / uvx / pipx) runs what follows it;
+  // at most four of them in a row are looked through.
+  for (int hop = 0; hop < 4 && p.args_from <= argv.size(); ++hop) {
+    const std::string b = base(p.name);
+    const size_t at = p.args_from;
+    if (is_python(b)) {
+      size_t i = at;
+      for (; i < argv.size(); ++i) {
+        const std::string& w = argv[i];
+        if (w == "-m" && i + 1 < argv.size()) {
+          p.name = argv[i + 1];
+          p.module = true;
+          p.args_from = i + 2;
+          return p;
+        }
+        if (w == "-c" || w == "-" || w == "--") {
+          p.name = w;
+          p.args_from = argv.size();
+          return p;
+        }
+        if (w == "-W" || w == "-X") {  // options of the interpreter's that take a value
+          ++i;
+          continue;
+        }
+        if (!is_flag(w)) break;
+      }
+      if (i >= argv.size()) return p;  // the interpreter alone
+      p.name = argv[i];
+      p.args_from = i + 1;
+      continue;  // the script may be a console script of a kind
+    }
+    const bool runner =
+        b == "uvx" || ((b == "uv" || b == "pipx") && at < argv.size() && argv[at] == "run");
+    if (is_shell(b) || runner) {
+      size_t i = at + (runner && b != "uvx" ? 1 : 0);
+      while (i < argv.size() && is_flag(argv[i])) ++i;
+      if (i >= argv.size() || (is_shell(b) && i > at)) return p;  // "bash -c ...", a shell
+      p.name = argv[i];
+      p.args_from = i + 1;
+      continue;
+    }
+    return p;
+  }
+  return p;
 }
 
 std::optional<std::string> recognise_program(const std::string& comm, std::string_view cmdline) {
   std::vector<std::string> argv = split_cmdline(cmdline.substr(0, 4096));
-  auto base = [](const std::string& w) { return w.substr(w.rfind('/') + 1); };
-  std::string program = comm;
-  if (!argv.empty()) {
-    const std::string b = base(argv[0]);
-    program += " " + argv[0];
-    if (b == "mpirun" || b == "mpiexec" || b == "orterun" || b == "prterun" || comm == "mpirun" ||
-        comm == "mpiexec")
-      return std::string("mpirun");
-    if (b == "srun" || comm == "srun") return std::string("srun");
-    // An interpreter runs the module after -m, or its first non-flag word.
-    if (b.starts_with("python") || b == "uv" || b == "pipx")
-      for (size_t i = 1; i < argv.size(); ++i) {
-        if (argv[i] == "-m" && i + 1 < argv.size()) {
-          program += " " + argv[i + 1];
-          break;
-        }
-        if (argv[i].front() != '-') {
-          program += " " + base(argv[i]);
-          break;
-        }
-      }
+  if (argv.empty()) {
+    if (std::optional<std::string> t = by_title(comm)) return t;
+    // A kernel-truncated name (15 bytes) of a known executable.
+    const std::string c = base(comm);
+    for (const Executable& e : kExecutables)
+      if (e.subcommand.empty() && !c.empty() && (e.name == c || e.name.substr(0, 15) == c))
+        return std::string(e.kind);
+    return std::nullopt;
   }
-  // Ray's node daemon runs every Ray worker of the node ("ray::..." titles).
-  const std::string b0 = argv.empty() ? comm : base(argv[0]);
-  if (comm == "raylet" || b0 == "raylet" || b0 == "ray") return std::string("Ray");
-  return recognise_server_kind(program);
+  if (std::optional<std::string> t = by_title(argv[0])) return t;
+  if (std::optional<std::string> t = by_title(comm)) return t;
+  const Program p = program_of(argv);
+  if (p.module) {
+    for (const Module& m : kModules)
+      if (p.name == m.name) return std::string(m.kind);
+    return std::nullopt;
+  }
+  const std::string b = base(p.name);
+  std::string first;  // the program's first word that is not an option
+  for (size_t i = p.args_from; i < argv.size() && first.empty(); ++i)
+    if (!is_flag(argv[i])) first = argv[i];
+  for (const Executable& e : kExecutables)
+    if (b == e.name && (e.subcommand.empty() || first == e.subcommand)) return std::string(e.kind);
+  if (p.name.ends_with(".py"))
+    for (const Module& m : kModules)
+      if (script_is_module(p.name, m.name)) return std::string(m.kind);
+  return std::nullopt;
 }
 
 bool generic_launcher(const std::string& kind) {

@@ -10,16 +10,25 @@
 
 namespace gt {
 
-/// "SGLang", "vLLM", "TGI", "Triton", "TensorRT-LLM", "LMDeploy", "Ollama",
-/// "llama.cpp server", "torchrun", "DeepSpeed", "Ray"; nullopt when the
-/// text (a process name and command line, any case) names none of them.
-std::optional<std::string> recognise_server_kind(std::string_view name_and_cmdline);
+/// The program a command line runs: argv[0], or what an interpreter runs
+/// (python's -m module or script, a shell's script, "uv run" / "uvx" /
+/// "pipx run"'s program). `args_from` is the index of the program's first
+/// own argument.
+struct Program {
+  std::string name;     ///< the path or module as given ("" for an empty command line)
+  bool module = false;  ///< `name` is a Python module ("python -m NAME")
+  size_t args_from = 0;
+};
+Program program_of(const std::vector<std::string>& argv);
 
-/// The kind a process is by its program alone (its process name, argv[0],
-/// a Python interpreter's -m module or script, "vllm serve"), never by its
-/// arguments: a supervisor whose argument names "sglang.yaml" is not an
-/// SGLang launcher. Also the generic launchers "mpirun" (mpirun, mpiexec,
-/// orterun, prterun) and "srun". Nullopt for anything else.
+/// The kind a process is by its program alone ("SGLang", "vLLM", "TGI",
+/// "Triton", "TensorRT-LLM", "LMDeploy", "Ollama", "llama.cpp server",
+/// "torchrun", "DeepSpeed", "Ray", and the generic launchers "mpirun" and
+/// "srun"): its executable or console script, its Python module or that
+/// module's file run as a script, or its process title; never a word
+/// elsewhere in its arguments or its path (a venv named "vllm", a
+/// supervisor's "sglang.yaml"). `comm` counts only for a process with no
+/// command line. Nullopt for anything else: an unknown program is unknown.
 std::optional<std::string> recognise_program(const std::string& comm, std::string_view cmdline);
 
 /// Whether `kind` is a generic launcher (Ray, mpirun, srun, torchrun,

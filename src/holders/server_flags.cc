@@ -35,6 +35,11 @@ enum class Field {
   kWorld,         // mpirun -np, srun -n
   kTasksPerNode,  // srun --ntasks-per-node
   kSwitch,        // a launcher's flag without a value (so the next word is not taken)
+  kPortArg,       // a port given as a positional argument (LMDeploy's fire-era CLI)
+  kIgnored,       // a positional argument whose value is not needed here
+  kRepository,    // Triton --model-repository: where models are, not a model
+  kLoadModel,     // Triton --load-model NAME (explicit model control)
+  kLoadModels,    // set when --load-model is given more than once
 };
 
 struct Opt {
@@ -48,8 +53,8 @@ struct Table {
   bool underscores_to_dashes = false;  // the parser rewrites --a_b as --a-b
   bool abbreviations = false;          // unambiguous prefixes of long options
   std::vector<Opt> opts;
-  bool positional_model = false;
-  std::vector<std::string_view> subcommands;  // leading words before the positional model
+  std::vector<Field> positionals;             // what each positional argument is, in order
+  std::vector<std::string_view> subcommands;  // leading words before the positionals
   bool script_follows = false;  // the first positional is a script; the rest are its arguments
 };
 
@@ -86,7 +91,7 @@ const Table kVllm{"vLLM",
                    {Field::kPipeline, {"--pipeline-parallel-size", "-pp"}},
                    {Field::kConfig, {"--config"}},
                    {Field::kEnableEp, {"--enable-expert-parallel"}, false}},
-                  true,
+                  {Field::kModel},
                   {"serve"}};
 
 // text-generation-inference launcher/src/main.rs (clap derive: long names
@@ -98,16 +103,19 @@ const Table kTgi{"TGI",
                  {{Field::kModel, {"--model-id"}},
                   {Field::kPort, {"--port", "-p"}},
                   {Field::kTensor, {"--num-shard"}}},
-                 true,
+                 {Field::kModel},
                  {"serve"}};
 
 // triton-inference-server src/command_line_parser.cc (getopt_long: prefixes
-// allowed): --model-repository (alias --model-store), --http-port.
-const Table kTriton{
-    "Triton",
-    false,
-    true,
-    {{Field::kModel, {"--model-repository", "--model-store"}}, {Field::kPort, {"--http-port"}}}};
+// allowed): --model-repository (alias --model-store) names the folder of
+// every model it may serve, not a model; --load-model NAME (repeatable) the
+// models loaded at start under --model-control-mode=explicit; --http-port.
+const Table kTriton{"Triton",
+                    false,
+                    true,
+                    {{Field::kRepository, {"--model-repository", "--model-store"}},
+                     {Field::kLoadModel, {"--load-model"}},
+                     {Field::kPort, {"--http-port"}}}};
 
 // TensorRT-LLM tensorrt_llm/commands/serve.py (click: names as declared,
 // with underscores; no prefixes): "trtllm-serve [serve] MODEL", --port,
@@ -119,21 +127,27 @@ const Table kTrtllm{"TensorRT-LLM",
                      {Field::kTensor, {"--tp_size"}},
                      {Field::kPipeline, {"--pp_size"}},
                      {Field::kExpert, {"--ep_size"}}},
-                    true,
+                    {Field::kModel},
                     {"serve"}};
 
 // lmdeploy/cli/serve.py and lmdeploy/cli/utils.py (ArgumentHelper; plain
-// argparse, prefixes allowed): "lmdeploy serve api_server MODEL_PATH",
-// --server-port (23333), --tp, --dp, --ep.
-const Table kLmdeploy{"LMDeploy",
-                      false,
-                      true,
-                      {{Field::kPort, {"--server-port"}},
-                       {Field::kTensor, {"--tp"}},
-                       {Field::kData, {"--dp"}},
-                       {Field::kExpert, {"--ep"}}},
-                      true,
-                      {"serve", "api_server"}};
+// argparse, prefixes allowed; since d99bc9c9, Jan 2024): "lmdeploy serve
+// api_server MODEL_PATH", --server-port (23333), --tp, --dp, --ep. Before it
+// (169d5169, Oct 2023) the CLI was python-fire over SubCliServe.api_server(
+// model_path, server_name, server_port, instance_num, tp): those five are
+// positional in order ("api_server MODEL 0.0.0.0 6006") or flags spelled
+// either way (--server_port, --server-port). The later parser takes one
+// positional only, so a second one is always the fire form's.
+const Table kLmdeploy{
+    "LMDeploy",
+    false,
+    true,
+    {{Field::kPort, {"--server-port", "--server_port"}},
+     {Field::kTensor, {"--tp"}},
+     {Field::kData, {"--dp"}},
+     {Field::kExpert, {"--ep"}}},
+    {Field::kModel, Field::kIgnored, Field::kPortArg, Field::kIgnored, Field::kTensor},
+    {"serve", "api_server"}};
 
 // ollama runner/runner.go (Go's flag package: -model and --model alike,
 // -port=N): the runner that holds the GPU; the API port is the serve
@@ -141,7 +155,8 @@ const Table kLmdeploy{"LMDeploy",
 const Table kOllama{"Ollama", false, false, {{Field::kModel, {"--model", "-model"}}}};
 
 // llama.cpp common/arg.cpp: -m/--model, -hf/-hfr/--hf-repo, --port (8080);
-// exact names only.
+// exact names only. The single binary's "llama serve" (README.md) takes
+// llama-server's arguments after "serve".
 const Table kLlamaCpp{
     "llama.cpp server",
     false,
@@ -160,7 +175,7 @@ const Table kTorchrun{
      {Field::kSwitch,
       {"--no-python", "--no_python", "--module", "-m", "--run-path", "--run_path"},
       false}},
-    false,
+    {},
     {},
     true};
 
@@ -175,7 +190,7 @@ const Table kDeepspeed{
      {Field::kSwitch,
       {"--no_python", "--no-python", "--module", "--no_local_rank", "--force_multi"},
       false}},
-    false,
+    {},
     {},
     true};
 
@@ -238,11 +253,12 @@ const Opt* lookup(const Table& t, std::string name) {
 
 using Values = std::map<Field, std::string>;
 
-/// Reads `words` (the parser's own, argv[0] excluded) against `t`. Returns
-/// the index of the script for a launcher whose script follows (else size).
-size_t read_words(const Table& t, const std::vector<std::string>& words, Values& v,
-                  std::optional<std::string>& positional) {
-  bool sure = true;  // no unknown option may have taken the next word
+/// Reads `words` (the parser's own, argv[0] excluded) against `t`: options
+/// into `v`, positional arguments into `pos`. Returns the index of the
+/// script for a launcher whose script follows (else size).
+size_t read_words(const Table& t, const std::vector<std::string>& words, Values& v, Values& pos) {
+  bool sure = true;    // no unknown option may have taken the next word
+  bool other = false;  // a subcommand other than the table's: its positionals are not known
   size_t positionals = 0;
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
@@ -260,56 +276,50 @@ size_t read_words(const Table& t, const std::vector<std::string>& words, Values&
         }
         continue;
       }
-      if (!o->value) {
-        v[o->field] = "1";
-      } else if (eq != std::string::npos) {
-        v[o->field] = w.substr(eq + 1);
-      } else if (i + 1 < words.size()) {
-        v[o->field] = words[++i];
-      }
+      std::string value = "1";
+      if (o->value && eq != std::string::npos)
+        value = w.substr(eq + 1);
+      else if (o->value && i + 1 < words.size())
+        value = words[++i];
+      else if (o->value)
+        continue;
+      if (o->field == Field::kLoadModel && v.count(Field::kLoadModel) &&
+          v[Field::kLoadModel] != value)
+        v[Field::kLoadModels] = "1";
+      v[o->field] = value;
       continue;
     }
     if (t.script_follows) return i;
-    if (!t.positional_model || positional || !sure) continue;
-    if (positionals == 0 && t.subcommands.empty()) {
-      positional = w;
-    } else if (positionals < t.subcommands.size() && w == t.subcommands[positionals]) {
-      ++positionals;
-      continue;
-    } else if (positionals == t.subcommands.size() ||
-               (t.kind == "TensorRT-LLM" && positionals == 0)) {
-      positional = w;  // trtllm-serve takes MODEL with or without "serve"
+    if (t.positionals.empty() || !sure || other) continue;
+    if (positionals < t.subcommands.size()) {
+      if (w == t.subcommands[positionals]) {
+        ++positionals;
+        continue;
+      }
+      // trtllm-serve takes MODEL with or without "serve".
+      if (t.kind != "TensorRT-LLM" || positionals != 0) {
+        other = true;
+        continue;
+      }
+      positionals = t.subcommands.size();
     }
+    const size_t k = positionals - t.subcommands.size();
+    if (k < t.positionals.size()) pos.emplace(t.positionals[k], w);
     ++positionals;
   }
   return words.size();
-}
-
-bool is_python(const std::string& w) {
-  std::string b = w.substr(w.rfind('/') + 1);
-  return b.starts_with("python") || b == "pypy3";
 }
 
 }  // namespace
 
 std::vector<std::string> parser_words(const std::vector<std::string>& argv) {
   std::vector<std::string> out;
-  size_t from = 1;
-  if (!argv.empty() && is_python(argv[0])) {
-    from = argv.size();
-    for (size_t i = 1; i < argv.size(); ++i) {
-      if (argv[i] == "-m" && i + 1 < argv.size()) {
-        from = i + 2;
-        break;
-      }
-      if (argv[i] == "-c") break;
-      if (!argv[i].empty() && argv[i][0] != '-') {
-        from = i + 1;  // a script (torchrun's, deepspeed's console script)
-        break;
-      }
-    }
-  }
-  for (size_t i = from; i < argv.size() && out.size() < 4096; ++i) out.push_back(argv[i]);
+  const Program p = program_of(argv);
+  // lmdeploy/serve/openai/api_server.py run by itself is "serve api_server".
+  if (p.name == "lmdeploy.serve.openai.api_server" ||
+      p.name.ends_with("lmdeploy/serve/openai/api_server.py"))
+    out = {"serve", "api_server"};
+  for (size_t i = p.args_from; i < argv.size() && out.size() < 4096; ++i) out.push_back(argv[i]);
   return out;
 }
 
@@ -326,15 +336,27 @@ std::optional<uint32_t> default_port(const std::string& kind) {
 
 namespace {
 
-void fill(const Values& v, const std::optional<std::string>& positional, const char* port_source,
-          ServerFlags& f) {
+/// The table's name for a field's option ("--server-port", "--http-port").
+std::string option_name(const Table& t, Field x) {
+  for (const Opt& o : t.opts)
+    if (o.field == x) return std::string(o.names.front());
+  return "";
+}
+
+/// What `v` (options) and `pos` (positionals) set, where `f` is still null;
+/// an option wins over a positional argument for the same field.
+void fill(const Values& v, const Values& pos, const std::string& port_source, ServerFlags& f) {
   auto get = [&](Field x) -> std::optional<std::string> {
-    auto it = v.find(x);
-    return it == v.end() ? std::nullopt : std::optional<std::string>(it->second);
+    if (auto it = v.find(x); it != v.end()) return it->second;
+    if (auto it = pos.find(x); it != pos.end()) return it->second;
+    return std::nullopt;
   };
-  if (!f.model) f.model = get(Field::kModel) ? get(Field::kModel) : positional;
+  if (!f.model) f.model = get(Field::kModel);
   if (f.model && f.model->empty()) f.model.reset();
-  if (!f.port && (f.port = number(get(Field::kPort), 1, 65535))) f.port_source = port_source;
+  if (!f.port && (f.port = number(get(Field::kPort), 1, 65535)))
+    f.port_source = port_source;
+  else if (!f.port && (f.port = number(get(Field::kPortArg), 1, 65535)))
+    f.port_source = "port argument";
   if (!f.tensor) f.tensor = number(get(Field::kTensor), 1, 4096);
   if (!f.data) f.data = number(get(Field::kData), 1, 4096);
   if (!f.pipeline) f.pipeline = number(get(Field::kPipeline), 1, 4096);
@@ -342,6 +364,9 @@ void fill(const Values& v, const std::optional<std::string>& positional, const c
   if (!f.config_file) f.config_file = get(Field::kConfig);
   if (!f.world_size) f.world_size = number(get(Field::kWorld), 1, 1u << 20);
   if (!f.local_world_size) f.local_world_size = number(get(Field::kTasksPerNode), 1, 4096);
+  // Triton serves what it loads: one --load-model names it ("*" is all).
+  if (!f.model && !v.count(Field::kLoadModels))
+    if (auto m = get(Field::kLoadModel); m && !m->empty() && *m != "*") f.model = m;
 }
 
 /// Launchers: the world and this node's share; the script's own layout.
@@ -370,59 +395,89 @@ void fill_launcher(const Table& t, const Values& v, ServerFlags& f) {
 
 }  // namespace
 
-ServerFlags parse_server_flags(const std::string& kind, const std::vector<std::string>& argv) {
-  ServerFlags f;
-  if (argv.empty()) return f;
-  // A generic wrapper: its own options, then the program it runs.
-  const std::string b = argv[0].substr(argv[0].rfind('/') + 1);
-  const bool mpi = b == "mpirun" || b == "mpiexec" || b == "orterun" || b == "prterun";
-  if (mpi || b == "srun") {
-    size_t p = 1;
-    for (; p < argv.size(); ++p) {
-      if (is_flag(argv[p])) continue;
-      std::string rest;
-      for (size_t i = p; i < argv.size() && i < p + 8; ++i) rest += argv[i] + " ";
-      if (recognise_program("", rest)) break;
-    }
-    Values v;
-    std::optional<std::string> none;
-    std::vector<std::string> own(argv.begin() + 1, argv.begin() + static_cast<std::ptrdiff_t>(p));
-    read_words(mpi ? kMpirun : kSrun, own, v, none);
-    fill(v, none, "", f);
-    if (p < argv.size()) {
-      ServerFlags inner = parse_server_flags(
-          kind,
-          std::vector<std::string>(argv.begin() + static_cast<std::ptrdiff_t>(p), argv.end()));
-      inner.world_size = f.world_size;
-      inner.local_world_size = f.local_world_size;
-      return inner;
-    }
-    return f;
+namespace {
+
+bool mpi_program(const std::string& b) {
+  return b == "mpirun" || b == "mpiexec" || b == "orterun" || b == "prterun";
+}
+
+/// Where the program an MPI or Slurm launcher runs starts: its first word
+/// that is not an option (or an option's value) and names a program.
+size_t wrapped_program(const std::vector<std::string>& argv, size_t from) {
+  size_t p = from;
+  for (; p < argv.size(); ++p) {
+    if (is_flag(argv[p])) continue;
+    std::string rest;
+    for (size_t i = p; i < argv.size() && i < p + 8; ++i) rest += argv[i] + " ";
+    if (recognise_program("", rest)) break;
   }
+  return p;
+}
+
+}  // namespace
+
+// Wrappers (mpirun, srun, trtllm-llmapi-launch, nested in any order) are
+// walked in a loop, at most kMaxWrappers deep: the outermost launcher's
+// world size is the job's; the words after the last wrapper are read once.
+ServerFlags parse_server_flags(const std::string& kind, const std::vector<std::string>& argv) {
+  constexpr int kMaxWrappers = 8;
+  ServerFlags f;
+  size_t at = 0;
+  for (int hop = 0; hop < kMaxWrappers && at < argv.size(); ++hop) {
+    const std::string b = argv[at].substr(argv[at].rfind('/') + 1);
+    const bool mpi = mpi_program(b);
+    if (mpi || b == "srun") {
+      const size_t p = wrapped_program(argv, at + 1);
+      Values v, none;
+      read_words(mpi ? kMpirun : kSrun,
+                 std::vector<std::string>(argv.begin() + static_cast<std::ptrdiff_t>(at) + 1,
+                                          argv.begin() + static_cast<std::ptrdiff_t>(p)),
+                 v, none);
+      fill(v, none, "", f);
+      at = p;
+      continue;
+    }
+    // tensorrt_llm/llmapi/trtllm-llmapi-launch: no options; its arguments
+    // are the command it runs (as "bash .../trtllm-llmapi-launch CMD...").
+    const size_t shell = (b == "bash" || b == "sh") && at + 1 < argv.size() ? 1 : 0;
+    const std::string w = argv[at + shell].substr(argv[at + shell].rfind('/') + 1);
+    if (w == "trtllm-llmapi-launch") {
+      at += shell + 1;
+      continue;
+    }
+    break;
+  }
+  const std::optional<uint32_t> world = f.world_size, local = f.local_world_size;
+  if (at >= argv.size()) return f;
   const Table* t = table_for(kind);
   if (!t) return f;
-  std::vector<std::string> words = parser_words(argv);
-  Values v;
-  std::optional<std::string> positional;
-  size_t script = read_words(*t, words, v, positional);
+  std::vector<std::string> words = parser_words(
+      std::vector<std::string>(argv.begin() + static_cast<std::ptrdiff_t>(at), argv.end()));
+  ServerFlags inner;
+  Values v, pos;
+  size_t script = read_words(*t, words, v, pos);
   if (t->script_follows) {
-    fill_launcher(*t, v, f);
+    fill_launcher(*t, v, inner);
     if (script < words.size()) {  // the script's own arguments
-      Values m;
-      std::optional<std::string> none;
+      Values m, none;
       read_words(kMegatron,
                  std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(script) + 1,
                                           words.end()),
                  m, none);
-      fill(m, none, "", f);
+      fill(m, none, "", inner);
     }
-    return f;
+  } else {
+    fill(v, pos, option_name(*t, Field::kPort), inner);
+    if (v.count(Field::kEpMoe) && !inner.expert) inner.expert = inner.tensor.value_or(1);
+    if (v.count(Field::kDpAttention) && !inner.data && inner.tensor) inner.data = inner.tensor;
+    if (v.count(Field::kEnableEp) && !inner.expert)
+      inner.expert = inner.tensor.value_or(1) * inner.data.value_or(1);
   }
-  fill(v, positional, "--port", f);
-  if (v.count(Field::kEpMoe) && !f.expert) f.expert = f.tensor.value_or(1);
-  if (v.count(Field::kDpAttention) && !f.data && f.tensor) f.data = f.tensor;
-  if (v.count(Field::kEnableEp) && !f.expert) f.expert = f.tensor.value_or(1) * f.data.value_or(1);
-  return f;
+  if (at > 0) {  // the wrappers' world, as before: theirs when they give one
+    inner.world_size = world;
+    inner.local_world_size = local;
+  }
+  return inner;
 }
 
 std::map<std::string, std::string> parse_environ(const std::string& text) {
@@ -509,9 +564,14 @@ void apply_server_config(const std::string& kind, const std::string& yaml, const
     if (colon == std::string::npos) continue;
     std::string key = line.substr(0, colon), value = line.substr(colon + 1);
     if (size_t hash = value.find(" #"); hash != std::string::npos) value.resize(hash);
+    // One pass each way: erasing one leading blank at a time is quadratic.
     auto trim = [](std::string& s) {
-      while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
-      while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.erase(0, 1);
+      const size_t from = s.find_first_not_of(" \t\r");
+      if (from == std::string::npos) {
+        s.clear();
+        return;
+      }
+      s = s.substr(from, s.find_last_not_of(" \t\r") - from + 1);
       if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
         s = s.substr(1, s.size() - 2);
     };
@@ -523,8 +583,7 @@ void apply_server_config(const std::string& kind, const std::string& yaml, const
   }
   Table exact = *t;
   exact.abbreviations = false;  // a config's keys are full names
-  Values v;
-  std::optional<std::string> none;
+  Values v, none;
   read_words(exact, words, v, none);
   v.erase(Field::kConfig);
   fill(v, none, "", f);

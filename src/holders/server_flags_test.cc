@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "holders/identity.h"
 
 namespace gt {
@@ -92,15 +94,27 @@ TEST(ServerFlags, TgiLauncherAndShards) {
             "bigscience/bloom");
 }
 
-TEST(ServerFlags, TritonRepositoryIsWhatItServes) {
-  // src/command_line_parser.cc (getopt_long): --model-repository, --model-store, --http-port.
+TEST(ServerFlags, TritonRepositoryIsNotAModel) {
+  // src/command_line_parser.cc (getopt_long): --model-repository / --model-store
+  // is the folder of every model it may serve; --load-model NAME the one it loads.
   for (const char* line : {"tritonserver --model-repository=/models --http-port 8010",
                            "tritonserver --model-store /models --http-port=8010",
                            "tritonserver --model-repo=/models --http-p=8010"}) {
     ServerFlags f = parse("Triton", line);
-    EXPECT_EQ(f.model, "/models") << line;
+    EXPECT_EQ(f.model, std::nullopt) << line;
     EXPECT_EQ(f.port, 8010u) << line;
+    EXPECT_EQ(f.port_source, "--http-port") << line;
   }
+  EXPECT_EQ(parse("Triton",
+                  "tritonserver --model-repository=/models --model-control-mode=explicit "
+                  "--load-model=llama")
+                .model,
+            "llama");
+  EXPECT_EQ(
+      parse("Triton", "tritonserver --model-repository=/m --load-model a --load-model b").model,
+      std::nullopt);
+  EXPECT_EQ(parse("Triton", "tritonserver --model-repository=/m --load-model=*").model,
+            std::nullopt);
 }
 
 TEST(ServerFlags, TrtllmServeUnderscores) {
@@ -225,9 +239,10 @@ TEST(ServerFlags, DeepSpeedLauncher) {
 TEST(ServerFlags, WrappersReadTheProgramTheyRun) {
   // Open MPI orterun: -np; the program after its options is read with its kind's table.
   ServerFlags f =
-      parse("Triton", "mpirun --allow-run-as-root -np 4 tritonserver --model-repository=/m");
+      parse("Triton",
+            "mpirun --allow-run-as-root -np 4 tritonserver --model-repository=/m --load-model x");
   EXPECT_EQ(f.world_size, 4u);
-  EXPECT_EQ(f.model, "/m");
+  EXPECT_EQ(f.model, "x");
   // Slurm srun: --ntasks.
   ServerFlags s = parse("SGLang", "srun --ntasks=2 python3 -m sglang.launch_server --tp 4");
   EXPECT_EQ(s.world_size, 2u);
@@ -252,6 +267,84 @@ TEST(ServerFlags, ConfigFileKeys) {
   EXPECT_EQ(g.port, 30001u);
   EXPECT_EQ(g.port_source, "config s.yaml");
   EXPECT_EQ(g.tensor, 2u);
+}
+
+// Issue 31: the held-out real command lines (tests/fixtures/real/server-cmdlines.md
+// names where each spelling is defined).
+TEST(ServerFlags, LmdeployPositionalForm) {
+  // The fire-era CLI: api_server(model_path, server_name, server_port, instance_num, tp).
+  ServerFlags f = parse("LMDeploy", "lmdeploy serve api_server ./workspace 0.0.0.0 6006");
+  EXPECT_EQ(f.model, "./workspace");
+  EXPECT_EQ(f.port, 6006u);
+  EXPECT_EQ(f.port_source, "port argument");
+  EXPECT_EQ(parse("LMDeploy", "lmdeploy serve api_server m 0.0.0.0 6006 32 2").tensor, 2u);
+  EXPECT_EQ(parse("LMDeploy", "lmdeploy serve api_server m --server_port 6007").port, 6007u);
+  EXPECT_EQ(parse("LMDeploy", "lmdeploy serve api_server m --server-port 6008").port_source,
+            "--server-port");
+  // lmdeploy/serve/openai/api_server.py run by itself (fire main(model_path, server_name,
+  // server_port, ...)), and "python -m lmdeploy serve api_server".
+  EXPECT_EQ(parse("LMDeploy", "python3 -m lmdeploy.serve.openai.api_server m 0.0.0.0 23334").port,
+            23334u);
+  EXPECT_EQ(parse("LMDeploy", "python3 -m lmdeploy serve api_server m --tp 4").tensor, 4u);
+  // Another subcommand's positionals are not api_server's.
+  EXPECT_EQ(parse("LMDeploy", "lmdeploy serve gradio m 0.0.0.0 6006").port, std::nullopt);
+  EXPECT_EQ(parse("LMDeploy", "lmdeploy chat m").model, std::nullopt);
+}
+
+TEST(ServerFlags, LlamaServeAndTrtllmUnderItsLauncher) {
+  // llama.cpp README.md: "llama serve -hf MODEL" takes llama-server's arguments.
+  ServerFlags l =
+      parse("llama.cpp server", "llama serve -hf ggml-org/gemma-3-1b-it-GGUF --port 8090");
+  EXPECT_EQ(l.model, "ggml-org/gemma-3-1b-it-GGUF");
+  EXPECT_EQ(l.port, 8090u);
+  // trtllm-llmapi-launch runs the command it is given: the model is trtllm-serve's.
+  for (const char* line :
+       {"trtllm-llmapi-launch trtllm-serve /m/ds --tp_size 8 --port 8001",
+        "/bin/bash /usr/local/bin/trtllm-llmapi-launch trtllm-serve /m/ds --tp_size 8 --port 8001",
+        "srun -n 16 trtllm-llmapi-launch trtllm-serve serve /m/ds --tp_size 8 --port 8001"}) {
+    ServerFlags f = parse("TensorRT-LLM", line);
+    EXPECT_EQ(f.model, "/m/ds") << line;
+    EXPECT_EQ(f.tensor, 8u) << line;
+    EXPECT_EQ(f.port, 8001u) << line;
+  }
+  EXPECT_EQ(parse("TensorRT-LLM", "srun -n 16 trtllm-llmapi-launch trtllm-serve /m").world_size,
+            16u);
+  // A framework's own prefixed flag is not SGLang's --tp-size.
+  EXPECT_EQ(parse("SGLang", "python3 -m sglang.launch_server --sglang_tp_size 2").tensor,
+            std::nullopt);
+}
+
+TEST(ServerFlags, NestedWrappersAreWalkedBounded) {
+  // Issue 32: "mpirun" x 4096 was 4,095 nested calls on copies of the words.
+  std::vector<std::string> argv(4096, "mpirun");
+  argv.push_back("tritonserver");
+  const auto t0 = std::chrono::steady_clock::now();
+  ServerFlags f = parse_server_flags("Triton", argv);
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  EXPECT_EQ(f.model, std::nullopt);
+  EXPECT_LT(ms, 1000);
+  // Two wrappers deep still reads the program and the outer world.
+  ServerFlags g = parse("SGLang", "srun -n 4 mpirun -np 2 python3 -m sglang.launch_server --tp 8");
+  EXPECT_EQ(g.tensor, 8u);
+  EXPECT_EQ(g.world_size, 4u);
+}
+
+TEST(ServerFlags, ConfigTrimIsLinear) {
+  // Issue 32: one "port:" line with 1 M blanks cost ~10 s (one erase per blank).
+  std::string yaml = "port:" + std::string(1000000, ' ') + "9000" + std::string(1000, '\t') + "\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  ServerFlags f;
+  apply_server_config("vLLM", yaml, "config c.yaml", f);
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  EXPECT_EQ(f.port, 9000u);
+  EXPECT_LT(ms, 1000);
+  ServerFlags g;
+  apply_server_config("vLLM", "port: \t \n model:   \"m/x\"  \n", "config c.yaml", g);
+  EXPECT_EQ(g.port, std::nullopt);
 }
 
 TEST(ServerFlags, HostileInputStaysNull) {

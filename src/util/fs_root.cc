@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 
 #include "util/errno_error.h"
 #include "util/read_capped.h"
@@ -30,9 +31,85 @@ std::string FsRoot::node_path(const std::string& real_path) const {
   return real_path;
 }
 
+namespace {
+
+bool live_root(const std::string& root) { return root == "/" || root.empty(); }
+
+void push_parts(const std::string& path, std::deque<std::string>& todo) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i <= path.size();) {
+    size_t e = path.find('/', i);
+    if (e == std::string::npos) e = path.size();
+    if (e > i) parts.push_back(path.substr(i, e - i));
+    i = e + 1;
+  }
+  todo.insert(todo.begin(), parts.begin(), parts.end());
+}
+
+std::string joined(const std::string& root, const std::vector<std::string>& parts) {
+  std::string out = root;
+  for (const std::string& p : parts) out += "/" + p;
+  return parts.empty() ? out + "/" : out;
+}
+
+}  // namespace
+
+// Component by component with lstat, the root standing for "/". A missing
+// component ends the walk: the rest is appended as text, and the open of
+// that path fails on the missing part before any ".." after it is taken.
+Result<std::string> FsRoot::resolve(const std::string& abs_path) const {
+  if (live_root(root_)) return abs_path;
+  if (!abs_path.starts_with("/"))
+    return Error{ErrorKind::kMalformed, "\"" + abs_path + "\" is not an absolute path"};
+  std::vector<std::string> done;
+  std::deque<std::string> todo;
+  push_parts(abs_path, todo);
+  int links = 0;
+  while (!todo.empty()) {
+    std::string part = std::move(todo.front());
+    todo.pop_front();
+    if (part == ".") continue;
+    if (part == "..") {
+      if (!done.empty()) done.pop_back();
+      continue;
+    }
+    done.push_back(std::move(part));
+    const std::string host = joined(root_, done);
+    struct stat st {};
+    if (::lstat(host.c_str(), &st) != 0) {
+      for (std::string& rest : todo) done.push_back(std::move(rest));
+      return joined(root_, done);
+    }
+    if (!S_ISLNK(st.st_mode)) continue;
+    if (++links > kMaxLinks)
+      return Error{ErrorKind::kMalformed,
+                   abs_path + " under " + root_ + " has more than 40 links (a loop)"};
+    char buf[4096];
+    ssize_t n = ::readlink(host.c_str(), buf, sizeof buf - 1);
+    if (n < 0) return errno_error(errno, "cannot read the link " + host);
+    const std::string target(buf, static_cast<size_t>(n));
+    done.pop_back();
+    if (target.starts_with("/")) done.clear();
+    push_parts(target, todo);
+  }
+  return joined(root_, done);
+}
+
+Result<int> FsRoot::open(const std::string& abs_path, int flags) const {
+  Result<std::string> p = resolve(abs_path);
+  if (!p) return p.error();
+  // Resolved: the last component is no link, unless it became one since.
+  if (!live_root(root_)) flags |= O_NOFOLLOW;
+  int fd = ::open(p->c_str(), flags | O_CLOEXEC);
+  if (fd < 0) return errno_error(errno, "cannot open " + *p);
+  return fd;
+}
+
 Result<std::string> FsRoot::read(const std::string& abs_path) const {
-  const std::string p = path(abs_path);
-  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  Result<std::string> resolved = resolve(abs_path);
+  if (!resolved) return resolved.error();
+  const std::string& p = *resolved;
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | (live_root(root_) ? 0 : O_NOFOLLOW));
   if (fd < 0) return errno_error(errno, "cannot open " + p);
   std::string out;
   char buf[8192];
@@ -68,7 +145,9 @@ std::optional<std::string> FsRoot::read_optional_trimmed(const std::string& abs_
 }
 
 Result<std::vector<std::string>> FsRoot::list(const std::string& abs_dir) const {
-  const std::string p = path(abs_dir);
+  Result<std::string> resolved = resolve(abs_dir);
+  if (!resolved) return resolved.error();
+  const std::string& p = *resolved;
   DIR* dir = ::opendir(p.c_str());
   if (dir == nullptr) return errno_error(errno, "cannot list " + p);
   std::vector<std::string> names;
@@ -82,7 +161,17 @@ Result<std::vector<std::string>> FsRoot::list(const std::string& abs_dir) const 
 }
 
 std::optional<std::string> FsRoot::read_link(const std::string& abs_path) const {
-  const std::string p = path(abs_path);
+  // The folder resolved inside the root; the link itself is read, not followed.
+  std::string p = path(abs_path);
+  if (!live_root(root_)) {
+    const size_t slash = abs_path.rfind('/');
+    const std::string name = abs_path.substr(slash + 1);
+    if (slash == std::string::npos || name.empty() || name == "." || name == "..")
+      return std::nullopt;
+    Result<std::string> dir = resolve(abs_path.substr(0, slash + 1));
+    if (!dir) return std::nullopt;
+    p = *dir + (dir->ends_with("/") ? "" : "/") + name;
+  }
   char buf[4096];
   ssize_t n = ::readlink(p.c_str(), buf, sizeof buf - 1);
   if (n < 0) return std::nullopt;
@@ -90,8 +179,9 @@ std::optional<std::string> FsRoot::read_link(const std::string& abs_path) const 
 }
 
 bool FsRoot::exists(const std::string& abs_path) const {
+  Result<std::string> p = resolve(abs_path);
   struct stat st;
-  return ::stat(path(abs_path).c_str(), &st) == 0;
+  return p && ::stat(p->c_str(), &st) == 0;
 }
 
 }  // namespace gt

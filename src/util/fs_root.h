@@ -1,5 +1,11 @@
 // FsRoot: every /proc and /sys reader goes through a root directory, so a
 // broken node can be captured as a fixture tree and replayed in tests.
+// Under a root other than "/" (a fixture tree, a fleet host's gathered
+// files) every path is resolved inside the root, as the kernel's
+// openat2(RESOLVE_IN_ROOT) does: ".." at the root stays there, a link's
+// absolute target starts again at the root, so no path taken from the
+// node's data (a --config on a command line, a link in the tree) reaches a
+// file of the machine running the tool.
 #pragma once
 
 #include <optional>
@@ -15,8 +21,21 @@ class FsRoot {
   /// `root` is the directory that stands for "/" ("/" on a live node).
   explicit FsRoot(std::string root = "/");
 
-  /// Returns root + abs_path ("/proc/1/cmdline" under "fixtures/x").
+  /// Returns root + abs_path ("/proc/1/cmdline" under "fixtures/x"), as
+  /// text: only for paths the tool chose itself. A path from the node's data
+  /// goes through resolve() or the readers below.
   std::string path(const std::string& abs_path) const;
+
+  /// The host path `abs_path` names inside the root, every component and
+  /// link resolved there (at most kMaxLinks links); under "/" the path as
+  /// given. NotFound when a component is missing, Malformed for a relative
+  /// path or a link loop.
+  Result<std::string> resolve(const std::string& abs_path) const;
+  static constexpr int kMaxLinks = 40;
+
+  /// Opens `abs_path` resolved inside the root (the last component is not
+  /// followed when `flags` has O_NOFOLLOW). The caller closes the fd.
+  Result<int> open(const std::string& abs_path, int flags) const;
   const std::string& root() const { return root_; }
   /// The inverse of path(): a file found under the root, as the node sees it
   /// ("fixtures/x/usr/lib/a.so" is "/usr/lib/a.so"); other paths unchanged.

@@ -105,5 +105,31 @@ TEST(FsRoot, ReadsLiveProcSelf) {
   EXPECT_EQ(r->substr(0, r->find(' ')), std::to_string(::getpid()));
 }
 
+TEST(FsRoot, PathsFromTheNodeResolveInsideTheRoot) {
+  // Issue 32: a --config of "/../../x" on a gathered host's command line
+  // opened the fleet machine's own file. ".." stops at the root, a link's
+  // absolute target starts again at the root, a link out is followed in.
+  TempTree outside, t;
+  outside.write("/secret.yaml", "port: 1\n");
+  t.write("/etc/inside.yaml", "port: 2\n");
+  const std::string up = "/../../../../../../../.." + outside.dir() + "/secret.yaml";
+  const FsRoot root(t.dir());
+  EXPECT_FALSE(root.read(up).ok()) << "read beside the root";
+  EXPECT_FALSE(root.exists(up));
+  EXPECT_EQ(*root.resolve("/../../etc/inside.yaml"), t.dir() + "/etc/inside.yaml");
+  t.symlink(outside.dir() + "/secret.yaml", "/cfg/abs.yaml");        // absolute: inside
+  t.symlink("../../../../../../../.." + outside.dir(), "/cfg/rel");  // relative: clamped
+  t.symlink("/etc", "/cfg/etc");
+  EXPECT_FALSE(root.read("/cfg/abs.yaml").ok());
+  EXPECT_FALSE(root.read("/cfg/rel/secret.yaml").ok());
+  ASSERT_TRUE(root.read("/cfg/etc/inside.yaml").ok());
+  EXPECT_EQ(*root.read("/cfg/etc/inside.yaml"), "port: 2\n");
+  EXPECT_FALSE(root.list("/cfg/rel").ok() && root.list("/cfg/rel")->size() == 1);
+  t.symlink("loop", "/cfg/loop");
+  EXPECT_EQ(root.resolve("/cfg/loop/x").error().kind, ErrorKind::kMalformed);
+  // The live root reads the node's own paths as given.
+  EXPECT_EQ(*FsRoot("/").resolve("/a/../b"), "/a/../b");
+}
+
 }  // namespace fs_root_test
 }  // namespace gt

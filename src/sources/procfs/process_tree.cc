@@ -75,9 +75,14 @@ bool is_session_or_runtime(const std::string& comm) {
 }
 
 /// Daemons whose job is to restart what they run: they own the server (and
-/// every other program they run), they are not part of it.
-bool is_supervisor_daemon(const std::string& comm) {
-  return comm == "supervisord" || comm == "runsv" || comm == "s6-supervise" || comm == "s6-svscan";
+/// every other program they run), they are not part of it. PM2's daemon is
+/// named by its title only (pm2 lib/Daemon.js: process.title = "PM2 v" +
+/// version + ": God Daemon (" + PM2_HOME + ")", or PM2_DAEMON_TITLE).
+bool is_supervisor_daemon(const ProcInfo& p) {
+  const std::string& comm = p.comm;
+  return comm == "supervisord" || comm == "runsv" || comm == "s6-supervise" ||
+         comm == "s6-svscan" ||
+         (p.cmdline.starts_with("PM2 v") && p.cmdline.find(": God Daemon (") != std::string::npos);
 }
 
 std::optional<unsigned> parse_leading_uint(std::string_view s) {
@@ -194,7 +199,7 @@ Climb climb_from(const FsRoot& root, uint32_t holder, const std::set<uint32_t>& 
       c.end = ClimbEnd::kCgroup;
       return c;
     }
-    if (is_supervisor_daemon(parent->comm)) {
+    if (is_supervisor_daemon(*parent)) {
       c.end = ClimbEnd::kSupervisor;
       return c;
     }

@@ -17,25 +17,23 @@ namespace gt {
 namespace {
 
 void set_kind(Server& s, const std::optional<ProcInfo>& root_info) {
-  std::string text = root_info ? root_info->comm + " " + root_info->cmdline : "";
-  for (const ServerMember& m : s.members)
-    text += " " + m.name.value_or("") + " " + m.cmdline.value_or("");
   std::optional<std::string> launcher =
       root_info ? recognise_program(root_info->comm, root_info->cmdline) : std::nullopt;
-  std::optional<std::string> held;
-  for (const ServerMember& m : s.members)
-    if (std::optional<std::string> k =
-            recognise_server_kind(m.name.value_or("") + " " + m.cmdline.value_or(""));
-        k && !generic_launcher(*k) && !held)
-      held = k;
+  std::optional<std::string> held, held_generic;
+  for (const ServerMember& m : s.members) {
+    std::optional<std::string> k = recognise_program(m.name.value_or(""), m.cmdline.value_or(""));
+    if (k && !generic_launcher(*k) && !held) held = k;
+    if (k && generic_launcher(*k) && !held_generic) held_generic = k;
+  }
   if (launcher && generic_launcher(*launcher) && held) {
     s.kind = *held;
     s.recognised = true;
   } else if (launcher) {
     s.kind = *launcher;
     s.recognised = true;
-  } else if (std::optional<std::string> k = recognise_server_kind(text)) {
-    s.kind = *k;
+  } else if (held || held_generic) {
+    // The holders are a known kind's (a capture, or a launcher of no known kind).
+    s.kind = held ? *held : *held_generic;
     s.recognised = true;
   } else if (root_info && !root_info->comm.empty()) {
     s.kind = root_info->comm;
@@ -109,9 +107,10 @@ Result<std::string> read_server_config(const FsRoot& root, uint32_t pid, const s
                    "the working directory of PID " + std::to_string(pid) + " is not readable"};
     abs = *cwd + "/" + path;
   }
-  const std::string real = root.path(abs);
-  int fd = ::open(real.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return Error{ErrorKind::kIo, abs + " cannot be opened"};
+  // The path is the node's data: it is opened inside the root, never beside it.
+  Result<int> opened = root.open(abs, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (!opened) return Error{ErrorKind::kIo, abs + " cannot be opened"};
+  const int fd = *opened;
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);

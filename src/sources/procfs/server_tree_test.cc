@@ -150,7 +150,7 @@ TEST(ServerTree, GenericLauncherTakesItsKindFromTheGpuHolders) {
   ASSERT_TRUE(v && v->size() == 1);
   EXPECT_EQ(v->front().kind, "Triton");
   EXPECT_EQ(v->front().root_pid, 100u);
-  EXPECT_EQ(v->front().model, "/m");
+  EXPECT_EQ(v->front().model, std::nullopt);  // a repository is not a model (issue 31)
   EXPECT_EQ(v->front().world_size, 2u);
 }
 
@@ -192,6 +192,65 @@ TEST(ServerTree, AConfigThatIsNotARegularFileIsRefusedNotRead) {
   fake_proc(t, 200, 1, "vllm", "vllm serve --config /dev/zero", 0, kCg);
   EXPECT_FALSE(read_server_config(t.root(), 200, "/nonexistent.yaml").ok());
   EXPECT_FALSE(read_server_config(FsRoot("/"), 1, "/dev/zero").ok());
+}
+
+TEST(ServerTree, AConfigPathFromTheNodeIsReadInsideTheRoot) {
+  // Issue 32: "--config /../../../../tmp/x/secret.yaml" on a gathered host's
+  // vLLM command line made the fleet read and report the local file.
+  TempTree outside, t;
+  outside.write("/secret.yaml", "model: local/secret\nport: 7777\n");
+  fake_proc(t, 200, 1, "vllm",
+            "vllm serve --config /../../../../../../../.." + outside.dir() + "/secret.yaml", 0,
+            kCg);
+  fake_proc(t, 201, 200, "VLLM::Worker", "VLLM::Worker_TP0", 0, kCg);
+  const FsRoot root = t.root();
+  EXPECT_FALSE(read_server_config(root, 200, "/../../../.." + outside.dir() + "/secret.yaml").ok());
+  std::optional<std::vector<Server>> v = group_servers(gpus(root, {{201}}), &root);
+  ASSERT_TRUE(v && v->size() == 1);
+  EXPECT_EQ((*v)[0].kind, "vLLM");
+  EXPECT_EQ((*v)[0].model, std::nullopt);
+  EXPECT_EQ((*v)[0].port, 8000u);
+  EXPECT_EQ((*v)[0].port_source, "default port");
+}
+
+TEST(ServerTree, LaunchersRunByTheirScriptPathUnderASupervisor) {
+  // Issue 31: two TP=2 SGLang servers run as "python3 .../sglang/launch_server.py"
+  // by supervisord (and by pm2's daemon) are two servers with their own ports,
+  // not four one-GPU servers on the default port.
+  for (const char* owner : {"supervisord", "PM2 v5.3.0: God"}) {
+    TempTree t;
+    const bool pm2 = std::string(owner).starts_with("PM2");
+    fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+    fake_proc(t, 50, 1, owner,
+              pm2 ? "PM2 v5.3.0: God Daemon (/root/.pm2)" : "/usr/bin/python3 /usr/bin/supervisord",
+              0, kCg);
+    const std::string script = "/opt/sglang/python/sglang/launch_server.py";
+    fake_proc(t, 100, 50, "python3", "python3 " + script + " --model-path /m/a --tp 2 --port 30000",
+              0, kCg);
+    fake_proc(t, 200, 50, "python3", "python3 " + script + " --model-path /m/b --tp 2 --port 30001",
+              0, kCg);
+    for (uint32_t w : {101u, 102u})
+      fake_proc(t, w, 100, "sglang::schedul", "sglang::scheduler_TP" + std::to_string(w - 101), 0,
+                kCg);
+    for (uint32_t w : {201u, 202u})
+      fake_proc(t, w, 200, "sglang::schedul", "sglang::scheduler_TP" + std::to_string(w - 201), 0,
+                kCg);
+    const FsRoot root = t.root();
+    std::optional<std::vector<Server>> v =
+        group_servers(gpus(root, {{101}, {102}, {201}, {202}}), &root);
+    ASSERT_TRUE(v && v->size() == 2) << owner;
+    for (size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ((*v)[i].kind, "SGLang") << owner;
+      EXPECT_EQ((*v)[i].root_pid, i == 0 ? 100u : 200u) << owner;
+      EXPECT_EQ((*v)[i].port, i == 0 ? 30000u : 30001u) << owner;
+      EXPECT_EQ((*v)[i].port_source, "--port") << owner;
+      EXPECT_EQ((*v)[i].tensor_parallel, 2u) << owner;
+      EXPECT_EQ((*v)[i].members.size(), 2u) << owner;
+      ASSERT_TRUE((*v)[i].supervisor) << owner;
+      EXPECT_EQ((*v)[i].supervisor->pid, 50u) << owner;
+      EXPECT_TRUE((*v)[i].wrappers.empty()) << owner;
+    }
+  }
 }
 
 TEST(ServerTree, ACycleInTheParentsEndsTheClimb) {

@@ -20,9 +20,9 @@ namespace {
 /// whole of a file that could be large: a stack is 64 frames at most, but
 /// the bound is ours, not the kernel's.
 std::optional<std::string> read_head(const FsRoot& root, const std::string& abs_path, size_t max) {
-  const std::string p = root.path(abs_path);
-  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return std::nullopt;
+  Result<int> opened = root.open(abs_path, O_RDONLY | O_NONBLOCK);
+  if (!opened) return std::nullopt;
+  const int fd = *opened;
   std::string out;
   char buf[4096];
   while (out.size() < max) {
