@@ -239,6 +239,7 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
   for (const MountInfo& m : mounts)
     arr.push_back({{"path", m.path},
                    {"error", opt(m.error)},
+                   {"resolved_path", opt(m.resolved_path)},
                    {"mount_point", opt(m.mount_point)},
                    {"fs_type", opt(m.fs_type)},
                    {"source", opt(m.source)},
