@@ -34,7 +34,7 @@
 #include "util/path_in_root.h"
 #include "util/real_path.h"
 
-namespace {
+namespace mount_paths_fuzz {
 
 constexpr size_t kMaxEntries = 64;
 constexpr size_t kMaxNameBytes = 256;
@@ -72,26 +72,24 @@ void fixed_node(const gt::fuzz::ScratchTree& t) {
   t.write("/dev/shm/.keep", "");
 }
 
-/// NAME is absolute, short, without ".." or NUL, not under /proc, /sys or
-/// /etc, and no folder above it in the tree is a link (making it cannot
-/// reach out of the tree).
+/// NAME is absolute and short, each part of it neither empty, "." nor
+/// ".." nor NUL, not under /proc, /sys or /etc (the fixed node stays as it
+/// is), and no part of it is in the tree already but as a folder: making
+/// it can never write through a link out of the tree.
 bool safe_name(const gt::fuzz::ScratchTree& t, std::string_view name) {
-  if (!name.starts_with('/') || name.size() > kMaxNameBytes ||
+  if (!name.starts_with('/') || name.size() < 2 || name.size() > kMaxNameBytes ||
       name.find('\0') != std::string_view::npos)
     return false;
   for (std::string_view top : {"/proc", "/sys", "/etc"})
     if (gt::path_under(name, top)) return false;
   std::string prefix = t.root().root();
-  size_t i = 1;
-  while (i <= name.size()) {
+  for (size_t i = 1; i <= name.size();) {
     const size_t slash = std::min(name.find('/', i), name.size());
     const std::string_view c = name.substr(i, slash - i);
-    if (c == "..") return false;
-    if (slash < name.size() && !c.empty() && c != ".") {
-      prefix += "/" + std::string(c);
-      struct stat st;
-      if (::lstat(prefix.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) return false;
-    }
+    if (c.empty() || c == "." || c == "..") return false;
+    prefix += "/" + std::string(c);
+    struct stat st;
+    if (::lstat(prefix.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) return false;
     i = slash + 1;
   }
   return true;
@@ -151,9 +149,10 @@ gt::DiskUsage disk(const std::string& path) {
   return d;
 }
 
-}  // namespace
+}  // namespace mount_paths_fuzz
 
 GT_FUZZ_TARGET(mount_paths) {
+  using namespace mount_paths_fuzz;
   static const gt::fuzz::ScratchTree t;
   std::string_view text(reinterpret_cast<const char*>(data), size);
   const std::vector<std::string_view> lines = input_lines(text);
