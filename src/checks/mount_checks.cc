@@ -41,6 +41,13 @@ std::string origin_short(const MountInfo& m) {
   return colon == std::string::npos ? e : e.substr(0, colon);
 }
 
+/// The path as given and, when its links lead elsewhere, where it leads:
+/// "/data (resolves to /mnt/nvme0/data)", the path every lookup used.
+std::string path_shown(const MountInfo& m) {
+  if (!m.resolved_path || *m.resolved_path == m.path) return m.path;
+  return m.path + " (resolves to " + *m.resolved_path + ")";
+}
+
 std::string unit_of(const MountInfo& m) {
   const std::string o = origin_short(m);
   size_t slash = o.find_last_of('/');
@@ -193,7 +200,7 @@ Finding missing(const MountInfo& m) {
   f.title = fmt::format("{} is not mounted although {} mounts it: writes to {} fill {} instead",
                         where, origin_short(m), m.path, holder);
   f.evidence = fmt::format(
-      "{}; {} is {} on {} ({}){}{}", *m.expected_by, m.path,
+      "{}; {} is {} on {} ({}){}{}", *m.expected_by, path_shown(m),
       m.plain_directory.value_or(false) ? "a plain directory" : "missing", holder, mount_summary(m),
       m.expected_options && m.expected_options->find("nofail") != std::string::npos
           ? "; nofail: the boot went on without it"
@@ -248,8 +255,8 @@ Finding shared_fs(const MountInfo& m) {
                           m.path)
                     : fmt::format("{} is on a network filesystem ({} {})", m.path,
                                   m.fs_type.value_or("?"), m.source.value_or("?"));
-  f.evidence =
-      fmt::format("{} mounted at {}: {}", m.path, m.mount_point.value_or("?"), mount_summary(m));
+  f.evidence = fmt::format("{} mounted at {}: {}", path_shown(m), m.mount_point.value_or("?"),
+                           mount_summary(m));
   f.action = overlay ? "Write the job's output to a volume mounted into the container."
                      : "Expected for shared storage; its free space and speed are the "
                        "storage cluster's, not this node's.";

@@ -34,8 +34,12 @@ struct MountInfo {
   /// Inspected because /etc/fstab or a .mount unit names it (not noauto),
   /// not because it was asked for (/, --path, --data).
   bool configured_only = false;
-  /// Why the mount table could not be read (then every field below is null).
+  /// Why the path's mount was not looked up: the mount table could not be
+  /// read, or the path not resolved (then every field below is null).
   std::optional<std::string> error;
+  /// `path` resolved in the root (sources/fs/volume_path): every link
+  /// followed, "." and ".." applied; every lookup below is of this path.
+  std::optional<std::string> resolved_path;
   // The mount holding the path (longest mount point that is a prefix of it),
   // from /proc/self/mountinfo.
   std::optional<std::string> mount_point;

@@ -240,6 +240,7 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
     arr.push_back({{"path", m.path},
                    {"configured_only", m.configured_only},
                    {"error", opt(m.error)},
+                   {"resolved_path", opt(m.resolved_path)},
                    {"mount_point", opt(m.mount_point)},
                    {"fs_type", opt(m.fs_type)},
                    {"source", opt(m.source)},

@@ -151,6 +151,7 @@ MountInfo mount_of(const J& j, const std::string& path) {
   o.get("path", m.path);
   o.get("configured_only", m.configured_only);
   o.get("error", m.error);
+  o.get("resolved_path", m.resolved_path);
   o.get("mount_point", m.mount_point);
   o.get("fs_type", m.fs_type);
   o.get("source", m.source);

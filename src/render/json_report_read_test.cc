@@ -169,6 +169,7 @@ MountInfo full_mount() {
   MountInfo m;
   m.path = "/data";
   m.error = "partly";
+  m.resolved_path = "/mnt/nvme0/data";
   m.mount_point = "/";
   m.fs_type = "ext4";
   m.source = "/dev/nvme0n1p1";

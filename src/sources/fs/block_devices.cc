@@ -5,6 +5,8 @@
 // udev's /dev/disk/by-uuid|by-label|by-partuuid links point at
 // "../../NAME"; their names escape unsafe characters as \xHH
 // (udev_util_encode_string), as the label "my data" is "my\x20data".
+// LVM's /dev/VG/LV, /dev/mapper/VG-LV and mdadm's /dev/md/NAME are udev
+// links too ("../dm-3", "../md127"): every /dev path is followed in the root.
 #include "sources/fs/block_devices.h"
 
 #include <fmt/format.h>
@@ -13,6 +15,7 @@
 #include <cctype>
 
 #include "util/numeric.h"
+#include "util/path_in_root.h"
 
 namespace gt {
 namespace {
@@ -70,6 +73,27 @@ bool read_links(const FsRoot& root, const std::string& dir, std::vector<BlockDev
       if (d.name == dev) (d.*field).push_back(decode_udev(n));
   }
   return true;
+}
+
+/// The kernel name a /dev path stands for: udev's links (/dev/disk/by-*/X,
+/// an LVM volume /dev/VG/LV, /dev/md/NAME, /dev/mapper/NAME: "../dm-3",
+/// "../md127", "../../nvme1n1p1") followed inside the root, then
+/// "/dev/NAME", or "/dev/mapper/NAME" (a device node) by sysfs's dm/name;
+/// nullopt when it leads elsewhere or cannot be followed.
+std::optional<std::string> kernel_name_at(const FsRoot& root, const BlockDevices& devs,
+                                          const std::string& dev_path) {
+  if (!dev_path.starts_with("/dev/")) return std::nullopt;
+  Result<PathInRoot> at = resolve_in_root(root, dev_path);
+  if (!at || !at->path.starts_with("/dev/")) return std::nullopt;
+  if (at->path.starts_with("/dev/mapper/")) {
+    const std::string dm = at->path.substr(12);
+    for (const BlockDevice& d : devs.devices)
+      if (d.dm_name == dm) return d.name;
+    return std::nullopt;
+  }
+  std::string name = at->path.substr(5);
+  if (name.empty() || name.find('/') != std::string::npos) return std::nullopt;
+  return name;
 }
 
 std::string size_text(uint64_t bytes) {
@@ -138,31 +162,20 @@ SourceResolution resolve_source(const FsRoot& root, const BlockDevices& devs,
   if (std::optional<std::string> dev = device_of_mount_source(root, devs, spec))
     return {K::kDevice, *dev};
   // /dev/NAME of a device that is not there (sysfs read): absent; a udev
-  // link path without the udev tree, or without sysfs: unknown.
-  if (spec.starts_with("/dev/disk/") && !devs.by_links_read) return {K::kUnknown, ""};
+  // link path (/dev/disk/by-*, /dev/VG/LV, /dev/md/NAME) without the udev
+  // tree, or without sysfs: unknown. (/dev/mapper/NAME is sysfs's dm/name.)
+  const bool udev_link =
+      spec.find('/', 5) != std::string::npos && !spec.starts_with("/dev/mapper/");
+  if (udev_link && !devs.by_links_read) return {K::kUnknown, ""};
   if (devs.devices.empty() && !devs.notes.empty()) return {K::kUnknown, ""};
   return {K::kAbsent, ""};
 }
 
 std::optional<std::string> device_of_mount_source(const FsRoot& root, const BlockDevices& devs,
                                                   const std::string& source) {
-  if (!source.starts_with("/dev/")) return std::nullopt;
-  std::string name;
-  if (source.starts_with("/dev/mapper/")) {
-    const std::string dm = source.substr(12);
-    for (const BlockDevice& d : devs.devices)
-      if (d.dm_name == dm) return d.name;
-    return std::nullopt;
-  }
-  if (source.starts_with("/dev/disk/")) {
-    std::optional<std::string> target = root.read_link(source);
-    if (!target) return std::nullopt;
-    name = basename_of(*target);
-  } else {
-    name = source.substr(5);
-  }
+  const std::optional<std::string> name = kernel_name_at(root, devs, source);
   for (const BlockDevice& d : devs.devices)
-    if (d.name == name) return d.name;
+    if (name && d.name == *name) return d.name;
   return std::nullopt;
 }
 

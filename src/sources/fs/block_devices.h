@@ -52,13 +52,14 @@ struct SourceResolution {
 };
 
 /// Resolves "UUID=x", "LABEL=x", "PARTUUID=x", "/dev/disk/by-*/x",
-/// "/dev/NAME", "/dev/mapper/NAME" against `devs`.
+/// "/dev/NAME", "/dev/mapper/NAME", "/dev/VG/LV", "/dev/md/NAME" against
+/// `devs` (udev's links followed inside the root).
 SourceResolution resolve_source(const FsRoot& root, const BlockDevices& devs,
                                 const std::string& spec);
 
 /// The kernel name of a mount table's source ("/dev/nvme0n1p1" ->
-/// "nvme0n1p1", "/dev/mapper/vg-data" -> "dm-0"); nullopt when it is not a
-/// block device present.
+/// "nvme0n1p1", "/dev/mapper/vg-data" -> "dm-0", "/dev/md/raid0" ->
+/// "md127"); nullopt when it is not a block device present.
 std::optional<std::string> device_of_mount_source(const FsRoot& root, const BlockDevices& devs,
                                                   const std::string& source);
 

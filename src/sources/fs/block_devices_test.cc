@@ -109,5 +109,68 @@ TEST(BlockDevices, AnotherDiskMountedWhereTheConfigurationSaysIsWrongDevice) {
   EXPECT_NE(m[0].expected_source_note->find("not a form mount(8) knows"), std::string::npos);
 }
 
+/// An LVM volume (dm-3, /dev/vg0/data) and an md RAID0 of two NVMe drives
+/// (md127, /dev/md/scratch), with udev's links as udev makes them.
+void lvm_and_md(const TempTree& t) {
+  t.write("/sys/class/block/dm-3/size", "7501476528\n");
+  t.write("/sys/class/block/dm-3/dm/name", "vg0-data\n");
+  t.write("/sys/class/block/md127/size", "15002953056\n");
+  for (const char* d : {"nvme2n1", "nvme3n1"}) {
+    t.write(std::string("/sys/class/block/") + d + "/size", "7501476528\n");
+    t.write(std::string("/sys/class/block/") + d + "/holders/md127", "");
+  }
+  t.symlink("../dm-3", "/dev/vg0/data");
+  t.symlink("../dm-3", "/dev/mapper/vg0-data");
+  t.symlink("../md127", "/dev/md/scratch");
+  t.symlink("../../dm-3", "/dev/disk/by-uuid/dddd");
+}
+
+// Issue 32: /dev/VG/LV and /dev/md/NAME (udev links to ../dm-N, ../mdN)
+// were taken as kernel names "vg0/data", "md/scratch": "names no disk
+// present" for the usual forms of a data volume.
+TEST(BlockDevices, LvmAndMdPathsAreUdevLinks) {
+  TempTree t;
+  node(t);
+  lvm_and_md(t);
+  FsRoot r = t.root();
+  BlockDevices d = read_block_devices(r);
+  EXPECT_EQ(resolve_source(r, d, "/dev/vg0/data").device, "dm-3");
+  EXPECT_EQ(resolve_source(r, d, "/dev/md/scratch").device, "md127");
+  EXPECT_EQ(resolve_source(r, d, "/dev/mapper/vg0-data").device, "dm-3");
+  EXPECT_EQ(device_of_mount_source(r, d, "/dev/md/scratch"), "md127");
+  EXPECT_EQ(device_of_mount_source(r, d, "/dev/md127"), "md127");
+  // A volume group not activated: no link, the udev tree there: absent.
+  EXPECT_EQ(resolve_source(r, d, "/dev/vg1/data").kind, K::kAbsent);
+  // A link that leads out of /dev names no device.
+  t.symlink("../../etc", "/dev/vg0/escape");
+  EXPECT_EQ(resolve_source(r, d, "/dev/vg0/escape").kind, K::kAbsent);
+
+  t.write("/proc/self/mountinfo",
+          "22 1 252:1 / / rw - ext4 /dev/vda1 rw\n"
+          "23 22 253:3 / /data rw - ext4 /dev/mapper/vg0-data rw\n");
+  t.write("/etc/fstab",
+          "/dev/vg0/data /data ext4 defaults 0 2\n/dev/md/scratch /scratch xfs defaults 0 2\n");
+  std::vector<MountInfo> m = read_mounts(r, {disk("/data"), disk("/scratch")});
+  EXPECT_FALSE(m[0].problem);  // mounted as configured: the same dm-3
+  EXPECT_EQ(m[0].expected_device, "dm-3");
+  EXPECT_EQ(m[0].mounted_device, "dm-3");
+  EXPECT_FALSE(m[0].expected_source_note);
+  EXPECT_EQ(m[1].problem, MountProblem::kNotMounted);
+  EXPECT_EQ(m[1].expected_device, "md127");
+  EXPECT_FALSE(m[1].expected_source_note);
+}
+
+TEST(BlockDevices, LvmPathWithoutTheUdevTreeIsUnknown) {
+  TempTree t;
+  t.write("/sys/class/block/dm-3/size", "100\n");
+  t.write("/sys/class/block/dm-3/dm/name", "vg0-data\n");
+  FsRoot r = t.root();
+  BlockDevices d = read_block_devices(r);
+  EXPECT_EQ(resolve_source(r, d, "/dev/vg0/data").kind, K::kUnknown);
+  EXPECT_EQ(resolve_source(r, d, "/dev/md/scratch").kind, K::kUnknown);
+  EXPECT_EQ(resolve_source(r, d, "/dev/mapper/vg0-data").device, "dm-3");  // sysfs says
+  EXPECT_EQ(resolve_source(r, d, "/dev/mapper/gone").kind, K::kAbsent);
+}
+
 }  // namespace block_devices_test
 }  // namespace gt

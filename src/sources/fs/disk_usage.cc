@@ -1,5 +1,6 @@
 // statvfs(2) through util/fs_space (an unlimited inode count is null,
-// never "0 inodes free"), once per filesystem (st_dev).
+// never "0 inodes free"), once per filesystem (st_dev), of each path as
+// resolved in the root (sources/fs/volume_path).
 #include "sources/fs/disk_usage.h"
 
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "sources/fs/volume_path.h"
 #include "util/errno_error.h"
 #include "util/fs_space.h"
 
@@ -21,7 +23,15 @@ std::vector<DiskUsage> read_disk_usage(const FsRoot& root, const std::vector<std
     if (!given.insert(p).second) continue;
     DiskUsage d;
     d.path = p;
-    const std::string real = p.starts_with("/") ? root.path(p) : p;
+    // The filesystem the path's writes land on: its links followed in the
+    // tree (an absolute target is the tree's, never this machine's).
+    Result<PathInRoot> at = volume_path(root, p);
+    if (!at) {
+      d.error = at.error().message;
+      out.push_back(d);
+      continue;
+    }
+    const std::string real = root.path(at->path);
     struct stat st;
     Result<FsSpace> space = ::stat(real.c_str(), &st) != 0
                                 ? Result<FsSpace>(errno_error(errno, "cannot read " + p))

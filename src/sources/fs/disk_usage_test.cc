@@ -26,5 +26,20 @@ TEST(DiskUsage, EveryPathKeepsItsEntryOnASharedFilesystem) {
   EXPECT_NE(d[2].error->find("No such file"), std::string::npos) << *d[2].error;
 }
 
+// Issue 32: an absolute link in a --root tree is the tree's, never this
+// machine's: the space read is the filesystem the link leads to in the tree.
+TEST(DiskUsage, LinksAreFollowedInsideTheRoot) {
+  TempTree t;
+  t.write("/mnt/nvme0/data/x", "1");
+  t.symlink("/mnt/nvme0/data", "/data");
+  t.symlink("/nonexistent-on-this-machine", "/gone");
+  std::vector<DiskUsage> d = read_disk_usage(t.root(), {"/data", "/gone"});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_FALSE(d[0].error) << *d[0].error;
+  EXPECT_TRUE(d[0].total_bytes);
+  ASSERT_TRUE(d[1].error);
+  EXPECT_NE(d[1].error->find("No such file"), std::string::npos) << *d[1].error;
+}
+
 }  // namespace disk_usage_test
 }  // namespace gt

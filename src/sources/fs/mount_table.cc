@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sources/fs/block_devices.h"
+#include "sources/fs/volume_path.h"
 
 namespace gt {
 namespace {
@@ -91,7 +92,8 @@ bool mounted_at(const std::vector<MountEntry>& table, const std::string& where) 
                      [&](const MountEntry& m) { return m.mount_point == where; });
 }
 
-std::vector<ExpectedMount> read_expected(const FsRoot& root) {
+/// The mounts /etc/fstab and the .mount units ask for, as written.
+std::vector<ExpectedMount> read_configured(const FsRoot& root) {
   std::vector<ExpectedMount> out;
   if (Result<std::string> fstab = root.read("/etc/fstab")) out = parse_fstab(*fstab);
   const std::string dir = "/etc/systemd/system";
@@ -106,6 +108,16 @@ std::vector<ExpectedMount> read_expected(const FsRoot& root) {
       }
     }
   }
+  return out;
+}
+
+/// The configured mounts, each mount point as mount(8) and systemd use it:
+/// its links followed in the root (fstab's /data, a link to /mnt/nvme0,
+/// mounts at /mnt/nvme0).
+std::vector<ExpectedMount> read_expected(const FsRoot& root) {
+  std::vector<ExpectedMount> out = read_configured(root);
+  for (ExpectedMount& e : out)
+    if (Result<PathInRoot> at = resolve_in_root(root, e.where)) e.where = at->path;
   return out;
 }
 
@@ -197,30 +209,38 @@ MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
                   const BlockDevices& devs, const std::set<std::string>& used) {
   MountInfo mi;
   mi.path = d.path;
+  // Every lookup below is of the path as resolved in the root: the mount
+  // that holds /data -> /mnt/nvme0/data is /mnt/nvme0's, whatever the text.
+  Result<PathInRoot> at = volume_path(root, d.path);
+  if (!at) {
+    mi.error = "not looked up: " + at.error().message;
+    return mi;
+  }
+  const std::string& path = at->path;
+  mi.resolved_path = path;
   mi.total_bytes = d.total_bytes;
   mi.available_bytes = d.available_bytes;
-  if (const MountEntry* m = holder_of(table, d.path)) describe_holder(*m, mi);
-  const ExpectedMount* e = expectation_for(expected, d.path);
+  const MountEntry* holder = holder_of(table, path);
+  if (holder) describe_holder(*holder, mi);
+  const ExpectedMount* e = expectation_for(expected, path);
   if (e) {
     set_expected(*e, mi);
     resolve_expected(root, devs, *e, mi);
   }
   // Not mounted where configured, and nothing mounted at or below that
   // point holds the path (a manual or CSI mount under it is a mount).
-  const MountEntry* holder = holder_of(table, d.path);
   const bool held_below = holder && e && holder->mount_point.size() > e->where.size() &&
-                          holder->mount_point.starts_with(e->where);
+                          path_under(holder->mount_point, e->where);
   if (e && !mounted_at(table, e->where) && !held_below) {
     mi.problem = MountProblem::kNotMounted;
     struct stat st;
-    mi.plain_directory = ::stat(root.path(d.path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    mi.plain_directory = ::stat(root.path(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
     mi.unmounted_disks = unmounted_disks(devs, used);
     return mi;
   }
   if (!mi.fs_type) return mi;
   const ExpectedMount* exact = e && e->where == *mi.mount_point ? e : nullptr;
-  if (const MountEntry* h = holder_of(table, d.path))
-    mi.mounted_device = device_of_mount_source(root, devs, h->source);
+  mi.mounted_device = device_of_mount_source(root, devs, holder->source);
   // Both sides resolved to kernel names and they differ: another disk is
   // mounted where the configuration puts this one (an unresolved side is
   // unknown, never a mismatch).

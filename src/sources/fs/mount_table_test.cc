@@ -135,5 +135,79 @@ TEST(Mounts, NoMountTableIsAnErrorPerPath) {
   EXPECT_FALSE(m[0].problem);
 }
 
+// Issue 32: the lookups matched the text of --path while statvfs followed
+// its links, so the mount check judged another path than the one written.
+constexpr const char* kNvmeFstab =
+    "UUID=abc / ext4 defaults 0 1\n/dev/nvme1n1p1 /mnt/nvme0 ext4 defaults,nofail 0 2\n";
+
+TEST(Mounts, ALinkedPathIsJudgedByTheMountItLeadsTo) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.write("/etc/fstab", kNvmeFstab);
+  t.write("/mnt/nvme0/data/x", "1");
+  t.symlink("/mnt/nvme0/data", "/data");  // absolute: the tree's /mnt
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/data"), disk("/mnt/nvme0/data")});
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].resolved_path, "/mnt/nvme0/data");
+  EXPECT_EQ(m[0].problem, MountProblem::kNotMounted);
+  EXPECT_EQ(m[0].expected_mount_point, "/mnt/nvme0");
+  EXPECT_EQ(m[0].plain_directory, true);
+  EXPECT_EQ(m[0].path, "/data");  // as given
+  EXPECT_EQ(m[1].problem, MountProblem::kNotMounted);
+}
+
+TEST(Mounts, AConfiguredMountPointThatIsALinkIsWhereItLeads) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.write("/etc/fstab", "/dev/nvme1n1p1 /data ext4 defaults 0 2\n");
+  t.write("/mnt/nvme0/ckpt/x", "1");
+  t.symlink("mnt/nvme0", "/data");  // mount(8) mounts at /mnt/nvme0
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/mnt/nvme0/ckpt"), disk("/data/ckpt")});
+  EXPECT_EQ(m[0].problem, MountProblem::kNotMounted);
+  EXPECT_EQ(m[0].expected_mount_point, "/mnt/nvme0");
+  EXPECT_EQ(m[1].problem, MountProblem::kNotMounted);
+}
+
+TEST(Mounts, DotDotLeavesTheMount) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.write("/etc/fstab", kNvmeFstab);
+  t.write("/mnt/nvme0/.keep", "");
+  t.write("/mnt/etc/hosts", "");
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/mnt/nvme0/../etc")});
+  EXPECT_EQ(m[0].resolved_path, "/mnt/etc");
+  EXPECT_FALSE(m[0].problem);
+  EXPECT_EQ(m[0].expected_mount_point, "/");  // not /mnt/nvme0
+  EXPECT_EQ(m[0].mount_point, "/");
+}
+
+TEST(Mounts, ALinkToTmpfsNamesTheTmpfs) {
+  TempTree t;
+  t.write("/proc/self/mountinfo",
+          std::string(kMountinfo) +
+              "40 22 0:26 / /dev/shm rw,nosuid,nodev shared:4 - tmpfs tmpfs rw,size=65536k\n");
+  t.write("/dev/shm/.keep", "");
+  t.symlink("/dev/shm", "/tmp/x");
+  t.symlink("../../dev/shm", "/tmp/y");
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/tmp/x"), disk("/tmp/y/sub")});
+  EXPECT_EQ(m[0].mount_point, "/dev/shm");
+  EXPECT_EQ(m[0].fs_type, "tmpfs");
+  EXPECT_EQ(m[1].mount_point, "/dev/shm");
+  EXPECT_EQ(m[1].resolved_path, "/dev/shm/sub");
+}
+
+TEST(Mounts, AnUnresolvablePathIsAnErrorNotAMount) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.symlink("/b", "/a");
+  t.symlink("/a", "/b");
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/a/x"), disk("relative")});
+  ASSERT_TRUE(m[0].error);
+  EXPECT_NE(m[0].error->find("too many levels of symbolic links"), std::string::npos);
+  EXPECT_FALSE(m[0].mount_point);
+  ASSERT_TRUE(m[1].error);  // this machine's path, not the tree's
+  EXPECT_FALSE(m[1].mount_point);
+}
+
 }  // namespace mount_table_test
 }  // namespace gt

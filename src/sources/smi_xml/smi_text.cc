@@ -7,14 +7,29 @@
 // GpuStatus), so check_nvml() and check_gpu_health() give the same findings.
 #include "sources/smi_xml/smi_text.h"
 
-#include <regex>
+#include <cctype>
 
+#include "model/limits.h"
 #include "sources/smi_xml/smi_xml_parser.h"
 #include "util/terminal_text.h"
 #include "util/text.h"
 
 namespace gt {
 namespace {
+
+// Read by hand, never std::regex: libstdc++'s regex executor recurses once
+// per character, so one long line (a broken or hostile node's stdout)
+// overflows the stack. Every scan here is linear, and what is kept of a line
+// is capped.
+constexpr size_t kMaxQuotedBytes = 512;  ///< of a line kept in a message
+constexpr size_t kMaxVersionBytes = 32;  ///< "570.124": longer is not a version
+
+/// `line` as a message quotes it: at most kMaxQuotedBytes, the rest counted.
+std::string clipped_line(std::string_view line) {
+  if (line.size() <= kMaxQuotedBytes) return std::string(line);
+  return std::string(line.substr(0, kMaxQuotedBytes)) + "... (" +
+         std::to_string(line.size() - kMaxQuotedBytes) + " more bytes)";
+}
 
 /// nvmlInit failed with NVML's `name` (`code`), read as `error`.
 SmiTextFailure init_failure(NvmlInitError error, const char* name, int code,
@@ -25,31 +40,101 @@ SmiTextFailure init_failure(NvmlInitError error, const char* name, int code,
   f.nvml.init_error = error;
   f.nvml.init_return_name = name;
   f.nvml.init_return_code = code;
-  f.nvml.error_message = "nvidia-smi: " + line;
+  f.nvml.error_message = "nvidia-smi: " + clipped_line(line);
   return f;
 }
 
-/// "Unable to determine the device handle for GPU 0000:03:00.0: <reason>".
+/// The lines of `text` split at every "\r" and "\n" (the breaks left out).
+std::vector<std::string_view> text_lines(std::string_view text) {
+  std::vector<std::string_view> out;
+  while (!text.empty()) {
+    const size_t nl = text.find_first_of("\r\n");
+    std::string_view line = text.substr(0, nl);
+    out.push_back(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return out;
+}
+
+/// The length of the run of hex digits at the start of `s`, at most `max` + 1.
+size_t hex_run(std::string_view s, size_t max) {
+  size_t n = 0;
+  while (n < s.size() && n <= max && std::isxdigit(static_cast<unsigned char>(s[n]))) ++n;
+  return n;
+}
+
+/// A PCI bus id at the start of `s` ("0000:03:00.0", domain of 4 to 8 hex
+/// digits): its length, 0 when there is none.
+size_t bus_id_length(std::string_view s) {
+  const size_t domain = hex_run(s, 8);
+  if (domain < 4 || domain > 8) return 0;
+  // ":BB:DD.F" after the domain.
+  const std::string_view rest = s.substr(domain);
+  if (rest.size() < 8 || rest[0] != ':' || hex_run(rest.substr(1), 2) != 2 || rest[3] != ':' ||
+      hex_run(rest.substr(4), 2) != 2 || rest[6] != '.' || hex_run(rest.substr(7), 1) < 1)
+    return 0;
+  return domain + 8;
+}
+
+/// One GPU nvidia-smi could not open, from the text after "... for GPU":
+/// "[ ]<bus>: <reason>" (the reason runs to the end of the line).
+std::optional<GpuState> handle_failure(std::string_view after_gpu, std::string_view whole) {
+  std::string_view s = after_gpu;
+  if (s.starts_with(' ') && bus_id_length(s.substr(1)) > 0) s.remove_prefix(1);
+  const size_t bus = bus_id_length(s);
+  if (bus == 0 || bus >= s.size() || s[bus] != ':') return std::nullopt;
+  std::string_view reason = s.substr(bus + 1);
+  reason.remove_prefix(std::min(reason.find_first_not_of(' '), reason.size()));
+  GpuState g;
+  g.pci_bus_id = std::string(s.substr(0, bus));
+  const bool lost = reason.find("GPU is lost") != std::string_view::npos;
+  g.status = lost ? GpuStatus::kLost : GpuStatus::kInaccessible;
+  const size_t end = static_cast<size_t>(reason.data() + reason.size() - whole.data());
+  g.status_detail = "nvidia-smi: " + clipped_line(whole.substr(0, end));
+  return g;
+}
+
+/// The first device handle failure on `line`, if any.
+std::optional<GpuState> handle_failure_on(std::string_view line) {
+  static constexpr std::string_view kLead = "Unable to determine the device handle for GPU";
+  for (size_t at = line.find(kLead); at != std::string_view::npos; at = line.find(kLead, at + 1)) {
+    const std::string_view from = line.substr(at);
+    if (std::optional<GpuState> g = handle_failure(from.substr(kLead.size()), from)) return g;
+  }
+  return std::nullopt;
+}
+
+/// "Unable to determine the device handle for GPU 0000:03:00.0: <reason>",
+/// one GPU per line (the first kMaxGpus).
 std::optional<SmiTextFailure> device_handle_failures(std::string_view text) {
-  static const std::regex kHandle(
-      R"(Unable to determine the device handle for GPU ?([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]): *([^\r\n]*))");
   SmiTextFailure f;
   f.nvml.loaded = true;
   f.nvml.initialized = true;
-  std::string s(text);
-  uint32_t index = 0;
-  for (std::sregex_iterator it(s.begin(), s.end(), kHandle), end; it != end; ++it) {
-    GpuState g;
-    g.index = index++;  // nvidia-smi names the bus, not the index
-    g.pci_bus_id = (*it)[1].str();
-    std::string reason = (*it)[2].str();
-    bool lost = reason.find("GPU is lost") != std::string::npos;
-    g.status = lost ? GpuStatus::kLost : GpuStatus::kInaccessible;
-    g.status_detail = "nvidia-smi: " + (*it)[0].str();
-    f.gpus.push_back(std::move(g));
+  for (std::string_view line : text_lines(text)) {
+    if (f.gpus.size() >= kMaxGpus) break;
+    std::optional<GpuState> g = handle_failure_on(line);
+    if (!g) continue;
+    g->index = static_cast<uint32_t>(f.gpus.size());  // nvidia-smi names the bus, not the index
+    f.gpus.push_back(std::move(*g));
   }
   if (f.gpus.empty()) return std::nullopt;
   return f;
+}
+
+/// "NVML library version: 570.124" anywhere in `text`: the version, when
+/// it is one (digits and dots, at most kMaxVersionBytes).
+std::optional<std::string> library_version(std::string_view text) {
+  static constexpr std::string_view kLead = "NVML library version:";
+  for (size_t at = text.find(kLead); at != std::string_view::npos; at = text.find(kLead, at + 1)) {
+    std::string_view v = text.substr(at + kLead.size());
+    v.remove_prefix(std::min(v.find_first_not_of(' '), v.size()));
+    const size_t n = std::min(v.find_first_not_of("0123456789."), v.size());
+    if (n == 0 || !std::isdigit(static_cast<unsigned char>(v[0]))) continue;
+    if (n > kMaxVersionBytes) return std::nullopt;
+    return std::string(v.substr(0, n));
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -59,10 +144,7 @@ std::optional<SmiTextFailure> parse_smi_error_text(std::string_view text) {
   if (line.find("Driver/library version mismatch") != std::string::npos) {
     SmiTextFailure f = init_failure(NvmlInitError::kVersionMismatch,
                                     "NVML_ERROR_LIB_RM_VERSION_MISMATCH", 18, line);
-    static const std::regex kLib(R"(NVML library version: *([0-9][0-9.]*))");
-    std::string s(text);
-    std::smatch m;
-    if (std::regex_search(s, m, kLib)) f.nvml.library_version = m[1].str();
+    if (std::optional<std::string> v = library_version(text)) f.nvml.library_version = *v;
     return f;
   }
   if (line.find("couldn't communicate with the NVIDIA driver") != std::string::npos)

@@ -252,6 +252,8 @@ std::optional<std::string> top_text(pugi::xml_node root, const char* name) {
   return v;
 }
 
+/// A std::regex over the first 512 bytes only (the cap tests/e2e/layering.sh
+/// allows it for: a regex over unbounded text recurses per character).
 std::optional<int> dtd_version(std::string_view text) {
   static const std::regex kDtd(R"(nvsmi_device_v(\d{1,6})\.dtd)");
   std::string head(text.substr(0, 512));
