@@ -13,23 +13,22 @@
 #include <algorithm>
 #include <map>
 
+#include "checks/catalogue.h"
 #include "checks/checks.h"
 
 namespace gt {
 namespace {
 
-/// Lower leads; -1: not about a GPU dying.
+/// Lower leads; -1: not about a GPU dying (its row's event).
 int lead_rank(const std::string& id) {
-  if (id == "gpu.lost") return 0;
-  if (id == "gpu.unresponsive") return 1;
-  if (id == "gpu.missing_from_nvml") return 2;
-  if (id == "gpu.fallen_off_bus_logged") return 3;
-  if (id == "gpu.xid.79") return 4;
-  return -1;
+  const Event e = event_of(id);
+  if (e < Event::kDyingLead || e > Event::kDyingXid) return -1;
+  return static_cast<int>(e) - static_cast<int>(Event::kDyingLead);
 }
 
 bool from_kernel_log(const std::string& id) {
-  return id.starts_with("gpu.xid.") || id == "gpu.fallen_off_bus_logged";
+  const CheckSpec* c = find_check(id);
+  return c && std::string_view(c->family) == "kernel_log";
 }
 
 /// What a joined finding adds to the lead's title: a kernel-log finding
@@ -69,8 +68,9 @@ namespace {
 /// The driver's recovery action leads; its Xid 154 ("recovery action
 /// changed") messages of this and the previous boot join it.
 int recovery_rank(const std::string& id) {
-  if (id == "gpu.recovery_action") return 0;
-  if (id == "gpu.xid.154") return 1;
+  const Event e = event_of(id);
+  if (e == Event::kRecoveryLead) return 0;
+  if (e == Event::kRecoveryXid) return 1;
   return -1;
 }
 
@@ -143,13 +143,13 @@ void fold_into_wedged(Finding& lead, const Finding& f) {
 
 void join_driver_wedged(std::vector<Finding>& findings) {
   auto lead = std::find_if(findings.begin(), findings.end(),
-                           [](const Finding& f) { return f.id == "driver.wedged"; });
+                           [](const Finding& f) { return event_of(f.id) == Event::kWedgedLead; });
   if (lead == findings.end()) return;
   Finding wedged = std::move(*lead);
   findings.erase(lead);
   std::vector<Finding> kept;
   for (Finding& f : findings) {
-    if (f.id == "gpu.unresponsive" || f.id == "nvml.unresponsive")
+    if (const Event e = event_of(f.id); e == Event::kDyingTimeout || e == Event::kNvmlTimeout)
       fold_into_wedged(wedged, f);
     else
       kept.push_back(std::move(f));

@@ -28,8 +28,10 @@ deny collect "checks|render|cli|free|fleet|serve"
 deny checks "sources|render|cli|free|fleet|serve"
 # render/ prints free's plan and outcome: it reads those two typed results
 # (as it reads model/), never free's planning or acting.
-deny render "sources|checks|cli|free|fleet" "free/free_plan\.h|free/free_act\.h"
-deny history "checks|sources|render|cli|free|fleet|serve|data"
+deny render "sources|checks|cli|free|fleet" "free/free_plan\.h|free/free_act\.h|checks/catalogue\.h"
+# The check catalogue (checks/catalogue.h) is data about findings: every
+# layer may read a finding's row.
+deny history "checks|sources|render|cli|free|fleet|serve|data" "checks/catalogue\.h"
 deny holders "util|sources|checks|render|cli|free|fleet|serve|data"
 deny watch "cli|free|fleet|serve|render"
 
@@ -132,4 +134,28 @@ hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclud
   '_(name|word)\([^;]*\)\)? *(==|!=) *"|" *(==|!=) *(std::string\()?[a-z_]+_(name|word)\(' . |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
 flag "an enum's word compared as a string (compare the enum):" "$hits"
+# A finding is defined in one place, its catalogue row (issue 33): what
+# happens to it (plan stage, GPU join, remedy, event joins, the record) is a
+# column, never a test of its id. Outside the catalogue no non-test file
+# tests an id by prefix or equality (`id.starts_with(`, `id == "`), nor
+# compares or prefix-tests a literal of a catalogue family ("gpu.", ...).
+# Allowed, with the reason (FILE:TEXT-REGEX):
+id_allowed=(
+  # os-release's ID ("debian", "opensuse-leap"), not a finding id.
+  'checks/pin_advice\.cc:id (==|\.starts_with\() ?"[a-z]+"'
+)
+families=$(grep -oE '^ *\{"[a-z_]+\.' checks/registry.cc | sed -E 's/^ *\{"//; s/\.$//' | sort -u | paste -sd'|')
+[[ -n "$families" ]] || fail "no catalogue rows found in checks/registry.cc"
+while IFS= read -r line; do
+  ok=0
+  for a in "${id_allowed[@]}"; do
+    [[ "${line%%:*}" =~ ^${a%%:*}$ ]] && grep -qE "${a#*:}" <<<"$line" && ok=1
+  done
+  [[ $ok == 1 ]] && continue
+  echo "layering: a finding id tested outside the catalogue (use its row, checks/catalogue.h): $line"
+  bad=1
+done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
+  -e '\bid\.starts_with\(|\bid\)?\s*(==|!=)\s*"|"\s*(==|!=)\s*[A-Za-z_.>-]*\bid\b' \
+  -e "(==|!=)\s*\"($families)\.|\"($families)\.[a-z_0-9.*]*\"\s*(==|!=)|starts_with\(\"($families)\." . |
+  grep -vE '^\./checks/(catalogue|registry)\.cc:' | grep -vE '^[^:]+:[0-9]+:\s*//' | sed 's|^\./||' || true)
 [[ $bad == 0 ]] || fail "layering violated"
