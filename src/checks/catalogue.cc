@@ -159,9 +159,9 @@ RemedyRule remedy_rule(std::string_view id) {
   return c ? c->remedy : RemedyRule::kByCommands;
 }
 
-Event event_of(std::string_view id) {
+FindingEvent finding_event(std::string_view id) {
   const CheckSpec* c = find_check(id);
-  return c ? c->event : Event::kAlone;
+  return c ? c->event : FindingEvent::kAlone;
 }
 
 int plan_rank(const Finding& f) {

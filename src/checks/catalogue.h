@@ -71,7 +71,7 @@ enum class RemedyRule : uint8_t {
 
 /// Findings that are one event seen from several sources, joined into one
 /// finding (checks/join.cc).
-enum class Event : uint8_t {
+enum class FindingEvent : uint8_t {
   kAlone,
   kDyingLead,     ///< gpu.lost leads a dying GPU's findings (by bus id) ...
   kDyingTimeout,  ///< ... then an unresponsive GPU (also an NVML timeout) ...
@@ -91,7 +91,7 @@ struct CheckSpec {
   PlanStage stage;
   GpuJoin join;
   RemedyRule remedy;
-  Event event;
+  FindingEvent event;
   const char* kept_as;  ///< the record across boots keeps it, named so ("{}": its
                         ///< number); "" when not kept
   const char* alert;    ///< its alert in contrib/prometheus/gpu-triage.rules.yml,
@@ -115,7 +115,7 @@ std::optional<int> finding_number(std::string_view id);
 PlanStage plan_stage(std::string_view id);
 GpuJoin gpu_join(std::string_view id);
 RemedyRule remedy_rule(std::string_view id);
-Event event_of(std::string_view id);
+FindingEvent finding_event(std::string_view id);
 
 /// The plan's order of `f`'s step (lower first; checks/plan.cc).
 int plan_rank(const Finding& f);

@@ -21,9 +21,9 @@ namespace {
 
 /// Lower leads; -1: not about a GPU dying (its row's event).
 int lead_rank(const std::string& id) {
-  const Event e = event_of(id);
-  if (e < Event::kDyingLead || e > Event::kDyingXid) return -1;
-  return static_cast<int>(e) - static_cast<int>(Event::kDyingLead);
+  const FindingEvent e = finding_event(id);
+  if (e < FindingEvent::kDyingLead || e > FindingEvent::kDyingXid) return -1;
+  return static_cast<int>(e) - static_cast<int>(FindingEvent::kDyingLead);
 }
 
 bool from_kernel_log(const std::string& id) {
@@ -68,9 +68,9 @@ namespace {
 /// The driver's recovery action leads; its Xid 154 ("recovery action
 /// changed") messages of this and the previous boot join it.
 int recovery_rank(const std::string& id) {
-  const Event e = event_of(id);
-  if (e == Event::kRecoveryLead) return 0;
-  if (e == Event::kRecoveryXid) return 1;
+  const FindingEvent e = finding_event(id);
+  if (e == FindingEvent::kRecoveryLead) return 0;
+  if (e == FindingEvent::kRecoveryXid) return 1;
   return -1;
 }
 
@@ -142,14 +142,16 @@ void fold_into_wedged(Finding& lead, const Finding& f) {
 }  // namespace
 
 void join_driver_wedged(std::vector<Finding>& findings) {
-  auto lead = std::find_if(findings.begin(), findings.end(),
-                           [](const Finding& f) { return event_of(f.id) == Event::kWedgedLead; });
+  auto lead = std::find_if(findings.begin(), findings.end(), [](const Finding& f) {
+    return finding_event(f.id) == FindingEvent::kWedgedLead;
+  });
   if (lead == findings.end()) return;
   Finding wedged = std::move(*lead);
   findings.erase(lead);
   std::vector<Finding> kept;
   for (Finding& f : findings) {
-    if (const Event e = event_of(f.id); e == Event::kDyingTimeout || e == Event::kNvmlTimeout)
+    if (const FindingEvent e = finding_event(f.id);
+        e == FindingEvent::kDyingTimeout || e == FindingEvent::kNvmlTimeout)
       fold_into_wedged(wedged, f);
     else
       kept.push_back(std::move(f));

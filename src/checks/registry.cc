@@ -12,7 +12,7 @@ const std::vector<CheckSpec>& check_catalogue() {
   using St = PlanStage;
   using J = GpuJoin;
   using R = RemedyRule;
-  using E = Event;
+  using E = FindingEvent;
   // One row per finding, one line per row (catalogue.h says each column;
   // docs/design.md "Adding a finding"). A specific numbered id (gpu.xid.79)
   // comes before its family's ".*" row.
