@@ -75,7 +75,7 @@ double run_ms(const gt::CommandRunner& runner, const gt::RemoteOptions& o, int h
   gt::run_bounded(hosts, fanout, [&](size_t i) {
     reports[i] = gt::check_host("h" + std::to_string(i), o, runner);
   });
-  for (auto& r : reports) ok += gt::host_verdict(r) == "OK";
+  for (auto& r : reports) ok += gt::host_verdict(r) == gt::Verdict::kOk;
   double ms = duration<double, std::milli>(steady_clock::now() - t0).count();
   if (ok != hosts) std::printf("  (only %d of %d hosts OK)\n", ok, hosts);
   if (out) *out = std::move(reports);

@@ -1,7 +1,6 @@
 #include "checks/gpu_step.h"
 
 #include <algorithm>
-#include <cctype>
 #include <tuple>
 
 #include "model/xid_catalog.h"
@@ -21,13 +20,6 @@ bool is_reset(const std::string& c) {
 /// A command that changes the GPU or the node (not a read).
 bool drastic(const std::string& c) { return is_reboot(c) || is_reset(c); }
 
-std::optional<int> xid_code(const std::string& id) {
-  if (!id.starts_with("gpu.xid.")) return std::nullopt;
-  const std::string n = id.substr(8);
-  if (n.empty() || !std::all_of(n.begin(), n.end(), ::isdigit) || n.size() > 4) return std::nullopt;
-  return std::stoi(n);
-}
-
 Remedy xid_remedy(int code) {
   const XidEntry* e = find_xid(code);
   if (!e) return Remedy::kDiagnose;
@@ -45,17 +37,6 @@ std::string without_gpu_label(const std::string& title) {
   return title.substr(colon + 2);
 }
 
-/// Among findings asking the same, the one that says most leads: the GPU
-/// dying, then its Xid (whose workflow covers the ECC counters and the
-/// remap it caused), then the counters, then its links and temperature.
-int join_rank(const std::string& id) {
-  if (id == "gpu.lost" || id == "gpu.unresponsive" || id == "gpu.missing_from_nvml") return 0;
-  if (id == "gpu.repeat_offender") return 1;
-  if (id.starts_with("gpu.")) return 2;
-  if (id.starts_with("ecc.")) return 3;
-  return 4;
-}
-
 void add_unique(std::vector<std::string>& into, const std::string& c) {
   if (std::find(into.begin(), into.end(), c) == into.end()) into.push_back(c);
 }
@@ -63,32 +44,33 @@ void add_unique(std::vector<std::string>& into, const std::string& c) {
 }  // namespace
 
 Remedy remedy_of(const Finding& f) {
-  const std::string& id = f.id;
-  // A reboot has happened since a previous-boot event: it is evidence.
-  if (f.title.find(" in the previous boot") != std::string::npos && id.starts_with("gpu.xid."))
-    return Remedy::kWatch;
-  if (id == "gpu.repeat_offender")
-    return f.severity == Severity::kCritical ? Remedy::kRma : Remedy::kReboot;
-  if (id == "ecc.remap_failure" || id == "ecc.retired_pages_limit" || id == "ecc.remap_no_spare")
-    return Remedy::kRma;
-  if (id == "gpu.lost" || id == "gpu.missing_from_nvml" || id == "gpu.fallen_off_bus_logged" ||
-      id == "gpu.unresponsive")
-    return Remedy::kReboot;
-  if (id == "ecc.volatile_uncorrectable" || id == "ecc.remap_pending" ||
-      id == "ecc.retired_pages_pending")
-    return Remedy::kReset;
-  if (std::optional<int> code = xid_code(id)) return xid_remedy(*code);
+  switch (remedy_rule(f.id)) {
+    case RemedyRule::kWatch:
+      return Remedy::kWatch;
+    case RemedyRule::kDiagnose:
+      return Remedy::kDiagnose;
+    case RemedyRule::kReset:
+      return Remedy::kReset;
+    case RemedyRule::kReboot:
+      return Remedy::kReboot;
+    case RemedyRule::kRma:
+      return Remedy::kRma;
+    case RemedyRule::kByRecord:
+      return f.severity == Severity::kCritical ? Remedy::kRma : Remedy::kReboot;
+    case RemedyRule::kByXid:
+      // A reboot has happened since a previous-boot event: it is evidence.
+      if (f.title.find(" in the previous boot") != std::string::npos) return Remedy::kWatch;
+      if (std::optional<int> code = finding_number(f.id)) return xid_remedy(*code);
+      break;
+    case RemedyRule::kByCommands:
+      break;
+  }
   if (std::any_of(f.commands.begin(), f.commands.end(), is_reboot)) return Remedy::kReboot;
   if (std::any_of(f.commands.begin(), f.commands.end(), is_reset)) return Remedy::kReset;
   return Remedy::kDiagnose;
 }
 
-bool joins_per_gpu(const Finding& f) {
-  const std::string& id = f.id;
-  if (id == "gpu.count_mismatch" || id == "gpu.all_present") return false;
-  return id.starts_with("gpu.") || id.starts_with("ecc.") || id.starts_with("nvlink.") ||
-         id.starts_with("fabric.") || id.starts_with("thermal.") || id == "pcie.link_downgraded";
-}
+bool joins_per_gpu(const Finding& f) { return gpu_join(f.id) != GpuJoin::kApart; }
 
 std::optional<std::string> gpu_key(const NodeSnapshot& s, const Finding& f) {
   if (f.subject.pci_bus_id) return normalize_pci_bus_id(*f.subject.pci_bus_id);
@@ -107,7 +89,7 @@ PlanStep gpu_step(const std::vector<const Finding*>& fs) {
   // rank (the GPU's own event before the counters it explains), then the first.
   const Finding* lead = fs.front();
   auto weight = [](const Finding* f) {
-    return std::tuple(remedy_of(*f), f->severity, -join_rank(f->id));
+    return std::tuple(remedy_of(*f), f->severity, -static_cast<int>(gpu_join(f->id)));
   };
   for (const Finding* f : fs)
     if (weight(f) > weight(lead)) lead = f;

@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "checks/catalogue.h"
 #include "model/report.h"
 
 namespace gt {
 
-/// What a finding asks for, weakest first.
-enum class Remedy { kWatch, kDiagnose, kReset, kReboot, kRma };
-
+/// What a finding asks for (its row's remedy rule, checks/catalogue.h).
 Remedy remedy_of(const Finding& f);
 
-/// Whether `f` is about one GPU's hardware and joins that GPU's step.
+/// Whether `f` is about one GPU's hardware and joins that GPU's step (its
+/// row's GPU join).
 bool joins_per_gpu(const Finding& f);
 
 /// The GPU a finding is about, as one key (the normalized bus id, else

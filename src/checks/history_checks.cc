@@ -4,6 +4,7 @@
 // boots: a warning (one reboot did not fix it); in three or more: critical.
 #include <fmt/format.h>
 
+#include "checks/catalogue.h"
 #include "checks/checks.h"
 #include "history/record.h"
 #include "util/time_format.h"
@@ -11,11 +12,8 @@
 namespace gt {
 namespace {
 
-std::string what(const std::string& id) {
-  if (id.starts_with("gpu.xid.")) return "Xid " + id.substr(8);
-  if (id == "gpu.recovery_action") return "a driver recovery action";
-  return id;
-}
+/// The record's name for what recurred ("Xid 79"), from its catalogue row.
+std::string what(const std::string& id) { return kept_as(id).value_or(id); }
 
 std::string boot_text(const GpuHistory& h, const std::string& id) {
   const std::string shown = id.substr(0, 8);

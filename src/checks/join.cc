@@ -13,23 +13,22 @@
 #include <algorithm>
 #include <map>
 
+#include "checks/catalogue.h"
 #include "checks/checks.h"
 
 namespace gt {
 namespace {
 
-/// Lower leads; -1: not about a GPU dying.
+/// Lower leads; -1: not about a GPU dying (its row's event).
 int lead_rank(const std::string& id) {
-  if (id == "gpu.lost") return 0;
-  if (id == "gpu.unresponsive") return 1;
-  if (id == "gpu.missing_from_nvml") return 2;
-  if (id == "gpu.fallen_off_bus_logged") return 3;
-  if (id == "gpu.xid.79") return 4;
-  return -1;
+  const FindingEvent e = finding_event(id);
+  if (e < FindingEvent::kDyingLead || e > FindingEvent::kDyingXid) return -1;
+  return static_cast<int>(e) - static_cast<int>(FindingEvent::kDyingLead);
 }
 
 bool from_kernel_log(const std::string& id) {
-  return id.starts_with("gpu.xid.") || id == "gpu.fallen_off_bus_logged";
+  const CheckSpec* c = find_check(id);
+  return c && std::string_view(c->family) == "kernel_log";
 }
 
 /// What a joined finding adds to the lead's title: a kernel-log finding
@@ -69,8 +68,9 @@ namespace {
 /// The driver's recovery action leads; its Xid 154 ("recovery action
 /// changed") messages of this and the previous boot join it.
 int recovery_rank(const std::string& id) {
-  if (id == "gpu.recovery_action") return 0;
-  if (id == "gpu.xid.154") return 1;
+  const FindingEvent e = finding_event(id);
+  if (e == FindingEvent::kRecoveryLead) return 0;
+  if (e == FindingEvent::kRecoveryXid) return 1;
   return -1;
 }
 
@@ -142,14 +142,16 @@ void fold_into_wedged(Finding& lead, const Finding& f) {
 }  // namespace
 
 void join_driver_wedged(std::vector<Finding>& findings) {
-  auto lead = std::find_if(findings.begin(), findings.end(),
-                           [](const Finding& f) { return f.id == "driver.wedged"; });
+  auto lead = std::find_if(findings.begin(), findings.end(), [](const Finding& f) {
+    return finding_event(f.id) == FindingEvent::kWedgedLead;
+  });
   if (lead == findings.end()) return;
   Finding wedged = std::move(*lead);
   findings.erase(lead);
   std::vector<Finding> kept;
   for (Finding& f : findings) {
-    if (f.id == "gpu.unresponsive" || f.id == "nvml.unresponsive")
+    if (const FindingEvent e = finding_event(f.id);
+        e == FindingEvent::kDyingTimeout || e == FindingEvent::kNvmlTimeout)
       fold_into_wedged(wedged, f);
     else
       kept.push_back(std::move(f));

@@ -1,4 +1,5 @@
-// Findings become steps in a fixed order of concern (rank()). Findings that
+// Findings become steps in a fixed order of concern (plan_rank(): the
+// plan stage of each finding's catalogue row, checks/catalogue.h). Findings that
 // share an id become one step naming all their subjects; an idle server is
 // one step whose commands are those `gpu-triage free` would run for it.
 #include "checks/plan.h"
@@ -8,40 +9,11 @@
 #include <algorithm>
 #include <map>
 
+#include "checks/catalogue.h"
 #include "checks/gpu_step.h"
 
 namespace gt {
 namespace {
-
-/// Steps come in the order of what blocks getting the node back to work:
-/// a broken or wedged driver, then broken or missing hardware, then what holds the
-/// GPUs, then the job's disk space, then hygiene (version split, links,
-/// clocks, persistence, the kernel log's own readability).
-int rank(const Finding& f) {
-  const std::string& id = f.id;
-  // A broken driver: nvml.* and a wedged driver (nothing else works until
-  // the reboot it needs).
-  if (id.starts_with("nvml.") || id == "driver.wedged") return 0;
-  // Every time in the report depends on the clock: check it first.
-  if (id.starts_with("clock.")) return 1;
-  if (f.severity == Severity::kCritical && id.starts_with("gpu.")) return 1;
-  // A missing or read-only mount: fixed before the job resumes, ahead of
-  // its disk space (the stable order puts mount.* before disk.* here).
-  if (id.starts_with("mount.") && f.severity >= Severity::kWarning) return 2;
-  if (f.severity == Severity::kCritical) return 2;
-  if (id.starts_with("ecc.") || id.starts_with("gpu.") || id.starts_with("fabric.") ||
-      id.starts_with("nvlink.") || id.starts_with("thermal.") || id == "pcie.link_downgraded")
-    return 3;
-  if (id.starts_with("memory.")) return 4;
-  // The job's disk space and a library split that stops it from starting;
-  // then its data: the rerun comes after everything that would stop it
-  // (driver, mounts, holders, space).
-  if (id.starts_with("disk.") || id.starts_with("incident.") || id.starts_with("driver.")) return 5;
-  if (id.starts_with("data.")) return 6;
-  if (id.starts_with("pcie.") || id.starts_with("clocks.") || id.starts_with("persistence."))
-    return 7;
-  return 8;
-}
 
 void add_unique(std::vector<std::string>& into, const std::vector<std::string>& from) {
   for (const std::string& c : from)
@@ -70,7 +42,7 @@ void holder_steps(const std::vector<const Finding*>& held, std::vector<PlanStep>
     PlanStep step;
     step.text = "Stop the idle " + f->title + ". " + f->action;
     step.commands = f->commands;
-    step.finding_ids = {"memory.held_idle"};
+    step.finding_ids = {f->id};
     append_or_join(plan, std::move(step), f->title);
   }
 }
@@ -111,14 +83,14 @@ std::vector<PlanStep> make_plan(const Report& r) {
     // A positive statement is never a step; notes are not either (a note
     // about a GPU with a step of its own is that step's evidence).
     if (!per_gpu && f.severity == Severity::kOk) continue;
-    if (!per_gpu && f.severity == Severity::kInfo && f.id != "kernel_log.unreadable") continue;
+    if (!per_gpu && f.severity == Severity::kInfo && !note_is_step(f.id)) continue;
     const std::string key = per_gpu ? "gpu " + *gkey : f.id;
     auto [at, fresh] = unit_of.emplace(key, units.size());
     if (fresh) units.push_back({key, {}, 9});
     Unit& u = units[at->second];
     u.fs.push_back(&f);
-    if (f.severity >= Severity::kWarning || f.id == "kernel_log.unreadable")
-      u.rank = std::min(u.rank, rank(f));
+    if (f.severity >= Severity::kWarning || note_is_step(f.id))
+      u.rank = std::min(u.rank, plan_rank(f));
   }
   std::stable_sort(units.begin(), units.end(),
                    [](const Unit& a, const Unit& b) { return a.rank < b.rank; });
@@ -131,7 +103,7 @@ std::vector<PlanStep> make_plan(const Report& r) {
       append_or_join(plan, std::move(step), fs.front()->title);
       continue;
     }
-    if (u.key == "memory.held_idle") {
+    if (plan_stage(u.key) == PlanStage::kServers) {
       holder_steps(fs, plan);
       continue;
     }

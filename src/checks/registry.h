@@ -1,6 +1,6 @@
-// The catalogue of findings: one table, ids are a public interface (JSON,
-// Prometheus labels, docs/checks.md, test names). Never rename an id; add a
-// new one and retire the old.
+// The judgement: every check over a snapshot, then the joins and the plan.
+// The catalogue of findings (one row per id) is checks/catalogue.h; its
+// table is check_catalogue() in registry.cc.
 #pragma once
 
 #include <optional>
@@ -8,24 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "checks/catalogue.h"
 #include "model/check_options.h"
 #include "model/finding.h"
 #include "model/report.h"
 
 namespace gt {
-
-struct CheckSpec {
-  const char* id;      ///< "gpu.lost"; families ending in ".*" take a number ("gpu.xid.79")
-  const char* family;  ///< "nvml", "gpu", "memory", "ecc", "pcie", "clocks", ...
-  Severity severity;   ///< the default; some checks grade it (disk, Xid)
-  const char* title;   ///< for docs/checks.md
-};
-
-/// Every finding id gpu-triage can produce.
-const std::vector<CheckSpec>& check_catalogue();
-
-/// The entry for `id` ("gpu.xid.79" matches "gpu.xid.*"); nullptr if none.
-const CheckSpec* find_check(std::string_view id);
 
 /// Runs every check over `report.snapshot` and fills findings (worst
 /// first), the verdict and the plan. First completes the identity of a GPU

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <unordered_set>
 
+#include "checks/catalogue.h"
 #include "model/xid_catalog.h"
 
 namespace gt {
@@ -54,9 +55,12 @@ std::optional<std::string> bus_of(const NodeSnapshot& s, const Finding& f) {
 std::vector<Observed> worth_recording(const NodeSnapshot& s, const Finding& f,
                                       const std::string& uuid) {
   std::vector<Observed> out;
-  if (f.id == "gpu.recovery_action" || std::find(f.joined_ids.begin(), f.joined_ids.end(),
-                                                 "gpu.recovery_action") != f.joined_ids.end())
-    out.push_back({uuid, "gpu.recovery_action", LogBoot::kCurrent});
+  // Kept by its own id (the recovery action: its catalogue row), itself or
+  // joined into another finding.
+  std::vector<std::string> ids = {f.id};
+  ids.insert(ids.end(), f.joined_ids.begin(), f.joined_ids.end());
+  for (const std::string& id : ids)
+    if (kept_by_id(id)) out.push_back({uuid, id, LogBoot::kCurrent});
   const std::optional<std::string> bus = bus_of(s, f);
   for (int code : f.xid_codes) {
     if (is_application_xid(code)) continue;

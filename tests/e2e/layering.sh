@@ -28,8 +28,10 @@ deny collect "checks|render|cli|free|fleet|serve"
 deny checks "sources|render|cli|free|fleet|serve"
 # render/ prints free's plan and outcome: it reads those two typed results
 # (as it reads model/), never free's planning or acting.
-deny render "sources|checks|cli|free|fleet" "free/free_plan\.h|free/free_act\.h"
-deny history "checks|sources|render|cli|free|fleet|serve|data"
+deny render "sources|checks|cli|free|fleet" "free/free_plan\.h|free/free_act\.h|checks/catalogue\.h"
+# The check catalogue (checks/catalogue.h) is data about findings: every
+# layer may read a finding's row.
+deny history "checks|sources|render|cli|free|fleet|serve|data" "checks/catalogue\.h"
 deny holders "util|sources|checks|render|cli|free|fleet|serve|data"
 deny watch "cli|free|fleet|serve|render"
 
@@ -169,6 +171,9 @@ flag "an escape character outside util/terminal_text.cc and the colour codes:" "
 regex_allowed=(
   # The first 512 bytes of an nvidia-smi XML capture (the DOCTYPE line).
   "sources/smi_xml/smi_xml_parser.cc:dtd_version"
+  # One alert's expression of the project's own rules file (a few lines,
+  # cut at its "for:"), read only by the catalogue's tests.
+  "checks/catalogue.cc:check_alert"
 )
 regex_allowed_in() {  # regex_allowed_in FILE FUNCTION
   local a
@@ -197,4 +202,28 @@ while IFS= read -r line; do
 done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
   'std::(w?regex|w?[sc]match|w?c?sregex_|regex_|basic_regex|match_results|sub_match)|#include <regex>' . |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+# A finding is defined in one place, its catalogue row (issue 33): what
+# happens to it (plan stage, GPU join, remedy, event joins, the record) is a
+# column, never a test of its id. Outside the catalogue no non-test file
+# tests an id by prefix or equality (`id.starts_with(`, `id == "`), nor
+# compares or prefix-tests a literal of a catalogue family ("gpu.", ...).
+# Allowed, with the reason (FILE:TEXT-REGEX):
+id_allowed=(
+  # os-release's ID ("debian", "opensuse-leap"), not a finding id.
+  'checks/pin_advice\.cc:id (==|\.starts_with\() ?"[a-z]+"'
+)
+families=$(grep -oE '^ *\{"[a-z_]+\.' checks/registry.cc | sed -E 's/^ *\{"//; s/\.$//' | sort -u | paste -sd'|')
+[[ -n "$families" ]] || fail "no catalogue rows found in checks/registry.cc"
+while IFS= read -r line; do
+  ok=0
+  for a in "${id_allowed[@]}"; do
+    [[ "${line%%:*}" =~ ^${a%%:*}$ ]] && grep -qE "${a#*:}" <<<"$line" && ok=1
+  done
+  [[ $ok == 1 ]] && continue
+  echo "layering: a finding id tested outside the catalogue (use its row, checks/catalogue.h): $line"
+  bad=1
+done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
+  -e '\bid\.starts_with\(|\bid\)?\s*(==|!=)\s*"|"\s*(==|!=)\s*[A-Za-z_.>-]*\bid\b' \
+  -e "(==|!=)\s*\"($families)\.|\"($families)\.[a-z_0-9.*]*\"\s*(==|!=)|starts_with\(\"($families)\." . |
+  grep -vE '^\./checks/(catalogue|registry)\.cc:' | grep -vE '^[^:]+:[0-9]+:\s*//' | sed 's|^\./||' || true)
 [[ $bad == 0 ]] || fail "layering violated"

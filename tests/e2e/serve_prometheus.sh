@@ -6,31 +6,12 @@ source "$(dirname "$0")/lib/serve.sh"
 command -v prometheus >/dev/null || fail "prometheus missing (scripts/install-deps installs it)"
 
 start_serve after-crash --sample 400ms
-PROM_PORT=$(free_port)
-mkdir -p "$TMP/prom-data"
-cat >"$TMP/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: gpu-triage
-    static_configs:
-      - targets: ['127.0.0.1:$SERVE_PORT']
-YML
-setsid prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prom-data" \
-  --web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn \
-  >"$TMP/prom.out" 2>"$TMP/prom.err" &
-EXTRA_PGIDS+=($!)
+start_prometheus "$SERVE_PORT"
 
-# query PROMQL: the API's answer in $TMP/out.
-query() {
-  curl -sS -m 5 -G "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" \
-    >"$TMP/out" 2>/dev/null || echo '{}' >"$TMP/out"
-}
 
 # Wait (30 s at most) until the per-GPU series arrived.
 for ((i = 0; i < 150; i++)); do
-  query 'gpu_triage_gpu_memory_used_bytes'
+  prom_query 'gpu_triage_gpu_memory_used_bytes'
   if "$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d.get("data",{}).get("result",[]))==8 else 1)' "$TMP/out" 2>/dev/null; then
     break
   fi
@@ -45,16 +26,16 @@ json_check 'all(r["metric"]["pci_bus_id"].startswith("00000000:") for r in d["da
 json_check 'all(r["metric"]["job"] == "gpu-triage" for r in d["data"]["result"])' "scraped by our job"
 json_check 'all(abs(float(r["value"][1]) - 75.8e9) < 0.2e9 for r in d["data"]["result"])' "75.8 GB used"
 
-query 'up{job="gpu-triage"}'
+prom_query 'up{job="gpu-triage"}'
 json_check 'd["data"]["result"][0]["value"][1] == "1"' "up == 1"
-query 'gpu_triage_verdict == 1'
+prom_query 'gpu_triage_verdict == 1'
 json_check '[r["metric"]["verdict"] for r in d["data"]["result"]] == ["warning"]' "verdict warning"
-query 'count(gpu_triage_finding{id="memory.held_idle",severity="warning"})'
+prom_query 'count(gpu_triage_finding{id="memory.held_idle",severity="warning"})'
 json_check 'd["data"]["result"][0]["value"][1] == "1"' "one held_idle finding for the one server"
-query 'gpu_triage_driver_info'
+prom_query 'gpu_triage_driver_info'
 json_check 'd["data"]["result"][0]["metric"]["driver_version"] == "590.48.01"' "driver info"
-query 'gpu_triage_build_info'
+prom_query 'gpu_triage_build_info'
 json_check 'd["data"]["result"][0]["metric"]["version"] == "0.1.0"' "build info"
 # A join as a dashboard would write it: GPUs per model, by UUID.
-query 'count by (modelName) (gpu_triage_gpu_memory_used_bytes * on(UUID) group_left(modelName) gpu_triage_gpu_info)'
+prom_query 'count by (modelName) (gpu_triage_gpu_memory_used_bytes * on(UUID) group_left(modelName) gpu_triage_gpu_info)'
 json_check 'd["data"]["result"][0]["metric"]["modelName"].startswith("NVIDIA RTX PRO 6000") and d["data"]["result"][0]["value"][1] == "8"' "join on UUID"

@@ -68,3 +68,32 @@ wait_for_report() {
   done
   fail "no report after 15 s: $(cat "$TMP/body")"
 }
+
+# start_prometheus PORT...: a real Prometheus (Debian's prometheus package)
+# on loopback scraping serve on each 127.0.0.1:PORT every second as job
+# gpu-triage; sets PROM_PORT. Its log is $TMP/prom.err.
+start_prometheus() {
+  local targets="" p
+  for p in "$@"; do targets+="${targets:+, }'127.0.0.1:$p'"; done
+  PROM_PORT=$(free_port)
+  mkdir -p "$TMP/prom-data"
+  cat >"$TMP/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: gpu-triage
+    static_configs:
+      - targets: [$targets]
+YML
+  setsid prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prom-data" \
+    --web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn \
+    >"$TMP/prom.out" 2>"$TMP/prom.err" &
+  EXTRA_PGIDS+=($!)
+}
+
+# prom_query PROMQL: the Prometheus API's answer in $TMP/out ({} on no answer).
+prom_query() {
+  curl -sS -m 5 -G "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" \
+    >"$TMP/out" 2>/dev/null || echo '{}' >"$TMP/out"
+}
