@@ -128,8 +128,8 @@ OwnerStop stop_via_owner(const TreeTarget& t, const FreeOptions& o, const Comman
   for (const std::string& c : t.stop.all()) todo += (todo.empty() ? "`" : "`, `") + c;
   r.failures.push_back("nothing was signalled in its place (" + t.stop.owner_text +
                        " would start it again); run " + todo +
-                       "` yourself where it can be reached, or use --signal to signal its "
-                       "processes anyway");
+                       "` yourself where it can be reached, or " +
+                       free_command_adding(o, {"--signal"}) + " to signal its processes anyway");
   return OwnerStop::kFailed;
 }
 
@@ -316,7 +316,8 @@ std::string restart_hint(const TreeTarget& t, const ProcTable& table, uint32_t p
     return "its owner process PID " + std::to_string(t.supervisor->pid) +
            " starts it again; stop that with " + whole_server_command(t.supervisor->pid);
   if (!t.stop.via_owner && t.owner_kind && owner_stoppable(*t.owner_kind) && !o.via_owner)
-    return t.stop.owner_text + " starts it again; stop it through its owner (add --via-owner)";
+    return t.stop.owner_text + " starts it again; stop it through its owner with " +
+           free_command_adding(o, {"--via-owner"});
   return "stop what starts it (" + named_pid(parent) + ") first";
 }
 

@@ -18,8 +18,14 @@ std::string gpus_arg(const std::vector<uint32_t>& indices);
 /// "`gpu-triage free ARGS`", ARGS joined by blanks.
 std::string free_command(const std::vector<std::string>& args);
 
-/// The operator's selection as arguments: "--gpus 0-1", "--pid 3141".
+/// The operator's selection and stop path as arguments: "--gpus 0-1",
+/// "--pid 3141", "--whole-server", "--via-owner", "--signal" (not
+/// --include-busy, --sample, --grace, --yes or --json).
 std::vector<std::string> selection_args(const FreeOptions& o);
+
+/// "`gpu-triage free SELECTION EXTRA`": the operator's command with more
+/// arguments (one already in the selection is not repeated).
+std::string free_command_adding(const FreeOptions& o, const std::vector<std::string>& extra);
 
 /// "`gpu-triage free --pid PID --whole-server`": the stop of the whole
 /// server (or supervisor) `pid` reaches.

@@ -22,6 +22,12 @@ TEST(FreeHint, CommandLinesCarryTheSelection) {
             "`gpu-triage free --gpus 0-1,3 --pid 3141 --pid 3187 --whole-server`");
   EXPECT_EQ(whole_server_command(42), "`gpu-triage free --pid 42 --whole-server`");
   EXPECT_TRUE(selection_args(FreeOptions{}).empty());  // all GPUs: nothing to add
+  FreeOptions w;
+  w.gpus = std::vector<uint32_t>{2};
+  w.whole_server = true;
+  w.include_busy = true;  // not part of the selection
+  EXPECT_EQ(free_command_adding(w, {"--whole-server", "--sample", "3s"}),
+            "`gpu-triage free --gpus 2 --whole-server --sample 3s`");
 }
 
 }  // namespace free_hint_test

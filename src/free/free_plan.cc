@@ -99,10 +99,8 @@ std::string beyond_selection(const std::vector<const ServerMember*>& reach, cons
   for (size_t i = 0; i < pids.size(); ++i) text += (i ? ", " : "") + std::to_string(pids[i]);
   if (!gpus.empty())
     text += " on GPU" + std::string(gpus.size() == 1 ? " " : "s ") + format_index_list(gpus);
-  std::vector<std::string> widened = selection_args(o);
-  widened.push_back("--whole-server");
-  return text + ", outside the selection; widen it with " + free_command(widened) +
-         " (or select those too)";
+  return text + ", outside the selection; widen it with " +
+         free_command_adding(o, {"--whole-server"}) + " (or select those too)";
 }
 
 ProcId id_of(const FsRoot& root, uint32_t pid) {
@@ -363,9 +361,11 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
           plan.skipped.push_back(
               what + ": GPU " + std::to_string(index) +
               (g && idle_over_window(*g)
-                   ? " is busy; a server in use is stopped only with --include-busy"
-                   : " was not sampled over a window, so it is not known to be idle (use "
-                     "--sample 3s, or --include-busy to stop it anyway)"));
+                   ? " is busy; a server in use is stopped only with " +
+                         free_command_adding(o, {"--include-busy"})
+                   : " was not sampled over a window, so it is not known to be idle (use " +
+                         free_command_adding(o, {"--sample", "3s"}) + ", or " +
+                         free_command_adding(o, {"--include-busy"}) + " to stop it anyway)"));
           return;
         }
   std::string beyond = beyond_selection(whole, o, o.pids);
@@ -380,12 +380,21 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
   for (uint32_t g : unknown_lists(snap))
     if (!selected(o, g)) unknown.push_back(g);
   if (!unknown.empty() && !exact) {
+    std::vector<uint32_t> both = unknown;
+    if (o.gpus) both.insert(both.end(), o.gpus->begin(), o.gpus->end());
+    std::vector<std::string> by_pid;
+    for (const ServerMember* m : whole) {
+      by_pid.insert(by_pid.end(), {"--pid", std::to_string(m->pid)});
+      for (const auto& [index, bytes] : m->memory) both.push_back(index);
+    }
     plan.refusals.push_back(
         {sv.root_pid.value_or(sv.members.front().pid), what,
          "the process list of GPU" + std::string(unknown.size() == 1 ? " " : "s ") +
              format_index_list(unknown) +
              " (not selected) could not be read in full, so stopping this server could reach "
-             "its processes there; select those GPUs too, or name the PIDs with --pid"});
+             "its processes there; select those GPUs too (" +
+             free_command({"--gpus", gpus_arg(both)}) + ") or name its GPU processes (" +
+             free_command(by_pid) + ")"});
     return;
   }
   if (stop.manual_only) {

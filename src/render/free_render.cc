@@ -22,8 +22,11 @@ std::string free_when(std::optional<int64_t> unix_s) {
 }
 
 void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
-  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPU"
-      << (plan.gpus.size() == 1 ? " " : "s ") << format_index_list(plan.gpus) << "\n";
+  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": "
+      << (plan.gpus.empty()       ? std::string("no GPU")
+          : plan.gpus.size() == 1 ? "GPU " + format_index_list(plan.gpus)
+                                  : "GPUs " + format_index_list(plan.gpus))
+      << "\n";
   for (const std::string& e : plan.errors) out << "  error: " << e << "\n";
   int n = 0;
   for (const TreeTarget& t : plan.targets) {

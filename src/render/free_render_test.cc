@@ -177,6 +177,10 @@ TEST(FreeRender, NothingToStopIsSaid) {
   EXPECT_NE(text.find("Plan (nothing done; run with --yes to act): GPU 3\n"), std::string::npos)
       << text;
   EXPECT_NE(text.find("\nNo process to stop on the selected GPUs.\n"), std::string::npos);
+  // --pid of a server left alone selects no GPU: said so, not "GPUs ".
+  p.gpus.clear();
+  text = render_free_text(p, FreeResult{}, NodeSnapshot{}, FreeOptions{});
+  EXPECT_EQ(text.rfind("Plan (nothing done; run with --yes to act): no GPU\n", 0), 0u) << text;
 }
 
 }  // namespace free_render_test
