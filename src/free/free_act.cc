@@ -329,6 +329,30 @@ void started_again(const TreeTarget& t, const std::string& why, FreeResult& r) {
       if (g.index == index) g.started_again = true;
 }
 
+/// The parents of `pid` in `table`, nearest first (init included).
+std::set<uint32_t> ancestors(const ProcTable& table, uint32_t pid) {
+  std::set<uint32_t> out;
+  for (int depth = 0; depth < 64 && pid > 1; ++depth) {
+    auto e = table.procs.find(pid);
+    if (e == table.procs.end()) break;
+    pid = e->second.ppid;
+    out.insert(pid);
+  }
+  return out;
+}
+
+/// Whether the new process `p` is target `t` started again: the command
+/// line of its launcher or of a wrapper, started by what started that (a
+/// parent of the launcher when the act began: a supervisor, init for a
+/// unit) or by a wrapper started again. Workers' titles are shared by every
+/// server of a kind ("sglang::scheduler_TP0"), so they are never matched.
+bool same_server_again(const TreeTarget& t, const ProcInfo& p, const std::set<uint32_t>& parents,
+                       const std::set<uint32_t>& new_wrappers) {
+  bool same = !t.launcher_exited && p.cmdline == t.root_cmdline;
+  for (const ServerProcess& w : t.wrappers) same = same || p.cmdline == w.cmdline;
+  return same && (parents.count(p.ppid) || new_wrappers.count(p.ppid));
+}
+
 /// After the stop, within o.settle: a process started since the act began
 /// with the command line of a stopped launcher or wrapper (a supervisor, a
 /// unit or a loop ran it again), or a process NVML lists on a stopped
@@ -340,7 +364,7 @@ void check_settled(const FreePlan& plan, const std::vector<bool>& acted, const N
   now = collect();
   const ProcTable table = read_proc_table(FsRoot("/"));
   const std::string within = fmt::format("within {:.0f} s after the stop", o.settle.count() / 1e3);
-  std::set<uint32_t> told;
+  std::set<uint32_t> told, new_wrappers;
   for (const auto& [pid, e] : table.procs) {
     auto old = at_start.procs.find(pid);
     if (old != at_start.procs.end() && old->second.start_ticks == e.start_ticks) continue;
@@ -348,10 +372,11 @@ void check_settled(const FreePlan& plan, const std::vector<bool>& acted, const N
     if (!p || p->cmdline.empty()) continue;
     for (size_t ti = 0; ti < plan.targets.size() && !told.count(pid); ++ti) {
       const TreeTarget& t = plan.targets[ti];
-      bool same = p->cmdline == t.root_cmdline;
-      for (const ServerProcess& w : t.wrappers) same = same || p->cmdline == w.cmdline;
-      if (!acted[ti] || !same) continue;
+      if (!acted[ti] || !same_server_again(t, *p, ancestors(at_start, t.root.pid), new_wrappers))
+        continue;
       told.insert(pid);
+      for (const ServerProcess& w : t.wrappers)
+        if (p->cmdline == w.cmdline) new_wrappers.insert(pid);
       started_again(t,
                     fmt::format("the {} was started again {}: PID {} ('{}'), by {}; {}", t.noun,
                                 within, pid, p->cmdline.substr(0, 120), named_pid(p->ppid),

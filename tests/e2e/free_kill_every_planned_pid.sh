@@ -3,7 +3,9 @@
 # (`trap '' TERM`; it exits without them), stopped with `--pid LAUNCHER
 # --whole-server`, and the orphans such a launcher leaves behind (adopted by
 # init, their launcher gone), stopped with `--pid ONE_WORKER --whole-server`.
-# After --yes every planned PID is gone and the result says so, with exit 0.
+# After --yes every planned PID is gone and the result says so, with exit 0;
+# a server of the same kind started meanwhile is left alone and not taken
+# for the stopped one started again.
 source "$(dirname "$0")/common.sh"
 source "$GT_SOURCE_DIR/tests/free/scenario.sh"
 
@@ -17,7 +19,7 @@ start() {
   echo $! >"$TMP/$1.launcher"
   wait_for "$TMP/$1"
 }
-trap 'kill -9 $(cat "$TMP"/a* "$TMP"/b* 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
+trap 'kill -9 $(cat "$TMP"/[abc]* 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
 free() { run "$TMP/scenario.json" free --root / --sample 0 --include-busy "$@"; }
 
 # 1. --pid LAUNCHER --whole-server: SIGKILL to the workers that outlive it.
@@ -46,6 +48,11 @@ export W0 W1
 for w in $W0 $W1; do alive "$w" || fail "worker $w did not outlive its launcher"; done
 free --pid "$W0" --whole-server --json
 json_check 'd["targets"][0]["launcher_exited"] and sorted(d["targets"][0]["signal_pids"]) == sorted(['"$W0, $W1"'])' "each orphan is signalled"
+# Meanwhile another server of the same kind starts (its workers have the same
+# titles): it is neither "started again" nor signalled.
+(sleep 0.5 && start c) &
 free --pid "$W0" --whole-server --yes --grace 1s --json
 expect_rc 0
 for w in $W0 $W1; do if alive "$w"; then fail "orphan $w survived"; fi; done
+wait_for "$TMP/c"
+for p in $(cat "$TMP/c.launcher" "$TMP/c"); do alive "$p" || fail "PID $p of the other server was stopped"; done
