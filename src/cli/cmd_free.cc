@@ -45,9 +45,11 @@ std::optional<FreeCli> parse_free_args(int argc, char** argv, int& code) {
       kFreeProg};
   app.allow_extras();
   app.footer(
-      "Exit codes: 0 the selected GPUs are free at the end; 1 memory remains (without --yes:\n"
-      "  the GPUs are held); 2 a refusal or a failure (NVML unusable included); 64 bad usage,\n"
-      "  a GPU in --gpus that this node does not have included.");
+      "Exit codes: 0 the selected GPUs are free at the end and the plan was carried out as\n"
+      "  shown; 1 memory remains (without --yes: the GPUs are held); 2 a refusal or a failure,\n"
+      "  a difference from the plan included (a PID still running, a server started again),\n"
+      "  and NVML unusable; 64 bad usage, a GPU in --gpus that this node does not have\n"
+      "  included.");
   FreeCli c;
   std::string gpus = "all", grace = "30s", timeout = "5s", sample = "3s";
   std::vector<uint32_t> pids;
@@ -57,7 +59,8 @@ std::optional<FreeCli> parse_free_args(int argc, char** argv, int& code) {
                  "this node does not have is refused)");
   app.add_option("--pid", c.free.pids,
                  "Signal exactly these PIDs (repeatable); refused when one would take other "
-                 "GPU holders with it (its workers), unless --whole-server")
+                 "GPU holders with it (its workers) or its restart loop would start it again, "
+                 "unless --whole-server, which stops each server a named PID belongs to whole")
       ->check(whole_number(1, UINT32_MAX));
   app.add_flag("--whole-server", c.free.whole_server,
                "Widen the selection to every server it touches: all their GPUs and processes "

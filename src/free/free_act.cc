@@ -20,6 +20,8 @@
 #include <set>
 #include <thread>
 
+#include "free/free_hint.h"
+#include "holders/stop.h"
 #include "sources/procfs/process_tree.h"
 #include "sources/procfs/server_tree.h"
 #include "util/errno_error.h"
@@ -44,7 +46,8 @@ bool exited(int fd) {
 struct Handle {
   int fd = -1;
   ProcId id;
-  bool killable = true;  ///< may get SIGKILL after the grace period
+  bool killable = true;  ///< the plan names it for SIGKILL after the grace period
+  bool whole = true;     ///< of a tree stopped whole: what starts below it is killed too
 };
 
 bool holds_any(const GpuState& g, const std::vector<ProcId>& holders) {
@@ -125,8 +128,8 @@ OwnerStop stop_via_owner(const TreeTarget& t, const FreeOptions& o, const Comman
   for (const std::string& c : t.stop.all()) todo += (todo.empty() ? "`" : "`, `") + c;
   r.failures.push_back("nothing was signalled in its place (" + t.stop.owner_text +
                        " would start it again); run " + todo +
-                       "` yourself where it can be reached, or use --signal to signal its "
-                       "processes anyway");
+                       "` yourself where it can be reached, or " +
+                       free_command_adding(o, {"--signal"}) + " to signal its processes anyway");
   return OwnerStop::kFailed;
 }
 
@@ -151,6 +154,17 @@ bool in(const std::vector<ProcId>& v, uint32_t pid) {
   return std::any_of(v.begin(), v.end(), [&](const ProcId& x) { return x.pid == pid; });
 }
 
+/// What PID `pid` is in target `t`'s stop, for the record of what was sent.
+std::string signal_role(const TreeTarget& t, uint32_t pid) {
+  if (std::any_of(t.wrappers.begin(), t.wrappers.end(),
+                  [&](const ServerProcess& w) { return w.pid == pid; }))
+    return "the wrapper that would restart the " + t.noun;
+  if (pid == t.root.pid) return t.noun + ": " + t.root_cmdline;
+  if (t.supervisor && t.supervisor->pid == pid)
+    return "the owner process of the " + t.noun + ", named with --pid";
+  return t.noun;
+}
+
 /// SIGTERM to what each target names (its wrappers, outermost first, then
 /// its launcher; or exactly the --pid PIDs), or its owner's stop, then the
 /// durable fix; returns handles of everything that must exit. `acted[i]`:
@@ -164,19 +178,21 @@ std::vector<Handle> terminate(const FreePlan& plan, const FreeOptions& o,
   for (size_t ti = 0; ti < plan.targets.size(); ++ti) {
     const TreeTarget& t = plan.targets[ti];
     std::vector<ProcId> ids = t.signal;
-    for (const std::vector<ProcId>* more : {&t.tree, &t.holders})
+    for (const std::vector<ProcId>* more : {&t.kill, &t.holders})
       for (const ProcId& h : *more)
         if (!in(ids, h.pid)) ids.push_back(h);
     std::vector<Handle> mine;
     bool refused = false;
     for (const ProcId& id : ids) {
       Result<int> fd = open_verified_pidfd(id);
-      // With --pid only the named PIDs are ever signalled; the holders
-      // below them are watched, not killed.
-      const bool killable = o.pids.empty() || t.stop.via_owner || in(t.signal, id.pid);
+      // SIGKILL goes to exactly what the plan names for it; anything else
+      // opened here (a holder below an exact --pid) is watched, not killed.
       if (fd) {
-        mine.push_back({*fd, id, killable});
-      } else if (in(t.signal, id.pid)) {
+        mine.push_back({*fd, id, in(t.kill, id.pid), t.whole});
+      } else if (in(t.signal, id.pid) &&
+                 std::find(signalled.begin(), signalled.end(), id.pid) == signalled.end()) {
+        // (One an earlier target's stop signalled, such as a supervisor
+        // named above two servers, may have exited since: as planned.)
         r.refusals.push_back(
             {id.pid, "PID " + std::to_string(id.pid) + " (" + t.noun + ")", fd.error().message});
         refused = true;
@@ -213,14 +229,9 @@ std::vector<Handle> terminate(const FreePlan& plan, const FreeOptions& o,
           std::find(signalled.begin(), signalled.end(), id.pid) != signalled.end())
         continue;
       signalled.push_back(id.pid);
-      bool wrapper = std::any_of(t.wrappers.begin(), t.wrappers.end(),
-                                 [&](const ServerProcess& w) { return w.pid == id.pid; });
       if (pidfd_signal(h->fd, SIGTERM) == 0)
-        r.actions.push_back(
-            "sent SIGTERM to PID " + std::to_string(id.pid) + " (" +
-            (wrapper ? "the wrapper that would restart the " + t.noun
-                     : t.noun + (id.pid == t.root.pid ? ": " + t.root_cmdline : std::string())) +
-            ")");
+        r.actions.push_back("sent SIGTERM to PID " + std::to_string(id.pid) + " (" +
+                            signal_role(t, id.pid) + ")");
       else if (const int err = errno; err != ESRCH)
         r.failures.push_back(errno_error(err, "SIGTERM to PID " + std::to_string(id.pid)).message);
     }
@@ -238,11 +249,11 @@ void freeze_tree(std::vector<Handle>& handles, FreeResult& r) {
   const std::set<uint32_t> self = self_and_ancestors(FsRoot("/"));
   for (int round = 0; round < 8; ++round) {
     for (Handle& h : handles)
-      if (h.killable && !exited(h.fd)) pidfd_signal(h.fd, SIGSTOP);
+      if (h.killable && h.whole && !exited(h.fd)) pidfd_signal(h.fd, SIGSTOP);
     const ProcTable table = read_proc_table(FsRoot("/"));
     std::vector<Handle> added;
     for (const Handle& h : handles) {
-      if (!h.killable || exited(h.fd)) continue;
+      if (!h.killable || !h.whole || exited(h.fd)) continue;
       for (uint32_t pid : descendants(table, h.id.pid)) {
         auto known = [&](const std::vector<Handle>& v) {
           return std::any_of(v.begin(), v.end(), [&](const Handle& x) { return x.id.pid == pid; });
@@ -250,7 +261,7 @@ void freeze_tree(std::vector<Handle>& handles, FreeResult& r) {
         auto e = table.procs.find(pid);
         if (known(handles) || known(added) || e == table.procs.end() || self.count(pid)) continue;
         if (Result<int> fd = open_verified_pidfd({pid, e->second.start_ticks})) {
-          added.push_back({*fd, {pid, e->second.start_ticks}, true});
+          added.push_back({*fd, {pid, e->second.start_ticks}, true, true});
           r.actions.push_back("found PID " + std::to_string(pid) + ", started below PID " +
                               std::to_string(h.id.pid) + " after the plan");
         }
@@ -262,10 +273,10 @@ void freeze_tree(std::vector<Handle>& handles, FreeResult& r) {
 }
 
 /// SIGKILL to every killable process still running; how many were sent.
-/// `whole_tree`: the target is a whole tree (not exactly --pid PIDs), so
-/// what was started below it since the plan is part of it.
-size_t kill_survivors(std::vector<Handle>& handles, bool whole_tree, FreeResult& r) {
-  if (whole_tree) freeze_tree(handles, r);
+/// Below a tree stopped whole, what was started since the plan is part of
+/// it (freeze_tree); an exact --pid stop kills exactly the named PIDs.
+size_t kill_survivors(std::vector<Handle>& handles, FreeResult& r) {
+  freeze_tree(handles, r);
   size_t sent = 0;
   for (Handle& h : handles) {
     if (h.fd < 0 || !h.killable || exited(h.fd)) continue;
@@ -276,6 +287,125 @@ size_t kill_survivors(std::vector<Handle>& handles, bool whole_tree, FreeResult&
     }
   }
   return sent;
+}
+
+/// What `pid` is, for a message: "PID 9 ('python3 -m x')".
+std::string named_pid(uint32_t pid) {
+  std::optional<ProcInfo> p = read_proc(FsRoot("/"), pid);
+  return "PID " + std::to_string(pid) +
+         (p ? " ('" + (p->cmdline.empty() ? p->comm : p->cmdline.substr(0, 120)) + "')"
+            : std::string());
+}
+
+/// Whether `pid` is `ancestor` or below it in `table`.
+bool at_or_below(const ProcTable& table, uint32_t pid, uint32_t ancestor) {
+  for (int depth = 0; depth < 64 && pid > 1; ++depth) {
+    if (pid == ancestor) return true;
+    auto e = table.procs.find(pid);
+    if (e == table.procs.end()) return false;
+    pid = e->second.ppid;
+  }
+  return false;
+}
+
+/// Who to stop so that `t` stays stopped, given the process that started
+/// it again.
+std::string restart_hint(const TreeTarget& t, const ProcTable& table, uint32_t parent,
+                         const FreeOptions& o) {
+  if (t.supervisor && at_or_below(table, parent, t.supervisor->pid))
+    return "its owner process PID " + std::to_string(t.supervisor->pid) +
+           " starts it again; stop that with " + whole_server_command(t.supervisor->pid);
+  if (!t.stop.via_owner && t.owner_kind && owner_stoppable(*t.owner_kind) && !o.via_owner)
+    return t.stop.owner_text + " starts it again; stop it through its owner with " +
+           free_command_adding(o, {"--via-owner"});
+  return "stop what starts it (" + named_pid(parent) + ") first";
+}
+
+/// Marks the GPUs of target `t` as taken again and says why.
+void started_again(const TreeTarget& t, const std::string& why, FreeResult& r) {
+  r.failures.push_back(why);
+  for (uint32_t index : t.gpus)
+    for (GpuRelease& g : r.gpus)
+      if (g.index == index) g.started_again = true;
+}
+
+/// The parents of `pid` in `table`, nearest first (init included).
+std::set<uint32_t> ancestors(const ProcTable& table, uint32_t pid) {
+  std::set<uint32_t> out;
+  for (int depth = 0; depth < 64 && pid > 1; ++depth) {
+    auto e = table.procs.find(pid);
+    if (e == table.procs.end()) break;
+    pid = e->second.ppid;
+    out.insert(pid);
+  }
+  return out;
+}
+
+/// Whether the new process `p` is target `t` started again: the command
+/// line of its launcher or of a wrapper, started by what started that (a
+/// parent of the launcher when the act began: a supervisor, init for a
+/// unit) or by a wrapper started again. Workers' titles are shared by every
+/// server of a kind ("sglang::scheduler_TP0"), so they are never matched.
+bool same_server_again(const TreeTarget& t, const ProcInfo& p, const std::set<uint32_t>& parents,
+                       const std::set<uint32_t>& new_wrappers) {
+  bool same = !t.launcher_exited && p.cmdline == t.root_cmdline;
+  for (const ServerProcess& w : t.wrappers) same = same || p.cmdline == w.cmdline;
+  return same && (parents.count(p.ppid) || new_wrappers.count(p.ppid));
+}
+
+/// After the stop, within o.settle: a process started since the act began
+/// with the command line of a stopped launcher or wrapper (a supervisor, a
+/// unit or a loop ran it again), or a process NVML lists on a stopped
+/// target's GPU that the plan did not see. Each is a failure.
+void check_settled(const FreePlan& plan, const std::vector<bool>& acted, const NodeSnapshot& before,
+                   const ProcTable& at_start, const FreeOptions& o, const CollectFn& collect,
+                   NodeSnapshot& now, FreeResult& r) {
+  std::this_thread::sleep_for(o.settle);
+  now = collect();
+  const ProcTable table = read_proc_table(FsRoot("/"));
+  const std::string within = fmt::format("within {:.0f} s after the stop", o.settle.count() / 1e3);
+  std::set<uint32_t> told, new_wrappers;
+  for (const auto& [pid, e] : table.procs) {
+    auto old = at_start.procs.find(pid);
+    if (old != at_start.procs.end() && old->second.start_ticks == e.start_ticks) continue;
+    std::optional<ProcInfo> p = read_proc(FsRoot("/"), pid);
+    if (!p || p->cmdline.empty()) continue;
+    for (size_t ti = 0; ti < plan.targets.size() && !told.count(pid); ++ti) {
+      const TreeTarget& t = plan.targets[ti];
+      if (!acted[ti] || !same_server_again(t, *p, ancestors(at_start, t.root.pid), new_wrappers))
+        continue;
+      told.insert(pid);
+      for (const ServerProcess& w : t.wrappers)
+        if (p->cmdline == w.cmdline) new_wrappers.insert(pid);
+      started_again(t,
+                    fmt::format("the {} was started again {}: PID {} ('{}'), by {}; {}", t.noun,
+                                within, pid, p->cmdline.substr(0, 120), named_pid(p->ppid),
+                                restart_hint(t, table, p->ppid, o)),
+                    r);
+    }
+  }
+  for (size_t ti = 0; ti < plan.targets.size(); ++ti) {
+    if (!acted[ti]) continue;
+    const TreeTarget& t = plan.targets[ti];
+    for (uint32_t index : t.gpus) {
+      const GpuState* g = gpu_by_index(now, index);
+      const GpuState* was = gpu_by_index(before, index);
+      if (!g || !g->processes) continue;
+      for (const GpuProcess& p : *g->processes) {
+        bool seen = was && was->processes &&
+                    std::any_of(was->processes->begin(), was->processes->end(),
+                                [&](const GpuProcess& b) { return b.pid == p.pid; });
+        if (seen || !told.insert(p.pid).second) continue;
+        std::optional<ProcInfo> info = read_proc(FsRoot("/"), p.pid);
+        started_again(t,
+                      fmt::format("GPU {} is held again {} by {}, which the plan did not see; {}",
+                                  index, within, named_pid(p.pid),
+                                  info ? restart_hint(t, table, info->ppid, o)
+                                       : std::string("stop what starts it first")),
+                      r);
+      }
+    }
+  }
 }
 
 void finish(const FreePlan& plan, const NodeSnapshot& before, const NodeSnapshot& after,
@@ -293,8 +423,8 @@ void finish(const FreePlan& plan, const NodeSnapshot& before, const NodeSnapshot
     const GpuState* g = gpu_by_index(after, index);
     if (!g) continue;
     rel->used_after_bytes = g->memory_used_bytes;
-    rel->free_at_end = gpu_is_free(*g);
-    if (rel->free_at_end) continue;
+    rel->free_at_end = gpu_is_free(*g) && !rel->started_again;
+    if (rel->free_at_end || rel->started_again) continue;  // a failure says why
     r.memory_remains = true;
     bool no_process = g->processes && std::none_of(g->processes->begin(), g->processes->end(),
                                                    [](const GpuProcess& p) { return p.visible; });
@@ -333,6 +463,7 @@ FreeResult act_free(const FreePlan& plan, const NodeSnapshot& before, const Free
                     const CollectFn& collect, const CommandRunner& runner) {
   FreeResult r;
   for (uint32_t index : plan.gpus) r.gpus.push_back(GpuRelease{index});
+  const ProcTable at_start = read_proc_table(FsRoot("/"));
   const Clock::time_point t0 = Clock::now();
   std::vector<bool> acted;
   std::vector<Handle> handles = terminate(plan, o, runner, r, acted);
@@ -365,7 +496,7 @@ FreeResult act_free(const FreePlan& plan, const NodeSnapshot& before, const Free
                                [](const Handle& h) { return h.killable && !exited(h.fd); });
     if (held.empty() && !running) break;
     if (!killed_at && Clock::now() - t0 >= o.grace) {
-      kills = kill_survivors(handles, o.pids.empty(), r);
+      kills = kill_survivors(handles, r);
       killed_at = Clock::now();
     }
     if (killed_at && Clock::now() - *killed_at >= std::chrono::seconds(10)) break;
@@ -382,12 +513,16 @@ FreeResult act_free(const FreePlan& plan, const NodeSnapshot& before, const Free
                                       std::chrono::duration<double>(Clock::now() - t0).count());
   if (!alive.empty())
     r.failures.push_back("PIDs " + format_index_list(alive) + " still running " + after);
+  const bool exact = std::any_of(plan.targets.begin(), plan.targets.end(),
+                                 [](const TreeTarget& x) { return !x.whole; });
   if (!held.empty())
     r.failures.push_back(
         "memory still held on GPU" + std::string(held.size() == 1 ? " " : "s ") +
         format_index_list(held) + " " + after +
-        (o.pids.empty() ? std::string() : "; only the PIDs named with --pid were signalled"));
+        (exact ? "; only the PIDs named with --pid were signalled" : std::string()));
   for (Handle& h : handles) ::close(h.fd);
+  if (std::find(acted.begin(), acted.end(), true) != acted.end())
+    check_settled(plan, acted, before, at_start, o, collect, now, r);
   finish(plan, before, now, r);
   return r;
 }

@@ -19,7 +19,10 @@ struct GpuRelease {
   std::optional<uint64_t> used_before_bytes;
   std::optional<uint64_t> used_after_bytes;
   std::optional<double> released_after_s;  ///< when its holders left NVML's list
-  bool free_at_end = false;
+  bool free_at_end = false;                ///< free, and no stopped server was started on it again
+  /// A server stopped on it was started again within the settle window (or
+  /// a process the plan did not see holds it): not free, whatever NVML says.
+  bool started_again = false;
 };
 
 struct FreeResult {

@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "free/free_hint.h"
 #include "holders/identity.h"
 #include "model/limits.h"
 #include "sources/procfs/process_tree.h"
@@ -98,7 +99,105 @@ std::string beyond_selection(const std::vector<const ServerMember*>& reach, cons
   for (size_t i = 0; i < pids.size(); ++i) text += (i ? ", " : "") + std::to_string(pids[i]);
   if (!gpus.empty())
     text += " on GPU" + std::string(gpus.size() == 1 ? " " : "s ") + format_index_list(gpus);
-  return text + ", outside the selection; widen it with --whole-server (or select those too)";
+  return text + ", outside the selection; widen it with " +
+         free_command_adding(o, {"--whole-server"}) + " (or select those too)";
+}
+
+ProcId id_of(const FsRoot& root, uint32_t pid) {
+  std::optional<ProcInfo> info = read_proc(root, pid);
+  return ProcId{pid, info ? info->start_ticks : 0};
+}
+
+bool has(const std::vector<ProcId>& v, uint32_t pid) {
+  return std::any_of(v.begin(), v.end(), [&](const ProcId& x) { return x.pid == pid; });
+}
+
+/// How many parents `pid` has up to init: outermost first is fewest first.
+int depth(const FsRoot& root, uint32_t pid) {
+  int d = 0;
+  for (; d < 64 && pid > 1; ++d) {
+    std::optional<ProcInfo> p = read_proc(root, pid);
+    if (!p) break;
+    pid = p->ppid;
+  }
+  return d;
+}
+
+void outermost_first(const FsRoot& root, std::vector<ProcId>& ids) {
+  std::vector<std::pair<int, ProcId>> by;
+  for (const ProcId& id : ids) by.push_back({depth(root, id.pid), id});
+  std::stable_sort(by.begin(), by.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = by[i].second;
+}
+
+/// The --pid PIDs this server's stop concerns: at or above its launcher, or
+/// at or above one of its members.
+std::vector<ProcId> named_for(const FsRoot& root, uint32_t top,
+                              const std::vector<const ServerMember*>& reach, const FreeOptions& o) {
+  std::vector<ProcId> out;
+  for (uint32_t p : o.pids) {
+    bool related = under(root, top, p) || under(root, p, top) ||
+                   std::any_of(reach.begin(), reach.end(),
+                               [&](const ServerMember* m) { return under(root, m->pid, p); });
+    if (related && !has(out, p)) out.push_back(id_of(root, p));
+  }
+  outermost_first(root, out);
+  return out;
+}
+
+/// A whole stop: SIGTERM to the named PIDs above the launcher (a supervisor),
+/// the wrappers, then the launcher (each worker when it exited); every
+/// process below them gets SIGKILL after the grace period if still running.
+void whole_stop(const Server& sv, const FsRoot& root, const std::vector<ProcId>& named,
+                TreeTarget& t) {
+  std::vector<std::string> first;
+  for (const ProcId& id : named)
+    if (id.pid != t.root.pid && under(root, t.root.pid, id.pid) &&
+        std::none_of(sv.wrappers.begin(), sv.wrappers.end(),
+                     [&](const ServerProcess& w) { return w.pid == id.pid; })) {
+      t.signal.push_back(id);
+      first.push_back(
+          fmt::format("kill {}   # SIGTERM first to PID {}, named with --pid", id.pid, id.pid));
+    }
+  for (const ServerProcess& w : sv.wrappers) t.signal.push_back(id_of(root, w.pid));
+  if (sv.launcher_exited)
+    t.signal.insert(t.signal.end(), t.holders.begin(), t.holders.end());
+  else
+    t.signal.push_back(t.root);
+  const ProcTable table = read_proc_table(root);
+  std::vector<uint32_t> below;
+  for (const ProcId& id : t.signal) {
+    std::vector<uint32_t> d = descendants(table, id.pid);
+    below.insert(below.end(), d.begin(), d.end());
+  }
+  for (const ProcId& h : t.holders) below.push_back(h.pid);
+  for (uint32_t pid : below) {
+    if (has(t.signal, pid) || has(t.tree, pid)) continue;
+    if (auto e = table.procs.find(pid); e != table.procs.end())
+      t.tree.push_back({pid, e->second.start_ticks});
+    else if (read_proc(root, pid))
+      t.tree.push_back(id_of(root, pid));
+  }
+  t.kill = t.signal;
+  t.kill.insert(t.kill.end(), t.tree.begin(), t.tree.end());
+  if (!first.empty() && !t.stop.via_owner) {
+    t.stop.stop.insert(t.stop.stop.begin(), first.begin(), first.end());
+    t.report_commands = false;
+  }
+}
+
+/// An exact stop (--pid without --whole-server): SIGTERM and, after the
+/// grace period, SIGKILL to exactly the named PIDs, outermost first.
+void exact_stop(const std::vector<ProcId>& named, TreeTarget& t) {
+  t.whole = false;
+  t.signal = named;
+  t.kill = named;
+  if (t.stop.via_owner) return;
+  std::string list;
+  for (const ProcId& id : t.signal) list += (list.empty() ? "" : " ") + std::to_string(id.pid);
+  t.stop.stop = {"kill " + list + "   # SIGTERM to exactly the chosen PIDs"};
+  t.report_commands = false;
 }
 
 TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
@@ -115,12 +214,10 @@ TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
   t.restart_policy = sv.restart_policy;
   t.stop = server_stop(sv, o.via_owner, o.force_signal);
   uint32_t top = sv.root_pid.value_or(sv.members.front().pid);
-  std::optional<ProcInfo> r = read_proc(root, top);
-  t.root = {top, r ? r->start_ticks : 0};
+  t.root = id_of(root, top);
   t.root_cmdline = sv.root_cmdline.value_or(sv.members.front().cmdline.value_or(""));
   for (const ServerMember* m : reach) {
-    std::optional<ProcInfo> info = read_proc(root, m->pid);
-    t.holders.push_back({m->pid, info ? info->start_ticks : 0});
+    t.holders.push_back(id_of(root, m->pid));
     for (const auto& [index, bytes] : m->memory) {
       if (!listed(t.gpus, index)) t.gpus.push_back(index);
       t.bytes += bytes.value_or(0);
@@ -139,52 +236,19 @@ TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
   t.wrappers = sv.wrappers;
   t.supervisor = sv.supervisor;
   t.launcher_exited = sv.launcher_exited;
-  auto id_of = [&](uint32_t pid) {
-    std::optional<ProcInfo> info = read_proc(root, pid);
-    return ProcId{pid, info ? info->start_ticks : 0};
-  };
-  if (!exact_pids) {
-    // The outermost wrapper first, then the launcher; workers whose
-    // launcher exited each get the signal.
-    for (const ServerProcess& w : sv.wrappers) t.signal.push_back(id_of(w.pid));
-    if (sv.launcher_exited)
-      t.signal.insert(t.signal.end(), t.holders.begin(), t.holders.end());
-    else
-      t.signal.push_back(t.root);
-    const ProcTable table = read_proc_table(root);
-    std::vector<uint32_t> below;
-    for (const ProcId& id : t.signal) {
-      std::vector<uint32_t> d = descendants(table, id.pid);
-      below.insert(below.end(), d.begin(), d.end());
-    }
-    for (const ProcId& h : t.holders) below.push_back(h.pid);
-    for (uint32_t pid : below) {
-      bool known =
-          std::any_of(t.signal.begin(), t.signal.end(),
-                      [&](const ProcId& x) { return x.pid == pid; }) ||
-          std::any_of(t.tree.begin(), t.tree.end(), [&](const ProcId& x) { return x.pid == pid; });
-      if (!known && table.procs.count(pid))
-        t.tree.push_back({pid, table.procs.at(pid).start_ticks});
-      else if (!known && read_proc(root, pid))
-        t.tree.push_back(id_of(pid));
-    }
-  } else {
-    for (uint32_t p : o.pids)
-      if (std::none_of(t.signal.begin(), t.signal.end(),
-                       [&](const ProcId& id) { return id.pid == p; }) &&
-          (under(root, p, top) || under(root, top, p) ||
-           std::any_of(reach.begin(), reach.end(),
-                       [&](const ServerMember* m) { return m->pid == p; }))) {
-        std::optional<ProcInfo> info = read_proc(root, p);
-        t.signal.push_back({p, info ? info->start_ticks : 0});
-      }
-    // Exactly the chosen PIDs: the commands say so too.
-    if (!t.stop.via_owner) {
-      std::string list;
-      for (const ProcId& id : t.signal) list += (list.empty() ? "" : " ") + std::to_string(id.pid);
-      t.stop.stop = {"kill " + list + "   # SIGTERM to exactly the chosen PIDs"};
-    }
-  }
+  const std::vector<ProcId> named = named_for(root, top, reach, o);
+  if (exact_pids)
+    exact_stop(named, t);
+  else
+    whole_stop(sv, root, named, t);
+  if (t.supervisor)
+    t.supervisor_role =
+        has(t.signal, t.supervisor->pid)
+            ? "named with --pid: SIGTERM to it first, then to this server"
+            : "it runs other processes or servers too, or restarts them: not stopped here; "
+              "select it with " +
+                  whole_server_command(t.supervisor->pid) +
+                  "; if it starts this server again, stop it that way";
   return t;
 }
 
@@ -214,26 +278,49 @@ std::vector<uint32_t> unknown_lists(const NodeSnapshot& snap) {
 /// workers): the others wait on them and hang or fail.
 void warn_partial_group(const Server& sv, const std::vector<const ServerMember*>& reach,
                         const FsRoot& root, const FreeOptions& o, FreePlan& plan) {
-  if (o.pids.empty() || sv.members.size() < 2 || reach.size() >= sv.members.size()) return;
+  if (o.pids.empty() || o.whole_server || sv.members.size() < 2 ||
+      reach.size() >= sv.members.size())
+    return;
   const uint32_t top = sv.root_pid.value_or(0);
   for (uint32_t p : o.pids)
     if (top && under(root, top, p)) return;  // the launcher (or above) is named: it all stops
-  std::vector<uint32_t> chosen, others;
-  for (const ServerMember& m : sv.members)
+  std::vector<uint32_t> chosen, others, gpus;
+  for (const ServerMember& m : sv.members) {
     (std::any_of(reach.begin(), reach.end(), [&](const ServerMember* r) { return r == &m; })
          ? chosen
          : others)
         .push_back(m.pid);
+    for (const auto& [index, bytes] : m.memory)
+      if (!listed(gpus, index)) gpus.push_back(index);
+  }
   std::string list;
   for (uint32_t p : others) list += (list.empty() ? "" : ", ") + std::to_string(p);
   plan.warnings.push_back(fmt::format(
       "PID{} {} {} one rank of {} ({} processes{}): the other ranks (PIDs {}) will hang or fail "
-      "without {}; stop the whole server with {} or --gpus",
+      "without {}; stop the whole server with {} or {}",
       chosen.size() == 1 ? "" : "s", format_index_list(chosen), chosen.size() == 1 ? "is" : "are",
       server_noun(sv.kind, sv.recognised), sv.members.size(),
       sv.tensor_parallel ? ", TP=" + std::to_string(*sv.tensor_parallel) : std::string(), list,
       chosen.size() == 1 ? "it" : "them",
-      sv.root_pid ? "--pid " + std::to_string(*sv.root_pid) : std::string("--pid on every rank")));
+      whole_server_command(sv.root_pid.value_or(chosen.front())),
+      free_command({"--gpus", gpus_arg(gpus)})));
+}
+
+/// An exact --pid stop of a launcher whose wrapper is not named: the
+/// wrapper (a restart loop) would start it again. The refusal, if so.
+std::optional<std::string> wrapper_left(const Server& sv, const FsRoot& root,
+                                        const FreeOptions& o) {
+  if (sv.wrappers.empty() || !sv.root_pid) return std::nullopt;
+  bool stops_launcher = false;
+  for (uint32_t p : o.pids) stops_launcher = stops_launcher || under(root, *sv.root_pid, p);
+  if (!stops_launcher) return std::nullopt;
+  for (const ServerProcess& w : sv.wrappers)
+    if (!listed(o.pids, w.pid))
+      return fmt::format(
+          "its wrapper PID {} ('{}') would start it again; stop the whole server, the wrapper "
+          "first, with {}",
+          w.pid, w.cmdline.substr(0, 80), whole_server_command(*sv.root_pid));
+  return std::nullopt;
 }
 
 /// Plans one server; appends a target, a refusal or a skip.
@@ -256,9 +343,11 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
         return;
       }
   ServerStop stop = server_stop(sv, o.via_owner, o.force_signal);
-  // Through the owner, every server of that owner stops.
+  // Through the owner, every server of that owner stops; by its GPUs, or by
+  // --pid with --whole-server, the whole server.
+  const bool exact = !o.pids.empty() && !o.whole_server && !stop.via_owner;
   std::vector<const ServerMember*> whole = reach;
-  if (stop.via_owner || o.pids.empty()) {
+  if (!exact) {
     whole.clear();
     for (const Server* x : stop.via_owner ? same_owner(all, sv) : std::vector<const Server*>{&sv})
       for (const ServerMember& m : x->members) whole.push_back(&m);
@@ -272,9 +361,11 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
           plan.skipped.push_back(
               what + ": GPU " + std::to_string(index) +
               (g && idle_over_window(*g)
-                   ? " is busy; a server in use is stopped only with --include-busy"
-                   : " was not sampled over a window, so it is not known to be idle (use "
-                     "--sample 3s, or --include-busy to stop it anyway)"));
+                   ? " is busy; a server in use is stopped only with " +
+                         free_command_adding(o, {"--include-busy"})
+                   : " was not sampled over a window, so it is not known to be idle (use " +
+                         free_command_adding(o, {"--sample", "3s"}) + ", or " +
+                         free_command_adding(o, {"--include-busy"}) + " to stop it anyway)"));
           return;
         }
   std::string beyond = beyond_selection(whole, o, o.pids);
@@ -288,13 +379,22 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
   std::vector<uint32_t> unknown;
   for (uint32_t g : unknown_lists(snap))
     if (!selected(o, g)) unknown.push_back(g);
-  if (!unknown.empty() && (o.pids.empty() || stop.via_owner)) {
+  if (!unknown.empty() && !exact) {
+    std::vector<uint32_t> both = unknown;
+    if (o.gpus) both.insert(both.end(), o.gpus->begin(), o.gpus->end());
+    std::vector<std::string> by_pid;
+    for (const ServerMember* m : whole) {
+      by_pid.insert(by_pid.end(), {"--pid", std::to_string(m->pid)});
+      for (const auto& [index, bytes] : m->memory) both.push_back(index);
+    }
     plan.refusals.push_back(
         {sv.root_pid.value_or(sv.members.front().pid), what,
          "the process list of GPU" + std::string(unknown.size() == 1 ? " " : "s ") +
              format_index_list(unknown) +
              " (not selected) could not be read in full, so stopping this server could reach "
-             "its processes there; select those GPUs too, or name the PIDs with --pid"});
+             "its processes there; select those GPUs too (" +
+             free_command({"--gpus", gpus_arg(both)}) + ") or name its GPU processes (" +
+             free_command(by_pid) + ")"});
     return;
   }
   if (stop.manual_only) {
@@ -302,19 +402,27 @@ void plan_server(const NodeSnapshot& snap, const std::vector<Server>& all, const
                              *stop.manual_only + ": " + stop.stop.front()});
     return;
   }
-  const bool widen = !beyond.empty();  // and --whole-server asked for it
-  TreeTarget t =
-      target_of(snap, sv, stop.via_owner || widen ? whole : reach, root, o, !o.pids.empty());
+  if (exact)
+    if (std::optional<std::string> why = wrapper_left(sv, root, o)) {
+      plan.refusals.push_back({*sv.root_pid, what, *why});
+      return;
+    }
+  TreeTarget t = target_of(snap, sv, exact ? reach : whole, root, o, exact);
   warn_partial_group(sv, reach, root, o, plan);
-  t.widened = widen;
-  // The safety rules hold for whatever a stop reaches: the PIDs signalled,
-  // and through an owner its root and every holder (never gpu-triage's own
-  // ancestors, other users' unless root, kernel threads).
-  std::vector<ProcId> checked = t.signal;
-  for (const ProcId& id : t.tree)
-    if (read_proc(root, id.pid)) checked.push_back(id);  // one that exited is no danger
+  // Taken whole by --whole-server: it reaches beyond what was selected.
+  t.widened = o.whole_server &&
+              (!beyond.empty() || std::any_of(t.kill.begin(), t.kill.end(), [&](const ProcId& id) {
+                return !o.pids.empty() && !listed(o.pids, id.pid);
+              }));
+  // The safety rules hold for whatever a stop reaches: every PID signalled
+  // or killed, and through an owner its root and every holder (never
+  // gpu-triage's own ancestors, other users' unless root, kernel threads).
+  std::vector<ProcId> checked;
+  for (const ProcId& id : t.kill)
+    if (has(t.signal, id.pid) || read_proc(root, id.pid))
+      checked.push_back(id);  // one of the tree that exited is no danger
   if (t.stop.via_owner) {
-    checked = t.holders;
+    checked.insert(checked.end(), t.holders.begin(), t.holders.end());
     checked.push_back(t.root);
   }
   for (const ProcId& id : checked)

@@ -27,9 +27,14 @@ struct FreeOptions {
   std::chrono::milliseconds grace{30000};  ///< SIGTERM -> SIGKILL
   bool yes = false;                        ///< act; without it only plan
   bool via_owner = false;                  ///< stop the unit / container instead
-  bool whole_server = false;  ///< widen the selection to whole servers (--whole-server)
+  /// Widen the selection to whole servers (--whole-server): with --pid, each
+  /// server a named PID reaches is stopped whole, as --gpus stops it.
+  bool whole_server = false;
   bool force_signal = false;  ///< signal even where the owner restarts it (--signal)
   bool json = false;
+  /// After the stop: how long to watch for a server started again (by a
+  /// supervisor, a unit, a loop) before the result is judged.
+  std::chrono::milliseconds settle{2000};
 };
 
 /// A process identified beyond its PID: the start time (clock ticks since
@@ -44,16 +49,31 @@ struct TreeTarget {
   std::string server_id;  ///< Server::id
   ProcId root;            ///< the launcher (or the holder itself)
   std::string root_cmdline;
-  std::vector<ProcId> signal;  ///< what SIGTERM goes to: the root, or exactly the --pid PIDs
+  /// What SIGTERM goes to, in this order: PIDs named with --pid above the
+  /// launcher (a supervisor) outermost first, then the wrappers outermost
+  /// first, then the launcher (each worker when it exited); or, for a --pid
+  /// stop without --whole-server, exactly the named PIDs, outermost first.
+  std::vector<ProcId> signal;
   std::optional<std::string> user;
   std::optional<int64_t> since_unix_s;  ///< the root's start time
   std::vector<ProcId> holders;          ///< the GPU processes that stop with it
-  /// Every other process of the stopped tree (below its outermost wrapper
-  /// or launcher, as read at plan time): SIGKILL after the grace period to
-  /// any still running. Empty with --pid (exactly the named PIDs).
+  /// Every other process of the stopped tree (below what `signal` names, as
+  /// read at plan time). Empty for an exact --pid stop.
   std::vector<ProcId> tree;
+  /// Every PID that gets SIGKILL after the grace period if still running:
+  /// signal, tree and holders; exactly the named PIDs for an exact --pid
+  /// stop. The plan prints this list and act_free kills exactly it.
+  std::vector<ProcId> kill;
+  /// The tree is stopped whole (--gpus, or --pid with --whole-server, or
+  /// through its owner): a process started below a PID of `kill` after the
+  /// plan (a loop that ran the launcher again) is killed with it.
+  bool whole = true;
   std::vector<ServerProcess> wrappers;      ///< stopped before the launcher, outermost first
-  std::optional<ServerProcess> supervisor;  ///< the owner process above: never signalled here
+  std::optional<ServerProcess> supervisor;  ///< the owner process above: signalled only when named
+  /// What the stop does with the supervisor, in words: "named with --pid:
+  /// SIGTERM to it first, ..." or "... not stopped here; select it with
+  /// `gpu-triage free --pid S --whole-server` ...". Empty without one.
+  std::string supervisor_role;
   bool launcher_exited = false;
   std::vector<uint32_t> gpus;  ///< GPUs those processes hold memory on
   uint64_t bytes = 0;          ///< memory they hold (known sizes)
@@ -64,7 +84,10 @@ struct TreeTarget {
   std::string noun;   ///< "SGLang server", "process python3"
   std::optional<OwnerKind> owner_kind;
   std::optional<std::string> owner_name;
-  ServerStop stop;                            ///< the commands: the report's plan shows the same
+  ServerStop stop;  ///< the commands (for a stop by its GPUs, the report's plan to the letter)
+  /// `stop` is the report's plan for this server as it stands; false when
+  /// --pid changed it (exactly the named PIDs, or a named supervisor first).
+  bool report_commands = true;
   std::optional<std::string> restart_policy;  ///< "Restart=always", "Docker restart policy always"
   bool widened = false;                       ///< taken whole by --whole-server
 };

@@ -247,6 +247,12 @@ TEST(FreeAct, MemoryWithNoHolderGetsTheResetRecipeNotRun) {
 namespace gt {
 namespace free_test {
 
+std::vector<uint32_t> pids_of(const std::vector<ProcId>& ids) {
+  std::vector<uint32_t> out;
+  for (const ProcId& id : ids) out.push_back(id.pid);
+  return out;
+}
+
 /// A launcher (3141, root's) with workers 3187 on GPU 0 and 3188 on GPU 1.
 NodeSnapshot two_gpu_server(TempTree& t) {
   fake_proc(t, 3141, 1, "python3", "python3 -m sglang.launch_server --tp 2", 0,
@@ -396,17 +402,32 @@ TEST(FreePlan, APidOnASupervisorOrOneLauncherSignalsExactlyIt) {
   ASSERT_EQ(b.targets.size(), 1u);
   EXPECT_EQ(b.targets[0].signal.size(), 1u);
   EXPECT_EQ(b.targets[0].signal[0].pid, 20u);
-  // The supervisor only when named: then exactly it, for both servers.
+  // SIGKILL after the grace period goes to the launcher and every worker.
+  EXPECT_EQ(pids_of(a.targets[0].kill), (std::vector<uint32_t>{20, 21, 22}));
+  // The supervisor only when named: then it first, then each server's
+  // launcher, and SIGKILL to all of them; the commands say so too.
   FreeOptions sup = busy_ok();
   sup.pids = {10};
   sup.whole_server = true;
   FreePlan c = make_free_plan(s, t.root(), sup, Self{42, 0, {42}});
   ASSERT_EQ(c.targets.size(), 2u);
   for (const TreeTarget& x : c.targets) {
-    ASSERT_EQ(x.signal.size(), 1u);
+    ASSERT_EQ(x.signal.size(), 2u);
     EXPECT_EQ(x.signal[0].pid, 10u);
-    EXPECT_TRUE(x.tree.empty());
+    EXPECT_EQ(x.signal[1].pid, x.root.pid);
+    std::vector<uint32_t> kill = pids_of(x.kill);
+    EXPECT_TRUE(std::count(kill.begin(), kill.end(), 10u) == 1 &&
+                std::count(kill.begin(), kill.end(), x.root.pid + 1) == 1 &&
+                std::count(kill.begin(), kill.end(), x.root.pid + 2) == 1);
+    EXPECT_EQ(x.stop.stop.front().rfind("kill 10 ", 0), 0u);
+    EXPECT_FALSE(x.report_commands);
+    EXPECT_EQ(x.supervisor_role, "named with --pid: SIGTERM to it first, then to this server");
   }
+  // Not named: shown, not stopped, with the command line that would.
+  EXPECT_NE(a.targets[0].supervisor_role.find(
+                "not stopped here; select it with `gpu-triage free --pid 10 --whole-server`"),
+            std::string::npos)
+      << a.targets[0].supervisor_role;
   // --pid on one rank: the other rank will hang; said.
   FreeOptions rank = busy_ok();
   rank.pids = {21};
@@ -414,7 +435,64 @@ TEST(FreePlan, APidOnASupervisorOrOneLauncherSignalsExactlyIt) {
   ASSERT_EQ(d.targets.size(), 1u);
   ASSERT_EQ(d.warnings.size(), 1u);
   EXPECT_NE(d.warnings[0].find("PIDs 22"), std::string::npos);
-  EXPECT_NE(d.warnings[0].find("--pid 20"), std::string::npos);
+  // Its advice is a command line the parser takes and the plan carries out.
+  EXPECT_NE(d.warnings[0].find("`gpu-triage free --pid 20 --whole-server`"), std::string::npos)
+      << d.warnings[0];
+  EXPECT_NE(d.warnings[0].find("`gpu-triage free --gpus 0-1`"), std::string::npos) << d.warnings[0];
+  // --pid on one rank with --whole-server: the whole server, as --gpus 0-1.
+  rank.whole_server = true;
+  FreePlan e = make_free_plan(s, t.root(), rank, Self{42, 0, {42}});
+  ASSERT_EQ(e.targets.size(), 1u);
+  EXPECT_TRUE(e.warnings.empty());
+  EXPECT_EQ(pids_of(e.targets[0].signal), std::vector<uint32_t>{20});
+  EXPECT_EQ(pids_of(e.targets[0].kill), (std::vector<uint32_t>{20, 21, 22}));
+  EXPECT_TRUE(e.targets[0].widened);
+}
+
+/// A restart loop (90) around a launcher that is its own GPU holder (100).
+NodeSnapshot looped_holder(TempTree& t) {
+  const char* cg = "/user.slice/session-3.scope";
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  fake_proc(t, 90, 1, "bash", "bash -c while true; do python3 -m vllm.entrypoints.api_server; done",
+            0, cg);
+  fake_proc(t, 100, 90, "python3", "python3 -m vllm.entrypoints.api_server", 0, cg);
+  NodeSnapshot s;
+  s.source = Origin::kNvml;
+  s.gpus = {gpu_with(0, {holder(100)})};
+  (*s.gpus[0].processes)[0].owner.reset();
+  return s;
+}
+
+TEST(FreePlan, APidUnderARestartLoopIsStoppedWithItsLoopOrRefused) {
+  TempTree t;
+  NodeSnapshot s = looped_holder(t);
+  FreeOptions o = busy_ok();
+  o.pids = {100};
+  // Exactly PID 100: the loop would start it again. Refused, with the way.
+  FreePlan exact = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
+  EXPECT_TRUE(exact.targets.empty());
+  ASSERT_EQ(exact.refusals.size(), 1u);
+  EXPECT_NE(exact.refusals[0].reason.find("wrapper PID 90"), std::string::npos);
+  EXPECT_NE(exact.refusals[0].reason.find("`gpu-triage free --pid 100 --whole-server`"),
+            std::string::npos)
+      << exact.refusals[0].reason;
+  // --whole-server: the loop first, then the launcher; SIGKILL to both.
+  o.whole_server = true;
+  FreePlan whole = make_free_plan(s, t.root(), o, Self{42, 0, {42}});
+  ASSERT_EQ(whole.targets.size(), 1u);
+  EXPECT_EQ(pids_of(whole.targets[0].signal), (std::vector<uint32_t>{90, 100}));
+  EXPECT_EQ(pids_of(whole.targets[0].kill), (std::vector<uint32_t>{90, 100}));
+  EXPECT_TRUE(whole.targets[0].whole);
+  EXPECT_TRUE(whole.targets[0].report_commands);  // the report's commands: the loop first
+  EXPECT_EQ(whole.targets[0].stop.stop.front().rfind("kill 90 ", 0), 0u);
+  // Both named, without --whole-server: exactly them, the loop first.
+  FreeOptions both = busy_ok();
+  both.pids = {100, 90};
+  FreePlan named = make_free_plan(s, t.root(), both, Self{42, 0, {42}});
+  ASSERT_EQ(named.targets.size(), 1u);
+  EXPECT_EQ(pids_of(named.targets[0].signal), (std::vector<uint32_t>{90, 100}));
+  EXPECT_EQ(pids_of(named.targets[0].kill), (std::vector<uint32_t>{90, 100}));
+  EXPECT_FALSE(named.targets[0].whole);
 }
 
 }  // namespace free_test

@@ -23,8 +23,11 @@ std::string free_when(std::optional<int64_t> unix_s) {
 }
 
 void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
-  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": GPU"
-      << (plan.gpus.size() == 1 ? " " : "s ") << format_index_list(plan.gpus) << "\n";
+  out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": "
+      << (plan.gpus.empty()       ? std::string("no GPU")
+          : plan.gpus.size() == 1 ? "GPU " + format_index_list(plan.gpus)
+                                  : "GPUs " + format_index_list(plan.gpus))
+      << "\n";
   for (const std::string& e : plan.errors) out << "  error: " << for_terminal(e) << "\n";
   int n = 0;
   for (const TreeTarget& t : plan.targets) {
@@ -49,31 +52,29 @@ void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& o
                          w.pid, for_terminal(w.cmdline, 120));
     if (t.launcher_exited) out << "   its launcher exited: each worker is signalled\n";
     if (t.supervisor)
-      out << fmt::format(
-          "   owner process PID {}: {} (it runs other processes or servers too, or restarts "
-          "them: not stopped here; select it with --pid {} --whole-server; if it starts this "
-          "server again, stop it that way)\n",
-          t.supervisor->pid, for_terminal(t.supervisor->cmdline, 120), t.supervisor->pid);
-    std::string how;
-    if (t.stop.via_owner) {
-      how = "stop it through its owner (" + t.stop.stop.front() + ")";
-    } else {
-      std::vector<uint32_t> sig;
-      for (const ProcId& id : t.signal) sig.push_back(id.pid);
-      std::vector<uint32_t> all = pids;
-      all.insert(all.end(), sig.begin(), sig.end());
-      for (const ProcId& id : t.tree) all.push_back(id.pid);
-      std::string order;
-      for (uint32_t p : sig) order += (order.empty() ? "" : ", then ") + std::to_string(p);
-      how = fmt::format("SIGTERM to PID{} {}, SIGKILL after {} s to any of PIDs {} still running",
-                        sig.size() == 1 ? "" : "s", order, o.grace.count() / 1000.0,
-                        format_index_list(all));
-    }
+      out << fmt::format("   owner process PID {}: {} ({})\n", t.supervisor->pid,
+                         for_terminal(t.supervisor->cmdline, 120), for_terminal(t.supervisor_role));
+    std::vector<uint32_t> sig, kill;
+    for (const ProcId& id : t.signal) sig.push_back(id.pid);
+    for (const ProcId& id : t.kill) kill.push_back(id.pid);
+    std::string order;
+    for (uint32_t p : sig) order += (order.empty() ? "" : ", then ") + std::to_string(p);
+    const std::string killing =
+        kill.empty() ? std::string()
+                     : fmt::format(", SIGKILL after {} s to any of PIDs {} still running{}",
+                                   o.grace.count() / 1000.0, format_index_list(kill),
+                                   t.whole ? " and to any process started below them since the plan"
+                                           : std::string());
+    const std::string how =
+        t.stop.via_owner
+            ? "stop it through its owner (" + t.stop.stop.front() + ")" + killing
+            : fmt::format("SIGTERM to PID{} {}{}", sig.size() == 1 ? "" : "s", order, killing);
     out << "   " << (o.yes ? "doing" : "would do") << ": " << for_terminal(how) << "\n";
     if (t.restart_policy && !t.stop.via_owner && o.force_signal)
       out << "   note: forced by --signal although its owner restarts it ("
           << for_terminal(*t.restart_policy) << ")\n";
-    out << "   commands (the same as the report's plan):\n";
+    out << (t.report_commands ? "   commands (the same as the report's plan):\n"
+                              : "   commands:\n");
     for (const std::string& c : t.stop.all()) out << "     $ " << for_terminal(c) << "\n";
   }
   if (plan.targets.empty()) out << "\nNo process to stop on the selected GPUs.\n";
@@ -109,9 +110,34 @@ void write_free_result(const FreeResult& r, std::ostream& out) {
                        format_memory(g.used_before_bytes), format_memory(g.used_after_bytes),
                        format_memory(released),
                        g.released_after_s ? fmt::format("{:.1f} s", *g.released_after_s) : "-",
-                       g.free_at_end ? "" : "   (memory remains)");
+                       g.started_again ? "   (started again)"
+                       : g.free_at_end ? ""
+                                       : "   (memory remains)");
   }
   for (const std::string& s : r.remaining) out << "\n" << for_terminal(s) << "\n";
+}
+
+/// The verdict on the act, checked against the plan: "done as planned"
+/// only when every planned PID is gone, the memory released and nothing
+/// came back within the settle window.
+void write_free_verdict(const FreePlan& plan, const FreeResult& r, const FreeOptions& o,
+                        std::ostream& out) {
+  const size_t wrong = r.failures.size() + r.refusals.size();
+  if (wrong > 0)
+    out << fmt::format(
+        "\nResult: NOT done as planned: {} from the plan (above); the GPUs are not known to be "
+        "free\n",
+        count_of(wrong, "difference", "differences"));
+  else if (!plan.refusals.empty())
+    out << fmt::format("\nResult: carried out, but {} refused (above) and left alone\n",
+                       count_of(plan.refusals.size(), "process was", "processes were"));
+  else if (r.memory_remains)
+    out << "\nResult: the plan was carried out, but memory remains (above)\n";
+  else
+    out << fmt::format(
+        "\nResult: done as planned: every planned PID is gone, nothing started again within {} "
+        "s, GPU{} {} free\n",
+        o.settle.count() / 1000.0, plan.gpus.size() == 1 ? "" : "s", format_index_list(plan.gpus));
 }
 
 nlohmann::ordered_json free_json(const FreePlan& p, const FreeResult& r, const FreeOptions& o,
@@ -123,9 +149,10 @@ nlohmann::ordered_json free_json(const FreePlan& p, const FreeResult& r, const F
     for (const ProcId& h : t.holders) holders.push_back(h.pid);
     J signal = J::array();
     for (const ProcId& id : t.signal) signal.push_back(id.pid);
-    J wrappers = J::array(), tree = J::array();
+    J wrappers = J::array(), tree = J::array(), kill = J::array();
     for (const ServerProcess& w : t.wrappers) wrappers.push_back(w.pid);
     for (const ProcId& id : t.tree) tree.push_back(id.pid);
+    for (const ProcId& id : t.kill) kill.push_back(id.pid);
     targets.push_back({{"server_id", t.server_id},
                        {"root_pid", t.root.pid},
                        {"root_cmdline", t.root_cmdline},
@@ -143,6 +170,8 @@ nlohmann::ordered_json free_json(const FreePlan& p, const FreeResult& r, const F
                        {"restart_policy", t.restart_policy ? J(*t.restart_policy) : J()},
                        {"wrapper_pids", wrappers},
                        {"tree_pids", tree},
+                       {"kill_pids", kill},
+                       {"whole", t.whole},
                        {"supervisor_pid", t.supervisor ? J(t.supervisor->pid) : J()},
                        {"launcher_exited", t.launcher_exited},
                        {"commands", t.stop.all()}});
@@ -157,7 +186,8 @@ nlohmann::ordered_json free_json(const FreePlan& p, const FreeResult& r, const F
                     {"used_before_bytes", g.used_before_bytes ? J(*g.used_before_bytes) : J()},
                     {"used_after_bytes", g.used_after_bytes ? J(*g.used_after_bytes) : J()},
                     {"released_after_s", g.released_after_s ? J(*g.released_after_s) : J()},
-                    {"free", g.free_at_end}});
+                    {"free", g.free_at_end},
+                    {"started_again", g.started_again}});
   return J{{"schema", "gpu-triage/free"},
            {"schema_version", 2},
            {"mode", o.yes ? "act" : "plan"},
@@ -183,6 +213,7 @@ std::string render_free_text(const FreePlan& plan, const FreeResult& result,
   out << "\n";
   if (options.yes) {
     write_free_result(result, out);
+    write_free_verdict(plan, result, options, out);
   } else {
     write_free_state(plan, before, out);
     for (const std::string& s : result.remaining) out << "\n" << for_terminal(s) << "\n";

@@ -25,6 +25,7 @@ FreePlan sample_plan() {
   s.since_unix_s = 1767225600;  // 2026-01-01 00:00:00 UTC
   s.holders = {{3190, 110}, {3191, 111}};
   s.tree = {{3188, 105}};
+  s.kill = {{3187, 100}, {3188, 105}, {3190, 110}, {3191, 111}};
   s.gpus = {0, 1};
   s.bytes = 150 * kGiB;
   s.idle = true;
@@ -40,7 +41,10 @@ FreePlan sample_plan() {
   w.server_id = "pid-4100";
   w.root = {4100, 200};
   w.root_cmdline = "python3 train.py";
-  w.signal = {{4100, 200}, {4102, 203}};
+  w.signal = {{4102, 203}, {4100, 200}};  // the wrapper first
+  w.kill = w.signal;
+  w.whole = false;  // exactly the --pid PIDs
+  w.report_commands = false;
   w.holders = {{4100, 200}};
   w.gpus = {2};
   w.bytes = 20 * kGiB;
@@ -50,6 +54,10 @@ FreePlan sample_plan() {
   w.stop.stop = {"kill -TERM 4102 4100"};
   w.wrappers = {{4102, "bash -c while true; do python3 train.py; done"}};
   w.supervisor = ServerProcess{4000, "supervisord -c /etc/supervisord.conf"};
+  w.supervisor_role =
+      "it runs other processes or servers too, or restarts them: not stopped here; select it "
+      "with `gpu-triage free --pid 4000 --whole-server`; if it starts this server again, stop it "
+      "that way";
   w.launcher_exited = true;
   w.widened = true;
   p.targets.push_back(w);
@@ -69,6 +77,7 @@ FreeResult sample_result() {
   r.gpus.push_back({0, 80 * kGiB, kGiB / 2, 3.25, true});
   r.gpus.push_back({2, 20 * kGiB, 20 * kGiB, std::nullopt, false});
   r.gpus.push_back({1, std::nullopt, std::nullopt, std::nullopt, false});
+  r.gpus.push_back({3, 80 * kGiB, 0, 1.5, false, true});  // its server was started again
   r.memory_remains = true;
   return r;
 }
@@ -113,6 +122,54 @@ TEST(FreeRender, JsonMatchesGolden) {
   EXPECT_TRUE(d["gpus"][1]["released_after_s"].is_null());  // unknown is null
 }
 
+TEST(FreeRender, TheVerdictIsCheckedAgainstThePlan) {
+  FreeOptions o;
+  o.yes = true;
+  FreePlan p;
+  p.gpus = {0, 1};
+  FreeResult ok;
+  ok.gpus = {{0, 70 * kGiB, 0, 1.0, true}, {1, 70 * kGiB, 0, 1.0, true}};
+  EXPECT_NE(render_free_text(p, ok, NodeSnapshot{}, o)
+                .find("Result: done as planned: every planned PID is gone, nothing started "
+                      "again within 2 s, GPUs 0-1 free\n"),
+            std::string::npos);
+  FreeResult back = ok;
+  back.gpus[1].free_at_end = false;
+  back.gpus[1].started_again = true;
+  back.failures = {"the SGLang server was started again within 2 s after the stop: ..."};
+  std::string text = render_free_text(p, back, NodeSnapshot{}, o);
+  EXPECT_EQ(text.find("Result: done as planned"), std::string::npos) << text;
+  EXPECT_NE(text.find("Result: NOT done as planned: 1 difference from the plan"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(started again)"), std::string::npos);
+}
+
+TEST(FreeRender, ASupervisorIsShownWithWhatTheStopDoesToIt) {
+  FreePlan p;
+  p.gpus = {0};
+  TreeTarget t;
+  t.root = {20, 1};
+  t.noun = "SGLang server";
+  t.supervisor = ServerProcess{10, "python3 supervisor.py"};
+  t.supervisor_role = "named with --pid: SIGTERM to it first, then to this server";
+  t.signal = {{10, 1}, {20, 1}};
+  t.kill = {{10, 1}, {20, 1}, {21, 1}};
+  t.stop.stop = {"kill 10   # SIGTERM first to PID 10, named with --pid", "kill 20"};
+  t.report_commands = false;
+  p.targets.push_back(t);
+  std::string text = render_free_text(p, FreeResult{}, NodeSnapshot{}, FreeOptions{});
+  EXPECT_NE(text.find("owner process PID 10: python3 supervisor.py (named with --pid: SIGTERM to "
+                      "it first, then to this server)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("would do: SIGTERM to PIDs 10, then 20, SIGKILL after 30 s to any of PIDs "
+                      "10, 20-21 still running and to any process started below them since the "
+                      "plan\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("   commands:\n     $ kill 10 "), std::string::npos) << text;
+}
+
 TEST(FreeRender, NothingToStopIsSaid) {
   FreePlan p;
   p.gpus = {3};
@@ -120,6 +177,10 @@ TEST(FreeRender, NothingToStopIsSaid) {
   EXPECT_NE(text.find("Plan (nothing done; run with --yes to act): GPU 3\n"), std::string::npos)
       << text;
   EXPECT_NE(text.find("\nNo process to stop on the selected GPUs.\n"), std::string::npos);
+  // --pid of a server left alone selects no GPU: said so, not "GPUs ".
+  p.gpus.clear();
+  text = render_free_text(p, FreeResult{}, NodeSnapshot{}, FreeOptions{});
+  EXPECT_EQ(text.rfind("Plan (nothing done; run with --yes to act): no GPU\n", 0), 0u) << text;
 }
 
 }  // namespace free_render_test

@@ -4,6 +4,7 @@
 # tree after the grace period (a launcher the loop started again included);
 # after `free --yes` no process of the tree is left and nothing restarts.
 source "$(dirname "$0")/common.sh"
+source "$GT_SOURCE_DIR/tests/free/scenario.sh"
 
 mkdir -p "$TMP/sglang"
 cp "$GT_SOURCE_DIR/tests/free/fake_sglang.py" "$TMP/sglang/launch_server.py"
@@ -18,21 +19,13 @@ SH
 chmod +x "$TMP/serve.sh"
 setsid "$TMP/serve.sh" 2>"$TMP/serve.err" &
 sid=$!
-# Zombies (exited, not yet reaped) run nothing and are not counted.
-in_session() { ps -e -o sid=,pid=,stat= | awk -v s="$sid" '$1 == s && $3 !~ /^Z/ {print $2}'; }
-trap 'kill -9 $(in_session) 2>/dev/null || true; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do [[ -s "$TMP/workers" ]] && break; sleep 0.1; done
+trap 'kill -9 $(in_session $sid) 2>/dev/null || true; rm -rf "$TMP"' EXIT
+wait_for "$TMP/workers"
 read -r -a workers <"$TMP/workers"
 [[ ${#workers[@]} == 2 ]] || fail "the loop's launcher did not start its workers"
 launcher=$(awk '{print $4}' "/proc/${workers[0]}/stat")
 export W0=${workers[0]} W1=${workers[1]}
-dev() {
-  printf '{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-%s", "pci": {"bus_id": "00000000:%02X:00.0", "device_id": "0x233010DE"},
-    "memory": {"total_mib": 81559, "reserved_mib": 0, "used_mib": 0}, "utilization": {"gpu": [0], "memory": [0]},
-    "processes": [{"pid_env": "%s", "used_mib": 70000, "type": "compute"}]}' "$1" $((0x19 + $1)) "$2"
-}
-printf '{"driver_version": "550.90.07", "nvml_version": "12.550.90.07", "cuda_driver_version": 12040, "devices": [%s, %s]}' \
-  "$(dev 0 W0)" "$(dev 1 W1)" >"$TMP/scenario.json"
+free_scenario "$TMP/scenario.json" W0 W1
 
 # 1. The plan: the loop is the server's wrapper, stopped before its launcher.
 run "$TMP/scenario.json" free --root / --sample 0 --include-busy --json
@@ -45,8 +38,4 @@ run "$TMP/scenario.json" free --root / --sample 0 --include-busy --yes --grace 3
 expect_rc 0
 json_check 'any("SIGTERM to PID '"$sid"'" in a for a in d["actions"]) and any("SIGKILL to PID '"$sid"'" in a for a in d["actions"])' "the loop ignored SIGTERM and got SIGKILL"
 json_check 'd["failures"] == []'
-left=$(in_session)
-[[ -z "$left" ]] || fail "processes of the tree remain: $left"
-sleep 2
-left=$(in_session)
-[[ -z "$left" ]] || fail "the server came back: $left"
+expect_session_gone $sid

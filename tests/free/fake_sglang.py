@@ -2,7 +2,12 @@
 """Stand-in for `python3 -m sglang.launch_server --tp N`: a launcher that
 forks one scheduler per tensor-parallel rank with SGLang's process title
 (argv[0] = "sglang::scheduler_TP<r>"), writes their PIDs to a file, and on
-SIGTERM stops its workers and exits, as the real launcher does."""
+SIGTERM stops its workers and exits, as the real launcher does.
+
+--workers-ignore-term: the workers ignore SIGTERM (as `trap '' TERM` makes
+a process do; the ignored disposition survives exec), and the launcher
+gives them one second before it exits without them: they are left running,
+holding their GPUs, adopted by init."""
 import os
 import signal
 import sys
@@ -10,10 +15,13 @@ import time
 
 tp = int(sys.argv[sys.argv.index("--tp") + 1])
 pid_file = sys.argv[sys.argv.index("--pid-file") + 1]
+workers_ignore_term = "--workers-ignore-term" in sys.argv
 workers = []
 for rank in range(tp):
     pid = os.fork()
     if pid == 0:
+        if workers_ignore_term:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         os.execv("/bin/sleep", [f"sglang::scheduler_TP{rank}", "600"])
     workers.append(pid)
 
@@ -24,11 +32,16 @@ def stop(signum, frame):
             os.kill(w, signal.SIGTERM)
         except ProcessLookupError:
             pass
+    deadline = time.monotonic() + 1.0
     for w in workers:
-        try:
-            os.waitpid(w, 0)
-        except ChildProcessError:
-            pass
+        while True:
+            try:
+                done, _ = os.waitpid(w, os.WNOHANG if workers_ignore_term else 0)
+            except ChildProcessError:
+                break
+            if done or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
     sys.exit(0)
 
 

@@ -1,16 +1,23 @@
 #!/usr/bin/python3
 """Stand-in for a supervisor that runs several servers (a Python wrapper, as
-supervisord runs programs): `fake_supervisor.py PIDFILE -- CMD... :: CMD...`
-starts each command as its child, writes their PIDs to PIDFILE, forwards
-SIGTERM to every child still running and exits when they have. It does not
-restart a child that exits."""
+supervisord runs programs): `fake_supervisor.py [--restart] PIDFILE -- CMD...
+:: CMD...` starts each command as its child, writes their PIDs to PIDFILE,
+forwards SIGTERM to every child still running and exits when they have.
+Without --restart it does not restart a child that exits; with it, a child
+that exits is started again half a second later (supervisord's
+autorestart=true) and PIDFILE is rewritten."""
 import os
 import signal
 import subprocess
 import sys
+import time
 
-pid_file = sys.argv[1]
-rest = sys.argv[sys.argv.index("--") + 1:]
+args = sys.argv[1:]
+restart = args[0] == "--restart"
+if restart:
+    args = args[1:]
+pid_file = args[0]
+rest = args[args.index("--") + 1:]
 commands, current = [], []
 for word in rest:
     if word == "::":
@@ -20,9 +27,18 @@ for word in rest:
         current.append(word)
 commands.append(current)
 children = [subprocess.Popen(c) for c in commands]
+stopping = False
+
+
+def write_pids():
+    with open(pid_file + ".tmp", "w") as f:
+        f.write(" ".join(str(c.pid) for c in children) + "\n")
+    os.rename(pid_file + ".tmp", pid_file)
 
 
 def forward(signum, frame):
+    global stopping
+    stopping = True
     for c in children:
         if c.poll() is None:
             c.send_signal(signal.SIGTERM)
@@ -32,8 +48,12 @@ def forward(signum, frame):
 
 
 signal.signal(signal.SIGTERM, forward)
-with open(pid_file + ".tmp", "w") as f:
-    f.write(" ".join(str(c.pid) for c in children) + "\n")
-os.rename(pid_file + ".tmp", pid_file)
+write_pids()
 while True:
-    signal.pause()
+    time.sleep(0.5)
+    if not restart or stopping:
+        continue
+    for i, c in enumerate(children):
+        if c.poll() is not None:
+            children[i] = subprocess.Popen(commands[i])
+            write_pids()
