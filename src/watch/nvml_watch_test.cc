@@ -138,7 +138,7 @@ TEST_F(MockNvml, WaitsThatFailAtOnceAreTriedWithABackoffNotASpin) {
   const double cpu_s = thread_cpu_s() - cpu0;
   EXPECT_GE(fake_ms, 10 * 60 * 1000) << "the loop never waited: " << waits << " tries at once";
   EXPECT_LE(waits, 40u);
-  EXPECT_LT(cpu_s, 0.2);
+  EXPECT_LT(cpu_s, 0.05) << "CPU time of the loop, s";
   ASSERT_GE(pauses_ms.size(), 8u);
   EXPECT_EQ(pauses_ms[0], NvmlEventWatcher::kLostBackoffMs);
   EXPECT_EQ(pauses_ms[1], 2 * NvmlEventWatcher::kLostBackoffMs);
