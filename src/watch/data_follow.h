@@ -40,6 +40,7 @@ struct DataFollowProgress {
   uint64_t new_intact = 0;                 ///< new files verified intact since watch started
   uint64_t new_bad = 0;                    ///< new files verified bad since watch started
   uint64_t pending = 0;                    ///< new files not settled yet
+  bool waiting = false;                    ///< DIR has not existed yet, at any tick so far
   std::optional<double> per_min;           ///< new intact files, last 5 minutes' pace
   std::optional<double> previous_per_min;  ///< the pace before watch started
   std::optional<int64_t> remaining;        ///< --expect N minus intact samples
