@@ -47,7 +47,6 @@ struct DataFollowProgress {
   std::optional<double> eta_s;             ///< remaining at the current (else previous) pace
   bool stalled = false;
   bool gone = false;
-  bool waiting = false;                 ///< DIR did not exist yet, at any tick so far
   std::optional<std::string> last_bad;  ///< "DIR/x.pt: truncated at byte ..."
 };
 
