@@ -145,6 +145,10 @@ class Watch {
   /// Waits until `until`, answering keys and signals. False: time to stop.
   bool wait(std::chrono::steady_clock::time_point until);
   bool key(char k);
+  /// A SIGINT or SIGTERM arrived (read without waiting): a long tick stops
+  /// between its steps, not after them all.
+  bool stop_asked();
+  static Change note(std::string text, int64_t t);
   std::string events_source() const;
   static std::string event_key(const Change& c);
   bool first_time(const Change& c);
@@ -204,14 +208,20 @@ bool Watch::tick() {
   const int64_t t = now_ms();
   // Events first: what arrived since the last tick is judged in this one.
   std::vector<KernelLogEvent> fresh;
-  if (klog_) fresh = klog_->poll();
+  std::vector<std::string> klog_notes;  // rotated, truncated, appeared
+  if (klog_) {
+    fresh = klog_->poll();
+    klog_notes = klog_->take_notes();
+  }
   std::vector<Change> nvml;
   if (nvml_events_) nvml = nvml_events_->drain(t);
   for (const Change& c : nvml) judge_as_logged(c);
   KernelLog log = klog_ ? klog_->log() : KernelLog{};
   log.events.insert(log.events.end(), from_nvml_.begin(), from_nvml_.end());
+  if (stop_asked()) return false;
   // Collect and judge, then what changed.
   std::vector<Change> changes = model_.apply(collector_->collect(log), t);
+  if (stop_asked()) return false;
   const NodeSnapshot& snap = model_.report().snapshot;
   if (nvml_events_ && !nvml_events_->started()) nvml_events_->start(snap);
   std::vector<Change> events;
@@ -226,16 +236,13 @@ bool Watch::tick() {
   std::erase_if(changes, [&](const Change& c) {
     return c.kind == ChangeKind::kFindingRaised && said_events_.count(event_key(c));
   });
+  for (std::string& text : klog_notes) changes.push_back(note(std::move(text), t));
   changes.insert(changes.end(), events.begin(), events.end());
   // Which sources events come from, said once they are known (NVML
   // registration runs on its own thread), or after a few ticks regardless.
   if (!said_sources_ && (!nvml_events_ || nvml_events_->settled() || model_.ticks() >= 5)) {
     said_sources_ = true;
-    Change c;
-    c.time_unix_ms = t;
-    c.kind = ChangeKind::kNote;
-    c.text = "events: " + events_source();
-    changes.push_back(c);
+    changes.push_back(note("events: " + events_source(), t));
   }
   if (data_) {
     std::vector<Change> d = data_->poll(t);
@@ -243,6 +250,23 @@ bool Watch::tick() {
   }
   model_.note(changes);
   return emit(changes) && redraw();
+}
+
+Change Watch::note(std::string text, int64_t t) {
+  Change c;
+  c.time_unix_ms = t;
+  c.kind = ChangeKind::kNote;
+  c.text = std::move(text);
+  return c;
+}
+
+bool Watch::stop_asked() {
+  struct pollfd fd = {sig_fd_, POLLIN, 0};
+  if (::poll(&fd, 1, 0) <= 0) return false;
+  signalfd_siginfo si{};
+  bool stop = false;
+  while (::read(sig_fd_, &si, sizeof si) == sizeof si) stop |= si.ssi_signo != SIGWINCH;
+  return stop;  // a resize is redrawn at the tick's end anyway
 }
 
 std::string Watch::event_key(const Change& c) {
@@ -382,6 +406,9 @@ int cmd_watch(const Command& self, int argc, char** argv) {
   if (!o) return rc;
   if ((a.expect || a.values) && !a.data_dir)
     return usage_error(kWatchProg, "--expect and --values go with --data DIR");
+  if (o->kernel_log_file && !o->no_kernel_log)
+    if (std::optional<std::string> why = refuse_kernel_log_file(*o->kernel_log_file))
+      return usage_error(kWatchProg, "--kernel-log " + *o->kernel_log_file + ": " + *why);
   Result<std::chrono::milliseconds> interval = parse_duration(a.interval);
   if (!interval) return usage_error(kWatchProg, "--interval: " + interval.error().message);
   if (interval->count() < 500)

@@ -55,6 +55,8 @@ const char* change_kind_name(ChangeKind k) {
       return "data-gone";
     case ChangeKind::kDataBack:
       return "data-back";
+    case ChangeKind::kDataCreated:
+      return "data-created";
     case ChangeKind::kNote:
       return "note";
   }

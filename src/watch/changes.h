@@ -28,6 +28,7 @@ enum class ChangeKind {
   kResumed,         ///< new files again after a stall
   kDataGone,        ///< --data DIR vanished or is another filesystem now
   kDataBack,        ///< it is back
+  kDataCreated,     ///< --data DIR appeared, or was made anew (followed by path)
   kNote,            ///< a one-time remark (no event support, unreadable log)
 };
 

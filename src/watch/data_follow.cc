@@ -1,9 +1,13 @@
 #include "watch/data_follow.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -12,6 +16,7 @@
 #include "data/progress.h"
 #include "data/verify.h"
 #include "util/fs_root.h"
+#include "util/timespec_ns.h"
 
 namespace gt {
 namespace {
@@ -22,9 +27,13 @@ constexpr int64_t kPaceWindowMs = 5 * 60 * 1000;
 /// The previous pace is read from the files written in this window before
 /// the newest one (a job's pace drifts; the last half hour is its current).
 constexpr double kPreviousWindowS = 30 * 60;
+/// An mtime later than this past the start is a skewed clock or `touch -d`,
+/// not a time the job wrote at: it gives no pace.
+constexpr double kMaxFutureS = 24 * 3600;
 
-int64_t mtime_ns(const struct stat& st) {
-  return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+bool plausible_mtime(int64_t mtime_ns, int64_t now_ms) {
+  return !timespec_ns_saturated(mtime_ns) &&
+         static_cast<double>(mtime_ns) / 1e9 <= static_cast<double>(now_ms) / 1000 + kMaxFutureS;
 }
 
 /// The regular files under `dir` (links not followed), relative names.
@@ -38,7 +47,8 @@ std::map<std::string, std::pair<uint64_t, int64_t>> list_files(const std::string
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     if (is_stale_temp(p.filename().string())) continue;  // a writer's temporary
-    out[p.lexically_relative(dir).string()] = {static_cast<uint64_t>(st.st_size), mtime_ns(st)};
+    out[p.lexically_relative(dir).string()] = {static_cast<uint64_t>(st.st_size),
+                                               timespec_ns(st.st_mtim)};
   }
   return out;
 }
@@ -67,10 +77,37 @@ std::string minutes_text(double s) {
 
 }  // namespace
 
+bool DataFollower::Identity::same_folder(const Identity& o) const {
+  return dev == o.dev && ino == o.ino && (!born || !o.born || *born == *o.born);
+}
+
+int DataFollower::identify(Identity& id) const {
+  struct statx sx {};
+  if (::statx(AT_FDCWD, dir_.c_str(), AT_STATX_SYNC_AS_STAT, STATX_TYPE | STATX_INO | STATX_BTIME,
+              &sx) == 0) {
+    if (!S_ISDIR(sx.stx_mode)) return ENOTDIR;
+    id.dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+    id.ino = static_cast<ino_t>(sx.stx_ino);
+    if (sx.stx_mask & STATX_BTIME) id.born = {sx.stx_btime.tv_sec, sx.stx_btime.tv_nsec};
+    return 0;
+  }
+  if (errno != ENOSYS) return errno;
+  struct stat st {};  // a kernel before statx (4.11)
+  if (::stat(dir_.c_str(), &st) != 0) return errno;
+  if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+  id.dev = st.st_dev;
+  id.ino = st.st_ino;
+  return 0;
+}
+
 DataFollower::DataFollower(std::string dir, std::optional<int64_t> expect, int64_t now, bool values)
     : dir_(std::move(dir)), expect_(expect), values_(values) {
-  struct stat st {};
-  if (::stat(dir_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) identity_ = {st.st_dev, st.st_ino};
+  last_new_ms_ = now;
+  Identity id;
+  // Not there (yet): no baseline; poll() follows the path and says when it appears.
+  if (identify(id) != 0) return;
+  identity_ = id;
+  home_dev_ = id.dev;
   std::vector<double> mtimes;
   for (const auto& [rel, sm] : list_files(dir_)) {
     Seen s;
@@ -80,14 +117,13 @@ DataFollower::DataFollower(std::string dir, std::optional<int64_t> expect, int64
     s.verified = true;
     s.baseline = true;
     seen_[rel] = s;
-    mtimes.push_back(static_cast<double>(sm.second) / 1e9);
+    if (plausible_mtime(sm.second, now)) mtimes.push_back(static_cast<double>(sm.second) / 1e9);
   }
   // The samples there now, as the triage's --data counts them (quick mode:
   // the recent files CRC-checked).
   if (expect_) baseline_intact_ = check_data_dir({dir_, expect_, false}, FsRoot("/")).samples;
   previous_pace(mtimes, progress_.previous_per_min, usual_interval_s_);
   progress_.files = seen_.size();
-  last_new_ms_ = now;
 }
 
 Change DataFollower::change(ChangeKind kind, Severity sev, std::string text, int64_t now) const {
@@ -100,27 +136,70 @@ Change DataFollower::change(ChangeKind kind, Severity sev, std::string text, int
   return c;
 }
 
-bool DataFollower::dir_present(int64_t now, std::vector<Change>& out) {
-  struct stat st {};
-  const bool same = ::stat(dir_.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && identity_ &&
-                    identity_->first == st.st_dev && identity_->second == st.st_ino;
-  if (!same && !progress_.gone) {
-    progress_.gone = true;
-    out.push_back(change(ChangeKind::kDataGone, Severity::kCritical,
-                         identity_ ? "data folder is gone or is another filesystem now "
-                                     "(unmounted?): the job's output is not where it was"
-                                   : "data folder cannot be read",
-                         now));
-  } else if (same && progress_.gone) {
-    progress_.gone = false;
-    out.push_back(change(ChangeKind::kDataBack, Severity::kInfo, "data folder is back", now));
+bool DataFollower::follow_path(int64_t now, std::vector<Change>& out) {
+  Identity id;
+  if (const int err = identify(id); err != 0) {
+    lost(err, now, out);
+    return false;
   }
-  return same;
+  if (!identity_) {  // appeared after watch started
+    home_dev_ = id.dev;
+    adopt(id, now);
+    out.push_back(change(ChangeKind::kDataCreated, Severity::kInfo,
+                         "data folder created: following it, each file in it new", now));
+    return true;
+  }
+  if (id.dev != home_dev_) {  // the mount point under an unmounted filesystem
+    lost(0, now, out);
+    return false;
+  }
+  if (id.same_folder(*identity_)) {
+    if (progress_.gone) {
+      progress_.gone = false;
+      out.push_back(change(ChangeKind::kDataBack, Severity::kInfo, "data folder is back", now));
+    }
+    return true;
+  }
+  // Another folder at the path, on the same filesystem: the job made it anew.
+  const size_t old_files = seen_.size();
+  adopt(id, now);
+  out.push_back(change(ChangeKind::kDataCreated, Severity::kWarning,
+                       "data folder recreated (" + std::to_string(old_files) +
+                           " files of the old one no longer there): following the new one, "
+                           "each file in it new",
+                       now));
+  return true;
+}
+
+void DataFollower::lost(int err, int64_t now, std::vector<Change>& out) {
+  if (!identity_ && err == ENOENT) {
+    if (!progress_.waiting)
+      out.push_back(change(ChangeKind::kNote, Severity::kInfo,
+                           "data folder does not exist yet: waiting for it", now));
+    progress_.waiting = true;
+    return;
+  }
+  if (progress_.gone) return;
+  progress_.gone = true;
+  out.push_back(change(ChangeKind::kDataGone, Severity::kCritical,
+                       identity_ ? "data folder is gone or is another filesystem now "
+                                   "(unmounted?): the job's output is not where it was"
+                                 : "data folder cannot be read: " + std::string(std::strerror(err)),
+                       now));
+}
+
+void DataFollower::adopt(Identity id, int64_t now) {
+  identity_ = id;
+  seen_.clear();  // every file of this folder is new
+  baseline_intact_ = 0;
+  intact_before_recreated_ = progress_.new_intact;
+  last_new_ms_ = now;
+  progress_.gone = progress_.waiting = progress_.stalled = false;
 }
 
 std::vector<Change> DataFollower::poll(int64_t now) {
   std::vector<Change> out;
-  if (!dir_present(now, out)) return out;
+  if (!follow_path(now, out)) return out;
   const auto listing = list_files(dir_);
   for (const auto& [rel, sm] : listing) {
     auto [it, inserted] = seen_.try_emplace(rel);
@@ -198,7 +277,8 @@ void DataFollower::update_pace(int64_t now, std::vector<Change>& out) {
   }
   if (expect_) {
     progress_.remaining = std::max<int64_t>(
-        0, *expect_ - static_cast<int64_t>(baseline_intact_ + progress_.new_intact));
+        0, *expect_ - static_cast<int64_t>(baseline_intact_ + progress_.new_intact -
+                                           intact_before_recreated_));
     const std::optional<double> pace =
         progress_.per_min ? progress_.per_min : progress_.previous_per_min;
     if (pace && *pace > 0)

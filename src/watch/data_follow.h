@@ -10,6 +10,13 @@
 // now (it was unmounted). Each is said once, and said again only after it
 // cleared.
 //
+// DIR is followed by its path, as `tail -F` follows a file: a DIR that does
+// not exist yet when watch starts (watch first, then the job that makes
+// it) is waited for and said "created" when it appears; one the job makes
+// anew on the same filesystem (`rm -rf out; mkdir out`, or moved away and
+// made again) is said "recreated". Either way its files are new: each is
+// verified once settled, as any new file.
+//
 // Cost per tick: one walk of DIR (names, sizes, mtimes; no reads), and one
 // verification per settled new file. Memory: one entry per file seen (path,
 // size, mtime), as the data command's own scan.
@@ -45,6 +52,7 @@ struct DataFollowProgress {
   uint64_t new_intact = 0;                 ///< new files verified intact since watch started
   uint64_t new_bad = 0;                    ///< new files verified bad since watch started
   uint64_t pending = 0;                    ///< new files not settled yet
+  bool waiting = false;                    ///< DIR has not existed yet, at any tick so far
   std::optional<double> per_min;           ///< new intact files, last 5 minutes' pace
   std::optional<double> previous_per_min;  ///< the pace before watch started
   std::optional<int64_t> remaining;        ///< --expect N minus intact samples
@@ -65,7 +73,7 @@ class DataFollower {
 
   /// Takes the folder as it is now: its files are the baseline (their
   /// mtimes give the previous pace; they are not verified here: the
-  /// triage's --data does that).
+  /// triage's --data does that). A folder not there yet has no baseline.
   /// `values`: also count NaN/Inf in float tensors (--values), a
   /// non-finite value making the file bad.
   DataFollower(std::string dir, std::optional<int64_t> expect, int64_t now_unix_ms,
@@ -85,8 +93,22 @@ class DataFollower {
     bool baseline = false;   ///< there when watch started, unchanged since
   };
   using Listing = std::map<std::string, std::pair<uint64_t, int64_t>>;  // rel -> size, mtime_ns
+  /// Tells one folder at the path from another made there later: the
+  /// inode alone does not, as a folder removed and made again often gets
+  /// the same inode number at once (ext4 does); the birth time, where the
+  /// filesystem keeps one (statx), does.
+  struct Identity {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    std::optional<std::pair<int64_t, uint32_t>> born;  ///< s, ns
+    bool same_folder(const Identity& o) const;
+  };
+  /// 0 and `id` for a folder at dir_; else the errno (ENOTDIR: not one).
+  int identify(Identity& id) const;
 
-  bool dir_present(int64_t now, std::vector<Change>& out);
+  bool follow_path(int64_t now, std::vector<Change>& out);
+  void lost(int err, int64_t now, std::vector<Change>& out);
+  void adopt(Identity id, int64_t now);
   void verify_settled(int64_t now, std::vector<Change>& out);
   void update_pace(int64_t now, std::vector<Change>& out);
   void note_stall(Change c, std::vector<Change>& out);
@@ -95,12 +117,14 @@ class DataFollower {
   std::string dir_;
   std::optional<int64_t> expect_;
   bool values_ = false;
-  std::optional<std::pair<dev_t, ino_t>> identity_;
+  std::optional<Identity> identity_;  ///< the folder seen_ describes
+  dev_t home_dev_ = 0;                ///< its filesystem, when first seen
   std::map<std::string, Seen> seen_;
   std::deque<int64_t> intact_at_ms_;  ///< when new intact files settled (last 5 min)
   std::optional<double> usual_interval_s_;
   int64_t last_new_ms_ = 0;
   uint64_t baseline_intact_ = 0;
+  uint64_t intact_before_recreated_ = 0;  ///< new_intact when DIR was last recreated
   DataFollowProgress progress_;
 };
 

@@ -8,12 +8,29 @@
 // verdict includes this boot's Xids) but not announced as new. Only events
 // of a key not seen before are returned by poll().
 //
+// Only two things are followed: /dev/kmsg, known by its device number
+// (character device 1:11) and not by its name, and regular files. Any
+// other character device (/dev/zero, a tty given by mistake), a FIFO, a
+// socket, a directory or a block device is not a log (not_a_kernel_log):
+// watch refuses it as --kernel-log, and the follower never reads one.
+//
+// A file is followed by name, as `tail -F` does: when another file is at
+// the name (logrotate's default rename, then a new kern.log), what is left
+// in the old one is read, then the new one from its start, every line of it
+// new; when the file shrinks (copytruncate) it is read again from its
+// start; a file that is not there yet is opened when it appears. Each is
+// said once (take_notes: "/var/log/kern.log rotated, reopened").
+//
 // A record that spans two reads of a growing file is kept until its newline
-// arrives. Limits: a line over kMaxPendingBytes is dropped; a file over
-// kMaxBaselineBytes is read from its tail. Lines are parsed a chunk at a
-// time, so an Xid 162 arriving in a later chunk than the 163 it cancels is
-// not matched to it (the triage, reading the whole log, does).
+// arrives. Limits: a line over kMaxPendingBytes is dropped; the baseline is
+// at most kMaxBaselineBytes (a longer file: its tail), and every later poll
+// reads at most kMaxReadPerPoll, so one poll is bounded whatever the source.
+// Lines are parsed a chunk at a time, so an Xid 162 arriving in a later
+// chunk than the 163 it cancels is not matched to it (the triage, reading
+// the whole log, does).
 #pragma once
+
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <optional>
@@ -25,13 +42,22 @@
 
 namespace gt {
 
+/// nullopt when `st` is /dev/kmsg (character device 1:11) or a regular
+/// file; otherwise what it is, in words ("a character device (1:5)").
+std::optional<std::string> not_a_kernel_log(const struct stat& st);
+
+/// For watch's --kernel-log FILE: why it cannot be followed (a usage
+/// error), or nullopt. A FILE that does not exist (yet) or cannot be read
+/// is not refused here: the follower says so and waits for it.
+std::optional<std::string> refuse_kernel_log_file(const std::string& path);
+
 class KernelLogFollower {
  public:
   static constexpr size_t kMaxPendingBytes = 64 * 1024;
   /// Bytes read per poll at most, so one tick stays short under a storm
   /// (the rest is read on the next ticks).
   static constexpr size_t kMaxReadPerPoll = 4 * 1024 * 1024;
-  /// A regular file longer than this: only its tail is the baseline.
+  /// The baseline's bytes at most: a longer file is read from its tail.
   static constexpr size_t kMaxBaselineBytes = 64 * 1024 * 1024;
 
   /// Opens `file` when given, else <root>/dev/kmsg. Never fails: an
@@ -48,16 +74,27 @@ class KernelLogFollower {
   /// Every event so far, folded, and the source.
   const KernelLog& log() const { return log_; }
   bool readable() const { return fd_ >= 0; }
+  /// What happened to the file since the last call, one line each
+  /// ("/var/log/kern.log rotated, reopened").
+  std::vector<std::string> take_notes();
 
  private:
+  void open_log(bool at_start);
+  void follow_name(size_t& budget, std::vector<KernelLogEvent>& fresh);
+  void read_available(size_t& budget, std::vector<KernelLogEvent>& fresh);
   void parse(std::string_view text, std::vector<KernelLogEvent>& fresh);
   void take_lines(std::vector<KernelLogEvent>& fresh);
-  void start_file();
+  void close_log();
 
+  std::string path_;
   int fd_ = -1;
   bool is_kmsg_ = false;
+  bool by_name_ = false;  ///< a file, followed by name
+  dev_t dev_ = 0;         ///< the open file's identity
+  ino_t ino_ = 0;
   bool baseline_read_ = false;
   std::string pending_;  ///< an unfinished last line of a regular file
+  std::vector<std::string> notes_;
   klog::StormFolder folder_;
   KernelLog log_;
 };

@@ -1,6 +1,8 @@
 #include "watch/nvml_events.h"
 
+#include <algorithm>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -35,64 +37,97 @@ void set_why(State& st, std::string why) {
   st.why_not = std::move(why);
 }
 
-/// Registers every type on every GPU; returns the set, or null (why set).
-nvmlEventSet_t register_all(const NvmlApi& api, const std::vector<uint32_t>& gpus, State& st,
-                            std::vector<std::pair<nvmlDevice_t, uint32_t>>& handles) {
+/// A set and what went onto it.
+struct Registered {
   nvmlEventSet_t set = nullptr;
-  if (nvmlReturn_t r = api.event_set_create.fn(&set); r != NVML_SUCCESS) {
-    set_why(st, "NVML events: nvmlEventSetCreate returned " + NvmlLibrary::return_name(r));
-    return nullptr;
-  }
+  std::vector<std::pair<nvmlDevice_t, uint32_t>> handles;
   bool xid = false;
-  nvmlReturn_t last = NVML_ERROR_NOT_SUPPORTED;
+  nvmlReturn_t last = NVML_ERROR_NOT_SUPPORTED;  ///< the last failed Xid registration
+};
+
+/// Registers every type on every GPU; false when no set could be made (why set).
+bool register_all(const NvmlApi& api, const std::vector<uint32_t>& gpus, State& st,
+                  Registered& reg) {
+  reg = Registered{};
+  if (nvmlReturn_t r = api.event_set_create.fn(&reg.set); r != NVML_SUCCESS) {
+    set_why(st, "NVML events: nvmlEventSetCreate returned " + NvmlLibrary::return_name(r));
+    return false;
+  }
   for (uint32_t i : gpus) {
     nvmlDevice_t dev = nullptr;
     if (api.handle_by_index.fn(i, &dev) != NVML_SUCCESS) continue;
-    handles.emplace_back(dev, i);
+    reg.handles.emplace_back(dev, i);
     for (unsigned long long type : kTypes) {
-      const nvmlReturn_t r = api.register_events.fn(dev, type, set);
-      if (r == NVML_SUCCESS && type == nvmlEventTypeXidCriticalError) xid = true;
-      if (type == nvmlEventTypeXidCriticalError && r != NVML_SUCCESS) last = r;
+      const nvmlReturn_t r = api.register_events.fn(dev, type, reg.set);
+      if (type == nvmlEventTypeXidCriticalError && r == NVML_SUCCESS) reg.xid = true;
+      if (type == nvmlEventTypeXidCriticalError && r != NVML_SUCCESS) reg.last = r;
+      if (r == NVML_ERROR_GPU_IS_LOST) break;  // fell off the bus: left out of the set
     }
   }
   std::lock_guard<std::mutex> l(st.mu);
   st.registering = false;
-  st.xid_registered = xid;
-  st.why_not = xid ? ""
-                   : "NVML events not supported here (nvmlDeviceRegisterEvents: " +
-                         NvmlLibrary::return_name(last) + ")";
-  return set;
+  st.xid_registered = reg.xid;
+  if (reg.xid)
+    st.why_not = "";
+  else if (reg.last == NVML_ERROR_GPU_IS_LOST)
+    st.why_not = "NVML events: no GPU left to register (nvmlDeviceRegisterEvents: " +
+                 NvmlLibrary::return_name(reg.last) + ")";
+  else
+    st.why_not = "NVML events not supported here (nvmlDeviceRegisterEvents: " +
+                 NvmlLibrary::return_name(reg.last) + ")";
+  return true;
+}
+
+/// The pause before the n-th (1, 2, ...) set made again while waits still
+/// fail at once.
+std::chrono::milliseconds lost_backoff(unsigned n) {
+  const unsigned doublings = std::min(n - 1, 16u);
+  return std::chrono::milliseconds(
+      std::min<uint64_t>(uint64_t{NvmlEventWatcher::kLostBackoffMs} << doublings,
+                         NvmlEventWatcher::kMaxLostBackoffMs));
+}
+
+void queue_event(State& st, const Registered& reg, const nvmlEventData_t& d) {
+  uint32_t index = UINT32_MAX;
+  for (const auto& [h, i] : reg.handles)
+    if (h == d.device) index = i;
+  std::lock_guard<std::mutex> l(st.mu);
+  auto key = std::make_tuple(d.eventType, d.eventData, index);
+  if (!st.said.insert(key).second || st.queue.size() >= kMaxQueued) {
+    ++st.folded;
+    return;
+  }
+  st.queue.push_back(key);
 }
 
 void wait_loop(std::shared_ptr<NvmlLibrary> lib, std::vector<uint32_t> gpus,
-               std::shared_ptr<State> st) {
+               std::shared_ptr<State> st, EventPacer pacer) {
   const NvmlApi& api = lib->api();
   if (api.init.fn() != NVML_SUCCESS) return set_why(*st, "NVML events: nvmlInit failed");
-  std::vector<std::pair<nvmlDevice_t, uint32_t>> handles;
-  nvmlEventSet_t set = register_all(api, gpus, *st, handles);
-  if (!set) return;
-  for (;;) {
+  Registered reg;
+  if (!register_all(api, gpus, *st, reg)) return;
+  unsigned lost_in_a_row = 0;
+  while (pacer.go_on()) {
     nvmlEventData_t d{};
-    const nvmlReturn_t r = api.event_set_wait.fn(set, &d, NvmlEventWatcher::kWaitTimeoutMs);
-    if (r == NVML_ERROR_TIMEOUT) continue;
-    if (r != NVML_SUCCESS && r != NVML_ERROR_GPU_IS_LOST) {
-      set_why(*st,
-              "NVML events stopped: nvmlEventSetWait_v2 returned " + NvmlLibrary::return_name(r));
-      api.event_set_free.fn(set);
-      return;
-    }
-    if (r == NVML_ERROR_GPU_IS_LOST) continue;  // the tick's collection says it
-    uint32_t index = UINT32_MAX;
-    for (const auto& [h, i] : handles)
-      if (h == d.device) index = i;
-    std::lock_guard<std::mutex> l(st->mu);
-    auto key = std::make_tuple(d.eventType, d.eventData, index);
-    if (!st->said.insert(key).second || st->queue.size() >= kMaxQueued) {
-      ++st->folded;
+    const nvmlReturn_t r = api.event_set_wait.fn(reg.set, &d, pacer.wait_timeout_ms);
+    if (r == NVML_ERROR_GPU_IS_LOST) {
+      // A GPU on the set fell off the bus (the tick's collection says it):
+      // the set again without it, after a pause when that did not help.
+      if (lost_in_a_row++ > 0) pacer.sleep(lost_backoff(lost_in_a_row - 1));
+      api.event_set_free.fn(reg.set);
+      if (!register_all(api, gpus, *st, reg)) return;
       continue;
     }
-    st->queue.push_back(key);
+    lost_in_a_row = 0;
+    if (r == NVML_ERROR_TIMEOUT) continue;
+    if (r != NVML_SUCCESS) {
+      set_why(*st,
+              "NVML events stopped: nvmlEventSetWait_v2 returned " + NvmlLibrary::return_name(r));
+      break;
+    }
+    queue_event(*st, reg, d);
   }
+  api.event_set_free.fn(reg.set);
 }
 
 std::string xid_words(unsigned long long code) {
@@ -121,17 +156,35 @@ NvmlEventWatcher::NvmlEventWatcher(std::shared_ptr<NvmlLibrary> lib)
   }
 }
 
-void NvmlEventWatcher::start(const NodeSnapshot& snap) {
+EventPacer EventPacer::real() {
+  EventPacer p;
+  p.wait_timeout_ms = NvmlEventWatcher::kWaitTimeoutMs;
+  p.sleep = [](std::chrono::milliseconds ms) { std::this_thread::sleep_for(ms); };
+  p.go_on = [] { return true; };
+  return p;
+}
+
+std::optional<std::vector<uint32_t>> NvmlEventWatcher::gpus_to_watch(const NodeSnapshot& snap) {
   {
     std::lock_guard<std::mutex> l(state_->mu);
-    if (!state_->registering) return;  // nothing to start (why_not says)
+    if (!state_->registering) return std::nullopt;  // nothing to start (why_not says)
   }
-  if (!snap.nvml.initialized || snap.gpus.empty()) return;
+  if (!snap.nvml.initialized || snap.gpus.empty()) return std::nullopt;
   std::vector<uint32_t> gpus;
   for (const GpuState& g : snap.gpus)
     if (g.status == GpuStatus::kOk) gpus.push_back(g.index);
   started_ = true;
-  std::thread(wait_loop, lib_, gpus, state_).detach();
+  return gpus;
+}
+
+void NvmlEventWatcher::start(const NodeSnapshot& snap) {
+  if (std::optional<std::vector<uint32_t>> gpus = gpus_to_watch(snap))
+    std::thread(wait_loop, lib_, std::move(*gpus), state_, EventPacer::real()).detach();
+}
+
+void NvmlEventWatcher::run_here(const NodeSnapshot& snap, const EventPacer& pacer) {
+  if (std::optional<std::vector<uint32_t>> gpus = gpus_to_watch(snap))
+    wait_loop(lib_, std::move(*gpus), state_, pacer);
 }
 
 bool NvmlEventWatcher::settled() const {

@@ -1,6 +1,7 @@
 // watch's use of NVML against the mock: a stuck GPU is not asked again, the
 // mock's timeline changes a device over time, and event sets deliver Xids.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <thread>
 
@@ -102,6 +103,75 @@ TEST_F(MockNvml, NoEventSupportSaysWhy) {
   EXPECT_FALSE(w.supported());
   EXPECT_EQ(w.why_not(),
             "NVML events not supported here (nvmlDeviceRegisterEvents: NVML_ERROR_NOT_SUPPORTED)");
+}
+
+/// This thread's CPU time (user and system), in seconds.
+double thread_cpu_s() {
+  struct rusage ru {};
+  getrusage(RUSAGE_THREAD, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+// Every wait returns GPU_IS_LOST at once (as on a node whose GPU fell off
+// the bus): over ten minutes of a fake clock the loop waits between tries
+// instead of spinning. (Before: a million tries at fake time 0, and the
+// CPU time they cost.)
+TEST_F(MockNvml, WaitsThatFailAtOnceAreTriedWithABackoffNotASpin) {
+  auto lib = load(R"({"driver_version": "570.133.20", "latency_ms": {"default": 0},
+      "errors": {"nvmlEventSetWait_v2": "GPU_IS_LOST"}, "devices": [)" +
+                  gpu(0) + "]}");
+  ASSERT_TRUE(lib);
+  NodeSnapshot snap = collect_once(lib);
+  NvmlEventWatcher w(lib);
+  int64_t fake_ms = 0;
+  uint64_t waits = 0;
+  std::vector<int64_t> pauses_ms;
+  EventPacer pacer;
+  pacer.sleep = [&](milliseconds ms) {
+    fake_ms += ms.count();
+    pauses_ms.push_back(ms.count());
+  };
+  pacer.go_on = [&] { return fake_ms < 10 * 60 * 1000 && ++waits <= 1000000; };
+  const double cpu0 = thread_cpu_s();
+  w.run_here(snap, pacer);
+  const double cpu_s = thread_cpu_s() - cpu0;
+  EXPECT_GE(fake_ms, 10 * 60 * 1000) << "the loop never waited: " << waits << " tries at once";
+  EXPECT_LE(waits, 40u);
+  EXPECT_LT(cpu_s, 0.05) << "CPU time of the loop, s";
+  ASSERT_GE(pauses_ms.size(), 8u);
+  EXPECT_EQ(pauses_ms[0], NvmlEventWatcher::kLostBackoffMs);
+  EXPECT_EQ(pauses_ms[1], 2 * NvmlEventWatcher::kLostBackoffMs);
+  EXPECT_EQ(pauses_ms.back(), NvmlEventWatcher::kMaxLostBackoffMs);
+  EXPECT_TRUE(w.supported()) << "the GPU is still registered: " << w.why_not();
+}
+
+// GPU 1 falls off the bus after registration: the set is made again
+// without it, and GPU 0's Xid still arrives. (Before: GPU_IS_LOST at once
+// forever, and the Xid never came.)
+TEST_F(MockNvml, ALostGpuIsLeftOutAndTheOthersEventsStillCome) {
+  auto lib =
+      load(scenario(gpu(0, R"(, "events": [{"at_s": 0.5, "type": "xid", "data": 79}])") + "," +
+                    gpu(1, R"(, "timeline": [{"at_s": 0.2, "set": {"lost": true}}])")));
+  ASSERT_TRUE(lib);
+  NodeSnapshot snap = collect_once(lib);
+  ASSERT_EQ(snap.gpus.at(1).status, GpuStatus::kOk) << "lost only later";
+  NvmlEventWatcher w(lib);
+  uint64_t waits = 0;
+  std::vector<Change> got;
+  EventPacer pacer;
+  pacer.wait_timeout_ms = 50;
+  pacer.sleep = [](milliseconds) {};
+  pacer.go_on = [&] {
+    for (Change& c : w.drain(0)) got.push_back(c);
+    return got.empty() && ++waits <= 10000;
+  };
+  w.run_here(snap, pacer);
+  ASSERT_EQ(got.size(), 1u) << waits << " waits";
+  EXPECT_EQ(got[0].id, "gpu.xid.79");
+  EXPECT_EQ(got[0].gpu_index, 0u);
+  EXPECT_LT(waits, 200u) << "about one wait per 50 ms, no spin";
+  EXPECT_TRUE(w.supported());
 }
 
 }  // namespace nvml_watch_test

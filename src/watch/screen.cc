@@ -197,6 +197,10 @@ void data_rows(const ScreenContext& c, Builder& b) {
     b.add("DATA " + c.data_dir + ": GONE (unmounted or removed)", LineStyle::kCritical);
     return;
   }
+  if (d.waiting) {
+    b.add("DATA " + c.data_dir + ": not there yet (waiting for it)", LineStyle::kPlain);
+    return;
+  }
   b.add("DATA " + c.data_dir, LineStyle::kHeader);
   std::string row = "  pace " + rate_text(d.per_min) + " files/min (before " +
                     rate_text(d.previous_per_min) + "/min)";

@@ -2174,6 +2174,16 @@ bool NextEvent(EventSet& set, const Scenario& s, nvmlEventData_t* data) {
   return false;
 }
 
+// A GPU on the set that fell off the bus (its `lost`, now): NVML's wait
+// then returns GPU_IS_LOST at once, on every call, until the set is made
+// again without it.
+bool AnyLost(EventSet& set, const Scenario& s) {
+  std::lock_guard<std::mutex> lock(set.mu);
+  for (const auto& r : set.regs)
+    if (Current(s, r.device)->lost) return true;
+  return false;
+}
+
 }  // namespace
 
 MOCK_EXPORT nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t* set) {
@@ -2214,6 +2224,7 @@ MOCK_EXPORT nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t
     auto* es = reinterpret_cast<EventSet*>(set);
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutms);
     for (;;) {
+      if (AnyLost(*es, *s)) return NVML_ERROR_GPU_IS_LOST;
       if (NextEvent(*es, *s, data)) return NVML_SUCCESS;
       if (std::chrono::steady_clock::now() >= until) return NVML_ERROR_TIMEOUT;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
