@@ -1,6 +1,7 @@
 #include "data/resume_advice.h"
 
 #include <algorithm>
+
 #include "util/plural.h"
 
 namespace gt {

@@ -92,9 +92,9 @@ struct ScanProgress {
 
 struct DirScan {
   std::vector<std::string> dirs;
-  LayoutSpec layout;                  ///< ScanOptions::layout, detected from the names
-  std::vector<ScannedFile> files;     ///< sorted by dir, then path
-  std::vector<std::string> errors;    ///< subdirectories that could not be read
+  LayoutSpec layout;                ///< ScanOptions::layout, detected from the names
+  std::vector<ScannedFile> files;   ///< sorted by dir, then path
+  std::vector<std::string> errors;  ///< subdirectories that could not be read
   /// The folders among them that could not be listed: the samples they
   /// hold are unknown, so nothing can be said missing or to redo.
   std::vector<std::string> unreadable_dirs;

@@ -7,8 +7,8 @@
 
 #include "util/byte_units.h"
 #include "util/json_text.h"
-#include "util/terminal_text.h"
 #include "util/plural.h"
+#include "util/terminal_text.h"
 #include "util/time_format.h"
 
 namespace gt {

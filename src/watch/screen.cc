@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "util/terminal_text.h"
 #include "util/byte_units.h"
 #include "util/plural.h"
+#include "util/terminal_text.h"
 #include "util/time_format.h"
 
 namespace gt {

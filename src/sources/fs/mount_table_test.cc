@@ -147,7 +147,10 @@ TEST(Mounts, ALinkedPathIsJudgedByTheMountItLeadsTo) {
   t.write("/mnt/nvme0/data/x", "1");
   t.symlink("/mnt/nvme0/data", "/data");  // absolute: the tree's /mnt
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/data"), disk("/mnt/nvme0/data")});
-  ASSERT_EQ(m.size(), 2u);
+  ASSERT_EQ(m.size(), 3u);  // and fstab's "/", checked as configured: mounted, no problem
+  EXPECT_EQ(m[2].path, "/");
+  EXPECT_TRUE(m[2].configured_only);
+  EXPECT_FALSE(m[2].problem);
   EXPECT_EQ(m[0].resolved_path, "/mnt/nvme0/data");
   EXPECT_EQ(m[0].problem, MountProblem::kNotMounted);
   EXPECT_EQ(m[0].expected_mount_point, "/mnt/nvme0");
