@@ -308,6 +308,45 @@ bool at_or_below(const ProcTable& table, uint32_t pid, uint32_t ancestor) {
   return false;
 }
 
+/// Whether `pid` is an init that adopts orphans rather than their starter:
+/// PID 1, a container's init (PID 1 in its own namespace: the last NSpid
+/// field) or a user manager (`systemd --user`, a child subreaper). A
+/// process whose parent is one was reparented there (its starter
+/// double-forked or exited), so that parent says nothing of what starts it.
+bool adopting_init(uint32_t pid) {
+  if (pid <= 1) return true;
+  std::optional<ProcInfo> p = read_proc(FsRoot("/"), pid);
+  if (!p) return false;
+  if (p->cmdline.starts_with("systemd --user") ||
+      p->cmdline.find("/systemd --user") != std::string::npos)
+    return true;
+  Result<std::string> status = FsRoot("/").read("/proc/" + std::to_string(pid) + "/status");
+  if (!status) return false;
+  const size_t at = status->find("\nNSpid:");
+  if (at == std::string::npos) return false;
+  const size_t end = status->find('\n', at + 1);
+  std::string line = status->substr(at + 7, end == std::string::npos ? end : end - at - 7);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+  const size_t last = line.find_last_of(" \t");
+  return line.substr(last == std::string::npos ? 0 : last + 1) == "1";
+}
+
+/// Whether the init `parent` is the restarter itself: a systemd unit's
+/// manager starts its service again (Restart=).
+bool unit_manager(const TreeTarget& t) {
+  return t.owner_kind &&
+         (*t.owner_kind == OwnerKind::kSystemdUnit || *t.owner_kind == OwnerKind::kSystemdUserUnit);
+}
+
+/// What started a new process of `t`, for a message: its parent, unless
+/// that is an init that adopted it (then never named as the starter).
+std::string started_by(const TreeTarget& t, uint32_t parent) {
+  return adopting_init(parent) && !unit_manager(t)
+             ? "a process that is unknown (it was reparented to init, PID " +
+                   std::to_string(parent) + ")"
+             : named_pid(parent);
+}
+
 /// Who to stop so that `t` stays stopped, given the process that started
 /// it again.
 std::string restart_hint(const TreeTarget& t, const ProcTable& table, uint32_t parent,
@@ -318,6 +357,10 @@ std::string restart_hint(const TreeTarget& t, const ProcTable& table, uint32_t p
   if (!t.stop.via_owner && t.owner_kind && owner_stoppable(*t.owner_kind) && !o.via_owner)
     return t.stop.owner_text + " starts it again; stop it through its owner with " +
            free_command_adding(o, {"--via-owner"});
+  if (adopting_init(parent) && !unit_manager(t))
+    return "what starts it is unknown (the new process was reparented to init): find it with "
+           "`ps -eo pid,ppid,lstart,args`, `systemctl list-units` and `crontab -l`, stop that, "
+           "then run this again";
   return "stop what starts it (" + named_pid(parent) + ") first";
 }
 
@@ -379,7 +422,7 @@ void check_settled(const FreePlan& plan, const std::vector<bool>& acted, const N
         if (p->cmdline == w.cmdline) new_wrappers.insert(pid);
       started_again(t,
                     fmt::format("the {} was started again {}: PID {} ('{}'), by {}; {}", t.noun,
-                                within, pid, p->cmdline.substr(0, 120), named_pid(p->ppid),
+                                within, pid, p->cmdline.substr(0, 120), started_by(t, p->ppid),
                                 restart_hint(t, table, p->ppid, o)),
                     r);
     }

@@ -22,6 +22,16 @@ std::string free_when(std::optional<int64_t> unix_s) {
   return unix_s ? format_utc(*unix_s, "%Y-%m-%d %H:%M:%S UTC") : "unknown";
 }
 
+/// The escalation act_free carries out after the grace period, as the
+/// command an operator would run by hand: SIGKILL to the plan's kill list.
+std::string kill_command(const TreeTarget& t, const FreeOptions& o) {
+  std::string pids;
+  for (const ProcId& id : t.kill) pids += " " + std::to_string(id.pid);
+  return fmt::format(
+      "kill -KILL{}   # after {} s, those still running{}", pids, o.grace.count() / 1000.0,
+      t.whole ? " (--yes also kills what was started below them since the plan)" : "");
+}
+
 void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& out) {
   out << (o.yes ? "Freeing" : "Plan (nothing done; run with --yes to act)") << ": "
       << (plan.gpus.empty()       ? std::string("no GPU")
@@ -76,6 +86,8 @@ void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& o
     out << (t.report_commands ? "   commands (the same as the report's plan):\n"
                               : "   commands:\n");
     for (const std::string& c : t.stop.all()) out << "     $ " << for_terminal(c) << "\n";
+    if (!kill.empty())
+      out << "   then, as --yes does:\n     $ " << for_terminal(kill_command(t, o)) << "\n";
   }
   if (plan.targets.empty()) out << "\nNo process to stop on the selected GPUs.\n";
   for (const Refusal& r : plan.refusals)
@@ -123,7 +135,10 @@ void write_free_result(const FreeResult& r, std::ostream& out) {
 void write_free_verdict(const FreePlan& plan, const FreeResult& r, const FreeOptions& o,
                         std::ostream& out) {
   const size_t wrong = r.failures.size() + r.refusals.size();
-  if (wrong > 0)
+  if (plan.targets.empty() && !plan.refusals.empty() && r.actions.empty())
+    out << fmt::format("\nResult: nothing done: {} refused (above)\n",
+                       count_of(plan.refusals.size(), "process", "processes"));
+  else if (wrong > 0)
     out << fmt::format(
         "\nResult: NOT done as planned: {} from the plan (above); the GPUs are not known to be "
         "free\n",
@@ -174,7 +189,8 @@ nlohmann::ordered_json free_json(const FreePlan& p, const FreeResult& r, const F
                        {"whole", t.whole},
                        {"supervisor_pid", t.supervisor ? J(t.supervisor->pid) : J()},
                        {"launcher_exited", t.launcher_exited},
-                       {"commands", t.stop.all()}});
+                       {"commands", t.stop.all()},
+                       {"kill_command", t.kill.empty() ? J() : J(kill_command(t, o))}});
   }
   J refusals = J::array();
   for (const std::vector<Refusal>* list : {&p.refusals, &r.refusals})

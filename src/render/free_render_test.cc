@@ -170,6 +170,37 @@ TEST(FreeRender, ASupervisorIsShownWithWhatTheStopDoesToIt) {
   EXPECT_NE(text.find("   commands:\n     $ kill 10 "), std::string::npos) << text;
 }
 
+TEST(FreeRender, TheCommandsEscalateAsTheActDoes) {
+  FreePlan p;
+  p.gpus = {0};
+  TreeTarget t;
+  t.root = {14296, 1};
+  t.noun = "process outer.sh";
+  t.signal = {{14296, 1}};
+  t.kill = {{14296, 1}, {14297, 1}, {14298, 1}};
+  t.stop.stop = {"kill 14296   # SIGTERM"};
+  p.targets.push_back(t);
+  FreeOptions o;
+  o.grace = std::chrono::milliseconds(3000);
+  std::string text = render_free_text(p, FreeResult{}, NodeSnapshot{}, o);
+  EXPECT_NE(text.find("     $ kill 14296   # SIGTERM\n   then, as --yes does:\n     $ kill -KILL "
+                      "14296 14297 14298   # after 3 s, those still running"),
+            std::string::npos)
+      << text;
+}
+
+TEST(FreeRender, OnlyRefusedIsNothingDone) {
+  FreePlan p;
+  p.gpus = {0};
+  p.refusals.push_back({4200, "PID 4200 (sleep)", "it belongs to another user (root)"});
+  FreeOptions o;
+  o.yes = true;
+  std::string text = render_free_text(p, FreeResult{}, NodeSnapshot{}, o);
+  EXPECT_EQ(text.find("carried out"), std::string::npos) << text;
+  EXPECT_NE(text.find("Result: nothing done: 1 process refused (above)\n"), std::string::npos)
+      << text;
+}
+
 TEST(FreeRender, NothingToStopIsSaid) {
   FreePlan p;
   p.gpus = {3};
