@@ -165,9 +165,13 @@ void render_summary(const DataReport& r, std::ostream& out) {
   out << data_verdict(r.exit_code) << " data: " << r.files << " files";
   // A progress.json or a vocab file is a file, never a sample (stale
   // temporary files are counted apart below).
-  if (const uint64_t other = r.files - r.samples - r.stale.size(); other > 0)
-    out << " (" << r.samples << " samples, " << other << " other)";
-  out << ", " << r.ok << " intact, " << r.bad.size() << " bad";
+  // "intact" counts samples only; intact other files are said apart.
+  const uint64_t other = r.files - r.samples - r.stale.size();
+  if (other > 0) out << " (" << r.samples << " samples, " << other << " other)";
+  if (r.samples > 0 || r.ok_other == 0)
+    out << ", " << r.ok << (other > 0 ? " samples" : "") << " intact";
+  if (r.ok_other > 0) out << ", " << count_of(r.ok_other, "other file", "other files") << " intact";
+  out << ", " << r.bad.size() << " bad";
   if (!r.moved.empty()) out << " (" << r.moved.size() << " moved out of DIR)";
   out << ", ";
   if (!r.unverifiable.empty()) out << r.unverifiable.size() << " unverifiable, ";
@@ -404,6 +408,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
   write_field(out, "summary",
               J{{"files", r.files},
                 {"ok", r.ok},
+                {"ok_other", r.ok_other},
                 {"bad", r.bad.size()},
                 {"unverifiable", r.unverifiable.size()},
                 {"being_written", r.being_written.size()},
