@@ -182,8 +182,8 @@ void render_summary(const DataReport& r, std::ostream& out) {
   else
     out << r.missing_count << " missing";
   if (r.not_started && r.missing_count)
-    out << " (" << r.gap_count << " gaps below the highest index, " << r.not_started->count()
-        << " not started)";
+    out << " (" << count_of(r.gap_count, "gap", "gaps") << " below the highest index, "
+        << r.not_started->count() << " not started)";
   if (!r.duplicates.empty()) out << ", " << r.duplicates.size() << " duplicated";
   out << ", " << r.stale.size() << " stale (" << layout_name(r.layout.kind) << " layout, "
       << (r.deep ? "deep" : "quick") << ", " << format_bytes(double(r.bytes)) << " in "
@@ -250,11 +250,11 @@ void render_warnings(const DataReport& r, std::ostream& out, size_t max_list) {
 
 void render_resume(const DataReport& r, std::ostream& out) {
   if (!r.resume.empty())
-    out << "  resume: " << r.resume_count
-        << " samples to redo: " << for_terminal(format_key_runs(r.resume, 20)) << "\n";
+    out << "  resume: " << count_of(r.resume_count, "sample", "samples")
+        << " to redo: " << for_terminal(format_key_runs(r.resume, 20)) << "\n";
   if (r.not_started)
     out << "  not started: " << r.not_started->first << "-" << r.not_started->last << " ("
-        << r.not_started->count() << " samples above the highest index)\n";
+        << count_of(r.not_started->count(), "sample", "samples") << " above the highest index)\n";
 }
 
 // A titled list of scan files, cut at max_list, one `line(file)` each.

@@ -45,3 +45,9 @@ set -e
 exec 3>&-
 grep -q "after the writer stops, run gpu-triage data again" "$TMP/out" || fail "no wait: $(cat "$TMP/out")"
 ! grep -q "Then rerun the same" "$TMP/out" || fail "rerun given as if ready: $(cat "$TMP/out")"
+# Counted nouns agree with their count.
+cp -r "$GT_SOURCE_DIR/tests/fixtures/real/torch/specforge" "$TMP/p"
+set +e
+"$TOOL" data "$TMP/p" --expect 7 >"$TMP/out" 2>"$TMP/err"; RC=$?
+set -e
+grep -q "(1 sample above the highest index)" "$TMP/out" || fail "plural: $(cat "$TMP/out")"
