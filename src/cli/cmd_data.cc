@@ -297,7 +297,7 @@ FsRoot proc_root() { return FsRoot(env_or("GPU_TRIAGE_ROOT", "/")); }
 // files go into the move command it prints; while a process writes under
 // DIR the move is withheld (a move now would be refused).
 ResumeContext resume_context(const DataCli& c, const std::vector<Writer>& writers) {
-  ResumeContext rc{c.resume_list, c.move_bad_to, {}, ""};
+  ResumeContext rc{c.resume_list, c.move_bad_to, {}, "", !writers.empty()};
   if (!writers.empty())
     rc.move_withheld = "a process still writes under DIR (" + writer_name(writers.front()) + ")";
   if (!c.manifest.empty()) rc.selection_options.push_back("--manifest " + shell_word(c.manifest));

@@ -260,7 +260,7 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
     } else if (f.verdict == FileVerdict::kUnverifiable) {
       r.unverifiable.push_back(i);
     } else {
-      ++r.ok;
+      ++(key ? r.ok : r.ok_other);
     }
   }
   std::vector<uint32_t> rank = groups.rank();

@@ -81,7 +81,9 @@ struct DataReport {
   bool deep = false;
   LayoutSpec layout;
   std::optional<std::pair<int64_t, int64_t>> range;  ///< [first, last+1) from --expect/--range
-  uint64_t files = 0, ok = 0, samples = 0, bytes = 0, bytes_read = 0;
+  /// ok: intact samples; ok_other: intact files that are no sample (a
+  /// progress.json), counted apart.
+  uint64_t files = 0, ok = 0, ok_other = 0, samples = 0, bytes = 0, bytes_read = 0;
   uint64_t markers = 0;       ///< lock files and zero-byte markers: not counted in `files`
   uint64_t crc_checked = 0;   ///< files read whole with every CRC checked (deep, or recent)
   std::vector<uint32_t> bad;  ///< scan file indices, sorted by key then path

@@ -46,7 +46,7 @@ DirScan* keep(Result<DirScan>& scan) { return scan ? &*scan : nullptr; }
 void fill(const DataReport& r, DataCheck& d) {
   d.layout = layout_name(r.layout.kind);
   d.files = r.files;
-  d.intact_files = r.ok;
+  d.intact_files = r.ok + r.ok_other;
   d.samples = r.progress.samples_done;
   d.crc_checked = r.crc_checked;
   d.bad_count = r.bad.size();

@@ -18,6 +18,8 @@ const char* problem_code_name(ProblemCode code) {
       return "size-mismatch";
     case ProblemCode::kNonFinite:
       return "non-finite";
+    case ProblemCode::kNotRegular:
+      return "not-regular";
   }
   return "malformed";
 }

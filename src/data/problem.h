@@ -18,9 +18,11 @@ enum class ProblemCode {
   kMalformed,     ///< a header or record that cannot be parsed
   kSizeMismatch,  ///< sizes that disagree (records do not tile the file, storage != numel*itemsize)
   kNonFinite,     ///< --values: NaN or +-Inf in float tensor data (unless --allow-non-finite)
+  kNotRegular,    ///< a sample's path that is a directory, link, FIFO...: never read
 };
 
-/// Returns the stable code word ("empty", "truncated", "zero-filled", ...).
+/// Returns the stable code word ("empty", "truncated", "zero-filled", ...,
+/// "not-regular").
 const char* problem_code_name(ProblemCode code);
 
 struct Problem {

@@ -69,6 +69,15 @@ std::string redo_summary(const DataReport& r) {
   return s;
 }
 
+// While a writer runs, the rerun waits: the files it writes are neither
+// intact nor bad yet, so what a rerun would redo is not known.
+std::string after_writer(const DataReport& r, const char* lead) {
+  std::string s = std::string(lead) + " after the writer stops, run gpu-triage data again";
+  if (!r.being_written.empty())
+    s += " (" + count(r.being_written.size(), "file") + " still being written, not counted here)";
+  return s + ": it says then what a rerun redoes.";
+}
+
 // One paragraph per cause, in sentences (a plan step numbers the steps).
 void specforge(const DataReport& r, const ResumeContext& c, std::vector<std::string>& out) {
   out.push_back(
@@ -76,6 +85,7 @@ void specforge(const DataReport& r, const ResumeContext& c, std::vector<std::str
       ".ckpt.gz exists: it checks existence, not content.");
   const bool move = !r.bad.empty() || !r.changed.empty();
   if (move) out.push_back(move_sentence(r, c, "First"));
+  if (c.writer_running) return out.push_back(after_writer(r, move ? "Then," : "Only"));
   out.push_back(std::string(move ? "Then rerun" : "Rerun") +
                 " the same prepare_hidden_states.py command (same --output-path, dataset and "
                 "--file-group-size): it redoes " +
@@ -87,6 +97,7 @@ void speculators(const DataReport& r, const ResumeContext& c, std::vector<std::s
       "speculators (scripts/data_generation_offline.py) resumes after the highest existing "
       "index (find_last_checkpoint): gaps below it and damaged files are never revisited.");
   if (!r.bad.empty() || !r.changed.empty()) out.push_back(move_sentence(r, c, "First"));
+  if (c.writer_running) return out.push_back(after_writer(r, "Then,"));
   out.push_back("Rerun the same command: it continues after the highest remaining index.");
   out.push_back("Regenerate the " + std::to_string(r.resume_count) + " samples in " + list_name(c) +
                 " (gaps, bad, changed) separately: the script does not go back to them.");
@@ -107,6 +118,7 @@ void eagle(const DataReport& r, std::vector<std::string>& out) {
 }
 
 void generic(const DataReport& r, const ResumeContext& c, std::vector<std::string>& out) {
+  if (c.writer_running) return out.push_back(after_writer(r, "Only"));
   std::string s;
   if (r.resume_count)
     s = "Redo the " + std::to_string(r.resume_count) + " samples in " + list_name(c) +

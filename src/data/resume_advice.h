@@ -21,6 +21,9 @@ struct ResumeContext {
   /// Why the move is not offered yet ("a process still writes into DIR"):
   /// the advice says so instead of giving a command.
   std::string move_withheld;
+  /// A live process writes under DIR: what a rerun redoes is not known yet,
+  /// so the rerun step waits for it to stop (no command given as if ready).
+  bool writer_running = false;
 };
 
 /// The paragraph's lines (empty when there is nothing to redo).

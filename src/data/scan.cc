@@ -28,6 +28,7 @@ struct Found {
   uint32_t name_at = 0;     // rel.substr(name_at) is the file name
   uint64_t size_bytes = 0;  // from fstatat when d_type did not tell; else 0 until verified
   int64_t mtime_unix_s = 0;
+  mode_t mode = S_IFREG;  // S_IFDIR, S_IFLNK, S_IFIFO...: kept only if named as a sample
 };
 
 // Directory fds kept open for openat; past this many, files are opened by path.
@@ -43,6 +44,22 @@ struct Walk {
       if (fd >= 0) ::close(fd);
   }
 };
+
+// Adds one entry of the walk: a regular file, or any other kind (a
+// directory, a link, a FIFO), which is kept only if its name is a sample's.
+void record_entry(const char* name, const std::string& rel, uint32_t dir_index, uint32_t parent,
+                  const struct stat& st, Walk& out) {
+  Found& f = out.found.emplace_back();
+  f.rel.reserve(rel.size() + 1 + std::strlen(name));
+  if (!rel.empty()) (f.rel += rel) += '/';
+  f.name_at = static_cast<uint32_t>(f.rel.size());
+  f.rel += name;
+  f.dir_index = dir_index;
+  f.parent = parent;
+  f.size_bytes = S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size) : 0;
+  f.mtime_unix_s = st.st_mtim.tv_sec;
+  f.mode = st.st_mode & S_IFMT;
+}
 
 // Recursive walk with openat + fstatat: no path re-resolution per file.
 void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t dir_index,
@@ -65,14 +82,13 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
     struct stat st {};
     if (e->d_type == DT_REG)
       st.st_mode = S_IFREG;
-    else if (e->d_type == DT_DIR)
-      st.st_mode = S_IFDIR;
     else if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
       const int err = errno;
       out.errors.push_back(
           errno_error(err, root + "/" + (rel.empty() ? e->d_name : rel + "/" + e->d_name)).message);
       continue;
     }
+    if (!S_ISREG(st.st_mode)) record_entry(e->d_name, rel, dir_index, parent, st, out);
     if (S_ISDIR(st.st_mode)) {
       std::string child = rel.empty() ? e->d_name : rel + "/" + e->d_name;
       int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
@@ -88,15 +104,7 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
         out.dir_fds[parent] = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
         held = true;
       }
-      Found& f = out.found.emplace_back();
-      f.rel.reserve(rel.size() + 1 + std::strlen(e->d_name));
-      if (!rel.empty()) (f.rel += rel) += '/';
-      f.name_at = static_cast<uint32_t>(f.rel.size());
-      f.rel += e->d_name;
-      f.dir_index = dir_index;
-      f.parent = parent;
-      f.size_bytes = static_cast<uint64_t>(st.st_size);
-      f.mtime_unix_s = st.st_mtim.tv_sec;
+      record_entry(e->d_name, rel, dir_index, parent, st, out);
     }
   }
   closedir(d);
@@ -107,6 +115,7 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
 struct Where {
   uint32_t parent = 0;
   uint32_t name_at = 0;
+  bool regular = true;  // false: never opened (a FIFO would block), bad already
 };
 
 struct VerifyJob {
@@ -119,6 +128,7 @@ struct VerifyJob {
 
 void verify_one(const VerifyJob& job, size_t i, const VerifyOptions& vo,
                 std::vector<uint8_t>& buffer) {
+  if (!job.where[i].regular) return;
   ScannedFile& f = job.scan.files[i];
   std::unique_ptr<Hasher> hasher = job.opts.hash ? Hasher::make(*job.opts.hash) : nullptr;
   std::vector<StreamConsumer*> extra;
@@ -223,6 +233,32 @@ void deep_check_recent(const VerifyJob& job) {
   scan.recent = rc;
 }
 
+// A sample's path that is no regular file of its own: the job skips a path
+// that exists (a directory, a link to another sample's bytes) and a write
+// through a dangling link lands elsewhere. Never opened: a FIFO would block.
+std::string not_regular_message(const std::string& path, mode_t mode) {
+  const char* tail = "; the job skips a path that exists, so it would never redo this sample";
+  if (S_ISDIR(mode)) return std::string("a directory, not a regular file") + tail;
+  if (S_ISFIFO(mode)) return std::string("a FIFO, not a regular file (not read)") + tail;
+  if (S_ISSOCK(mode)) return std::string("a socket, not a regular file") + tail;
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return std::string("a device, not a regular file") + tail;
+  if (!S_ISLNK(mode)) return std::string("not a regular file") + tail;
+  std::string target(4096, '\0');
+  const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
+  target.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return "dangling link to " + target + ": a write to it goes to that target, not here";
+  return "link to " + target + (S_ISREG(st.st_mode) ? " (another file's bytes)" : "") +
+         ", not a regular file of its own" + tail;
+}
+
+void mark_not_regular(DirScan& scan, ScannedFile& f, mode_t mode) {
+  f.verdict = FileVerdict::kBad;
+  f.code = ProblemCode::kNotRegular;
+  f.message = scan.texts.intern(not_regular_message(scan.path(f), mode));
+}
+
 }  // namespace
 
 uint32_t TextPool::intern(std::string_view text) {
@@ -298,6 +334,17 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
     return a.dir_index != b.dir_index ? a.dir_index < b.dir_index : a.rel < b.rel;
   });
   DirScan scan;
+  // The layout from the regular files; of the other entries only those
+  // named as a sample stay (the job would skip them, or write elsewhere).
+  {
+    std::vector<std::string_view> regular;
+    for (const Found& f : w.found)
+      if (f.mode == S_IFREG) regular.push_back(f.rel);
+    scan.layout = detect_layout(opts.layout, regular);
+  }
+  std::erase_if(w.found, [&](const Found& f) {
+    return f.mode != S_IFREG && !sample_key(scan.layout, f.rel);
+  });
   scan.dirs = opts.dirs;
   scan.errors = std::move(w.errors);
   scan.unreadable_dirs = std::move(w.unreadable_dirs);
@@ -310,14 +357,11 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
     out.dir_index = f.dir_index;
     out.size_bytes = f.size_bytes;
     out.mtime_unix_s = f.mtime_unix_s;
-    where[k] = {f.parent, f.name_at};
+    where[k] = {f.parent, f.name_at, f.mode == S_IFREG};
+    if (f.mode != S_IFREG) mark_not_regular(scan, out, f.mode);
   }
   std::vector<Found>().swap(w.found);
   if (progress) progress->files_total = scan.files.size();
-  std::vector<std::string_view> rels;
-  rels.reserve(scan.files.size());
-  for (const ScannedFile& f : scan.files) rels.push_back(f.rel);
-  scan.layout = detect_layout(opts.layout, rels);
   VerifyJob job{scan, where, w.dir_fds, opts, progress};
   verify_all(job);
   bool quick = !opts.deep && !opts.values;

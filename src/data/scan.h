@@ -110,7 +110,8 @@ struct DirScan {
   void record(ScannedFile& f, FileCheck&& check);
 };
 
-/// Lists the regular files under each DIR (symbolic links are not
+/// Lists the regular files under each DIR, and any other entry named as a
+/// sample (a directory, link or FIFO: bad, never opened; links are not
 /// followed, so a link loop cannot trap it), then verifies them on a pool of
 /// threads with one read buffer each: memory is bounded by threads x 1 MiB
 /// plus the list of files. In quick mode the files written in the last

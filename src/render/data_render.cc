@@ -165,9 +165,13 @@ void render_summary(const DataReport& r, std::ostream& out) {
   out << data_verdict(r.exit_code) << " data: " << r.files << " files";
   // A progress.json or a vocab file is a file, never a sample (stale
   // temporary files are counted apart below).
-  if (const uint64_t other = r.files - r.samples - r.stale.size(); other > 0)
-    out << " (" << r.samples << " samples, " << other << " other)";
-  out << ", " << r.ok << " intact, " << r.bad.size() << " bad";
+  // "intact" counts samples only; intact other files are said apart.
+  const uint64_t other = r.files - r.samples - r.stale.size();
+  if (other > 0) out << " (" << r.samples << " samples, " << other << " other)";
+  if (r.samples > 0 || r.ok_other == 0)
+    out << ", " << r.ok << (other > 0 ? " samples" : "") << " intact";
+  if (r.ok_other > 0) out << ", " << count_of(r.ok_other, "other file", "other files") << " intact";
+  out << ", " << r.bad.size() << " bad";
   if (!r.moved.empty()) out << " (" << r.moved.size() << " moved out of DIR)";
   out << ", ";
   if (!r.unverifiable.empty()) out << r.unverifiable.size() << " unverifiable, ";
@@ -178,8 +182,8 @@ void render_summary(const DataReport& r, std::ostream& out) {
   else
     out << r.missing_count << " missing";
   if (r.not_started && r.missing_count)
-    out << " (" << r.gap_count << " gaps below the highest index, " << r.not_started->count()
-        << " not started)";
+    out << " (" << count_of(r.gap_count, "gap", "gaps") << " below the highest index, "
+        << r.not_started->count() << " not started)";
   if (!r.duplicates.empty()) out << ", " << r.duplicates.size() << " duplicated";
   out << ", " << r.stale.size() << " stale (" << layout_name(r.layout.kind) << " layout, "
       << (r.deep ? "deep" : "quick") << ", " << format_bytes(double(r.bytes)) << " in "
@@ -246,11 +250,11 @@ void render_warnings(const DataReport& r, std::ostream& out, size_t max_list) {
 
 void render_resume(const DataReport& r, std::ostream& out) {
   if (!r.resume.empty())
-    out << "  resume: " << r.resume_count
-        << " samples to redo: " << for_terminal(format_key_runs(r.resume, 20)) << "\n";
+    out << "  resume: " << count_of(r.resume_count, "sample", "samples")
+        << " to redo: " << for_terminal(format_key_runs(r.resume, 20)) << "\n";
   if (r.not_started)
     out << "  not started: " << r.not_started->first << "-" << r.not_started->last << " ("
-        << r.not_started->count() << " samples above the highest index)\n";
+        << count_of(r.not_started->count(), "sample", "samples") << " above the highest index)\n";
 }
 
 // A titled list of scan files, cut at max_list, one `line(file)` each.
@@ -404,6 +408,7 @@ void render_data_json(const DataReport& r, std::ostream& out) {
   write_field(out, "summary",
               J{{"files", r.files},
                 {"ok", r.ok},
+                {"ok_other", r.ok_other},
                 {"bad", r.bad.size()},
                 {"unverifiable", r.unverifiable.size()},
                 {"being_written", r.being_written.size()},
