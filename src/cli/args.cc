@@ -1,5 +1,7 @@
 #include "cli/args.h"
 
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
@@ -9,6 +11,7 @@
 #include "cli/fleet_args.h"
 #include "cli/usage.h"
 #include "model/limits.h"
+#include "sources/kernel_log/not_a_log.h"
 #include "util/duration.h"
 #include "util/env.h"
 
@@ -24,6 +27,23 @@ Status apply_duration(const std::string& text, const char* flag, std::chrono::mi
   if (!d) return d.error().with_context(flag);
   out = *d;
   return ok_status();
+}
+
+/// --smi-xml FILE and --kernel-log FILE are read whole: one that is not a
+/// regular file (a FIFO would block, /dev/zero never end) is refused before
+/// it is opened; --kernel-log also takes /dev/kmsg.
+std::optional<std::string> refused_input_file(const Options& o) {
+  if (o.smi_xml && *o.smi_xml != "-")
+    if (std::optional<std::string> why = refuse_non_regular_input(*o.smi_xml))
+      return "--smi-xml " + *why;
+  if (o.kernel_log_file && *o.kernel_log_file != "-") {
+    struct stat st {};
+    if (::stat(o.kernel_log_file->c_str(), &st) == 0)
+      if (std::optional<std::string> why = not_a_kernel_log(st))
+        return "--kernel-log " + *o.kernel_log_file + " is " + *why +
+               ", not a log: pass a regular file (a saved dmesg, kern.log) or /dev/kmsg";
+  }
+  return std::nullopt;
 }
 
 ParsedArgs usage(const std::string& prog, const std::string& message, bool json) {
@@ -139,6 +159,7 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
                  "--smi-xml " + *o.smi_xml +
                      " is a folder: a fleet of captures (gpu-triage fleet --smi-xml DIR)",
                  o.json);
+  if (std::optional<std::string> why = refused_input_file(o)) return usage(prog, *why, o.json);
   if ((o.data_expect || o.data_deep) && !o.data_dir)
     return usage(prog, "--expect and --deep go with --data DIR", o.json);
   if (o.timeout.count() <= 0 || o.sample_window >= o.timeout)

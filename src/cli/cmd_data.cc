@@ -62,6 +62,7 @@ std::optional<std::string> missing_manifest(const std::string& path) {
            " (write one with --write-manifest FILE)";
   }
   if (S_ISDIR(st.st_mode)) return "--manifest " + path + " is a directory, not a manifest file";
+  if (!S_ISREG(st.st_mode)) return "--manifest " + path + " is not a regular file";
   return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 #include "util/read_capped.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -36,8 +37,16 @@ Result<std::string> read_fd_capped(int fd, const std::string& name, uint64_t max
 Result<std::string> read_file_capped(const std::string& path, uint64_t max_bytes,
                                      const std::string& what) {
   if (path == "-") return read_fd_capped(0, "standard input", max_bytes, what);
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO's open does not wait for a writer; it is then
+  // refused by its kind, as every other file that is not a regular one.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return errno_error(errno, "cannot open " + path);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error{ErrorKind::kMalformed,
+                 path + " is not a regular file: " + what + " are read from one"};
+  }
   Result<std::string> r = read_fd_capped(fd, path, max_bytes, what);
   ::close(fd);
   return r;

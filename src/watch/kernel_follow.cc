@@ -2,13 +2,13 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "sources/kernel_log/kernel_log.h"
+#include "sources/kernel_log/not_a_log.h"
 #include "util/errno_error.h"
 
 namespace gt {
@@ -28,25 +28,7 @@ std::string open_error(int err) {
   }
 }
 
-/// "1:11": a device number as ls -l shows it.
-std::string device_number(dev_t rdev) {
-  return std::to_string(major(rdev)) + ":" + std::to_string(minor(rdev));
-}
-
 }  // namespace
-
-std::optional<std::string> not_a_kernel_log(const struct stat& st) {
-  if (S_ISREG(st.st_mode)) return std::nullopt;
-  if (S_ISCHR(st.st_mode)) {
-    if (major(st.st_rdev) == 1 && minor(st.st_rdev) == 11) return std::nullopt;  // /dev/kmsg
-    return "a character device (" + device_number(st.st_rdev) + ")";
-  }
-  if (S_ISBLK(st.st_mode)) return "a block device (" + device_number(st.st_rdev) + ")";
-  if (S_ISFIFO(st.st_mode)) return std::string("a FIFO");
-  if (S_ISSOCK(st.st_mode)) return std::string("a socket");
-  if (S_ISDIR(st.st_mode)) return std::string("a directory");
-  return std::string("not a regular file");
-}
 
 std::optional<std::string> refuse_kernel_log_file(const std::string& path) {
   const std::string what =

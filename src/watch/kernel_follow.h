@@ -38,13 +38,10 @@
 #include <vector>
 
 #include "model/snapshot.h"
+#include "sources/kernel_log/not_a_log.h"
 #include "sources/kernel_log/storm.h"
 
 namespace gt {
-
-/// nullopt when `st` is /dev/kmsg (character device 1:11) or a regular
-/// file; otherwise what it is, in words ("a character device (1:5)").
-std::optional<std::string> not_a_kernel_log(const struct stat& st);
 
 /// For watch's --kernel-log FILE: why it cannot be followed (a usage
 /// error), or nullopt. A FILE that does not exist (yet) or cannot be read

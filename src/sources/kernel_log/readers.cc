@@ -17,6 +17,7 @@
 #include "sources/kernel_log/compressed.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/kernel_log/line_format.h"
+#include "sources/kernel_log/not_a_log.h"
 #include "sources/kernel_log/nvrm_events.h"
 #include "sources/kernel_log/storm.h"
 #include "util/errno_error.h"
@@ -70,10 +71,18 @@ Text inflated(Text t, const std::string& name) {
 // A whole file, or its last kReadCap bytes from a line start; a compressed
 // one is read whole (up to kReadCap) and inflated.
 Text read_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO's open does not wait for a writer (it is refused).
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;  // before the message is built
     return Text{{}, errno_error(err, "cannot open " + path).message};
+  }
+  struct stat kind {};
+  if (::fstat(fd, &kind) == 0) {
+    if (std::optional<std::string> why = not_a_kernel_log(kind)) {
+      ::close(fd);
+      return Text{{}, "cannot read " + path + ": " + *why + ", not a log"};
+    }
   }
   char head[8] = {};
   const ssize_t got = ::pread(fd, head, sizeof head, 0);
