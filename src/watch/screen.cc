@@ -113,11 +113,17 @@ void header(const WatchModel& m, const ScreenContext& c, Builder& b) {
   const NodeSnapshot& s = r.snapshot;
   char interval[32];
   std::snprintf(interval, sizeof interval, "%gs", c.interval_s);
-  b.add("gpu-triage watch  " + s.hostname.value_or("?") + "  " + verdict_word(r) + "  " +
+  // A new bad file under --data is critical (the follower's change says
+  // so) though the re-judged report knows nothing of it: the header shows
+  // the worse of the two, never WARNING above "2 new BAD files".
+  const bool data_bad = c.data && c.data->new_bad > 0 && r.verdict < Severity::kCritical;
+  const Severity shown = data_bad ? Severity::kCritical : r.verdict;
+  const std::string word = data_bad ? "CRITICAL (new bad data files)" : verdict_word(r);
+  b.add("gpu-triage watch  " + s.hostname.value_or("?") + "  " + word + "  " +
             count_of(s.gpus.size(), "GPU", "GPUs") + "  every " + interval + "  watching " +
             duration_text(c.now_unix_ms - m.started_unix_ms()) + "  " +
             format_utc(c.now_unix_ms / 1000, "%H:%M:%SZ"),
-        r.verdict >= Severity::kWarning ? style_of(r.verdict) : LineStyle::kHeader);
+        shown >= Severity::kWarning ? style_of(shown) : LineStyle::kHeader);
   std::string nvml =
       s.nvml.initialized ? "" : "NVML: " + s.nvml.error_message.value_or("not usable") + "  ";
   b.add(nvml + "events: " + c.events_source,

@@ -157,6 +157,35 @@ TEST(WatchScreen, MainViewGoldenAt80And132Columns) {
   for (std::string line; std::getline(in, line);) EXPECT_EQ(fit_columns(line, 80), line);
 }
 
+// A new bad file under --data is critical: the header says so even when the
+// re-judged report is only WARNING (the trial's watch showed WARNING above
+// "2 new BAD files"); without bad files it keeps the report's word.
+TEST(WatchScreen, NewBadDataFilesMakeTheHeaderCritical) {
+  Report r = busy_report(40);
+  r.verdict = Severity::kWarning;
+  for (Finding& f : r.findings)
+    if (f.severity == Severity::kCritical) f.severity = Severity::kWarning;
+  WatchModel m;
+  m.apply(r, kT0);
+  DataFollowProgress d;
+  ScreenContext ctx;
+  ctx.width = 120;
+  ctx.height = 30;
+  ctx.now_unix_ms = kT0 + 5000;
+  ctx.data = &d;
+  ctx.data_dir = "/data/hidden";
+  const auto header = [&] { return render_screen(m, ctx).front(); };
+  EXPECT_EQ(header().text.find("CRITICAL"), std::string::npos) << header().text;
+  EXPECT_EQ(header().style, LineStyle::kWarning) << header().text;
+  d.new_bad = 2;
+  d.bad_files = {{"a.ckpt", "truncated: truncated at byte 2 of 41", kT0 + 1000},
+                 {"b.ckpt", "malformed: not a zip", kT0 + 2000}};
+  d.last_bad = d.bad_files.back();
+  EXPECT_NE(header().text.find("CRITICAL (new bad data files)"), std::string::npos)
+      << header().text;
+  EXPECT_EQ(header().style, LineStyle::kCritical);
+}
+
 // --data DIR at 80 columns: the new bad file is named on a row of its own
 // (not cut off the end of the pace row), the stall says why, and the `f`
 // view lists both (issue 31 item 7).
