@@ -16,7 +16,9 @@ refused() {  # refused PATH WHAT: exit 64 within 2 s, saying WHAT
   local ms=$((($(date +%s%N) - t0) / 1000000))
   expect_rc 64
   ((ms < 2000)) || fail "--kernel-log $1 took $ms ms to be refused"
-  grep -qF -- "--kernel-log $1: $2, not a log: watch follows /dev/kmsg (1:11) or a regular file" \
+  # The option parser refuses it (the one check every command shares,
+  # sources/kernel_log/not_a_log.h) before watch opens anything.
+  grep -qF -- "--kernel-log $1 is $2, not a log: pass a regular file (a saved dmesg, kern.log) or /dev/kmsg" \
     "$TMP/err" || fail "no reason for $1: $(cat "$TMP/err")"
 }
 refused /dev/zero "a character device (1:5)"
