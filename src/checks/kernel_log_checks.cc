@@ -226,6 +226,7 @@ enum class Cause {
   kNoJournalctl,
   kTimedOut,
   kMissing,
+  kNotALog,  ///< a file given with --kernel-log holds no kernel-log line
   kOther
 };
 
@@ -243,6 +244,7 @@ Cause cause_of(const KernelLog::Source& src) {
       has(e, "Operation not permitted"))
     return Cause::kPermission;
   if (e == "not found" || has(e, "No such file")) return Cause::kMissing;
+  if (e.starts_with("not a kernel log") || e.starts_with("empty: no line")) return Cause::kNotALog;
   return Cause::kOther;
 }
 
@@ -264,6 +266,7 @@ std::string cause_words(Cause c, const KernelLog::Source& src, bool root) {
     case Cause::kMissing:
       return src.name == "/dev/kmsg" ? "/dev/kmsg does not exist here (a container?)"
                                      : "no such file";
+    case Cause::kNotALog:
     case Cause::kOther:
       break;
   }
@@ -293,6 +296,11 @@ std::string cause_action(Cause c, bool root, std::vector<std::string>& cmds) {
           "systemctl restart systemd-journald)");
       return "If /var/log/journal does not exist the previous boot's messages were not kept: "
              "create it so the next ones are.";
+    case Cause::kNotALog:
+      // The operator already passed --kernel-log: say what to pass instead.
+      cmds.push_back("sudo journalctl -k -b --no-pager > kernel.log");
+      return "Pass the node's own kernel log instead: a saved dmesg or journalctl -k output, or "
+             "/var/log/kern.log.";
     case Cause::kMissing:
     case Cause::kOther:
       break;
@@ -302,7 +310,8 @@ std::string cause_action(Cause c, bool root, std::vector<std::string>& cmds) {
 
 void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
   bool current_read = false, previous_read = false;
-  std::string errors, action;
+  std::string errors, action, not_a_log;
+  bool only_not_a_log = true;
   std::vector<std::string> cmds;
   for (const KernelLog::Source& src : log.sources) {
     if (src.read && (src.boot == LogBoot::kCurrent || src.boot == LogBoot::kFile))
@@ -314,6 +323,10 @@ void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
     const Cause c = cause_of(src);
     // A boot read from another source is covered.
     if (src.boot == LogBoot::kPrevious && previous_read) continue;
+    if (c == Cause::kNotALog)
+      not_a_log = src.name;
+    else
+      only_not_a_log = false;
     errors += (errors.empty() ? "" : "; ") + src.name + ": " + cause_words(c, src, root);
     std::string a = cause_action(c, root, cmds);
     if (!a.empty() && action.find(a) == std::string::npos)
@@ -323,8 +336,9 @@ void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
   Finding f = node_finding("kernel_log.unreadable");
   f.subject.kind = "kernel-log";
   f.severity = current_read ? Severity::kInfo : Severity::kWarning;
-  f.title = current_read ? "The previous boot's kernel log could not be read"
-                         : "Could not read the kernel log: Xid errors are unknown";
+  f.title = current_read     ? "The previous boot's kernel log could not be read"
+            : only_not_a_log ? not_a_log + " is not a kernel log: Xid errors are unknown"
+                             : "Could not read the kernel log: Xid errors are unknown";
   f.evidence = errors;
   f.action = action;
   for (const std::string& c : cmds)

@@ -45,6 +45,9 @@ for f in shopping.txt random.bin; do
   expect_rc 1
   json_check '"not a kernel log" in d["kernel_log"]["sources"][0]["error"]' "$f: said to be no kernel log"
   json_check 'any(f["id"] == "kernel_log.unreadable" for f in d["findings"])' "$f: a finding"
+  # The title names the file and the advice is not "pass --kernel-log FILE",
+  # which the operator just did (the trial's finding).
+  json_check 'any(f["id"] == "kernel_log.unreadable" and f["title"].endswith("'"$f"' is not a kernel log: Xid errors are unknown") and "--kernel-log FILE" not in f["action"] and "kernel log instead" in f["action"] for f in d["findings"])' "$f: named, with advice to pass the node's own log"
 done
 
 # An empty folder of captures or reports checks no host: UNKNOWN, exit 3.
