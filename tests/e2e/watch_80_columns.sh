@@ -16,7 +16,7 @@ screen=$(tmux_screen)
 echo "$screen" | grep -E '^  0 ' | grep -qF "70.6 GiB" || fail "no GiB beside the share at 80 columns:
 $screen"
 echo "$screen" | grep -qF "  8 GPUs  " || fail "the header does not count 8 GPUs: $(echo "$screen" | head -1)"
-wait_screen "watching 8 GPUs, 1 server; verdict" 5
+wait_screen "watching 8 GPUs, 1 server; verdict" 15
 if tmux_screen | grep -qF '(s)'; then fail "a noun not counted: $(tmux_screen | grep -F '(s)')"; fi
 
 "$PYTHON" "$WRITER" "$D" write 30 4 0.5 32
@@ -27,11 +27,11 @@ while IFS= read -r line; do
 done < <(tmux_screen)
 
 tmux_type f
-wait_screen "FINDINGS (NEW: raised since watch started)" 5
-wait_screen "DATA $D: 1 new bad file, STALLED" 5
+wait_screen "FINDINGS (NEW: raised since watch started)" 15
+wait_screen "DATA $D: 1 new bad file, STALLED" 15
 tmux_screen | grep -E "^NEW critical [0-9:]{8} sample_00032\.gz: truncated" >/dev/null ||
   fail "the f view does not list the new bad file: $(tmux_screen)"
-wait_screen "NEW warning stalled: no new file for" 2
+wait_screen "NEW warning stalled: no new file for" 15
 tmux_screen | grep -E "^    [0-9:]{8} stall: no new file for" >/dev/null ||
   fail "the f view does not list the stall: $(tmux_screen)"
 tmux_type q
