@@ -12,24 +12,35 @@ D="$TMP/hidden"
 /usr/bin/python3 "$GT_SOURCE_DIR/bench/tools/make-torch-corpus.py" "$D" --layout specforge \
   --count 300 --hidden 64 --seq 16:16 >/dev/null
 cp "$D/rows_0-2000/data_10.ckpt" "$TMP/data_10.good"
+# flip_inside_record(PATH), for the two corpora below: one byte flipped in
+# the middle of the largest member's data (the zip's structure intact, its
+# CRC32 wrong), as a bad sector or a torn write leaves a record.
+cat >"$TMP/flip.py" <<'PY'
+import zipfile
+def flip_inside_record(p):
+    with zipfile.ZipFile(p) as z:
+        info = max(z.infolist(), key=lambda e: e.compress_size)
+    with open(p, "r+b") as f:
+        f.seek(info.header_offset + 26)
+        name_len, extra_len = (int.from_bytes(f.read(2), "little") for _ in range(2))
+        at = info.header_offset + 30 + name_len + extra_len + info.compress_size // 2
+        f.seek(at); b = f.read(1); f.seek(at); f.write(bytes([b[0] ^ 0x5A]))
+PY
+export PYTHONPATH="$TMP${PYTHONPATH:+:$PYTHONPATH}"
+
 # Written at 1.09 samples/s, the last one an hour ago; a flipped byte in
 # the middle of the largest record of data_290 and data_296 (the CRC32 in
 # the central directory no longer matches), mtimes kept.
 /usr/bin/python3 - "$D/rows_0-2000" <<'PY'
-import os, sys, time, zipfile
+import os, sys, time
+from flip import flip_inside_record
 d = sys.argv[1]
 end = time.time() - 3600
 for i in range(300):
     t = end - (299 - i) / 1.09
     p = os.path.join(d, f"data_{i}.ckpt")
     if i in (290, 296):
-        with zipfile.ZipFile(p) as z:
-            info = max(z.infolist(), key=lambda e: e.compress_size)
-        with open(p, "r+b") as f:
-            f.seek(info.header_offset + 26)
-            name_len, extra_len = (int.from_bytes(f.read(2), "little") for _ in range(2))
-            at = info.header_offset + 30 + name_len + extra_len + info.compress_size // 2
-            f.seek(at); b = f.read(1); f.seek(at); f.write(bytes([b[0] ^ 0x5A]))
+        flip_inside_record(p)
     os.utime(p, (t, t))
 PY
 
@@ -67,7 +78,8 @@ cp -r "$GT_SOURCE_DIR/tests/scenarios/incident-story" "$TMP/incident-story"
 C="$TMP/slow/rows_0-2000"
 mkdir -p "$C"
 "$PYTHON" - "$C" "$GT_SOURCE_DIR/tests/fixtures/real/torch/specforge/rows_0-4/data_0.ckpt" <<'PY'
-import os, shutil, sys, zipfile
+import os, shutil, sys
+from flip import flip_inside_record
 d, src = sys.argv[1], sys.argv[2]
 crash = 1767225600 - 300
 for i in range(24):
@@ -75,13 +87,7 @@ for i in range(24):
     shutil.copy(src, p)
     t = crash - 60 - 600 * (11 - i)  # data_11 a minute before the crash
     if i == 11:
-        with zipfile.ZipFile(p) as z:
-            info = max(z.infolist(), key=lambda e: e.compress_size)
-        with open(p, "r+b") as f:
-            f.seek(info.header_offset + 26)
-            name_len, extra_len = (int.from_bytes(f.read(2), "little") for _ in range(2))
-            at = info.header_offset + 30 + name_len + extra_len + info.compress_size // 2
-            f.seek(at); b = f.read(1); f.seek(at); f.write(bytes([b[0] ^ 0x5A]))
+        flip_inside_record(p)
     os.utime(p, (t, t))
 PY
 run "$TMP/incident-story" --data "$TMP/slow" --expect 24 --sample 0 --json
