@@ -38,6 +38,7 @@ int stage_rank(PlanStage s) {
       return 2;
     case PlanStage::kGpu:
     case PlanStage::kHardware:
+    case PlanStage::kCuda:
       return 3;
     case PlanStage::kServers:
     case PlanStage::kHolders:

@@ -31,6 +31,8 @@ enum class PlanStage : uint8_t {
               ///< missing, fatal Xid), else with the hardware
   kMounts,    ///< a missing, misplaced or read-only mount (warning or worse)
   kHardware,  ///< needs a reset, a reseat or an RMA (ECC, links, temperature)
+  kCuda,      ///< CUDA or NCCL will not start (libraries, device nodes, limits):
+              ///< before the servers are freed and the job resumed
   kServers,   ///< an idle server holding GPUs: one step per server, with the
               ///< commands `gpu-triage free` gives for it
   kHolders,   ///< other holders of GPU memory

@@ -35,6 +35,11 @@ void check_incident(const NodeSnapshot& s, std::vector<Finding>& out);
 /// mount.*: a configured mount missing, read-only after errors, a data path
 /// on a network or overlay filesystem (model/mounts.h).
 void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out);
+/// Whether CUDA will start (model/cuda_readiness.h): the libraries a job
+/// loads (cuda_libraries.cc), and device nodes, runtime builds and NCCL's
+/// limits (cuda_node.cc).
+void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_cuda_node(const NodeSnapshot& s, std::vector<Finding>& out);
 /// gpu.repeat_offender from the record across boots and this run's findings
 /// so far (`out`); runs after the joins.
 void check_history(const NodeSnapshot& s, std::vector<Finding>& out);

@@ -8,6 +8,7 @@
 
 #include "data/check_data_dir.h"
 #include "history/run_history.h"
+#include "sources/cuda/readiness.h"
 #include "sources/fs/disk_usage.h"
 #include "sources/fs/mount_table.h"
 #include "sources/incident/incident_collector.h"
@@ -123,6 +124,10 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
          s.stuck_nvidia_tasks =
              persisting_tasks(*stuck_before, read_stuck_nvidia_tasks(root, &s.warnings));
        }},
+      // After the GPUs, servers and host facts: it reads their processes and
+      // the module's version.
+      {Stage::kReadiness,
+       [&](NodeSnapshot& s) { s.cuda = read_cuda_readiness(root, s, {in.python}); }},
       {Stage::kKernelLog,
        [&](NodeSnapshot& s) {
          KernelLogOptions klo;

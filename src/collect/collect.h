@@ -32,6 +32,7 @@ enum class Stage : uint32_t {
   kIncident = 1u << 6,   ///< what happened: boots, journal, crash records, clock
   kMounts = 1u << 7,     ///< mount sanity of the paths
   kHistory = 1u << 8,    ///< the record across boots, read only
+  kReadiness = 1u << 9,  ///< whether CUDA will start: libraries, device nodes, limits
 };
 using Stages = uint32_t;
 constexpr Stages operator|(Stage a, Stage b) {
@@ -41,7 +42,7 @@ constexpr Stages operator|(Stages a, Stage b) { return a | static_cast<Stages>(b
 constexpr bool has(Stages s, Stage x) { return (s & static_cast<Stages>(x)) != 0; }
 /// `s` less stage `x` (--no-kernel-log takes the kernel log out).
 constexpr Stages without(Stages s, Stage x) { return s & ~static_cast<Stages>(x); }
-constexpr Stages kAllStages = 0x1ff;
+constexpr Stages kAllStages = 0x3ff;
 
 /// One collector of an origin's table.
 struct Collector {
@@ -65,6 +66,7 @@ struct CollectInputs {
   bool data_deep = false;
   std::optional<std::string> state_dir;
   bool no_state = false;
+  std::optional<std::string> python;  ///< --python PATH (readiness of a job not running yet)
 };
 
 struct Collected {

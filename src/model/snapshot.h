@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/cuda_readiness.h"
 #include "model/data_check.h"
 #include "model/driver_recovery.h"
 #include "model/fabric_state.h"
@@ -517,6 +518,9 @@ struct NodeSnapshot {
   /// What happened and when (model/incident.h): this boot, the previous
   /// boot and how it ended, crash records, the clock; null for a capture.
   std::optional<Incident> incident;
+  /// Whether CUDA will start here (model/cuda_readiness.h): the readiness
+  /// stage; null when not collected (a capture, a command without it).
+  std::optional<CudaReadiness> cuda;
   std::vector<std::string> warnings;  ///< collection problems, in words
   bool operator==(const NodeSnapshot&) const = default;
 };

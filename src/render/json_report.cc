@@ -4,6 +4,7 @@
 
 #include "history/state_file.h"
 #include "render/incident_render.h"
+#include "render/json_cuda.h"
 #include "render/json_gpu_health.h"
 #include "render/json_util.h"
 #include "util/json_text.h"
@@ -422,6 +423,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["data"] = data_json(snap.data);
   j["incident"] = incident_to_json(snap.incident);
   j["mounts"] = mounts_json(snap.mounts);
+  j["cuda"] = cuda_readiness_json(snap.cuda);
   j["history"] = history_json(snap.history);
   j["nvidia_modules"] = modules_json(snap.nvidia_modules);
   j["nvidia_services"] = services_json(snap.nvidia_services);

@@ -6,6 +6,7 @@
 // process_pids) are not read back.
 #include "render/json_report_read.h"
 
+#include "render/json_cuda.h"
 #include "render/json_read.h"
 #include "render/json_report.h"
 #include "util/json_depth.h"
@@ -378,6 +379,7 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   if (const J* i = o.find("incident"); i && !i->is_null())
     s.incident = incident_of(*i, o.at("incident"));
   if (const J* m = o.find("mounts")) read_each(*m, o.at("mounts"), s.mounts, mount_of);
+  if (const J* c = o.find("cuda"); c && !c->is_null()) s.cuda = cuda_readiness_of(*c, o.at("cuda"));
   if (const J* h = o.find("history"); h && !h->is_null())
     s.history = history_of(*h, o.at("history"));
   if (const J* m = o.find("nvidia_modules"))

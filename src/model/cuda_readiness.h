@@ -1,0 +1,105 @@
+// Whether CUDA will start on this node, read from the node before anything
+// touches a GPU (nothing here calls CUDA): the driver libraries a job would
+// load and from where, the device nodes and modules CUDA opens, what the
+// job's own CUDA stack was built for, and the container limits NCCL meets.
+// Filled by sources/cuda/ (the readiness stage), judged by
+// checks/cuda_libraries.cc and checks/cuda_node.cc.
+//
+// Invariant as everywhere: unknown is std::nullopt, never 0 or false; what
+// could not be read is said in `notes` of the part it belongs to.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+/// One driver library as the dynamic loader would find it.
+struct ResolvedLibrary {
+  std::string soname;  ///< "libcuda.so.1", "libnvidia-ml.so.1", "libnvidia-ptxjitcompiler.so.1"
+  /// The file the loader would map, links followed, as the node names it
+  /// (under --root: the node's path, not the host's); null: not found.
+  std::optional<std::string> file;
+  /// The path the loader finds first (before links are followed).
+  std::optional<std::string> found_at;
+  /// How: "LD_LIBRARY_PATH", "/etc/ld.so.cache", "default directory",
+  /// with the conf file that put the directory in the cache when known
+  /// ("/etc/ld.so.conf.d/cuda-compat.conf").
+  std::optional<std::string> found_via;
+  std::optional<std::string> version;       ///< "565.57.01"
+  std::optional<std::string> version_from;  ///< "file name" or "contents"
+  /// A CUDA forward-compatibility library (a cuda-compat package's
+  /// .../compat/ directory, or a version newer than the module's in a
+  /// directory named compat).
+  bool compat = false;
+  std::vector<std::string> notes;  ///< a dangling link, a version that does not parse...
+  bool operator==(const ResolvedLibrary&) const = default;
+};
+
+/// The libraries one loader context would load: a new job started here, or
+/// one running GPU process with its own LD_LIBRARY_PATH.
+struct LoaderContext {
+  std::optional<uint32_t> pid;  ///< null: a new job started from a shell here
+  std::string who;              ///< "a new job", "pid 3187 (sglang::scheduler)"
+  /// The LD_LIBRARY_PATH it runs with (from /proc/PID/environ); null: not
+  /// set, or unreadable (then a note says so).
+  std::optional<std::string> ld_library_path;
+  std::vector<ResolvedLibrary> libraries;
+  std::vector<std::string> notes;
+  bool operator==(const LoaderContext&) const = default;
+};
+
+/// The device nodes and modules CUDA opens (/dev/nvidia*).
+struct CudaDeviceNodes {
+  std::optional<bool> nvidiactl;          ///< /dev/nvidiactl is a character device
+  std::optional<bool> nvidia_uvm;         ///< /dev/nvidia-uvm
+  std::optional<bool> nvidia_uvm_tools;   ///< /dev/nvidia-uvm-tools
+  std::optional<bool> nvidia_caps;        ///< /dev/nvidia-caps/ (MIG)
+  std::optional<bool> uvm_module_loaded;  ///< nvidia_uvm in /proc/modules
+  /// Minor numbers of GPUs the driver has (/proc/driver/nvidia/gpus/*/
+  /// information "Device Minor:") whose /dev/nvidiaN is absent here, with
+  /// the GPU's bus id.
+  std::vector<std::pair<uint32_t, std::string>> missing_gpu_nodes;
+  bool in_container = false;  ///< the readers saw a container (/.dockerenv, cgroup...)
+  std::vector<std::string> notes;
+  bool operator==(const CudaDeviceNodes&) const = default;
+};
+
+/// What one GPU process's (or --python's) CUDA stack was built for.
+struct CudaRuntimeBuild {
+  std::optional<uint32_t> pid;  ///< null: --python PATH
+  std::string who;              ///< "pid 3187 (python3)", "--python /opt/venv/bin/python"
+  std::optional<std::string> cuda_version;  ///< "12.8"
+  /// Where it was read: "torch 2.7.0 (/opt/venv/.../torch/version.py)",
+  /// "nvidia-cuda-runtime-cu12 (libcudart.so.12.8.57)", "conda cudatoolkit 11.8".
+  std::optional<std::string> source;
+  std::vector<std::string> notes;
+  bool operator==(const CudaRuntimeBuild&) const = default;
+};
+
+/// Limits of one GPU process that NCCL meets.
+struct ProcessLimits {
+  uint32_t pid = 0;
+  std::string who;
+  /// RLIMIT_MEMLOCK soft limit from /proc/PID/limits; null: unreadable;
+  /// unlimited is UINT64_MAX.
+  std::optional<uint64_t> memlock_bytes;
+  std::optional<uint32_t> tensor_parallel;  ///< of its server, when known
+  bool operator==(const ProcessLimits&) const = default;
+};
+
+struct CudaReadiness {
+  /// A new job first, then each GPU process whose LD_LIBRARY_PATH differs.
+  std::vector<LoaderContext> loaders;
+  std::optional<CudaDeviceNodes> devices;
+  std::vector<CudaRuntimeBuild> runtimes;
+  /// /dev/shm's size (statvfs f_blocks * f_frsize); null: not read.
+  std::optional<uint64_t> dev_shm_bytes;
+  std::vector<ProcessLimits> limits;
+  std::vector<std::string> notes;  ///< what the stage as a whole could not read
+  bool operator==(const CudaReadiness&) const = default;
+};
+
+}  // namespace gt

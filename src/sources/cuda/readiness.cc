@@ -1,0 +1,16 @@
+#include "sources/cuda/readiness.h"
+
+#include "sources/cuda/cuda_libraries.h"
+#include "sources/cuda/cuda_node.h"
+
+namespace gt {
+
+CudaReadiness read_cuda_readiness(const FsRoot& root, const NodeSnapshot& snap,
+                                  const ReadinessInputs& in) {
+  CudaReadiness r;
+  read_cuda_libraries(root, snap, r);
+  read_cuda_node(root, snap, in, r);
+  return r;
+}
+
+}  // namespace gt
