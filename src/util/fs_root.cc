@@ -178,6 +178,14 @@ std::optional<std::string> FsRoot::read_link(const std::string& abs_path) const 
   return std::string(buf, static_cast<size_t>(n));
 }
 
+Result<struct stat> FsRoot::stat(const std::string& abs_path) const {
+  Result<std::string> p = resolve(abs_path);
+  if (!p) return p.error();
+  struct stat st {};
+  if (::stat(p->c_str(), &st) != 0) return errno_error(errno, "cannot read " + abs_path);
+  return st;
+}
+
 bool FsRoot::exists(const std::string& abs_path) const {
   Result<std::string> p = resolve(abs_path);
   struct stat st;

@@ -8,6 +8,8 @@
 // file of the machine running the tool.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +58,10 @@ class FsRoot {
   std::optional<std::string> read_link(const std::string& abs_path) const;
 
   bool exists(const std::string& abs_path) const;
+
+  /// stat(2) of `abs_path` resolved inside the root (links followed there,
+  /// never on this machine). NotFound when absent; the message names it.
+  Result<struct stat> stat(const std::string& abs_path) const;
 
  private:
   std::string root_;

@@ -202,6 +202,31 @@ while IFS= read -r line; do
 done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
   'std::(w?regex|w?[sc]match|w?c?sregex_|regex_|basic_regex|match_results|sub_match)|#include <regex>' . |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+# No path opened by its text under a root (issue 32): FsRoot::path() joins
+# the root and a path as text, so a link in a fixture tree or a fleet host's
+# copy (or a ".." in a path from a command line) would be followed on this
+# machine. Files are opened, listed and statted through FsRoot's resolving
+# readers (read, open, list, stat, resolve) or util/path_in_root.h. A join
+# is allowed only where listed, with the reason (FILE:TEXT-REGEX).
+root_path_allowed=(
+  # The resolver itself: one lstat per component, links read, never followed.
+  'util/path_in_root\.cc:root\.path\(here\)'
+  # Message text only: the boot id file named in a warning.
+  'history/state_file\.cc:root\.path\("/proc/sys/kernel/random/boot_id"\)'
+  # Paths already resolved in the root by volume_path (no link left in them).
+  'sources/fs/disk_usage\.cc:root\.path\(at->path\)'
+  'sources/fs/mount_table\.cc:root\.path\(path\)'
+)
+while IFS= read -r line; do
+  ok=0
+  for a in "${root_path_allowed[@]}"; do
+    [[ "${line%%:*}" =~ ^${a%%:*}$ ]] && grep -qE "${a#*:}" <<<"$line" && ok=1
+  done
+  [[ $ok == 1 ]] && continue
+  echo "layering: a path under the root joined as text, not resolved in it (use FsRoot::read/open/list/stat/resolve): $line"
+  bad=1
+done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
+  '\broot_?\.path\(' . | grep -vE '^[^:]+:[0-9]+:\s*//' | sed 's|^\./||' || true)
 # A finding is defined in one place, its catalogue row (issue 33): what
 # happens to it (plan stage, GPU join, remedy, event joins, the record) is a
 # column, never a test of its id. Outside the catalogue no non-test file

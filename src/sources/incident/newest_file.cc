@@ -14,6 +14,8 @@ namespace {
 
 struct Dir {
   std::string path;  // as seen from "/"
+  std::string host;  // where it is on this machine: resolved in the root once,
+                     // then extended by names whose lstat says "directory"
   int depth = 0;
 };
 
@@ -41,12 +43,20 @@ NewestFile find_newest_file(const FsRoot& root, const std::string& dir, std::opt
                             const WalkLimits& limits, ClockState& clock) {
   NewestFile nf;
   nf.dir = dir;
-  std::deque<Dir> todo{{dir, 0}};
+  // The top is resolved in the root (a link there is the tree's, never
+  // this machine's); below it only entries lstat calls directories are
+  // entered, so no link is followed.
+  Result<std::string> top = root.resolve(dir);
+  if (!top) {
+    nf.error = "cannot open " + dir + ": " + top.error().message;
+    return nf;
+  }
+  std::deque<Dir> todo{{dir, *top, 0}};
   bool first = true;
   while (!todo.empty()) {
     Dir d = std::move(todo.front());
     todo.pop_front();
-    DIR* h = ::opendir(root.path(d.path).c_str());
+    DIR* h = ::opendir(d.host.c_str());
     if (!h) {
       const int err = errno;  // before the message is built
       if (first) nf.error = errno_error(err, "cannot open " + dir).message;
@@ -55,6 +65,7 @@ NewestFile find_newest_file(const FsRoot& root, const std::string& dir, std::opt
     }
     first = false;
     const std::string prefix = d.path == "/" ? "/" : d.path + "/";
+    const std::string host_prefix = d.host.ends_with('/') ? d.host : d.host + "/";
     while (dirent* e = ::readdir(h)) {
       const std::string name = e->d_name;
       if (name == "." || name == "..") continue;
@@ -65,13 +76,14 @@ NewestFile find_newest_file(const FsRoot& root, const std::string& dir, std::opt
       ++nf.entries_seen;
       struct stat st {};
       const std::string p = prefix + name;
-      if (::lstat(root.path(p).c_str(), &st) != 0) continue;
+      const std::string hp = host_prefix + name;
+      if (::lstat(hp.c_str(), &st) != 0) continue;
       if (S_ISREG(st.st_mode)) consider(p, st.st_mtime, now, nf, clock);
       if (!S_ISDIR(st.st_mode)) continue;
       if (d.depth + 1 > limits.max_depth)
         nf.capped = true;
       else
-        todo.push_back({p, d.depth + 1});
+        todo.push_back({p, hp, d.depth + 1});
     }
     ::closedir(h);
     if (nf.capped && out_of_budget(nf, limits)) break;

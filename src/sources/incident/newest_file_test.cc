@@ -60,5 +60,21 @@ TEST(FindNewestFile, MissingDirIsAnError) {
   EXPECT_FALSE(nf.path);
 }
 
+// Issue 32: a --path that is a link in the tree names a directory of the
+// tree; this machine's directory at the link's target is never walked.
+TEST(FindNewestFile, ALinkedTopIsResolvedInTheRoot) {
+  TempTree host;
+  host.write("/secret/newest.bin", "x");
+  TempTree t;
+  t.symlink(host.path("/secret"), "/data");
+  ClockState c;
+  NewestFile nf = find_newest_file(t.root(), "/data", std::nullopt, {}, c);
+  EXPECT_TRUE(nf.error);
+  EXPECT_FALSE(nf.path);
+  t.write(host.path("/secret") + "/inside.bin", "x");
+  NewestFile in = find_newest_file(t.root(), "/data", std::nullopt, {}, c);
+  EXPECT_EQ(in.path, "/data/inside.bin");
+}
+
 }  // namespace newest_file_test
 }  // namespace gt

@@ -34,9 +34,9 @@ std::vector<std::string_view> split_lines(std::string_view text) {
 }
 
 std::optional<int64_t> mtime_of(const FsRoot& root, const std::string& path) {
-  struct stat st {};
-  if (::stat(root.path(path).c_str(), &st) != 0) return std::nullopt;
-  return static_cast<int64_t>(st.st_mtime);
+  Result<struct stat> st = root.stat(path);
+  if (!st) return std::nullopt;
+  return static_cast<int64_t>(st->st_mtime);
 }
 
 /// An EFI pstore record's time from its name: the kernel's efi-pstore names
@@ -58,8 +58,8 @@ std::optional<int64_t> efi_record_time(const std::string& path) {
 }
 
 bool is_dir(const FsRoot& root, const std::string& path) {
-  struct stat st {};
-  return ::stat(root.path(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  Result<struct stat> st = root.stat(path);
+  return st && S_ISDIR(st->st_mode);
 }
 
 /// A file that holds kernel messages: dmesg-*, vmcore-dmesg.txt, dmesg.*.

@@ -107,7 +107,9 @@ Text read_file(const std::string& path) {
 }
 
 Text read_kmsg(const FsRoot& root) {
-  const std::string path = root.path("/dev/kmsg");
+  Result<std::string> resolved = root.resolve("/dev/kmsg");
+  if (!resolved) return Text{{}, resolved.error().message};
+  const std::string path = *resolved;
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
@@ -243,11 +245,15 @@ void read_kern_logs(const FsRoot& root, std::optional<int64_t> btime, const Kmsg
                     KernelLog& log, std::vector<KernelLogEvent>& previous,
                     std::vector<KernelLogEvent>& current) {
   for (const char* name : {"/var/log/kern.log.1", "/var/log/kern.log"}) {
-    struct stat sb {};
-    if (::stat(root.path(name).c_str(), &sb) != 0 && errno == ENOENT) continue;
+    // Resolved in the root: a link in a fixture tree or a gathered copy
+    // never reads this machine's log.
+    Result<struct stat> sb = root.stat(name);
+    if (!sb && sb.error().kind == ErrorKind::kNotFound) continue;
+    Result<std::string> host = root.resolve(name);
     Source src = make_source(name, LogBoot::kPrevious);
     auto hook = [&](KernelLogEvent& e) { return classify(e, btime, kmsg); };
-    for (KernelLogEvent& e : take(read_file(root.path(name)), LogBoot::kPrevious, src, log, hook))
+    Text text = host ? read_file(*host) : Text{{}, host.error().message};
+    for (KernelLogEvent& e : take(std::move(text), LogBoot::kPrevious, src, log, hook))
       (e.boot == LogBoot::kPrevious ? previous : current).push_back(std::move(e));
     log.sources.push_back(std::move(src));
   }

@@ -182,6 +182,29 @@ TEST(KernelLogRead, KernLogSplitsByBootTimeWithoutKmsg) {
   EXPECT_EQ(log.events[1].boot, LogBoot::kCurrent);
 }
 
+// Issue 32: a link in the tree is the tree's. /var/log/kern.log pointing at
+// an absolute path names that path inside the root, never this machine's
+// file (which here holds an Xid that must not be read).
+TEST(KernelLogRead, KernLogLinkIsResolvedInTheRootNotOnThisMachine) {
+  TempTree host;
+  host.write("/kern.log",
+             "2025-01-06T09:00:00+00:00 node kernel: NVRM: Xid (PCI:0000:19:00): 79, GPU has "
+             "fallen off the bus.\n");
+  TempTree t;
+  t.write("/proc/stat", "btime " + std::to_string(kBtime) + "\n");
+  t.symlink(host.path("/kern.log"), "/var/log/kern.log");
+  KernelLog log = read_kernel_log(t.root(), {});
+  EXPECT_TRUE(log.events.empty());
+  EXPECT_EQ(find_source(log, "/var/log/kern.log"), nullptr);  // not in the tree: not tried
+  // The same file inside the tree, by an absolute link: read.
+  t.write(host.path("/kern.log"),
+          "2025-01-06T09:00:00+00:00 node kernel: NVRM: Xid (PCI:0000:19:00): 13, pid=5, "
+          "name=a, x\n");
+  KernelLog inside = read_kernel_log(t.root(), {});
+  ASSERT_EQ(inside.events.size(), 1u);
+  EXPECT_EQ(inside.events[0].code, 13);
+}
+
 TEST(KernelLogRead, KernLogCurrentBootEventsAreNotDoubledWithKmsg) {
   TempTree t;
   write_kmsg_tree(t);
