@@ -202,6 +202,22 @@ while IFS= read -r line; do
 done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
   'std::(w?regex|w?[sc]match|w?c?sregex_|regex_|basic_regex|match_results|sub_match)|#include <regex>' . |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+# refuse_unlisted ARRAY MESSAGE < "FILE:LINE:TEXT" lines: each line no entry
+# of ARRAY ("FILE-REGEX:TEXT-REGEX", the reason beside it) allows is a
+# violation.
+refuse_unlisted() {
+  local -n allowed="$1"
+  local line a ok
+  while IFS= read -r line; do
+    ok=0
+    for a in "${allowed[@]}"; do
+      [[ "${line%%:*}" =~ ^${a%%:*}$ ]] && grep -qE "${a#*:}" <<<"$line" && ok=1
+    done
+    [[ $ok == 1 ]] && continue
+    echo "$2: $line"
+    bad=1
+  done
+}
 # No path opened by its text under a root (issue 32): FsRoot::path() joins
 # the root and a path as text, so a link in a fixture tree or a fleet host's
 # copy (or a ".." in a path from a command line) would be followed on this
@@ -217,15 +233,9 @@ root_path_allowed=(
   'sources/fs/disk_usage\.cc:root\.path\(at->path\)'
   'sources/fs/mount_table\.cc:root\.path\(path\)'
 )
-while IFS= read -r line; do
-  ok=0
-  for a in "${root_path_allowed[@]}"; do
-    [[ "${line%%:*}" =~ ^${a%%:*}$ ]] && grep -qE "${a#*:}" <<<"$line" && ok=1
-  done
-  [[ $ok == 1 ]] && continue
-  echo "layering: a path under the root joined as text, not resolved in it (use FsRoot::read/open/list/stat/resolve): $line"
-  bad=1
-done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
+refuse_unlisted root_path_allowed \
+  "layering: a path under the root joined as text, not resolved in it (use FsRoot::read/open/list/stat/resolve)" \
+  < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
   '\broot_?\.path\(' . | grep -vE '^[^:]+:[0-9]+:\s*//' | sed 's|^\./||' || true)
 # A finding is defined in one place, its catalogue row (issue 33): what
 # happens to it (plan stage, GPU join, remedy, event joins, the record) is a
@@ -239,15 +249,9 @@ id_allowed=(
 )
 families=$(grep -oE '^ *\{"[a-z_]+\.' checks/registry.cc | sed -E 's/^ *\{"//; s/\.$//' | sort -u | paste -sd'|')
 [[ -n "$families" ]] || fail "no catalogue rows found in checks/registry.cc"
-while IFS= read -r line; do
-  ok=0
-  for a in "${id_allowed[@]}"; do
-    [[ "${line%%:*}" =~ ^${a%%:*}$ ]] && grep -qE "${a#*:}" <<<"$line" && ok=1
-  done
-  [[ $ok == 1 ]] && continue
-  echo "layering: a finding id tested outside the catalogue (use its row, checks/catalogue.h): $line"
-  bad=1
-done < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
+refuse_unlisted id_allowed \
+  "layering: a finding id tested outside the catalogue (use its row, checks/catalogue.h)" \
+  < <(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" --exclude="*test_util.h" \
   -e '\bid\.starts_with\(|\bid\)?\s*(==|!=)\s*"|"\s*(==|!=)\s*[A-Za-z_.>-]*\bid\b' \
   -e "(==|!=)\s*\"($families)\.|\"($families)\.[a-z_0-9.*]*\"\s*(==|!=)|starts_with\(\"($families)\." . |
   grep -vE '^\./checks/(catalogue|registry)\.cc:' | grep -vE '^[^:]+:[0-9]+:\s*//' | sed 's|^\./||' || true)
