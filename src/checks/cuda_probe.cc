@@ -90,6 +90,7 @@ bool every_probed_failed_init(const CudaProbeReport& r) {
 void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<Finding>& out) {
   if (r.load_error) {
     Finding f = node_finding("cuda.library_unusable");
+    f.title = "The libcuda a job would load cannot be used";
     f.evidence = *r.load_error;
     f.action =
         "install the NVIDIA driver's user-space libraries (libcuda1), or pass "
@@ -142,6 +143,7 @@ void copy_finding(const CudaGpuProbe& p, const NodeSnapshot& s, std::vector<Find
   const double worst = std::min(*p.h2d_gb_per_s, *p.d2h_gb_per_s);
   if (worst >= kCopySlowShare * *p.link_gb_per_s) return;
   Finding f = probe_finding("cuda.copy_slow", p, s);
+  f.title = fmt::format("Copies to and from {} run far below its PCIe link's rate", label(p));
   const double lane = *pcie_gb_per_s(*p.link_max_gen, 1);
   const double lanes = std::exp2(std::max(0.0, std::round(std::log2(worst / (0.8 * lane)))));
   f.evidence = fmt::format(
@@ -177,6 +179,7 @@ void gpu_findings(const CudaGpuProbe& p, const NodeSnapshot& s, bool node_said,
     }
     case CudaOutcome::kCrashed: {
       Finding f = probe_finding("cuda.probe_crashed", p, s);
+      f.title = fmt::format("The CUDA probe of {} died", label(p));
       f.evidence = label(p) + ": " + p.detail.value_or("");
       f.action = "run the triage and check the kernel log for this GPU";
       f.commands = {"gpu-triage"};
@@ -189,6 +192,7 @@ void gpu_findings(const CudaGpuProbe& p, const NodeSnapshot& s, bool node_said,
   if (p.mismatch) {
     const CudaMismatch& m = *p.mismatch;
     Finding f = probe_finding("cuda.readback_mismatch", p, s);
+    f.title = fmt::format("Memory on {} reads back wrong", label(p));
     f.evidence = fmt::format(
         "{}: {} of {} words read back differ ({}); the first at byte {:#x}: wrote {:#010x}, "
         "read {:#010x}",

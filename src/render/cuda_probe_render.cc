@@ -30,7 +30,8 @@ std::optional<double> step_ms(const CudaGpuProbe& p, const char* name) {
 
 std::string passed_words(const CudaGpuProbe& p) {
   std::string s = "ok";
-  if (std::optional<double> ms = step_ms(p, "cuCtxCreate")) s += fmt::format(" ctx {:.0f}ms", *ms);
+  if (std::optional<double> ms = step_ms(p, "cuCtxCreate"))
+    s += *ms < 10 ? fmt::format(" ctx {:.1f}ms", *ms) : fmt::format(" ctx {:.0f}ms", *ms);
   if (p.tested_bytes) s += ", " + format_bytes(*p.tested_bytes) + " read back";
   if (p.kernel_threads) s += ", kernel ok";
   if (p.h2d_gb_per_s && p.d2h_gb_per_s)
@@ -60,16 +61,16 @@ std::string outcome_words(const CudaGpuProbe& p) {
     case CudaOutcome::kNotLoaded:
       return "not run: " + for_terminal(p.detail.value_or("libcuda not loaded"));
     case CudaOutcome::kSkipped:
-      return "skipped: " + for_terminal(p.detail.value_or(""));
+      return "skipped: " + for_terminal(p.detail.value_or("")) +
+             (p.detail && p.detail->starts_with("held") ? " (--include-busy)" : "");
   }
   return "";
 }
 
 std::string header(const CudaProbeReport& r) {
-  std::string lib = for_terminal(r.library_file.value_or(r.library));
-  std::string s = "CUDA: " + lib;
+  std::string s = "CUDA";
   if (r.driver_api_version)
-    s += fmt::format(", driver API {}.{}", *r.driver_api_version / 1000,
+    s += fmt::format(" {}.{} (driver API)", *r.driver_api_version / 1000,
                      *r.driver_api_version % 1000 / 10);
   if (r.init_error)
     s += fmt::format(", cuInit {} {}", *r.init_error,
@@ -151,10 +152,12 @@ std::string cuda_gpu_line(const CudaGpuProbe& p) {
 std::string render_cuda_text(const CudaProbeReport& r, const std::vector<Finding>& findings,
                              int exit_code) {
   std::string out = fit(header(r)) + "\n";
+  out += "libcuda: " + for_terminal(r.library_file.value_or(r.library)) +
+         (r.library_version ? " (" + *r.library_version + ")" : "") + "\n";
   if (r.load_error) out += fit("  " + for_terminal(*r.load_error)) + "\n";
   for (const CudaGpuProbe& p : r.gpus) out += cuda_gpu_line(p) + "\n";
   for (const CudaPeerGroup& g : r.peer_groups)
-    if (g.error)
+    if (g.error && !r.init_error)
       out += fit("peers of " + for_terminal(g.who) + ": " + for_terminal(*g.error)) + "\n";
   for (const Finding& f : findings) {
     out += fmt::format("\n{}: {} [{}]\n", severity_name(f.severity), for_terminal(f.title), f.id);
@@ -162,7 +165,7 @@ std::string render_cuda_text(const CudaProbeReport& r, const std::vector<Finding
     if (!f.action.empty()) out += "  fix: " + for_terminal(f.action) + "\n";
     for (const std::string& c : f.commands) out += "  $ " + for_terminal(c) + "\n";
   }
-  out += fmt::format("\nexit {} ({:.1f} s, deadline {:.1f} s per GPU)\n", exit_code,
+  out += fmt::format("\nexit {} ({:.2f} s, deadline {:.1f} s per GPU)\n", exit_code,
                      r.elapsed_ms / 1000, r.timeout_ms / 1000.0);
   return out;
 }

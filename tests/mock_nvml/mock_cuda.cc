@@ -11,6 +11,7 @@
 //     "devices": {"3": {               (by the scenario's device index)
 //        "error": {"step": "cuCtxCreate", "code": 999},
 //        "hang_at": "cuCtxCreate",     (never returns)
+//        "crash_at": "cuLaunchKernel", (the process dies by SIGSEGV)
 //        "latency_ms": {"cuCtxCreate": 200},
 //        "h2d_gb_per_s": 3.9, "d2h_gb_per_s": 3.9,  (default: 80% of its link)
 //        "corrupt_readback": true      (bit 4 of the word at byte 4096 reads flipped)
@@ -19,6 +20,7 @@
 // NVML's differ on real nodes), within CUDA_VISIBLE_DEVICES (UUIDs).
 // Device memory is host memory; copies sleep to the configured rate; the
 // kernel gt_fill is emulated (sources/cuda_driver/cuda_child.h's values).
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -155,6 +157,7 @@ CUresult behave(const Dev* dev, const char* step) {
       sleep_ms(j["latency_ms"].value(step, 0.0));
     if (j.value("hang_at", "") == step)
       for (;;) pause();
+    if (j.value("crash_at", "") == step) raise(SIGSEGV);
     if (j.contains("error") && j["error"].is_object() && j["error"].value("step", "") == step)
       return j["error"].value("code", 999);
     return 0;
@@ -337,8 +340,9 @@ MOCK_API cuMemAlloc_v2(CUdeviceptr* p, size_t bytes) {
     return 2;
   }
   if (bytes > d->total - std::min(d->total, d->used)) return 2;
-  void* m = std::malloc(bytes);
+  void* m = std::calloc(1, bytes);  // touched now, as the driver maps it
   if (m == nullptr) return 2;
+  std::memset(m, 0, bytes);
   *p = reinterpret_cast<CUdeviceptr>(m);
   return 0;
 }
@@ -352,8 +356,10 @@ MOCK_API cuMemAllocHost_v2(void** p, size_t bytes) {
   const Dev* d = current();
   if (d == nullptr) return 201;
   if (CUresult r = behave(d, "cuMemAllocHost")) return r;
-  *p = std::malloc(bytes);
-  return *p != nullptr ? 0 : 2;
+  *p = std::malloc(bytes);  // pinned: every page faulted in now
+  if (*p == nullptr) return 2;
+  std::memset(*p, 0, bytes);
+  return 0;
 }
 
 MOCK_API cuMemFreeHost(void* p) {

@@ -185,9 +185,7 @@ bool is_busy(const GpuState& g, std::string& why) {
   }
   if (g.processes->empty()) return false;
   const GpuProcess& p = g.processes->front();
-  why = fmt::format(
-      "not probed: held by pid {}{} (--include-busy probes it within its free "
-      "memory)",
+  why = fmt::format("held by pid {}{}",
       p.pid,
       g.processes->size() > 1 ? fmt::format(" and {} more", g.processes->size() - 1)
                               : std::string());
@@ -379,7 +377,7 @@ CudaProbeReport probe_cuda(const NodeSnapshot& snap,
     fill_link(p, *g);
     std::string why;
     if (!g->pci_bus_id) {
-      p.detail = "not probed: NVML did not say its PCI bus id (the probe finds a GPU by it)";
+      p.detail = "NVML did not say its PCI bus id (the probe finds a GPU by it)";
       gpu_job.push_back(std::string::npos);
     } else if (!o.include_busy && is_busy(*g, why)) {
       p.detail = why;
