@@ -17,7 +17,7 @@
 //        "corrupt_readback": true      (bit 4 of the word at byte 4096 reads flipped)
 //     }}}
 // CUDA's ordinals are the scenario's order reversed (as CUDA's order and
-// NVML's differ on real nodes), within CUDA_VISIBLE_DEVICES (UUIDs).
+// NVML's differ on real nodes), filtered by CUDA_VISIBLE_DEVICES (UUIDs).
 // Device memory is host memory; copies sleep to the configured rate; the
 // kernel gt_fill is emulated (sources/cuda_driver/cuda_child.h's values).
 #include <signal.h>
@@ -132,14 +132,10 @@ void load() {
     s.devs = all;
     return;
   }
-  std::string list = visible;
-  for (size_t a = 0, e; a <= list.size(); a = e + 1) {
-    e = list.find(',', a);
-    if (e == std::string::npos) e = list.size();
-    std::string want = list.substr(a, e - a);
-    for (const Dev& d : all)
-      if (!want.empty() && d.uuid == want) s.devs.push_back(d);
-  }
+  // Filtered, never reordered: CUDA's order stays the mock's own.
+  const std::string list = "," + std::string(visible) + ",";
+  for (const Dev& d : all)
+    if (!d.uuid.empty() && list.find("," + d.uuid + ",") != std::string::npos) s.devs.push_back(d);
 }
 
 void sleep_ms(double ms) {
