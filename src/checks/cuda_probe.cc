@@ -119,6 +119,7 @@ void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<
                              error_words(code, r.init_error_name));
     if (r.driver_api_version)
       f.evidence += fmt::format("; cuDriverGetVersion {}", *r.driver_api_version);
+    if (r.nvml_error) f.evidence += "; NVML: " + *r.nvml_error;
     f.action = "nothing to probe on this node";
     out.push_back(f);
     return;

@@ -137,9 +137,6 @@ int cmd_cuda(const Command& command, int argc, char** argv) {
   code = static_cast<int>(cuda_probe_exit(report, findings));
   std::cout << (c->json ? render_cuda_json(report, findings, code)
                         : render_cuda_text(report, findings, code));
-  if (!snap.nvml.initialized && !c->json)
-    print_error(kCudaProg, "NVML unusable, so no GPU was selected: " +
-                               snap.nvml.error_message.value_or("unknown error"));
   return leave(code, got.abandoned_threads);
 }
 

@@ -100,6 +100,7 @@ struct CudaProbeReport {
   std::optional<std::string> load_error;      ///< dlopen's or a missing symbol
   std::optional<std::string> node_error;      ///< the node child stuck or crashed
   std::optional<std::string> module_version;  ///< the kernel module's (NVML/procfs)
+  std::optional<std::string> nvml_error;      ///< NVML unusable: no GPU was selected
   std::vector<CudaGpuProbe> gpus;
   std::vector<CudaPeerGroup> peer_groups;
   uint64_t timeout_ms = 0;

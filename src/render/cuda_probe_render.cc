@@ -50,8 +50,9 @@ std::string outcome_words(const CudaGpuProbe& p) {
                          p.elapsed_ms / 1000);
     case CudaOutcome::kFailed:
       if (p.mismatch)
-        return fmt::format("FAILED {}: {} words differ", p.failed_step.value_or("read-back"),
-                           p.mismatch->wrong_words);
+        return fmt::format("FAILED {}: {} word{} differ{}", p.failed_step.value_or("read-back"),
+                           p.mismatch->wrong_words, p.mismatch->wrong_words == 1 ? "" : "s",
+                           p.mismatch->wrong_words == 1 ? "s" : "");
       return fmt::format(
           "FAILED at {}: {} {}", for_terminal(p.failed_step.value_or("?")),
           p.error_code.value_or(-1),
@@ -151,10 +152,16 @@ std::string cuda_gpu_line(const CudaGpuProbe& p) {
 
 std::string render_cuda_text(const CudaProbeReport& r, const std::vector<Finding>& findings,
                              int exit_code) {
+  // Nothing to probe: one line says so, and why.
+  if (r.gpus.empty() && findings.size() == 1 && findings[0].id == "cuda.no_device" &&
+      findings[0].severity == Severity::kInfo)
+    return for_terminal(findings[0].title + ": " + findings[0].evidence) + "\n";
   std::string out = fit(header(r)) + "\n";
   out += "libcuda: " + for_terminal(r.library_file.value_or(r.library)) +
          (r.library_version ? " (" + *r.library_version + ")" : "") + "\n";
   if (r.load_error) out += fit("  " + for_terminal(*r.load_error)) + "\n";
+  if (r.nvml_error)
+    out += fit("NVML unusable, no GPU selected: " + for_terminal(*r.nvml_error)) + "\n";
   for (const CudaGpuProbe& p : r.gpus) out += cuda_gpu_line(p) + "\n";
   for (const CudaPeerGroup& g : r.peer_groups)
     if (g.error && !r.init_error)
@@ -183,6 +190,7 @@ std::string render_cuda_json(const CudaProbeReport& r, const std::vector<Finding
          {"library_file", opt(r.library_file)},
          {"library_version", opt(r.library_version)},
          {"module_version", opt(r.module_version)},
+         {"nvml_error", opt(r.nvml_error)},
          {"driver_api_version", opt(r.driver_api_version)},
          {"init_error", opt(r.init_error)},
          {"init_error_name", opt(r.init_error_name)},

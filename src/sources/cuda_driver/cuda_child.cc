@@ -204,11 +204,13 @@ bool copy_rates(const CudaApi& api, Buffers& b, uint64_t bytes) {
     auto t0 = std::chrono::steady_clock::now();
     CUresult r = api.cuMemcpyHtoD(b.dev, b.host_out, n);
     const double h2d_s = ms_since(t0) / 1000;
-    if (r != 0) return say(fmt::format("fail cuMemcpyHtoD {} {}", r, cuda_error_name_from(api, r))), false;
+    if (r != 0)
+      return say(fmt::format("fail cuMemcpyHtoD {} {}", r, cuda_error_name_from(api, r))), false;
     t0 = std::chrono::steady_clock::now();
     r = api.cuMemcpyDtoH(b.host_in, b.dev, n);
     const double d2h_s = ms_since(t0) / 1000;
-    if (r != 0) return say(fmt::format("fail cuMemcpyDtoH {} {}", r, cuda_error_name_from(api, r))), false;
+    if (r != 0)
+      return say(fmt::format("fail cuMemcpyDtoH {} {}", r, cuda_error_name_from(api, r))), false;
     if (h2d_s > 0) best_h2d = std::max(best_h2d, n / h2d_s / 1e9);
     if (d2h_s > 0) best_d2h = std::max(best_d2h, n / d2h_s / 1e9);
   }

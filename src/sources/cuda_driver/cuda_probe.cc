@@ -185,10 +185,9 @@ bool is_busy(const GpuState& g, std::string& why) {
   }
   if (g.processes->empty()) return false;
   const GpuProcess& p = g.processes->front();
-  why = fmt::format("held by pid {}{}",
-      p.pid,
-      g.processes->size() > 1 ? fmt::format(" and {} more", g.processes->size() - 1)
-                              : std::string());
+  why = fmt::format("held by pid {}{}", p.pid,
+                    g.processes->size() > 1 ? fmt::format(" and {} more", g.processes->size() - 1)
+                                            : std::string());
   return true;
 }
 
@@ -366,6 +365,7 @@ CudaProbeReport probe_cuda(const NodeSnapshot& snap,
   r.library = o.library;
   r.timeout_ms = static_cast<uint64_t>(o.timeout.count());
   r.module_version = snap.driver_version;
+  if (!snap.nvml.initialized) r.nvml_error = snap.nvml.error_message.value_or("NVML unusable");
   std::vector<const GpuState*> sel = selected(snap, selection);
   std::vector<ChildJob> jobs = {job(o, {"--node"}, sel)};
   std::vector<size_t> gpu_job;  // r.gpus[i]'s job, or npos
