@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/cuda_errors.h"
+#include "model/snapshot.h"
 #include "render/json_util.h"
 #include "util/byte_units.h"
 #include "util/terminal_text.h"
@@ -147,7 +148,8 @@ J peers_json(const CudaPeerGroup& g) {
 
 std::string cuda_gpu_line(const CudaGpuProbe& p) {
   std::string who = p.nvml_index ? fmt::format("GPU {:<2}", *p.nvml_index) : "GPU ? ";
-  return fit(fmt::format("{} {:<16} {}", who, for_terminal(p.pci_bus_id), outcome_words(p)));
+  return fit(fmt::format("{} {:<12} {}", who, for_terminal(normalize_pci_bus_id(p.pci_bus_id)),
+                         outcome_words(p)));
 }
 
 std::string render_cuda_text(const CudaProbeReport& r, const std::vector<Finding>& findings,

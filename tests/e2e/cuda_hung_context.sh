@@ -15,7 +15,7 @@ PY
 run "$TMP/hung.json" cuda --timeout 2s --memory 8MiB
 expect_rc 2
 [[ "$WALL_MS" -lt 3000 ]] || fail "took ${WALL_MS} ms (want < 3000)"
-expect_out_contains "GPU 3  00000000:5D:00.0 STUCK in cuCtxCreate"
+expect_out_contains "GPU 3  0000:5d:00.0 STUCK in cuCtxCreate"
 expect_out_contains "CUDA stuck in cuCtxCreate on GPU 3 (00000000:5D:00.0) [cuda.probe_stuck]"
 [[ "$(grep -cE '^GPU [0-9] .* ok ctx .*8 MiB read back, kernel ok, [0-9.]+/[0-9.]+ GB/s' "$TMP/out")" == 7 ]] ||
   fail "want 7 GPUs ok with figures: $(cat "$TMP/out")"

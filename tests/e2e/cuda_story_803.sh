@@ -13,7 +13,7 @@ expect_out_contains "libcuda.so.565.57.01 (565.57.01): cuInit returned 803"
 expect_out_contains "kernel module 590.48.01"
 expect_out_contains "fix: make the libcuda a job loads the kernel module's release (590.48.01)"
 # The GPUs SGLang holds are never allocated on without --include-busy.
-expect_out_contains "GPU 0  00000000:18:00.0 skipped: held by pid 3187 (--include-busy)"
+expect_out_contains "GPU 0  0000:18:00.0 skipped: held by pid 3187 (--include-busy)"
 [[ "$(grep -c '^critical:' "$TMP/out")" == 1 ]] || fail "want one critical finding: $(cat "$TMP/out")"
 
 run story cuda --json
