@@ -243,8 +243,18 @@ MOCK_API cuInit(unsigned int flags) {
   State& s = state();
   if (flags != 0) return 1;
   if (CUresult r = state().cuda.value("init_error", 0)) return r;
+  // The driver brings its GPUs up side by side: the slowest one's latency,
+  // then each one's hang or error.
+  double slowest = 0;
   for (const Dev& d : s.devs)
-    if (CUresult r = behave(&d, "cuInit")) return r;
+    if (d.cuda.is_object() && d.cuda.contains("latency_ms") && d.cuda["latency_ms"].is_object())
+      slowest = std::max(slowest, d.cuda["latency_ms"].value("cuInit", 0.0));
+  sleep_ms(slowest);
+  for (const Dev& d : s.devs) {
+    Dev quick = d;
+    if (quick.cuda.is_object()) quick.cuda.erase("latency_ms");
+    if (CUresult r = behave(&quick, "cuInit")) return r;
+  }
   if (s.devs.empty()) return 100;
   s.inited = true;
   return 0;
