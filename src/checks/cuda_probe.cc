@@ -7,7 +7,6 @@
 
 #include "checks/checks.h"
 #include "model/cuda_errors.h"
-#include "sources/cuda_driver/cuda_probe.h"
 #include "util/byte_units.h"
 
 namespace gt {

@@ -108,4 +108,8 @@ struct CudaProbeReport {
   bool operator==(const CudaProbeReport&) const = default;
 };
 
+/// One direction of a PCIe link after line encoding, GB/s (1e9 bytes/s);
+/// null for a generation this table does not know.
+std::optional<double> pcie_gb_per_s(uint32_t gen, uint32_t width);
+
 }  // namespace gt

@@ -155,7 +155,7 @@ std::string cuda_gpu_line(const CudaGpuProbe& p) {
 std::string render_cuda_text(const CudaProbeReport& r, const std::vector<Finding>& findings,
                              int exit_code) {
   // Nothing to probe: one line says so, and why.
-  if (r.gpus.empty() && findings.size() == 1 && findings[0].id == "cuda.no_device" &&
+  if (r.gpus.empty() && r.init_error == 100 && findings.size() == 1 &&
       findings[0].severity == Severity::kInfo)
     return for_terminal(findings[0].title + ": " + findings[0].evidence) + "\n";
   std::string out = fit(header(r)) + "\n";

@@ -43,7 +43,10 @@ expect_out_contains "NCCL will fall back to copies through host memory"
 
 run "$TMP/tp8" cuda --include-busy --memory 8MiB --timeout 5s --json
 expect_rc 2
-json_check 'sorted(f["id"] for f in d["findings"]) == sorted(["cuda.readback_mismatch", "cuda.copy_slow", "cuda.probe_failed", "cuda.probe_failed", "cuda.probe_failed", "cuda.probe_crashed", "cuda.peer_unreachable"])'
+# (A healthy GPU's copies can lose the CPU on a loaded machine: copy_slow is
+# checked for GPU 2 only.)
+json_check 'sorted(f["id"] for f in d["findings"] if f["id"] != "cuda.copy_slow") == sorted(["cuda.readback_mismatch", "cuda.probe_failed", "cuda.probe_failed", "cuda.probe_failed", "cuda.probe_crashed", "cuda.peer_unreachable"])'
+json_check '2 in [f["gpu"] for f in d["findings"] if f["id"] == "cuda.copy_slow"]'
 json_check '[g["signal"] for g in d["gpus"] if g["outcome"] == "crashed"] == [11]'
 json_check '[p["can_access"] for p in d["peer_groups"][0]["pairs"] if {p["from"], p["to"]} == {2, 5}] == [False, False]'
 json_check 'sum(p["can_access"] is True for p in d["peer_groups"][0]["pairs"]) == 54'

@@ -264,14 +264,6 @@ std::vector<CudaPeerGroup> peer_groups(const NodeSnapshot& s,
 
 }  // namespace
 
-std::optional<double> pcie_gb_per_s(uint32_t gen, uint32_t width) {
-  // GT/s per lane x encoding / 8 bits: 8b/10b for 1-2, 128b/130b for 3-5,
-  // FLIT (242/256 payload) for 6.
-  static constexpr double kLane[] = {0, 0.25, 0.5, 0.9846, 1.9692, 3.9385, 7.5625};
-  if (gen == 0 || gen >= std::size(kLane) || width == 0) return std::nullopt;
-  return kLane[gen] * width;
-}
-
 std::optional<std::string> library_version_from_name(const std::string& file) {
   size_t at = file.rfind(".so.");
   if (at == std::string::npos) return std::nullopt;

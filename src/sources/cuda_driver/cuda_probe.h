@@ -44,9 +44,6 @@ void read_gpu_child(CudaGpuProbe& g, const ChildOutcome& o);
 void read_node_child(CudaProbeReport& r, const ChildOutcome& o);
 /// Reads a peer child's lines into `group`.
 void read_peer_child(CudaPeerGroup& group, const ChildOutcome& o);
-/// One direction of a PCIe link after line encoding, GB/s (1e9 bytes/s);
-/// null for a generation this table does not know.
-std::optional<double> pcie_gb_per_s(uint32_t gen, uint32_t width);
 /// "565.57.01" from ".../libcuda.so.565.57.01"; null otherwise.
 std::optional<std::string> library_version_from_name(const std::string& file);
 
