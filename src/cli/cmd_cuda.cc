@@ -125,6 +125,13 @@ int cmd_cuda(const Command& command, int argc, char** argv) {
     Result<std::optional<std::vector<uint32_t>>> r = resolve_gpu_selector(c->gpus, snap);
     if (!r) return leave(usage_error(kCudaProg, r.error().message, c->json), got.abandoned_threads);
     chosen = *r;
+    for (uint32_t want : chosen.value_or(std::vector<uint32_t>{}))
+      if (gpu_by_index(snap, want) == nullptr)
+        return leave(usage_error(kCudaProg,
+                                 "--gpus: this node has no GPU " + std::to_string(want) +
+                                     " (it has " + std::to_string(snap.gpus.size()) + " GPUs)",
+                                 c->json),
+                     got.abandoned_threads);
   } else if (c->gpus) {
     return leave(command_error(kCudaProg,
                                "--gpus needs NVML to find the GPUs: " +

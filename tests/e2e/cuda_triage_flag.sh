@@ -17,3 +17,12 @@ json_check 'min(i for i, p in enumerate(d["plan"]) if "cuda.init_failed" in p["f
 run story --cuda --smi-xml "$GT_SOURCE_DIR/tests/fixtures/real-gpu-check/desktop-gpu.xml"
 expect_rc 64
 grep -q -- "--cuda" "$TMP/err" || fail "the refusal names --cuda: $(cat "$TMP/err")"
+
+# Bad usage: a GPU the node does not have, a size or a deadline that does
+# not parse: exit 64 with the reason, nothing probed.
+for args in "--gpus 9" "--gpus GPU-no-such-uuid" "--memory 1.5G" "--memory 0" "--timeout soon" "--timeout 0s"; do
+  # shellcheck disable=SC2086
+  run healthy-h100x8 cuda $args
+  expect_rc 64
+  [[ -s "$TMP/err" && ! -s "$TMP/out" ]] || fail "cuda $args: want a reason on stderr only: $(cat "$TMP/out" "$TMP/err")"
+done
