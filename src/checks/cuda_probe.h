@@ -1,4 +1,4 @@
-// Judges what `gpu-triage cuda` proved (model/cuda_probe.h): one finding
+// Judges what `gpu-triage cuda` proved (model/cuda_probe_result.h): one finding
 // per GPU that failed a step, was stuck or whose child died, one for the
 // node when CUDA cannot start at all (cuInit's error, joined with the
 // library that was loaded and the kernel module it must match), a warning
@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "model/cuda_probe.h"
+#include "model/cuda_probe_result.h"
 #include "model/exit_code.h"
 #include "model/finding.h"
 #include "model/snapshot.h"

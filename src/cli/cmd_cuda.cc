@@ -16,7 +16,7 @@
 #include "model/exit_code.h"
 #include "render/cuda_probe_render.h"
 #include "sources/cuda_driver/cuda_child.h"
-#include "sources/cuda_driver/cuda_probe.h"
+#include "sources/cuda_driver/probe_run.h"
 #include "util/duration.h"
 #include "util/env.h"
 #include "util/size_arg.h"

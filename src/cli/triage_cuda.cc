@@ -5,7 +5,7 @@
 #include "checks/cuda_probe.h"
 #include "checks/plan.h"
 #include "checks/registry.h"
-#include "sources/cuda_driver/cuda_probe.h"
+#include "sources/cuda_driver/probe_run.h"
 #include "util/env.h"
 
 namespace gt {

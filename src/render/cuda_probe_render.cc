@@ -8,6 +8,7 @@
 #include "model/snapshot.h"
 #include "render/json_util.h"
 #include "util/byte_units.h"
+#include "util/json_text.h"
 #include "util/terminal_text.h"
 
 namespace gt {
@@ -204,7 +205,7 @@ std::string render_cuda_json(const CudaProbeReport& r, const std::vector<Finding
          {"gpus", gpus},
          {"peer_groups", groups},
          {"findings", found}};
-  return j.dump(2, ' ', false, J::error_handler_t::replace) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 }  // namespace gt

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/cuda_probe.h"
+#include "model/cuda_probe_result.h"
 #include "model/finding.h"
 
 namespace gt {

@@ -106,18 +106,33 @@ void finish(Running& r, ChildOutcome& o, int status) {
   }
 }
 
-/// Kills `r` and waits up to kReapWait for it to go.
-void kill_and_reap(Running& r, ChildOutcome& o) {
+/// Kills `r`; reap_killed() waits for it (for all killed at once).
+void kill_now(Running& r, ChildOutcome& o) {
   ::kill(r.pid, SIGKILL);
   o.end = ChildEnd::kKilled;
   o.signal = SIGKILL;
-  auto until = Clock::now() + kReapWait;
-  int status = 0;
-  while (Clock::now() < until) {
-    if (::waitpid(r.pid, &status, WNOHANG) == r.pid) return finish(r, o, status);
+}
+
+/// Waits up to kReapWait, once for all of them, for the killed children to
+/// go; one still there is left (asleep in the driver), never waited for.
+void reap_killed(std::vector<Running>& run, std::vector<ChildOutcome>& out) {
+  const auto until = Clock::now() + kReapWait;
+  for (;;) {
+    bool left = false;
+    for (size_t i = 0; i < run.size(); ++i) {
+      if (run[i].reaped || out[i].end != ChildEnd::kKilled) continue;
+      int status = 0;
+      if (::waitpid(run[i].pid, &status, WNOHANG) == run[i].pid)
+        finish(run[i], out[i], status);
+      else
+        left = true;
+    }
+    if (!left) return;
+    if (Clock::now() >= until) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  o.end = ChildEnd::kKilledNoExit;
+  for (size_t i = 0; i < run.size(); ++i)
+    if (!run[i].reaped && out[i].end == ChildEnd::kKilled) out[i].end = ChildEnd::kKilledNoExit;
 }
 
 }  // namespace
@@ -161,15 +176,16 @@ std::vector<ChildOutcome> run_children(const std::vector<ChildJob>& jobs) {
         o.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         ::close(r.fd);
         r.fd = -1;
-        kill_and_reap(r, o);
+        kill_now(r, o);
       }
     }
   }
-  for (size_t i = 0; i < run.size(); ++i) {  // children that closed their output: reap
+  // Children that closed their output: reaped by their deadline, else killed.
+  for (size_t i = 0; i < run.size(); ++i) {
     Running& r = run[i];
-    if (r.pid < 0 || r.reaped || out[i].end == ChildEnd::kKilledNoExit) continue;
+    if (r.pid < 0 || r.reaped || out[i].end == ChildEnd::kKilled) continue;
     int status = 0;
-    auto until = std::max(r.deadline, Clock::now());
+    const auto until = std::max(r.deadline, Clock::now());
     for (;;) {
       pid_t w = ::waitpid(r.pid, &status, WNOHANG);
       if (w == r.pid) {
@@ -177,12 +193,13 @@ std::vector<ChildOutcome> run_children(const std::vector<ChildJob>& jobs) {
         break;
       }
       if (w < 0 || Clock::now() >= until) {
-        kill_and_reap(r, out[i]);
+        kill_now(r, out[i]);
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
   }
+  reap_killed(run, out);
   return out;
 }
 

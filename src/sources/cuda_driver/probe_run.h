@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "model/cuda_probe.h"
+#include "model/cuda_probe_result.h"
 #include "model/snapshot.h"
 #include "sources/cuda_driver/child_runner.h"
 

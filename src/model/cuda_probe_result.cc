@@ -1,4 +1,4 @@
-#include "model/cuda_probe.h"
+#include "model/cuda_probe_result.h"
 
 #include <iterator>
 

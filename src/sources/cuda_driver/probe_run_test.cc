@@ -2,7 +2,7 @@
 // (steps, figures, the step a stuck child was in, a signal), the link's
 // rate, and the child runner's deadline and signal reporting with real
 // processes (/bin/sh standing for a child).
-#include "sources/cuda_driver/cuda_probe.h"
+#include "sources/cuda_driver/probe_run.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

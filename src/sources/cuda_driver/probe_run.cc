@@ -1,4 +1,4 @@
-#include "sources/cuda_driver/cuda_probe.h"
+#include "sources/cuda_driver/probe_run.h"
 
 #include <fmt/format.h>
 #include <signal.h>
