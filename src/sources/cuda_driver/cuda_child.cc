@@ -305,8 +305,6 @@ void peer_steps(const CudaApi& api, const Args& a) {
 
 }  // namespace
 
-const char* cuda_probe_ptx() { return kPtx; }
-
 int run_cuda_child(const std::vector<std::string>& args) {
   std::optional<Args> a = parse(args);
   if (!a) {

@@ -28,8 +28,4 @@ inline unsigned int cuda_pattern_word(unsigned long long i, unsigned int seed) {
   return static_cast<unsigned int>(i * 0x9E3779B97F4A7C15ull >> 32) ^ seed;
 }
 
-/// The PTX text of the probe's kernel `gt_fill(out, n, seed)`: out[i] =
-/// cuda_kernel_value(i, seed) for every thread i < n.
-const char* cuda_probe_ptx();
-
 }  // namespace gt
