@@ -90,6 +90,16 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"gpu.sxid.*", "kernel_log", S::kWarning, St::kGpu, J::kEvent, R::kByCommands, E::kAlone, "", "GpuTriageGpuXidCritical", "kernel-log", "NVSwitch SXid error in the kernel log"},
       {"gpu.fallen_off_bus_logged", "kernel_log", S::kCritical, St::kGpu, J::kEvent, R::kReboot, E::kDyingLogged, "", "GpuTriageNodeCritical", "kernel-log", "Kernel logged a GPU fallen off the bus"},
       {"kernel_log.app_fault_many_gpus", "kernel_log", S::kWarning, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: the application's fault, not the node's", "kernel-log", "The same MMU/SM fault on several GPUs at once: likely the application"},
+      // gpu-triage cuda (issue 35): what the probe proved, never collected by serve.
+      {"cuda.library_unusable", "cuda_probe", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "The libcuda a job would load cannot be loaded, or lacks a symbol the probe calls"},
+      {"cuda.init_failed", "cuda_probe", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "CUDA cannot start on any GPU: cuInit returns an error"},
+      {"cuda.no_device", "cuda_probe", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "cuInit finds no CUDA device (info when NVML lists none either)"},
+      {"cuda.probe_failed", "cuda_probe", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "A CUDA step failed on a GPU (context, allocation, kernel launch...)"},
+      {"cuda.probe_stuck", "cuda_probe", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "A CUDA call did not return within the GPU's deadline"},
+      {"cuda.probe_crashed", "cuda_probe", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "The probe's child for a GPU died (a signal) or ended without reporting"},
+      {"cuda.readback_mismatch", "cuda_probe", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "GPU memory read back differs from what was written"},
+      {"cuda.copy_slow", "cuda_probe", S::kWarning, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "Pinned copies far below what the GPU's PCIe link carries"},
+      {"cuda.peer_unreachable", "cuda_probe", S::kWarning, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: gpu-triage cuda runs on demand, serve never probes", "the-cuda-probe-gpu-triage-cuda", "GPUs of one group cannot access each other's memory (NCCL falls back to host memory)"},
   };
   // clang-format on
   return kChecks;

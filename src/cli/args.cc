@@ -141,6 +141,10 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
                  "given): a GPU with the same one in several boots is escalated");
   app.add_flag("--no-state", o.no_state, "Neither read nor write the record across boots")
       ->excludes("--state-dir");
+  app.add_flag("--cuda", o.cuda,
+               "Also run CUDA on each GPU (gpu-triage cuda's probe: 256 MiB each, a 10 s "
+               "deadline each, GPUs in use skipped) and judge what it proves")
+      ->excludes("--smi-xml");
   app.add_flag("--color", color, "Colour even when not on a terminal");
   app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
   app.add_flag("-V,--version", version, "Print the version");

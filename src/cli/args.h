@@ -31,6 +31,7 @@ struct Options {
   bool data_deep = false;                ///< --deep: every CRC of DIR
   std::optional<std::string> state_dir;  ///< --state-dir: the record across boots
   bool no_state = false;                 ///< --no-state: neither read nor write it
+  bool cuda = false;                     ///< --cuda: gpu-triage cuda's probe, judged with the rest
 };
 
 /// Either options to run with, or an exit code to leave with right away

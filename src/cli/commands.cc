@@ -17,6 +17,8 @@ int cmd_serve(const Command& self, int argc, char** argv);
 int cmd_history(const Command& self, int argc, char** argv);
 int cmd_watch(const Command& self, int argc, char** argv);
 int cmd_help(const Command& self, int argc, char** argv);
+int cmd_cuda(const Command& self, int argc, char** argv);
+int cmd_cuda_child(const Command& self, int argc, char** argv);
 
 namespace {
 
@@ -47,6 +49,10 @@ const Command kCommands[] = {
      cmd_fleet, kGathered, static_cast<Steps>(kJudge), true},
     {"history", "the record across boots: GPUs with the same Xid after reboots; --clear",
      cmd_history, 0, 0, true},
+    {"cuda", "run CUDA on every selected GPU, each under its own deadline: does it really work?",
+     cmd_cuda, kGpus | kServers, 0, true},
+    {"__cuda-child", "the cuda command's child process (internal, not for people)", cmd_cuda_child,
+     0, 0, false},
     {"help", "this help, or a command's: gpu-triage help COMMAND", cmd_help, 0, 0, true},
 };
 

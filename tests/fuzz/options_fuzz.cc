@@ -14,6 +14,7 @@
 #include "fuzz_target.h"
 #include "serve/http_server.h"
 #include "util/duration.h"
+#include "util/size_arg.h"
 
 namespace options_fuzz {
 
@@ -38,6 +39,7 @@ GT_FUZZ_TARGET(options) {
   std::vector<std::string> args = split_lines(data, size);
   for (const std::string& a : args) {
     (void)gt::parse_duration(a);
+    (void)gt::parse_size_bytes(a);  // gpu-triage cuda --memory
     (void)gt::parse_gpu_list(a);
     (void)gt::parse_listen_address(a);
     gt::scrape_wait(std::chrono::milliseconds(10000), a);

@@ -1198,6 +1198,17 @@ def incident_story(path):
     return s
 
 
+# --- gpu-triage cuda (issue 35): the mock libcuda's behaviour ----------------
+# The "cuda" block is read by tests/mock_nvml/mock_cuda.cc (its header says
+# every key); scripts/with-mock names the mock libcuda.so.<library_version>.
+
+def story_cuda_probe():
+    """The story's container libcuda is 565.57.01 under the 590.48.01 module:
+    cuInit fails with 803 on every GPU (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)."""
+    return {"cuda": {"library_version": "565.57.01", "driver_version": 12070,
+                     "init_error": 803}}
+
+
 # --- The story (make demo): the whole first contact in one tree --------------
 ROOT_UUID = "3b1f0c9e-52a4-4d0b-9a51-0c6a2f1e7d11"
 OLD_DATA_UUID = "9f1c2d7a-6e0b-4b8e-8d2f-5a7c3e1b9d40"  # the failed vdb1
@@ -1271,6 +1282,7 @@ def story(path):
                         "auto-started SGLang 41 s after boot; NVML 565 under a 590 module; "
                         "/data is in fstab by the old disk's UUID and the new NVMe is "
                         "not mounted")
+    s.update(story_cuda_probe())
     return s
 
 

@@ -1,0 +1,127 @@
+// The probe's findings: cuInit's error once for the node (803 with the
+// library and the module), a stuck GPU by its step, the copy-rate threshold,
+// peer pairs named once, and exit codes as the triage's.
+#include "checks/cuda_probe.h"
+
+#include <gtest/gtest.h>
+
+#include "render/cuda_probe_render.h"
+#include "render/golden.h"
+
+namespace gt {
+namespace cuda_probe_checks_test {
+
+NodeSnapshot two_gpus() {
+  NodeSnapshot s;
+  s.nvml.initialized = true;
+  s.driver_version = "590.48.01";
+  for (uint32_t i = 0; i < 2; ++i) {
+    GpuState g;
+    g.index = i;
+    g.pci_bus_id = i == 0 ? "00000000:18:00.0" : "00000000:2A:00.0";
+    g.uuid = "GPU-" + std::to_string(i);
+    g.processes = std::vector<GpuProcess>{};
+    s.gpus.push_back(g);
+  }
+  return s;
+}
+
+CudaGpuProbe passed(uint32_t i, double rate) {
+  CudaGpuProbe p;
+  p.nvml_index = i;
+  p.pci_bus_id = i == 0 ? "00000000:18:00.0" : "00000000:2A:00.0";
+  p.outcome = CudaOutcome::kPassed;
+  p.steps = {{"cuInit", 1.0}, {"cuCtxCreate", 150.0}};
+  p.tested_bytes = 1ull << 30;
+  p.kernel_threads = 1u << 20;
+  p.h2d_gb_per_s = rate;
+  p.d2h_gb_per_s = rate;
+  p.link_max_gen = 4;
+  p.link_max_width = 16;
+  p.link_gb_per_s = 31.5;
+  return p;
+}
+
+std::vector<std::string> ids(const std::vector<Finding>& f) {
+  std::vector<std::string> out;
+  for (const Finding& x : f) out.push_back(x.id);
+  return out;
+}
+
+TEST(CudaProbeChecks, CuInit803IsOneNodeFindingNamingTheLibraryAndModule) {
+  CudaProbeReport r;
+  r.library_file = "/usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01";
+  r.library_version = "565.57.01";
+  r.module_version = "590.48.01";
+  r.init_error = 803;
+  for (uint32_t i = 0; i < 2; ++i) {
+    CudaGpuProbe p = passed(i, 25);
+    p.outcome = CudaOutcome::kFailed;
+    p.failed_step = "cuInit";
+    p.error_code = 803;
+    r.gpus.push_back(p);
+  }
+  std::vector<Finding> f = cuda_probe_findings(r, two_gpus());
+  ASSERT_EQ(ids(f), std::vector<std::string>{"cuda.init_failed"});
+  EXPECT_NE(f[0].evidence.find("libcuda.so.565.57.01 (565.57.01)"), std::string::npos);
+  EXPECT_NE(f[0].action.find("590.48.01"), std::string::npos);
+  EXPECT_EQ(cuda_probe_exit(r, f), ExitCode::kCritical);
+}
+
+TEST(CudaProbeChecks, CopiesBelowHalfTheLinkWarnAndSayTheWidth) {
+  CudaProbeReport r;
+  r.gpus = {passed(0, 25.0), passed(1, 6.3)};  // x16 Gen4: 31.5; x4 is 7.9
+  std::vector<Finding> f = cuda_probe_findings(r, two_gpus());
+  ASSERT_EQ(ids(f), std::vector<std::string>{"cuda.copy_slow"});
+  EXPECT_EQ(f[0].subject.gpu_index, 1u);
+  EXPECT_NE(f[0].evidence.find("about what x4 carries"), std::string::npos) << f[0].evidence;
+  EXPECT_EQ(cuda_probe_exit(r, f), ExitCode::kWarning);
+}
+
+TEST(CudaProbeChecks, APairWithoutPeerAccessIsNamedOnce) {
+  CudaProbeReport r;
+  r.gpus = {passed(0, 25), passed(1, 25)};
+  CudaPeerGroup g{"SGLang (pid 3141, TP=2)", {0, 1}, {}, std::nullopt};
+  g.pairs = {{"a", "b", 0u, 1u, false}, {"b", "a", 1u, 0u, false}};
+  r.peer_groups = {g};
+  std::vector<Finding> f = cuda_probe_findings(r, two_gpus());
+  ASSERT_EQ(ids(f), std::vector<std::string>{"cuda.peer_unreachable"});
+  EXPECT_NE(f[0].title.find("(peer access): 0-1"), std::string::npos) << f[0].title;
+  EXPECT_EQ(f[0].title.find("0-1, 0-1"), std::string::npos) << f[0].title;
+}
+
+TEST(CudaProbeChecks, NothingProvedIsExit3NotOk) {
+  CudaProbeReport r;
+  CudaGpuProbe p = passed(0, 25);
+  p.outcome = CudaOutcome::kSkipped;
+  p.detail = "held by pid 7";
+  r.gpus = {p};
+  std::vector<Finding> f = cuda_probe_findings(r, two_gpus());
+  EXPECT_TRUE(f.empty());
+  EXPECT_EQ(cuda_probe_exit(r, f), ExitCode::kUnknown);
+}
+
+TEST(CudaProbeRender, OneLinePerGpuWithin80ColumnsGolden) {
+  CudaProbeReport r;
+  r.library_file = "/usr/lib/x86_64-linux-gnu/libcuda.so.590.48.01";
+  r.library_version = "590.48.01";
+  r.driver_api_version = 13010;
+  r.device_count = 2;
+  r.timeout_ms = 2000;
+  r.elapsed_ms = 2010;
+  CudaGpuProbe stuck = passed(1, 0);
+  stuck.outcome = CudaOutcome::kStuck;
+  stuck.stuck_in = "cuCtxCreate";
+  stuck.detail = "stuck in cuCtxCreate after 2.0 s; killed";
+  stuck.elapsed_ms = 2000;
+  stuck.cuda_name = "\x1b[31mevil";
+  r.gpus = {passed(0, 25.25), stuck};
+  std::vector<Finding> f = cuda_probe_findings(r, two_gpus());
+  const std::string text = render_cuda_text(r, f, static_cast<int>(cuda_probe_exit(r, f)));
+  for (const CudaGpuProbe& p : r.gpus) EXPECT_LE(cuda_gpu_line(p).size(), 80u);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  expect_golden("cuda_probe.txt", text);
+}
+
+}  // namespace cuda_probe_checks_test
+}  // namespace gt

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `gpu-triage --cuda` (issue 35): the probe's findings join the triage's
+# verdict and plan (the story's 803 becomes a plan step before the servers'
+# steps); without --cuda nothing is probed; a capture cannot be probed.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+run story --json --no-state
+json_check 'not any(f["id"].startswith("cuda.") and f["id"] in ("cuda.init_failed",) for f in d["findings"])'
+
+run story --cuda --json --no-state
+expect_rc 2
+json_check '"cuda.init_failed" in [f["id"] for f in d["findings"]]'
+json_check 'any("cuda.init_failed" in p["finding_ids"] for p in d["plan"])'
+json_check 'min(i for i, p in enumerate(d["plan"]) if "cuda.init_failed" in p["finding_ids"]) < min([i for i, p in enumerate(d["plan"]) if any(x.startswith("memory.") for x in p["finding_ids"])] + [99])' \
+  "the CUDA step comes before the servers' steps"
+
+run story --cuda --smi-xml "$GT_SOURCE_DIR/tests/fixtures/real-gpu-check/desktop-gpu.xml"
+expect_rc 64
+grep -q -- "--cuda" "$TMP/err" || fail "the refusal names --cuda: $(cat "$TMP/err")"
+
+# Bad usage: a GPU the node does not have, a size or a deadline that does
+# not parse: exit 64 with the reason, nothing probed.
+for args in "--gpus 9" "--gpus GPU-no-such-uuid" "--memory 1.5G" "--memory 0" "--timeout soon" "--timeout 0s"; do
+  # shellcheck disable=SC2086
+  run healthy-h100x8 cuda $args
+  expect_rc 64
+  [[ -s "$TMP/err" && ! -s "$TMP/out" ]] || fail "cuda $args: want a reason on stderr only: $(cat "$TMP/out" "$TMP/err")"
+done
