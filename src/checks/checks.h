@@ -68,6 +68,11 @@ void drop_sudo(std::vector<Finding>& findings);
 Finding gpu_finding(const char* id, const GpuState& g);
 /// A finding about the node.
 Finding node_finding(const char* id);
+/// "590.48.01" > "565.57.01", numerically part by part.
+bool newer(const std::string& a, const std::string& b);
+/// The command that pins the driver packages on the node's distribution
+/// (or the words for it), appended to `f`.
+void add_pin_advice(const NodeSnapshot& s, Finding& f);
 /// A finding about a path of this node (a mount, a data directory).
 Finding path_finding(const char* id, const std::string& path);
 /// The GPU NVML knows at `bus_id` (any spelling, see normalize_pci_bus_id),

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "checks/checks.h"
+#include "checks/cuda_libraries.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
 #include "util/plural.h"
@@ -229,7 +230,9 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
   }
   const std::optional<std::string>& lib = s.nvml.library_version;
   const std::optional<std::string>& mod = s.kernel_module_version;
-  if (lib && mod && *lib != *mod) {
+  // One cause, one finding: when a new job's libcuda is from another
+  // release too, cuda.driver_mismatch says both (NVML's split in its evidence).
+  if (lib && mod && *lib != *mod && !new_job_driver_mismatch(s)) {
     Finding f = node_finding("driver.version_split");
     f.title = "NVML library " + *lib + " differs from kernel module " + *mod;
     f.evidence = "library file " + s.nvml.library_file.value_or("?") + "; /sys/module/nvidia/" +
