@@ -111,7 +111,7 @@ TEST(CudaLibrariesCheck, ForwardCompatOnAnRtxBoardIs804WithTheConfFileRemoved) {
   EXPECT_EQ(f[0].severity, Severity::kCritical);
   EXPECT_NE(f[0].title.find("cuInit 804 CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"),
             std::string::npos);
-  EXPECT_NE(f[0].title.find("GPU 0 (00000000:19:00.0) NVIDIA GeForce RTX 4090"), std::string::npos);
+  EXPECT_NE(f[0].title.find("GPU 0 (0000:19:00.0) NVIDIA GeForce RTX 4090"), std::string::npos);
   EXPECT_EQ(f[0].commands,
             (std::vector<std::string>{"cat /etc/ld.so.conf.d/000-cuda-compat.conf",
                                       "sudo rm /etc/ld.so.conf.d/000-cuda-compat.conf",

@@ -119,6 +119,8 @@ std::vector<std::string> reload_commands(const NodeSnapshot& s) {
   return c;
 }
 
+}  // namespace
+
 /// Pins the driver packages with the distribution's own tool (os-release);
 /// without a known one, the step says how in words.
 void add_pin_advice(const NodeSnapshot& s, Finding& f) {
@@ -145,6 +147,8 @@ bool newer(const std::string& a, const std::string& b) {
   }
   return pa > pb;
 }
+
+namespace {
 
 Finding init_failure(const NodeSnapshot& s) {
   const NvmlStatus& n = s.nvml;

@@ -120,11 +120,12 @@ void judge(Report& report, const CheckOptions& options) {
   check_pcie_and_persistence(s, f);
   check_thermal_and_limits(s, f);
   check_kernel_log(s, options, f);
-  check_cuda_libraries(s, f);
-  check_cuda_node(s, f);
   check_mounts(s, f);  // before the disks: mount first, then judge the space
   check_disks(s, f);
   check_data(s, f);
+  // After the mounts: of two critical steps of one rank, the mount comes first.
+  check_cuda_libraries(s, f);
+  check_cuda_node(s, f);
   check_incident(s, f);
   join_gpu_events(f);
   join_recovery_events(f);
