@@ -36,7 +36,7 @@ void check_incident(const NodeSnapshot& s, std::vector<Finding>& out);
 /// on a network or overlay filesystem (model/mounts.h).
 void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out);
 /// Whether CUDA will start (model/cuda_readiness.h): the libraries a job
-/// loads (cuda_libraries.cc), and device nodes, runtime builds and NCCL's
+/// loads (cuda_library_checks.cc), and device nodes, runtime builds and NCCL's
 /// limits (cuda_node.cc).
 void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_cuda_node(const NodeSnapshot& s, std::vector<Finding>& out);

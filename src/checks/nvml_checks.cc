@@ -11,7 +11,7 @@
 #include <cstdlib>
 
 #include "checks/checks.h"
-#include "checks/cuda_libraries.h"
+#include "checks/cuda_library_checks.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
 #include "util/plural.h"

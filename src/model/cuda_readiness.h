@@ -3,7 +3,7 @@
 // load and from where, the device nodes and modules CUDA opens, what the
 // job's own CUDA stack was built for, and the container limits NCCL meets.
 // Filled by sources/cuda/ (the readiness stage), judged by
-// checks/cuda_libraries.cc and checks/cuda_node.cc.
+// checks/cuda_library_checks.cc and checks/cuda_node.cc.
 //
 // Invariant as everywhere: unknown is std::nullopt, never 0 or false; what
 // could not be read is said in `notes` of the part it belongs to.

@@ -1,4 +1,4 @@
-#include "checks/cuda_libraries.h"
+#include "checks/cuda_library_checks.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Whether the driver libraries a job would load match the kernel module.
-#include "checks/cuda_libraries.h"
+#include "checks/cuda_library_checks.h"
 
 #include <string_view>
 
