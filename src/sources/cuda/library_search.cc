@@ -64,6 +64,11 @@ void search_find(const FsRoot& root, const LoaderFiles& files,
       lib.conf_file = search_conf_of(files, e->path);
       return;
     }
+    if (e) {
+      lib.notes.push_back("/etc/ld.so.cache names " + e->path +
+                          ", which is not there (a stale cache): the loader goes on to the "
+                          "default directories");
+    }
   }
   for (const std::string& dir : default_library_dirs()) {
     const std::string c = dir + "/" + lib.soname;

@@ -76,6 +76,19 @@ TEST(LibrarySearch, TheCacheBeforeTheDefaultsWithTheConfFileThatNamedTheDirector
   EXPECT_EQ(l.version, "570.124.06");
 }
 
+TEST(LibrarySearch, AStaleCacheEntryIsNotedAndTheDefaultsSearched) {
+  TempTree t;
+  driver_lib(t, kLibDir, "libcuda.so", "590.48.01");
+  t.write("/etc/ld.so.cache", cache_of({{"libcuda.so.1", "/usr/local/cuda/compat/libcuda.so.1"}}));
+  const ResolvedLibrary l =
+      resolve_library(t.root(), read_loader_files(t.root()), {}, "libcuda.so.1");
+  EXPECT_EQ(l.found_via, "default directory");
+  EXPECT_EQ(l.version, "590.48.01");
+  EXPECT_TRUE(has_note(l.notes,
+                       "/etc/ld.so.cache names /usr/local/cuda/compat/libcuda.so.1, which "
+                       "is not there (a stale cache)"));
+}
+
 TEST(LibrarySearch, LdLibraryPathFirstAndADanglingLinkIsSkippedWithANote) {
   TempTree t;
   driver_lib(t, kLibDir, "libcuda.so", "590.48.01");
