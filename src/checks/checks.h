@@ -36,7 +36,7 @@ void check_incident(const NodeSnapshot& s, std::vector<Finding>& out);
 /// on a network or overlay filesystem (model/mounts.h).
 void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out);
 /// Whether CUDA will start (model/cuda_readiness.h): the libraries a job
-/// loads (cuda_libraries.cc), and device nodes, runtime builds and NCCL's
+/// loads (cuda_library_checks.cc), and device nodes, runtime builds and NCCL's
 /// limits (cuda_node.cc).
 void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_cuda_node(const NodeSnapshot& s, std::vector<Finding>& out);
@@ -68,6 +68,11 @@ void drop_sudo(std::vector<Finding>& findings);
 Finding gpu_finding(const char* id, const GpuState& g);
 /// A finding about the node.
 Finding node_finding(const char* id);
+/// "590.48.01" > "565.57.01", numerically part by part.
+bool newer(const std::string& a, const std::string& b);
+/// The command that pins the driver packages on the node's distribution
+/// (or the words for it), appended to `f`.
+void add_pin_advice(const NodeSnapshot& s, Finding& f);
 /// A finding about a path of this node (a mount, a data directory).
 Finding path_finding(const char* id, const std::string& path);
 /// The GPU NVML knows at `bus_id` (any spelling, see normalize_pci_bus_id),

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "checks/checks.h"
+#include "checks/cuda_library_checks.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
 #include "util/plural.h"
@@ -118,6 +119,8 @@ std::vector<std::string> reload_commands(const NodeSnapshot& s) {
   return c;
 }
 
+}  // namespace
+
 /// Pins the driver packages with the distribution's own tool (os-release);
 /// without a known one, the step says how in words.
 void add_pin_advice(const NodeSnapshot& s, Finding& f) {
@@ -144,6 +147,8 @@ bool newer(const std::string& a, const std::string& b) {
   }
   return pa > pb;
 }
+
+namespace {
 
 Finding init_failure(const NodeSnapshot& s) {
   const NvmlStatus& n = s.nvml;
@@ -229,7 +234,9 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
   }
   const std::optional<std::string>& lib = s.nvml.library_version;
   const std::optional<std::string>& mod = s.kernel_module_version;
-  if (lib && mod && *lib != *mod) {
+  // One cause, one finding: when a new job's libcuda is from another
+  // release too, cuda.driver_mismatch says both (NVML's split in its evidence).
+  if (lib && mod && *lib != *mod && !new_job_driver_mismatch(s)) {
     Finding f = node_finding("driver.version_split");
     f.title = "NVML library " + *lib + " differs from kernel module " + *mod;
     f.evidence = "library file " + s.nvml.library_file.value_or("?") + "; /sys/module/nvidia/" +

@@ -26,6 +26,9 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"nvml.no_permission", "nvml", S::kCritical, St::kDriver, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "nvml-and-the-driver", "No permission to open the NVIDIA devices"},
       {"nvml.init_failed", "nvml", S::kCritical, St::kDriver, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "nvml-and-the-driver", "NVML initialization failed (other error)"},
       {"nvml.unresponsive", "nvml", S::kCritical, St::kDriver, J::kApart, R::kByCommands, E::kNvmlTimeout, "", "GpuTriageNodeCritical", "nvml-and-the-driver", "NVML did not answer within the timeout"},
+      {"cuda.driver_mismatch", "cuda", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "cuda-readiness", "The libcuda a job loads is from another release than the kernel module: cuInit fails with 803"},
+      {"cuda.compat_unsupported", "cuda", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "cuda-readiness", "A forward-compatibility libcuda on a GPU without forward compatibility: cuInit fails with 804"},
+      {"cuda.libraries_unread", "cuda", S::kInfo, St::kUnread, J::kApart, R::kByCommands, E::kAlone, "", "none: an unread source, said in the report", "cuda-readiness", "Which libcuda a job loads, or its release, could not be read"},
       {"driver.version_split", "driver", S::kWarning, St::kDisk, J::kApart, R::kByCommands, E::kAlone, "", "none: the node still works; the plan step is the fix", "nvml-and-the-driver", "User-space NVML library differs from the kernel module"},
       {"gpu.all_present", "gpu", S::kOk, St::kGpu, J::kApart, R::kByCommands, E::kAlone, "", "none: a positive statement", "gpu-presence-and-health", "All GPUs present and answering"},
       {"gpu.count_mismatch", "gpu", S::kCritical, St::kGpu, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageGpuCountMismatch", "gpu-presence-and-health", "Fewer GPUs than expected (NVML vs PCI bus vs --expect-gpus)"},
@@ -127,11 +130,12 @@ void judge(Report& report, const CheckOptions& options) {
   check_pcie_and_persistence(s, f);
   check_thermal_and_limits(s, f);
   check_kernel_log(s, options, f);
-  check_cuda_libraries(s, f);
-  check_cuda_node(s, f);
   check_mounts(s, f);  // before the disks: mount first, then judge the space
   check_disks(s, f);
   check_data(s, f);
+  // After the mounts: of two critical steps of one rank, the mount comes first.
+  check_cuda_libraries(s, f);
+  check_cuda_node(s, f);
   check_incident(s, f);
   join_gpu_events(f);
   join_recovery_events(f);

@@ -3,7 +3,7 @@
 // load and from where, the device nodes and modules CUDA opens, what the
 // job's own CUDA stack was built for, and the container limits NCCL meets.
 // Filled by sources/cuda/ (the readiness stage), judged by
-// checks/cuda_libraries.cc and checks/cuda_node.cc.
+// checks/cuda_library_checks.cc and checks/cuda_node.cc.
 //
 // Invariant as everywhere: unknown is std::nullopt, never 0 or false; what
 // could not be read is said in `notes` of the part it belongs to.
@@ -24,10 +24,12 @@ struct ResolvedLibrary {
   std::optional<std::string> file;
   /// The path the loader finds first (before links are followed).
   std::optional<std::string> found_at;
-  /// How: "LD_LIBRARY_PATH", "/etc/ld.so.cache", "default directory",
-  /// with the conf file that put the directory in the cache when known
-  /// ("/etc/ld.so.conf.d/cuda-compat.conf").
+  /// How: "LD_LIBRARY_PATH", "/etc/ld.so.cache" or "default directory".
   std::optional<std::string> found_via;
+  /// The loader conf file that put the cache entry's directory there
+  /// ("/etc/ld.so.conf.d/cuda-compat.conf"); null: not from the cache, or a
+  /// directory no conf file names (ldconfig's defaults).
+  std::optional<std::string> conf_file;
   std::optional<std::string> version;       ///< "565.57.01"
   std::optional<std::string> version_from;  ///< "file name" or "contents"
   /// A CUDA forward-compatibility library (a cuda-compat package's

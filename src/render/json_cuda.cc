@@ -10,10 +10,15 @@ using J = nlohmann::ordered_json;
 using json_util::opt;
 
 J library_json(const ResolvedLibrary& l) {
-  return {{"soname", l.soname},          {"file", opt(l.file)},
-          {"found_at", opt(l.found_at)}, {"found_via", opt(l.found_via)},
-          {"version", opt(l.version)},   {"version_from", opt(l.version_from)},
-          {"compat", l.compat},          {"notes", l.notes}};
+  return {{"soname", l.soname},
+          {"file", opt(l.file)},
+          {"found_at", opt(l.found_at)},
+          {"found_via", opt(l.found_via)},
+          {"conf_file", opt(l.conf_file)},
+          {"version", opt(l.version)},
+          {"version_from", opt(l.version_from)},
+          {"compat", l.compat},
+          {"notes", l.notes}};
 }
 
 J loader_json(const LoaderContext& c) {
@@ -81,6 +86,7 @@ ResolvedLibrary library_of(const J& j, const std::string& path) {
   o.get("file", l.file);
   o.get("found_at", l.found_at);
   o.get("found_via", l.found_via);
+  o.get("conf_file", l.conf_file);
   o.get("version", l.version);
   o.get("version_from", l.version_from);
   o.get("compat", l.compat);

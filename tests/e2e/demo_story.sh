@@ -20,6 +20,10 @@ has "3 hung-task warnings"
 has "SGLang server TP=8, GPUs 0-7"
 has "unit sglang.service (Restart=always); started 41 s after boot (auto-start)"
 has "NVML library 565.57.01 differs from kernel module 590.48.01"
+# Issue 34: the container's libcuda 565 under the 590 module is the 803
+# prediction, one line, with the fix in its step.
+has "critical CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) in a new job: libcuda 565.57.01 under kernel module 590.48.01 [cuda.driver_mismatch]"
+has "recreate the container with the NVIDIA container toolkit"
 has "/data is not mounted although /etc/fstab:3 mounts it"
 # Without --path (issue 31): the mount is found because fstab asks for it,
 # critical because SGLang's launcher names a path under it, and the plan's
@@ -47,7 +51,7 @@ job=$(sed -n 's/.*\$ gpu-triage data \(\/[^ ]*\/run-0412\) .*/\1/p' "$TMP/out" |
 has "\$ gpu-triage data $job --expect 64 --deep --move-bad-to $job.bad"
 has "prepare_hidden_states.py"
 # The driver library as the node sees it, not where the demo put the mock.
-has "\$ ls -l /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.565.57.01"
+has "\$ ls -l /usr/lib/x86_64-linux-gnu/libcuda.so.1"
 if grep -nE '\.gt-fixture|tests/scenarios|story/root|with-mock\.|not in the fixture|not read:' "$TMP/out" "$TMP/err"; then
   fail "fixture plumbing in the demo's output"
 fi

@@ -19,10 +19,12 @@ nhc() {
 
 nhc healthy-h100x8
 [[ "$(cat "$TMP/out")" == "rc=0 msg=" ]] || fail "healthy: $(cat "$TMP/out") $(cat "$TMP/err")"
-nhc after-crash   # WARNING passes without -w
+nhc two-vllm-tp4   # WARNING passes without -w
 [[ "$(cat "$TMP/out")" == "rc=0 msg=" ]] || fail "warning without -w: $(cat "$TMP/out")"
-nhc after-crash -w
+nhc two-vllm-tp4 -w
 expect_out_contains "rc=1 msg=die 1 check_gpu_triage: WARNING gpus=8/8 critical=0 warning=2"
+nhc after-crash   # CUDA cannot start there (803): critical fails without -w
+grep -q "^rc=1 msg=die 1 check_gpu_triage: CRITICAL .*cuda.driver_mismatch" "$TMP/out" || fail "803: $(cat "$TMP/out")"
 nhc one-gpu-lost
 grep -q "^rc=1 msg=die 1 check_gpu_triage: CRITICAL " "$TMP/out" || fail "lost GPU: $(cat "$TMP/out")"
 nhc healthy-h100x8 --expect-gpus 9

@@ -48,7 +48,7 @@ for dir in "$GT_SOURCE_DIR"/tests/scenarios/*/; do
 done
 run after-crash "${args[@]}"
 expect_rc 1
-[[ "$(cat "$TMP/out")" == "WARNING gpus=8/8 critical=0 warning=2 ids=driver.version_split,memory.held_idle" ]] ||
+[[ "$(cat "$TMP/out")" == "CRITICAL gpus=8/8 critical=1 warning=1 ids=cuda.driver_mismatch,memory.held_idle" ]] ||
   fail "after-crash: $(cat "$TMP/out")"
 run healthy-h100x8 "${args[@]}"
 expect_rc 0

@@ -71,6 +71,8 @@ for log in "$GT_SOURCE_DIR"/tests/fixtures/real/kernel-log/*.log; do
   check_plan "$(basename "$log")"
 done
 run after-crash --json --sample 400ms
-json_check "d['plan'][0]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "after-crash: stopping sglang.service comes first"
+# CUDA would not start (803, issue 34) before anything else; then the server that blocks the job.
+json_check "d['plan'][0]['finding_ids'] == ['cuda.driver_mismatch']" "after-crash: the 803 prediction comes first"
+json_check "d['plan'][1]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "after-crash: then stopping sglang.service"
 run healthy-h100x8 --json --sample 0
 json_check 'd["plan"] == []' "a healthy node has nothing to do"

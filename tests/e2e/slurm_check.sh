@@ -40,7 +40,7 @@ expect_rc 0
 [[ "$(cat "$TMP/log")" == "update NodeName=gpu01 State=RESUME" ]] || fail "resume: $(cat "$TMP/log")"
 slurm healthy-h100x8 "memory test by admin"
 [[ ! -s "$TMP/log" ]] || fail "resumed a node someone else drained"
-slurm after-crash ""   # WARNING: not drained by default
+slurm two-vllm-tp4 ""   # WARNING: not drained by default
 [[ ! -s "$TMP/log" ]] || fail "drained on a warning"
-FAKE=1 GPU_TRIAGE_DRAIN_ON=warning slurm after-crash ""
+FAKE=1 GPU_TRIAGE_DRAIN_ON=warning slurm two-vllm-tp4 ""
 grep -q 'State=DRAIN Reason=gpu-triage: WARNING' "$TMP/log" || fail "drain on warning: $(cat "$TMP/log")"

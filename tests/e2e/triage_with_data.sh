@@ -18,11 +18,11 @@ find "$D" -type f -exec touch -d '2 hours ago' {} +
 before=$(cd "$D" && find . -type f -printf '%p %s %T@\n' | sort | sha256sum)
 
 run after-crash --data "$D" --expect 40 --json --sample 600ms
-expect_rc 1
+expect_rc 2
 json_check '[f["id"] for f in d["findings"] if f["id"].startswith("data.")] == ["data.bad", "data.missing", "data.not_started"]' "bad, gap, not started"
 json_check 'd["data"]["bad"] == [{"path": "'"$D"'/rows_0-4/data_3.ckpt", "problem": "truncated"}]'
 json_check 'd["data"]["gap_count"] == 1 and d["data"]["gaps"] == "2" and d["data"]["not_started_range"] == {"first": 6, "last": 39}'
-json_check '[s["finding_ids"] for s in d["plan"]][:3] == [["memory.held_idle"], ["driver.version_split"], ["data.bad", "data.missing"]]' "stop the server, fix the library split that can stop the rerun from starting, then the data: one step"
+json_check '[s["finding_ids"] for s in d["plan"]][:3] == [["cuda.driver_mismatch"], ["memory.held_idle"], ["data.bad", "data.missing"]]' "fix the libraries CUDA cannot start with (803), stop the server, then the data: one step"
 json_check 'd["plan"][2]["commands"] == ["gpu-triage data '"$D"' --expect 40 --deep --move-bad-to '"$D"'.bad"]' "the exact move command"
 json_check '"prepare_hidden_states.py" in d["plan"][2]["text"]' "how SpecForge resumes"
 after=$(cd "$D" && find . -type f -printf '%p %s %T@\n' | sort | sha256sum)

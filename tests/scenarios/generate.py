@@ -14,6 +14,7 @@ Commit both this script and its output.
 import json
 import os
 import shutil
+import struct
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -268,7 +269,42 @@ def kmsg(root, records):
     write(root, "dev/kmsg", old + "\n".join(lines) + "\n")
 
 
-def nvidia_module(root, version):
+LIB_DIR = "usr/lib/x86_64-linux-gnu"
+DRIVER_LIBS = ("libcuda.so", "libnvidia-ml.so", "libnvidia-ptxjitcompiler.so")
+
+
+def driver_libraries(root, version, libdir=LIB_DIR, names=DRIVER_LIBS):
+    """A driver's user-space libraries as its packages lay them out:
+    libX.so.VERSION, with libX.so.1 linking to it. The files are stand-ins
+    (the release is in their names), not ELF."""
+    for name in names:
+        write(root, f"{libdir}/{name}.{version}", f"stand-in for {name}.{version}\n")
+        symlink(root, f"{libdir}/{name}.1", f"{name}.{version}")
+
+
+def ld_so_cache(root, entries):
+    """/etc/ld.so.cache in glibc's new format ("glibc-ld.so.cache1.1", as
+    ldconfig 2.32+ writes it; glibc's dl-cache.h): a 48-byte header, one
+    24-byte entry per (soname, path) with the x86-64 libc6 flags 0x0303,
+    then the strings; offsets from the start of the file."""
+    table = 48 + 24 * len(entries)
+    strings = b""
+    body = b""
+    for soname, path in entries:
+        key = table + len(strings)
+        strings += soname.encode() + b"\0"
+        value = table + len(strings)
+        strings += path.encode() + b"\0"
+        body += struct.pack("<iIIIQ", 0x0303, key, value, 0, 0)
+    head = b"glibc-ld.so.cache1.1" + struct.pack("<IIB3sI12s", len(entries), len(strings), 2,
+                                                 b"", 0, b"")
+    write(root, "etc/ld.so.cache", head + body + strings, binary=True)
+
+
+def nvidia_module(root, version, userspace=None):
+    """The loaded module `version`, and the user-space libraries of
+    `userspace` (the same release unless a scenario says otherwise)."""
+    driver_libraries(root, userspace or version)
     write(root, "sys/module/nvidia/version", version + "\n")
     kmsg(root, [(6, 4105233, "nvidia: loading out-of-tree module taints kernel."),
                 (6, 4389120, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
@@ -355,12 +391,20 @@ def stat_line(pid, comm, state, ppid, pgrp, starttime, threads, vsize_kb,
     return " ".join(f) + "\n"
 
 
+PROC_ENV = ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "LANG=C.UTF-8"]
+
+
 def proc(root, pid, comm, argv, ppid, uid, start_s, cgroup, state="S",
-         threads=1, vsize_kb=20000, rss_kb=12000):
+         threads=1, vsize_kb=20000, rss_kb=12000, env=None):
     """A /proc/<pid> directory. comm is truncated to 15 chars like the
-    kernel does; argv is a list (joined with NULs, NUL-terminated)."""
+    kernel does; argv and env are lists (joined with NULs, NUL-terminated;
+    env defaults to PROC_ENV)."""
     comm = comm[:15]
     d = f"proc/{pid}/"
+    write(root, d + "environ",
+          b"".join(e.encode() + b"\0" for e in (PROC_ENV if env is None else env)),
+          binary=True)
     write(root, d + "comm", comm + "\n")
     write(root, d + "cmdline",
           b"".join(a.encode() + b"\0" for a in argv), binary=True)
@@ -440,7 +484,9 @@ def after_crash(path, launcher_start_s=12.0):
     root = os.path.join(path, "root")
     base_root(root, ["svc-llm:x:997:997:SGLang service:/var/lib/svc-llm:"
                      "/usr/sbin/nologin"], hostname="llm-rtxpro-03")
-    nvidia_module(root, "590.48.01")
+    # The container's own driver libraries are the 565 ones its image was
+    # built with; the host's module is 590 (CUDA: 803).
+    nvidia_module(root, "590.48.01", userspace="565.57.01")
     gpu_pci_tree(root, CRASH_BUSES, "0x2bb5", ("0x10de", "0x204e"))
     init_proc(root)
     cg = "/system.slice/sglang.service"
@@ -592,7 +638,7 @@ def driverless_metal(path):
 def version_mismatch(path):
     root = os.path.join(path, "root")
     base_root(root)
-    nvidia_module(root, "570.133.20")
+    nvidia_module(root, "570.133.20", userspace="570.124.06")
     gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
     # What holds the running module: the modules stacked on it and the
     # daemons that keep /dev/nvidia* open.
@@ -858,13 +904,13 @@ def r535_records(path):
         "r535", "535.54.03", "535.54.03", "12.535.54.03", 12020, devs)
 
 
-def desktop_gpu(path):
+def desktop_gpu(path, driver="570.124.04"):
     """A workstation GPU: display server, compositor, editor and browser as
     graphics processes and one small idle python. Nothing is an idle server."""
     root = os.path.join(path, "root")
     base_root(root, ["alice:x:1001:1001:Alice:/home/alice:/bin/bash"],
               hostname="ws-alice")
-    nvidia_module(root, "570.124.04")
+    nvidia_module(root, driver)
     gpu_pci_tree(root, ["01"], "0x2684", ("0x10de", "0x16f4"))
     init_proc(root)
     sess = "/user.slice/user-1001.slice/session-2.scope"
@@ -887,10 +933,56 @@ def desktop_gpu(path):
     for pid, comm, argv, uid, cg, kind, mib in procs:
         proc(root, pid, comm, argv, 1, uid, 30.0 + pid / 100, cg)
         d["processes"].append({"pid": pid, "used_mib": mib, "type": kind})
+    major = int(driver.split(".")[0])
     return scenario_json(
         "1x RTX 4090 workstation: Xorg, gnome-shell, VS Code and Firefox as "
         "graphics processes, one small python (310 MiB); all idle",
-        "current", "570.124.04", "570.124.04", "12.570.124.04", 12080, [d])
+        "current", driver, driver, f"12.{driver}", 12080 if major >= 570 else 12040, [d])
+
+
+CUDA_COMPAT_12_8 = "570.124.06"  # cuda-compat-12-8's libcuda release
+
+
+def cuda_compat(root):
+    """cuda-compat-12-8 installed: its libcuda and ptxjitcompiler in
+    /usr/local/cuda-12.8/compat, an ld.so.conf.d file naming that directory
+    ahead of the driver's (as NVIDIA's package and the vLLM images do), and
+    the cache ldconfig made from it (the compat directory first)."""
+    compat = "usr/local/cuda-12.8/compat"
+    driver_libraries(root, CUDA_COMPAT_12_8, compat,
+                     ("libcuda.so", "libnvidia-ptxjitcompiler.so"))
+    write(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
+    write(root, "etc/ld.so.conf.d/000-cuda-compat.conf", "/" + compat + "\n")
+    write(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf",
+          "# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu\n"
+          "/usr/lib/x86_64-linux-gnu\n")
+    ld_so_cache(root, [("libnvidia-ptxjitcompiler.so.1", f"/{compat}/libnvidia-ptxjitcompiler.so.1"),
+                       ("libnvidia-ptxjitcompiler.so.1", f"/{LIB_DIR}/libnvidia-ptxjitcompiler.so.1"),
+                       ("libnvidia-ml.so.1", f"/{LIB_DIR}/libnvidia-ml.so.1"),
+                       ("libcuda.so.1", f"/{compat}/libcuda.so.1"),
+                       ("libcuda.so.1", f"/{LIB_DIR}/libcuda.so.1")])
+
+
+def cuda_compat_datacenter(path):
+    """8x H100 on R550 with cuda-compat-12-8 ahead of the driver: the
+    forward-compatible path NVIDIA documents for data-center GPUs."""
+    def mutate(devs):
+        pass
+    s = hgx(path, "cuda-compat-datacenter", "550.163.01",
+            "8x H100 on R550 with cuda-compat-12-8 (libcuda 570.124.06) first in the loader's "
+            "cache: forward compatibility on data-center GPUs", mutate)
+    cuda_compat(os.path.join(path, "root"))
+    return s
+
+
+def cuda_compat_rtx(path):
+    """desktop-gpu's RTX 4090 on R550 with cuda-compat-12-8 ahead of the
+    driver: a GeForce board has no forward compatibility (804)."""
+    s = desktop_gpu(path, driver="550.163.01")
+    cuda_compat(os.path.join(path, "root"))
+    s["description"] = ("1x RTX 4090 workstation on R550 with cuda-compat-12-8 (libcuda "
+                        "570.124.06) first in the loader's cache: CUDA fails with 804")
+    return s
 
 
 VLLM_UNIT = """[Service]
@@ -1356,6 +1448,8 @@ SCENARIOS = {
     "old-driver-r470": old_driver_r470,
     "r535-records": r535_records,
     "desktop-gpu": desktop_gpu,
+    "cuda-compat-datacenter": cuda_compat_datacenter,
+    "cuda-compat-rtx": cuda_compat_rtx,
     "two-vllm-tp4": two_vllm_tp4,
     "docker-restart": docker_restart,
     "recovery-reboot": recovery_reboot,

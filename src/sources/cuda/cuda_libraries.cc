@@ -1,12 +1,86 @@
 #include "sources/cuda/cuda_libraries.h"
 
+#include <set>
+
+#include "sources/cuda/library_search.h"
+#include "sources/cuda/read_node_file.h"
+
 namespace gt {
+namespace {
+
+const char* const kDriverSonames[] = {"libcuda.so.1", "libnvidia-ml.so.1",
+                                      "libnvidia-ptxjitcompiler.so.1"};
+constexpr uint64_t kMaxEnvironBytesRead = 4ull << 20;
+constexpr size_t kMaxProcessContexts = 64;
+
+LoaderContext libs_resolve_context(const FsRoot& root, const LoaderFiles& files,
+                                   std::optional<uint32_t> pid, std::string who,
+                                   std::optional<std::string> ld_library_path) {
+  LoaderContext c;
+  c.pid = pid;
+  c.who = std::move(who);
+  c.ld_library_path = std::move(ld_library_path);
+  const std::vector<std::string> dirs =
+      c.ld_library_path ? split_library_path(*c.ld_library_path) : std::vector<std::string>{};
+  for (const char* soname : kDriverSonames)
+    c.libraries.push_back(resolve_library(root, files, dirs, soname));
+  return c;
+}
+
+/// LD_LIBRARY_PATH in a /proc/PID/environ (NUL-separated); null when unset.
+std::optional<std::string> libs_library_path_in(const std::string& environ) {
+  constexpr std::string_view kKey = "LD_LIBRARY_PATH=";
+  size_t start = 0;
+  while (start < environ.size()) {
+    size_t end = environ.find('\0', start);
+    if (end == std::string::npos) end = environ.size();
+    const std::string_view e(environ.data() + start, end - start);
+    if (e.starts_with(kKey)) return std::string(e.substr(kKey.size()));
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+/// The GPU processes visible here, with their names, in PID order.
+std::vector<std::pair<uint32_t, std::string>> libs_gpu_processes(const NodeSnapshot& snap) {
+  std::set<std::pair<uint32_t, std::string>> seen;
+  for (const GpuState& g : snap.gpus) {
+    if (!g.processes) continue;
+    for (const GpuProcess& p : *g.processes) {
+      if (p.visible) seen.insert({p.pid, p.name.value_or("?")});
+    }
+  }
+  return {seen.begin(), seen.end()};
+}
+
+}  // namespace
 
 void read_cuda_libraries(const FsRoot& root, const NodeSnapshot& snap, CudaReadiness& r) {
-  // SKELETON: issue 34 item 1 (branch cuda-lib).
-  (void)root;
-  (void)snap;
-  (void)r;
+  const LoaderFiles files = read_loader_files(root);
+  LoaderContext job = libs_resolve_context(root, files, std::nullopt, "a new job", std::nullopt);
+  job.notes = files.notes;
+  job.notes.insert(job.notes.end(), files.conf.notes.begin(), files.conf.notes.end());
+  r.loaders.push_back(std::move(job));
+  size_t contexts = 0;
+  for (const auto& [pid, name] : libs_gpu_processes(snap)) {
+    const std::string environ = "/proc/" + std::to_string(pid) + "/environ";
+    Result<std::string> env =
+        read_node_file(root, environ, kMaxEnvironBytesRead, "a process environment");
+    if (!env) {
+      r.notes.push_back("environment of pid " + std::to_string(pid) +
+                        " not readable (another user's process?): " + env.error().message);
+      continue;
+    }
+    std::optional<std::string> lib_path = libs_library_path_in(*env);
+    if (!lib_path || split_library_path(*lib_path).empty()) continue;  // loads what a new job loads
+    if (++contexts > kMaxProcessContexts) {
+      r.notes.push_back("more than " + std::to_string(kMaxProcessContexts) +
+                        " GPU processes with an LD_LIBRARY_PATH: the rest not resolved");
+      break;
+    }
+    r.loaders.push_back(libs_resolve_context(
+        root, files, pid, "pid " + std::to_string(pid) + " (" + name + ")", lib_path));
+  }
 }
 
 }  // namespace gt

@@ -1,0 +1,258 @@
+// Whether the driver libraries a job would load match the kernel module.
+#include "checks/cuda_library_checks.h"
+
+#include <string_view>
+
+#include "checks/checks.h"
+
+namespace gt {
+namespace {
+
+const ResolvedLibrary* libcuda_of(const LoaderContext& c, const char* soname = "libcuda.so.1") {
+  for (const ResolvedLibrary& l : c.libraries) {
+    if (l.soname == soname) return &l;
+  }
+  return nullptr;
+}
+
+/// The context's libcuda when its release is known and differs from `module`.
+const ResolvedLibrary* mismatched_libcuda(const LoaderContext& c, const std::string& module) {
+  const ResolvedLibrary* l = libcuda_of(c);
+  if (!l || !l->file || !l->version || *l->version == module) return nullptr;
+  return l;
+}
+
+/// A compat libcuda newer than the module takes the forward-compatible path.
+bool takes_forward_compat(const ResolvedLibrary& l, const std::string& module) {
+  return l.compat && newer(*l.version, module);
+}
+
+std::string library_words(const ResolvedLibrary& l) {
+  std::string s = l.soname + " -> " + *l.file;
+  if (l.found_at && *l.found_at != *l.file) s = l.soname + " at " + *l.found_at + " -> " + *l.file;
+  s += " (found by " + l.found_via.value_or("?") +
+       (l.conf_file ? ", its directory from " + *l.conf_file : std::string()) + "; release " +
+       *l.version + " from its " + l.version_from.value_or("?") + ")";
+  return s;
+}
+
+/// The other driver libraries of the context whose release is not the module's.
+std::string other_splits(const LoaderContext& c, const std::string& module) {
+  std::string s;
+  for (const ResolvedLibrary& l : c.libraries) {
+    if (l.soname == "libcuda.so.1" || !l.file || !l.version || *l.version == module) continue;
+    s += "; " + l.soname + " -> " + *l.file + " is " + *l.version + " too";
+  }
+  return s;
+}
+
+std::string library_dir_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
+
+/// The fix by where the wrong library came from.
+void mismatch_fix(const NodeSnapshot& s, const LoaderContext& c, const ResolvedLibrary& l,
+                  const std::string& module, Finding& f) {
+  if (l.found_via == "LD_LIBRARY_PATH") {
+    f.action = "Its LD_LIBRARY_PATH puts " + library_dir_of(*l.found_at) +
+               " before the host's driver "
+               "libraries: remove that directory from the environment of " +
+               c.who + " (its unit, container or launcher) and start it again.";
+    f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version"};
+    if (c.pid)
+      f.commands.push_back("tr '\\0' '\\n' < /proc/" + std::to_string(*c.pid) +
+                           "/environ | grep LD_LIBRARY_PATH");
+  } else if (l.conf_file) {
+    const std::string& conf = *l.conf_file;
+    const std::string dir = library_dir_of(*l.found_at);
+    const bool own_file = conf != "/etc/ld.so.conf";
+    f.action = conf + " puts " + dir + " (libcuda " + *l.version +
+               ") before the driver's own libraries: remove " +
+               (own_file ? "that file (or the package that installed it)" : "that line") +
+               " and rebuild the loader cache, so the module's release " + module + " is loaded.";
+    f.commands = {"cat " + conf};
+    if (own_file) f.commands.push_back("sudo rm " + conf);
+    f.commands.insert(f.commands.end(), {"sudo ldconfig", "ldconfig -p | grep libcuda.so.1"});
+  } else if (newer(*l.version, module) && !l.compat) {
+    f.action = "The installed driver libraries (" + *l.version +
+               ") are newer than the running "
+               "module (" +
+               module +
+               "): an upgrade without a reboot. Reboot to load the "
+               "installed module (the simple path), then check the module's version.";
+    f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version", "sudo reboot"};
+  } else {
+    f.action = "The user-space driver libraries here are release " + *l.version +
+               ", the kernel module " + module +
+               ". In a container: the image carries its own "
+               "driver libraries, or they were mounted from the host before its driver changed; "
+               "recreate the container with the NVIDIA container toolkit (on the host, regenerate "
+               "the CDI spec after each driver change). On the host: install the user-space "
+               "packages of the module's release " +
+               module + " and pin the driver packages.";
+    f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version",
+                  "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # on the host, "
+                  "then recreate the container"};
+    add_pin_advice(s, f);
+  }
+}
+
+Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const ResolvedLibrary& l,
+                         const std::string& module) {
+  Finding f = node_finding("cuda.driver_mismatch");
+  if (c.pid) {
+    f.subject.kind = "process";
+    f.subject.pid = c.pid;
+  }
+  f.title = "CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) in " +
+            c.who + ": libcuda " + *l.version + " under kernel module " + module;
+  f.evidence = c.who + " loads " + library_words(l) + "; it should be libcuda.so." + module +
+               " (the module's release); /sys/module/nvidia/version " + module +
+               other_splits(c, module);
+  if (!c.pid && s.nvml.library_version && *s.nvml.library_version != module) {
+    f.evidence += "; NVML's library " + s.nvml.library_file.value_or("?") + " is " +
+                  *s.nvml.library_version + " (NVML still answers; CUDA does not)";
+  }
+  mismatch_fix(s, c, l, module, f);
+  return f;
+}
+
+/// Whether every GPU supports forward compatibility: false when one does
+/// not, null when one cannot be told and none is known not to.
+std::optional<bool> all_support_forward_compat(const NodeSnapshot& s, std::string& which) {
+  std::optional<bool> all = true;
+  for (const GpuState& g : s.gpus) {
+    const std::optional<bool> ok = g.name ? supports_forward_compat(*g.name) : std::nullopt;
+    if (ok == false) {
+      which = gpu_label(g) + " " + *g.name;
+      return false;
+    }
+    if (!ok && all) {
+      which = gpu_label(g) + " " + g.name.value_or("(name unknown)");
+      all = std::nullopt;
+    }
+  }
+  return all;
+}
+
+void judge_forward_compat(const NodeSnapshot& s, const LoaderContext& c, const ResolvedLibrary& l,
+                          const std::string& module, std::vector<Finding>& out) {
+  std::string which;
+  const std::optional<bool> ok = all_support_forward_compat(s, which);
+  if (ok == true) return;  // the forward-compatible path NVIDIA documents
+  Finding f = node_finding("cuda.compat_unsupported");
+  if (c.pid) {
+    f.subject.kind = "process";
+    f.subject.pid = c.pid;
+  }
+  f.evidence = c.who + " loads the forward-compatibility " + library_words(l) +
+               " over kernel module " + module + "; " + which;
+  if (ok == false) {
+    f.title =
+        "CUDA will fail to initialise (cuInit 804 CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE) "
+        "in " +
+        c.who + ": forward-compatibility libcuda " + *l.version + " on " + which;
+  } else {
+    f.severity = Severity::kWarning;
+    f.title = "Forward-compatibility libcuda " + *l.version + " in " + c.who +
+              " on a GPU not "
+              "known to support it (CUDA may fail with 804)";
+  }
+  const std::string words =
+      "Forward compatibility works only on data-center GPUs (and select "
+      "NGC Server Ready RTX boards).";
+  mismatch_fix(s, c, l, module, f);
+  f.action = words + " " + f.action;
+  out.push_back(f);
+}
+
+bool same_library_file(const ResolvedLibrary* a, const ResolvedLibrary* b) {
+  return a && b && a->file == b->file;
+}
+
+void judge_context(const NodeSnapshot& s, const LoaderContext& c, const LoaderContext& job,
+                   const std::string& module, std::vector<Finding>& out) {
+  const ResolvedLibrary* l = mismatched_libcuda(c, module);
+  if (!l) return;
+  if (c.pid && same_library_file(l, libcuda_of(job))) return;  // said once, for a new job
+  // NVML refuses to start on the same split: nvml.version_mismatch says it.
+  if (!c.pid && !s.nvml.initialized && s.nvml.init_error == NvmlInitError::kVersionMismatch &&
+      s.nvml.library_version == l->version) {
+    return;
+  }
+  if (takes_forward_compat(*l, module)) return judge_forward_compat(s, c, *l, module, out);
+  out.push_back(mismatch_finding(s, c, *l, module));
+}
+
+/// What could not be resolved or read, when it leaves the answer unknown.
+void libraries_unread(const NodeSnapshot& s, const std::string& module, std::vector<Finding>& out) {
+  const CudaReadiness& r = *s.cuda;
+  std::string what;
+  for (const LoaderContext& c : r.loaders) {
+    const ResolvedLibrary* l = libcuda_of(c);
+    if (l && l->version) continue;
+    what += (what.empty() ? "" : "; ") + c.who + ": ";
+    what += !l || !l->file ? "no libcuda.so.1 on the loader's search path"
+                           : "release of " + *l->file + " unknown";
+    if (l) {
+      for (const std::string& n : l->notes) what += " (" + n + ")";
+    }
+  }
+  for (const std::string& n : r.notes) what += (what.empty() ? "" : "; ") + n;
+  if (!r.loaders.empty()) {
+    for (const std::string& n : r.loaders.front().notes) what += (what.empty() ? "" : "; ") + n;
+  }
+  if (what.empty()) return;
+  Finding f = node_finding("cuda.libraries_unread");
+  f.title = "Which libcuda a job loads, or its release, could not be read everywhere";
+  f.evidence = what + "; kernel module " + module;
+  f.action = "Whether CUDA starts against module " + module +
+             " is unknown where this says so: "
+             "check the library a job loads by hand.";
+  f.commands = {"ldconfig -p | grep -E 'libcuda|libnvidia-ml|ptxjit'",
+                "cat /proc/driver/nvidia/version"};
+  out.push_back(f);
+}
+
+bool gpu_name_has_token(std::string_view name, std::initializer_list<std::string_view> tokens) {
+  size_t i = 0;
+  while (i < name.size()) {
+    const size_t end = std::min(name.find_first_of(" -", i), name.size());
+    for (std::string_view t : tokens) {
+      if (name.substr(i, end - i) == t) return true;
+    }
+    i = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<bool> supports_forward_compat(const std::string& gpu_name) {
+  if (gpu_name_has_token(gpu_name, {"GeForce", "TITAN"})) return false;
+  if (gpu_name_has_token(gpu_name, {"RTX", "Quadro"})) {
+    if (gpu_name.find("Server Edition") != std::string::npos) return std::nullopt;
+    return false;
+  }
+  if (gpu_name_has_token(gpu_name, {"Tesla", "A100", "A800",  "A30",  "A40",  "A10",   "A16",
+                                    "A2",    "H100", "H200",  "H800", "H20",  "GH200", "L40",
+                                    "L40S",  "L4",   "L20",   "B100", "B200", "B300",  "GB200",
+                                    "GB300", "V100", "V100S", "T4",   "P100", "P40",   "P4"})) {
+    return true;
+  }
+  return std::nullopt;
+}
+
+bool new_job_driver_mismatch(const NodeSnapshot& s) {
+  if (!s.cuda || s.cuda->loaders.empty() || !s.kernel_module_version) return false;
+  const ResolvedLibrary* l = mismatched_libcuda(s.cuda->loaders.front(), *s.kernel_module_version);
+  return l && !takes_forward_compat(*l, *s.kernel_module_version);
+}
+
+void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out) {
+  if (!s.cuda || s.cuda->loaders.empty() || !s.kernel_module_version) return;
+  const std::string& module = *s.kernel_module_version;
+  const LoaderContext& job = s.cuda->loaders.front();
+  for (const LoaderContext& c : s.cuda->loaders) judge_context(s, c, job, module, out);
+  libraries_unread(s, module, out);
+}
+
+}  // namespace gt
