@@ -15,6 +15,7 @@
 #include "free/gpu_selection.h"
 #include "model/exit_code.h"
 #include "render/cuda_probe_render.h"
+#include "sources/cuda/libcuda_for_new_job.h"
 #include "sources/cuda_driver/cuda_child.h"
 #include "sources/cuda_driver/probe_run.h"
 #include "util/duration.h"
@@ -33,16 +34,6 @@ struct CudaCli {
   std::optional<GpuSelector> gpus;
   bool json = false;
 };
-
-/// The libcuda a new job would load. The seam for issue 34's resolver (the
-/// readiness stage's "libcuda.so.1 a new job would load"): until it is
-/// plugged in here, --cuda-lib, else GPU_TRIAGE_CUDA_LIB, else the bare
-/// soname through dlopen's own search (what a job started from this shell
-/// gets).
-std::string cuda_library(const std::string& flag) {
-  if (!flag.empty()) return flag;
-  return env_or("GPU_TRIAGE_CUDA_LIB", "libcuda.so.1");
-}
 
 std::optional<CudaCli> parse_cuda_args(int argc, char** argv, int& code) {
   CLI::App app{
@@ -92,9 +83,10 @@ std::optional<CudaCli> parse_cuda_args(int argc, char** argv, int& code) {
   c.gpus = *list;
   c.probe.timeout = *t;
   c.probe.memory_bytes = *m;
-  c.probe.library = cuda_library(cuda_lib);
   if (c.nvml_lib.empty()) c.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
   if (app.count("--root") == 0) c.root = env_or("GPU_TRIAGE_ROOT", "/");
+  // The library a new job would load (the readiness stage's search).
+  c.probe.library = libcuda_to_probe(cuda_lib, FsRoot(c.root));
   return c;
 }
 

@@ -109,7 +109,7 @@ Report collect_report(const Options& o, Stages stages, bool& abandoned_threads) 
     print_error("gpu-triage", "--smi-xml: " + *report.snapshot.nvml.error_message);
   // Phase 2: explain what failed, in words; judge.
   judge_report(report, o.expect_gpus, o.npd_exit_codes);
-  if (o.cuda) add_cuda_probe(report, o.npd_exit_codes);  // cli/triage_cuda.h
+  if (o.cuda) add_cuda_probe(report, o.root, o.npd_exit_codes);  // cli/triage_cuda.h
   return report;
 }
 

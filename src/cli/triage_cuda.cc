@@ -5,15 +5,16 @@
 #include "checks/cuda_probe.h"
 #include "checks/plan.h"
 #include "checks/registry.h"
+#include "sources/cuda/libcuda_for_new_job.h"
 #include "sources/cuda_driver/probe_run.h"
 #include "util/env.h"
 
 namespace gt {
 
-void add_cuda_probe(Report& report, bool npd) {
+void add_cuda_probe(Report& report, const std::string& root, bool npd) {
   CudaProbeOptions o;
-  // The seam for issue 34's resolver, as in cmd_cuda.cc's cuda_library().
-  o.library = env_or("GPU_TRIAGE_CUDA_LIB", "libcuda.so.1");
+  // The library a new job would load (the readiness stage's search).
+  o.library = libcuda_to_probe("", FsRoot(root));
   o.memory_bytes = 256ull << 20;
   o.timeout = std::chrono::seconds(10);
   if (!report.snapshot.nvml.initialized) return;  // NVML's own findings say why

@@ -4,12 +4,14 @@
 // PlanStage::kCuda, before the servers and the resume).
 #pragma once
 
+#include <string>
+
 #include "model/report.h"
 
 namespace gt {
 
 /// Probes every GPU of report.snapshot (256 MiB each, 10 s each, GPUs in
 /// use skipped) and judges the report again with the probe's findings.
-void add_cuda_probe(Report& report, bool npd);
+void add_cuda_probe(Report& report, const std::string& root, bool npd);
 
 }  // namespace gt

@@ -20,4 +20,10 @@ struct LibcudaPaths {
 /// Null when the loader's search finds no libcuda.so.1 under `root`.
 std::optional<LibcudaPaths> host_path_of_libcuda_for_new_job(const FsRoot& root);
 
+/// What the probe dlopens: `flag` (--cuda-lib) when given, else
+/// GPU_TRIAGE_CUDA_LIB (the mock's seam), else the file the readiness
+/// stage's search finds for a new job under `root`, else the bare soname
+/// through dlopen's own search.
+std::string libcuda_to_probe(const std::string& flag, const FsRoot& root);
+
 }  // namespace gt
