@@ -1,5 +1,7 @@
 #include "render/prometheus.h"
 
+#include "checks/cuda_node_parts.h"
+
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -72,6 +74,14 @@ void add_opt(MetricSet& set, const char* name, const MetricLabels& l, const std:
   if (v) set.add(name, l, static_cast<double>(*v) * scale);
 }
 
+/// No critical readiness finding (checks/cuda_node_parts.h): CUDA and NCCL
+/// are predicted to start.
+bool cuda_ready(const Report& r) {
+  for (const Finding& f : r.findings)
+    if (f.severity == Severity::kCritical && is_readiness_finding(f.id)) return false;
+  return true;
+}
+
 void add_node_metrics(const Report& r, const PrometheusContext& ctx, MetricSet& set) {
   const NodeSnapshot& s = r.snapshot;
   const MetricLabels node = node_labels(s);
@@ -90,6 +100,7 @@ void add_node_metrics(const Report& r, const PrometheusContext& ctx, MetricSet& 
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     set.add("gpu_triage_verdict", with(node, "verdict", lower), verdict == v ? 1 : 0);
   }
+  if (s.cuda) set.add("gpu_triage_cuda_ready", node, cuda_ready(r) ? 1 : 0);
   add_opt(set, "gpu_triage_gpus", node, s.gpu_count);
   set.add("gpu_triage_pci_gpus", node, static_cast<double>(s.pci_devices.size()));
   set.add("gpu_triage_sample_window_seconds", node, s.sample_window_s);

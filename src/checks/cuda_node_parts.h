@@ -1,0 +1,23 @@
+// The parts of check_cuda_node (checks.h), one concept per file:
+// device nodes and compute mode (cuda_node.cc), the job's CUDA build
+// against the driver (cuda_runtime_build.cc), NCCL's container limits
+// (nccl_limits.cc).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/finding.h"
+#include "model/snapshot.h"
+
+namespace gt {
+
+void check_cuda_runtime_builds(const NodeSnapshot& s, std::vector<Finding>& out);
+void check_nccl_limits(const NodeSnapshot& s, std::vector<Finding>& out);
+
+/// Whether a finding id predicts that CUDA or NCCL fails to start (cuda.*,
+/// nccl.*, and fabric.not_registered's 802): what gpu_triage_cuda_ready
+/// counts.
+bool is_readiness_finding(const std::string& id);
+
+}  // namespace gt
