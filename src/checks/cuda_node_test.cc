@@ -127,7 +127,7 @@ TEST(CudaNode, DevShmAndMemlock) {
   std::vector<Finding> f = run(r.snapshot);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].id, "nccl.dev_shm_small");
-  EXPECT_EQ(f[0].title, "/dev/shm is 64.0 MiB under a TP=8 server: NCCL's shared-memory setup fails");
+  EXPECT_EQ(f[0].title, "/dev/shm is 64 MiB under a TP=8 server: NCCL's shared-memory setup fails");
   c.dev_shm_bytes = (64ull << 20) + 1;
   EXPECT_TRUE(run(r.snapshot).empty());
   c.rdma_devices = std::vector<std::string>{"mlx5_0"};
@@ -142,6 +142,8 @@ TEST(CudaNode, DevShmAndMemlock) {
 TEST(CudaNode, ReadinessIds) {
   EXPECT_TRUE(is_readiness_finding("cuda.uvm_missing"));
   EXPECT_TRUE(is_readiness_finding("nccl.dev_shm_small"));
+  EXPECT_TRUE(is_readiness_finding("fabric.not_registered"));  // CUDA's 802
+  EXPECT_FALSE(is_readiness_finding("fabric.unhealthy"));
   EXPECT_FALSE(is_readiness_finding("gpu.lost"));
 }
 

@@ -174,8 +174,9 @@ std::optional<CudaRuntimeBuild> server_build(const FsRoot& root, const Server& s
   for (const ServerMember& m : sv.members) {
     const std::string maps_path = fmt::format("/proc/{}/maps", m.pid);
     Result<std::string> maps = root.read(maps_path);
-    if (!maps) {
-      unreadable.push_back(maps_path + ": " + maps.error().message);
+    if (!maps) {  // gone (or a tree without it): nothing to say; else a note
+      if (maps.error().kind != ErrorKind::kNotFound)
+        unreadable.push_back(maps_path + ": " + maps.error().message);
       continue;
     }
     b.pid = m.pid;
