@@ -33,11 +33,11 @@ void uvm_missing(const CudaDeviceNodes& d, std::vector<Finding>& out) {
     f.action =
         "The host loads nvidia-uvm only on first CUDA use, and a container started before "
         "that has no node: load it on the host, then recreate this container.";
-    f.commands = {"sudo nvidia-modprobe -u -c=0   # on the host (or: sudo modprobe nvidia-uvm)",
+    f.commands = {"sudo nvidia-modprobe -u -c=0   # on the host (or: modprobe nvidia-uvm)",
                   kRecreate};
   } else {
     f.action = "Load the module and create its nodes, then start the job.";
-    f.commands = {"sudo nvidia-modprobe -u -c=0   # or: sudo modprobe nvidia-uvm"};
+    f.commands = {"sudo nvidia-modprobe -u -c=0   # or: modprobe nvidia-uvm"};
   }
   out.push_back(f);
 }
