@@ -71,12 +71,14 @@ void nodes_missing(const NodeSnapshot& s, const CudaDeviceNodes& d, std::vector<
   Finding f = node_finding("cuda.device_node_missing");
   f.title = fmt::format("{} missing: CUDA cannot open {}", fmt::join(missing, ", "),
                         missing.size() == 1 ? "it" : "them");
-  f.evidence = "the driver lists the GPUs in /proc/driver/nvidia/gpus/*/information (Device "
-               "Minor) without their node here" +
-               std::string(d.in_container ? "; inside a container" : "");
+  f.evidence =
+      "the driver lists the GPUs in /proc/driver/nvidia/gpus/*/information (Device "
+      "Minor) without their node here" +
+      std::string(d.in_container ? "; inside a container" : "");
   if (d.in_container) {
-    f.action = "Recreate the container with the GPUs it should have (--gpus all, or the "
-               "device list), so the toolkit adds their nodes.";
+    f.action =
+        "Recreate the container with the GPUs it should have (--gpus all, or the "
+        "device list), so the toolkit adds their nodes.";
     f.commands = {kRecreate};
   } else {
     f.action = "Create the missing nodes (nvidia-modprobe makes one per GPU minor).";
@@ -93,8 +95,7 @@ void nodes_missing(const NodeSnapshot& s, const CudaDeviceNodes& d, std::vector<
 
 std::vector<uint32_t> holder_pids(const GpuState& g) {
   std::vector<uint32_t> pids;
-  for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{}))
-    pids.push_back(p.pid);
+  for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) pids.push_back(p.pid);
   return pids;
 }
 
@@ -104,13 +105,17 @@ void compute_mode_one(const GpuState& g, std::vector<Finding>& out) {
   const std::vector<uint32_t> pids = holder_pids(g);
   if (mode != "Prohibited" && !(exclusive && !pids.empty())) return;
   Finding f = gpu_finding("cuda.compute_mode_blocked", g);
+  // Exclusive with a holder is what the mode is for while that holder is the
+  // job (a warning: true for a new process, not a fault of the node);
+  // Prohibited leaves the GPU to nobody.
+  if (exclusive) f.severity = Severity::kWarning;
   f.title = fmt::format(
       "{}: a new process cannot open it (compute mode {}): \"all CUDA-capable devices are "
       "busy or unavailable\"",
       gpu_label(g), mode);
-  f.evidence = pids.empty() ? "compute mode " + mode + ": no process may create a context"
-                            : fmt::format("compute mode {}; held by PID {}", mode,
-                                          fmt::join(pids, ", "));
+  f.evidence = pids.empty()
+                   ? "compute mode " + mode + ": no process may create a context"
+                   : fmt::format("compute mode {}; held by PID {}", mode, fmt::join(pids, ", "));
   f.action = pids.empty() || mode == "Prohibited"
                  ? "Set the compute mode back to Default before starting the job."
                  : "Stop the process that holds it, or set the compute mode to Default.";
@@ -119,10 +124,6 @@ void compute_mode_one(const GpuState& g, std::vector<Finding>& out) {
 }
 
 }  // namespace
-
-bool is_readiness_finding(const std::string& id) {
-  return id.starts_with("cuda.") || id.starts_with("nccl.") || id == "fabric.not_registered";
-}
 
 void check_cuda_node(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.cuda) return;

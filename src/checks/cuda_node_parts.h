@@ -4,7 +4,6 @@
 // (nccl_limits.cc).
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "model/finding.h"
@@ -14,10 +13,5 @@ namespace gt {
 
 void check_cuda_runtime_builds(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_nccl_limits(const NodeSnapshot& s, std::vector<Finding>& out);
-
-/// Whether a finding id predicts that CUDA or NCCL fails to start (cuda.*,
-/// nccl.*, and fabric.not_registered's 802): what gpu_triage_cuda_ready
-/// counts.
-bool is_readiness_finding(const std::string& id);
 
 }  // namespace gt

@@ -88,6 +88,8 @@ TEST(CudaNode, ComputeModeWithAHolderOrProhibited) {
   EXPECT_EQ(f[0].id, "cuda.compute_mode_blocked");
   EXPECT_EQ(f[0].subject.gpu_index, 2u);
   EXPECT_EQ(f[0].evidence, "compute mode Exclusive_Process; held by PID 4242");
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_EQ(f[1].severity, Severity::kCritical);  // Prohibited: nobody may use it
   EXPECT_NE(f[0].title.find("a new process cannot open it"), std::string::npos);
   EXPECT_EQ(f[1].subject.gpu_index, 5u);
   EXPECT_EQ(f[1].commands[0], "sudo nvidia-smi -i 5 -c DEFAULT");
@@ -96,8 +98,11 @@ TEST(CudaNode, ComputeModeWithAHolderOrProhibited) {
 TEST(CudaNode, RuntimeNewerThanTheDriver) {
   Report r = ready_node();
   r.snapshot.cuda->runtimes.push_back(
-      {std::nullopt, "--python /opt/venv/bin/python", "12.8",
-       "torch 2.7.0+cu128 (/opt/venv/lib/python3.12/site-packages/torch/version.py)", {}});
+      {std::nullopt,
+       "--python /opt/venv/bin/python",
+       "12.8",
+       "torch 2.7.0+cu128 (/opt/venv/lib/python3.12/site-packages/torch/version.py)",
+       {}});
   std::vector<Finding> f = run(r.snapshot);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].id, "cuda.runtime_too_new");

@@ -75,12 +75,13 @@ void one_build(const NodeSnapshot& s, const CudaRuntimeBuild& b, CudaRelease dri
   std::optional<std::string> python = python_of(b);
   std::optional<std::string> index = torch_index_for(driver);
   if (b.source && b.source->starts_with("torch") && python && index)
-    f.commands.push_back(fmt::format(
-        "{} -m pip install --force-reinstall torch --index-url "
-        "https://download.pytorch.org/whl/{}   # a torch built for this driver's CUDA",
-        shell_word(*python), *index));
-  f.commands.push_back("nvidia-smi   # the driver's version and the CUDA it supports, after "
-                       "upgrading the driver");
+    f.commands.push_back(
+        fmt::format("{} -m pip install --force-reinstall torch --index-url "
+                    "https://download.pytorch.org/whl/{}   # a torch built for this driver's CUDA",
+                    shell_word(*python), *index));
+  f.commands.push_back(
+      "nvidia-smi   # the driver's version and the CUDA it supports, after "
+      "upgrading the driver");
   out.push_back(f);
 }
 

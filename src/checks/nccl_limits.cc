@@ -35,13 +35,16 @@ void dev_shm(const CudaReadiness& r, std::vector<Finding>& out) {
   f.subject.pid = server->pid;
   f.title = fmt::format("/dev/shm is {} under a TP={} server: NCCL's shared-memory setup fails",
                         format_bytes(*r.dev_shm_bytes), *server->tensor_parallel);
-  f.evidence = fmt::format("/dev/shm {} (statvfs), Docker's default is 64 MiB; {} runs with "
-                           "tensor parallel {}",
-                           format_bytes(*r.dev_shm_bytes), server->who, *server->tensor_parallel);
-  f.action = "Recreate the container with a larger /dev/shm (NCCL's guide: --shm-size=1g "
-             "--ulimit memlock=-1; Kubernetes: an emptyDir of medium Memory on /dev/shm).";
-  f.commands = {"docker rm -f CONTAINER && docker run --shm-size=1g --ulimit memlock=-1 ...   "
-                "# the same arguments otherwise"};
+  f.evidence = fmt::format(
+      "/dev/shm {} (statvfs), Docker's default is 64 MiB; {} runs with "
+      "tensor parallel {}",
+      format_bytes(*r.dev_shm_bytes), server->who, *server->tensor_parallel);
+  f.action =
+      "Recreate the container with a larger /dev/shm (NCCL's guide: --shm-size=1g "
+      "--ulimit memlock=-1; Kubernetes: an emptyDir of medium Memory on /dev/shm).";
+  f.commands = {
+      "docker rm -f CONTAINER && docker run --shm-size=1g --ulimit memlock=-1 ...   "
+      "# the same arguments otherwise"};
   out.push_back(f);
 }
 
@@ -52,16 +55,18 @@ void memlock(const CudaReadiness& r, std::vector<Finding>& out) {
     Finding f = node_finding("nccl.memlock_limited");
     f.subject.pid = l.pid;
     f.title = fmt::format("{} may lock only {} of memory: NCCL over RDMA ({}) needs unlimited",
-                          l.who, format_bytes(*l.memlock_bytes),
-                          fmt::join(*r.rdma_devices, ", "));
-    f.evidence = fmt::format("/proc/{}/limits: Max locked memory {} bytes; RDMA devices in "
-                             "/sys/class/infiniband: {}",
-                             l.pid, *l.memlock_bytes, fmt::join(*r.rdma_devices, ", "));
-    f.action = "Start it with an unlimited memlock limit (docker: --ulimit memlock=-1; "
-               "systemd: LimitMEMLOCK=infinity), or multi-node NCCL over InfiniBand fails to "
-               "register its buffers.";
-    f.commands = {"docker rm -f CONTAINER && docker run --ulimit memlock=-1 ...   # or "
-                  "LimitMEMLOCK=infinity in the unit"};
+                          l.who, format_bytes(*l.memlock_bytes), fmt::join(*r.rdma_devices, ", "));
+    f.evidence = fmt::format(
+        "/proc/{}/limits: Max locked memory {} bytes; RDMA devices in "
+        "/sys/class/infiniband: {}",
+        l.pid, *l.memlock_bytes, fmt::join(*r.rdma_devices, ", "));
+    f.action =
+        "Start it with an unlimited memlock limit (docker: --ulimit memlock=-1; "
+        "systemd: LimitMEMLOCK=infinity), or multi-node NCCL over InfiniBand fails to "
+        "register its buffers.";
+    f.commands = {
+        "docker rm -f CONTAINER && docker run --ulimit memlock=-1 ...   # or "
+        "LimitMEMLOCK=infinity in the unit"};
     out.push_back(f);
   }
 }

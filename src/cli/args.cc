@@ -63,7 +63,8 @@ constexpr const char* kExitCodesHelp =
 std::optional<std::string> refused_python(const Options& o) {
   if (!o.python) return std::nullopt;
   if (!o.python->starts_with("/") || o.python->find('/', 1) == std::string::npos)
-    return "--python " + *o.python + ": give the interpreter's absolute path (/opt/venv/bin/python)";
+    return "--python " + *o.python +
+           ": give the interpreter's absolute path (/opt/venv/bin/python)";
   Result<std::string> real = FsRoot(o.root).resolve(*o.python);
   struct stat st;
   if (!real || ::stat(real->c_str(), &st) != 0)

@@ -1,7 +1,5 @@
 #include "render/prometheus.h"
 
-#include "checks/cuda_node_parts.h"
-
 #include <charconv>
 #include <cmath>
 #include <map>

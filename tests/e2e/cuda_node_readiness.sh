@@ -6,7 +6,7 @@ source "$(dirname "$0")/common.sh"
 
 declare -A WANT=(
   [cuda-no-uvm]="critical cuda.uvm_missing"
-  [cuda-exclusive-held]="critical cuda.compute_mode_blocked"
+  [cuda-exclusive-held]="warning cuda.compute_mode_blocked"
   [cuda-torch-newer]="warning cuda.runtime_too_new"
   [nccl-shm-64m]="critical nccl.dev_shm_small"
 )

@@ -26,7 +26,8 @@ NodeKind node_kind(const FsRoot& root, const std::string& path) {
 
 std::string_view minor_field_trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -36,7 +37,8 @@ std::optional<uint32_t> device_minor(std::string_view text) {
   size_t at = text.find(kKey);
   if (at == std::string_view::npos) return std::nullopt;
   size_t end = text.find('\n', at);
-  return parse_int<uint32_t>(minor_field_trimmed(text.substr(at + kKey.size(), end - at - kKey.size())));
+  return parse_int<uint32_t>(
+      minor_field_trimmed(text.substr(at + kKey.size(), end - at - kKey.size())));
 }
 
 /// GPUs the driver holds: (minor, bus id), with a note for each one whose

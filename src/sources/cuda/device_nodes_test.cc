@@ -9,8 +9,8 @@ namespace {
 
 void driver_gpu(const TempTree& t, const std::string& bus, int minor) {
   t.write("/proc/driver/nvidia/gpus/" + bus + "/information",
-          "Model: \t\t NVIDIA H100 80GB HBM3\nBus Location: \t " + bus +
-              "\nDevice Minor: \t " + std::to_string(minor) + "\nGPU Excluded:\t No\n");
+          "Model: \t\t NVIDIA H100 80GB HBM3\nBus Location: \t " + bus + "\nDevice Minor: \t " +
+              std::to_string(minor) + "\nGPU Excluded:\t No\n");
 }
 
 NodeSnapshot nvml_up() {

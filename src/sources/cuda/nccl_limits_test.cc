@@ -10,11 +10,16 @@
 namespace gt {
 
 TEST(NcclLimits, MemlockSoftLimit) {
-  const std::string head = "Limit                     Soft Limit           Hard Limit           Units\n";
-  EXPECT_EQ(memlock_soft_bytes(head + "Max locked memory         65536                65536                bytes\n"),
-            65536u);
-  EXPECT_EQ(memlock_soft_bytes(head + "Max locked memory         unlimited            unlimited            bytes\n"),
-            std::numeric_limits<uint64_t>::max());
+  const std::string head =
+      "Limit                     Soft Limit           Hard Limit           Units\n";
+  EXPECT_EQ(
+      memlock_soft_bytes(
+          head + "Max locked memory         65536                65536                bytes\n"),
+      65536u);
+  EXPECT_EQ(
+      memlock_soft_bytes(
+          head + "Max locked memory         unlimited            unlimited            bytes\n"),
+      std::numeric_limits<uint64_t>::max());
   EXPECT_FALSE(memlock_soft_bytes(head + "Max locked memory         lots   x  bytes\n"));
   EXPECT_FALSE(memlock_soft_bytes(head));
 }
@@ -30,7 +35,8 @@ TEST(NcclLimits, DevShmUnderAFixtureRootComesFromTheTree) {
 
 TEST(NcclLimits, ServerLimitsAndRdma) {
   TempTree t;
-  t.write("/proc/7/limits", "Max locked memory         8388608              8388608              bytes\n");
+  t.write("/proc/7/limits",
+          "Max locked memory         8388608              8388608              bytes\n");
   t.write("/sys/class/infiniband/mlx5_0/ports/1/state", "4: ACTIVE\n");
   NodeSnapshot s;
   Server sv;

@@ -17,8 +17,8 @@ namespace {
 struct StackPlaces {
   std::string via;
   std::optional<std::string> site_packages;
-  std::optional<std::string> prefix;        ///< the environment's (conda-meta/)
-  std::optional<std::string> cudart_file;   ///< a mapped libcudart.so.X.Y.Z
+  std::optional<std::string> prefix;       ///< the environment's (conda-meta/)
+  std::optional<std::string> cudart_file;  ///< a mapped libcudart.so.X.Y.Z
 };
 
 std::string_view path_before(std::string_view s, std::string_view marker) {
