@@ -3,7 +3,6 @@
 #include <limits>
 
 #include "checks/checks.h"
-#include "checks/cuda_node_parts.h"
 #include "checks/test_node.h"
 
 namespace gt {
@@ -142,14 +141,6 @@ TEST(CudaNode, DevShmAndMemlock) {
   EXPECT_EQ(f[0].severity, Severity::kWarning);
   c.limits[0].memlock_bytes = std::numeric_limits<uint64_t>::max();
   EXPECT_TRUE(run(r.snapshot).empty());
-}
-
-TEST(CudaNode, ReadinessIds) {
-  EXPECT_TRUE(is_readiness_finding("cuda.uvm_missing"));
-  EXPECT_TRUE(is_readiness_finding("nccl.dev_shm_small"));
-  EXPECT_TRUE(is_readiness_finding("fabric.not_registered"));  // CUDA's 802
-  EXPECT_FALSE(is_readiness_finding("fabric.unhealthy"));
-  EXPECT_FALSE(is_readiness_finding("gpu.lost"));
 }
 
 }  // namespace gt

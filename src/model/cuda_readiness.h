@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace gt {
@@ -105,12 +104,5 @@ struct CudaReadiness {
   std::vector<std::string> notes;  ///< what the stage as a whole could not read
   bool operator==(const CudaReadiness&) const = default;
 };
-
-/// Whether a finding id predicts that CUDA or NCCL fails to start: cuda.*,
-/// nccl.*, and fabric.not_registered (802 CUDA_ERROR_SYSTEM_NOT_READY).
-/// What gpu_triage_cuda_ready counts.
-inline bool is_readiness_finding(std::string_view id) {
-  return id.starts_with("cuda.") || id.starts_with("nccl.") || id == "fabric.not_registered";
-}
 
 }  // namespace gt

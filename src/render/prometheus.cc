@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "checks/catalogue.h"
 #include "render/prometheus_metrics.h"
 #include "render/prometheus_servers.h"
 #include "util/terminal_text.h"
@@ -72,11 +73,11 @@ void add_opt(MetricSet& set, const char* name, const MetricLabels& l, const std:
   if (v) set.add(name, l, static_cast<double>(*v) * scale);
 }
 
-/// No critical readiness finding (checks/cuda_node_parts.h): CUDA and NCCL
-/// are predicted to start.
+/// No critical finding of the CUDA plan stage (the readiness rows and
+/// fabric.not_registered's 802): CUDA and NCCL are predicted to start.
 bool cuda_ready(const Report& r) {
   for (const Finding& f : r.findings)
-    if (f.severity == Severity::kCritical && is_readiness_finding(f.id)) return false;
+    if (f.severity == Severity::kCritical && plan_stage(f.id) == PlanStage::kCuda) return false;
   return true;
 }
 
