@@ -73,8 +73,8 @@ void add_opt(MetricSet& set, const char* name, const MetricLabels& l, const std:
   if (v) set.add(name, l, static_cast<double>(*v) * scale);
 }
 
-/// No critical finding of the CUDA plan stage (the readiness rows and
-/// fabric.not_registered's 802): CUDA and NCCL are predicted to start.
+/// No critical finding of the CUDA plan stage (the readiness rows,
+/// checks/catalogue.h): CUDA and NCCL are predicted to start.
 bool cuda_ready(const Report& r) {
   for (const Finding& f : r.findings)
     if (f.severity == Severity::kCritical && plan_stage(f.id) == PlanStage::kCuda) return false;

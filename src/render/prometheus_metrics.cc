@@ -21,7 +21,7 @@ const std::vector<MetricSpec>& prometheus_metric_specs() {
        "subject's gpu, UUID, pci_bus_id, pid, path when it has them"},
       {"gpu_triage_findings", "gauge", "Number of findings of each severity (label severity)"},
       {"gpu_triage_cuda_ready", "gauge",
-       "1 when no finding of the CUDA plan stage (cuda.*, nccl.*, fabric.not_registered) is "
+       "1 when no finding of the CUDA plan stage (cuda.*, nccl.*) is "
        "critical, 0 "
        "when CUDA or NCCL is predicted to fail; absent when the readiness stage did not run "
        "(a capture)"},
