@@ -1,7 +1,7 @@
 // The parts of check_cuda_node (checks.h), one concept per file:
-// device nodes and compute mode (cuda_node.cc), the job's CUDA build
+// device nodes and compute mode (cuda_node_checks.cc), the job's CUDA build
 // against the driver (cuda_runtime_build.cc), NCCL's container limits
-// (nccl_limits.cc).
+// (nccl_limit_checks.cc).
 #pragma once
 
 #include <vector>

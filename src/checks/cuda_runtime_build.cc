@@ -79,9 +79,7 @@ void one_build(const NodeSnapshot& s, const CudaRuntimeBuild& b, CudaRelease dri
         fmt::format("{} -m pip install --force-reinstall torch --index-url "
                     "https://download.pytorch.org/whl/{}   # a torch built for this driver's CUDA",
                     shell_word(*python), *index));
-  f.commands.push_back(
-      "nvidia-smi   # the driver's version and the CUDA it supports, after "
-      "upgrading the driver");
+  f.commands.push_back("nvidia-smi   # after the driver upgrade: the CUDA it supports");
   out.push_back(f);
 }
 

@@ -13,8 +13,7 @@ namespace gt {
 namespace {
 
 constexpr const char* kRecreate =
-    "docker rm -f CONTAINER && docker run --gpus all ...   # recreate it with the same "
-    "arguments: the toolkit adds the nodes present on the host at start";
+    "docker rm -f CONTAINER && docker run --gpus all ...   # same arguments";
 
 void uvm_missing(const CudaDeviceNodes& d, std::vector<Finding>& out) {
   if (d.nvidia_uvm != false && d.uvm_module_loaded != false) return;
