@@ -54,6 +54,8 @@ bench: build
 	$(BUILD)/gt_kernel_log_bench
 	cmake --build $(BUILD) --target gt_history_bench
 	$(BUILD)/gt_history_bench
+	cmake --build $(BUILD) --target gt_readiness_bench
+	$(BUILD)/gt_readiness_bench
 	bench/data_bench.sh $(BUILD)
 	bench/watch_bench.sh $(BUILD)
 	bench/cuda_bench.sh $(BUILD)

@@ -169,6 +169,10 @@ TEST(Fabric, RegistrationStatesAndPcieBoards) {
   auto f = judged(r, "fabric.not_registered");
   ASSERT_EQ(f.size(), 3u);
   EXPECT_EQ(f[0]->severity, Severity::kCritical);
+  // The one finding says what CUDA does there (issue 34 item 3): no second
+  // readiness finding for the same cause.
+  EXPECT_NE(f[0]->title.find("CUDA will fail with 802"), std::string::npos) << f[0]->title;
+  EXPECT_NE(f[0]->action.find("802 CUDA_ERROR_SYSTEM_NOT_READY"), std::string::npos);
   auto bad = judged(r, "fabric.unhealthy");
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_EQ(bad[0]->severity, Severity::kCritical);

@@ -60,11 +60,14 @@ void registration_one(const NodeSnapshot& s, const GpuState& g, std::vector<Find
         "Registration takes seconds after the driver or Fabric Manager starts: run gpu-triage "
         "again in a minute; if it stays in progress, read Fabric Manager's log.";
   } else {
-    f.title = gpu_label(g) + (failed ? ": fabric registration failed (" + *fi.status + ")"
-                                     : ": not registered with the NVSwitch fabric");
+    f.title = gpu_label(g) +
+              (failed ? ": fabric registration failed (" + *fi.status + ")"
+                      : ": not registered with the NVSwitch fabric") +
+              ": CUDA will fail with 802 (system not ready)";
     f.action =
-        "CUDA cannot use this GPU until it registers: check that Fabric Manager runs and what "
-        "its log says, restart it, and reboot if registration does not complete.";
+        "CUDA cannot use this GPU until it registers (cuInit returns 802 "
+        "CUDA_ERROR_SYSTEM_NOT_READY): check that Fabric Manager runs and what its log says, "
+        "restart it, and reboot if registration does not complete.";
   }
   f.evidence =
       fmt::format("fabric state {}, status {}", state_text(fi), fi.status.value_or("unknown")) +

@@ -14,6 +14,7 @@
 #include "sources/kernel_log/not_a_log.h"
 #include "util/duration.h"
 #include "util/env.h"
+#include "util/fs_root.h"
 
 namespace gt {
 namespace {
@@ -57,6 +58,21 @@ constexpr const char* kExitCodesHelp =
     "  (nothing could be checked); with --exit-codes npd (Node Problem Detector): 0 ok,\n"
     "  1 problem, 2 unknown. Either way: 64 bad usage; 74 the --textfile could not be\n"
     "  written (the report is still printed; the error is on stderr).";
+
+/// --python PATH must be an absolute path to a file in the root.
+std::optional<std::string> refused_python(const Options& o) {
+  if (!o.python) return std::nullopt;
+  if (!o.python->starts_with("/") || o.python->find('/', 1) == std::string::npos)
+    return "--python " + *o.python +
+           ": give the interpreter's absolute path (/opt/venv/bin/python)";
+  Result<std::string> real = FsRoot(o.root).resolve(*o.python);
+  struct stat st;
+  if (!real || ::stat(real->c_str(), &st) != 0)
+    return "--python " + *o.python + ": no such file" +
+           (o.root == "/" ? std::string() : " under --root " + o.root);
+  if (!S_ISREG(st.st_mode)) return "--python " + *o.python + ": not a regular file";
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -145,6 +161,11 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
                "Also run CUDA on each GPU (gpu-triage cuda's probe: 256 MiB each, a 10 s "
                "deadline each, GPUs in use skipped) and judge what it proves")
       ->excludes("--smi-xml");
+  app.add_option("--python", o.python,
+                 "Also judge the CUDA build of a job not started yet: PATH is its interpreter "
+                 "(a venv's or conda env's bin/python); its site-packages are read, nothing is "
+                 "run")
+      ->excludes("--smi-xml");
   app.add_flag("--color", color, "Colour even when not on a terminal");
   app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
   app.add_flag("-V,--version", version, "Print the version");
@@ -174,6 +195,7 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   if (o.nvml_lib.empty()) o.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
   if (app.count("--root") == 0) o.root = env_or("GPU_TRIAGE_ROOT", "/");
   o.npd_exit_codes = exit_codes == "npd";
+  if (std::optional<std::string> why = refused_python(o)) return usage(prog, *why, o.json);
   if (std::find(o.paths.begin(), o.paths.end(), "/") == o.paths.end())
     o.paths.insert(o.paths.begin(), "/");
   if (color) o.color = true;

@@ -32,6 +32,8 @@ struct Options {
   std::optional<std::string> state_dir;  ///< --state-dir: the record across boots
   bool no_state = false;                 ///< --no-state: neither read nor write it
   bool cuda = false;                     ///< --cuda: gpu-triage cuda's probe, judged with the rest
+  /// --python PATH: the interpreter of a job not running yet (in the root)
+  std::optional<std::string> python;
 };
 
 /// Either options to run with, or an exit code to leave with right away

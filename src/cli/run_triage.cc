@@ -89,6 +89,7 @@ CollectInputs collect_inputs(const Options& o) {
   in.data_deep = o.data_deep;
   in.state_dir = o.state_dir;
   in.no_state = o.no_state;
+  in.python = o.python;
   return in;
 }
 

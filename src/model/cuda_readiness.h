@@ -100,6 +100,9 @@ struct CudaReadiness {
   /// /dev/shm's size (statvfs f_blocks * f_frsize); null: not read.
   std::optional<uint64_t> dev_shm_bytes;
   std::vector<ProcessLimits> limits;
+  /// RDMA devices (/sys/class/infiniband); null: /sys not read. NCCL's
+  /// memlock need is judged only where there is one.
+  std::optional<std::vector<std::string>> rdma_devices;
   std::vector<std::string> notes;  ///< what the stage as a whole could not read
   bool operator==(const CudaReadiness&) const = default;
 };

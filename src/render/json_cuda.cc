@@ -73,7 +73,8 @@ J cuda_readiness_json(const std::optional<CudaReadiness>& r) {
   for (const ProcessLimits& l : r->limits) limits.push_back(limits_json(l));
   return {{"loaders", loaders},   {"devices", devices_json(r->devices)},
           {"runtimes", runtimes}, {"dev_shm_bytes", opt(r->dev_shm_bytes)},
-          {"limits", limits},     {"notes", r->notes}};
+          {"limits", limits},     {"rdma_devices", opt(r->rdma_devices)},
+          {"notes", r->notes}};
 }
 
 namespace json_read {
@@ -159,6 +160,7 @@ CudaReadiness cuda_readiness_of(const J& j, const std::string& path) {
   if (const J* b = o.find("runtimes")) read_each(*b, o.at("runtimes"), r.runtimes, runtime_of);
   o.get("dev_shm_bytes", r.dev_shm_bytes);
   if (const J* l = o.find("limits")) read_each(*l, o.at("limits"), r.limits, limits_of);
+  o.get("rdma_devices", r.rdma_devices);
   o.get("notes", r.notes);
   return r;
 }

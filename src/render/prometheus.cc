@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "checks/catalogue.h"
 #include "render/prometheus_metrics.h"
 #include "render/prometheus_servers.h"
 #include "util/terminal_text.h"
@@ -72,6 +73,14 @@ void add_opt(MetricSet& set, const char* name, const MetricLabels& l, const std:
   if (v) set.add(name, l, static_cast<double>(*v) * scale);
 }
 
+/// No critical finding of the CUDA plan stage (the readiness rows,
+/// checks/catalogue.h): CUDA and NCCL are predicted to start.
+bool cuda_ready(const Report& r) {
+  for (const Finding& f : r.findings)
+    if (f.severity == Severity::kCritical && plan_stage(f.id) == PlanStage::kCuda) return false;
+  return true;
+}
+
 void add_node_metrics(const Report& r, const PrometheusContext& ctx, MetricSet& set) {
   const NodeSnapshot& s = r.snapshot;
   const MetricLabels node = node_labels(s);
@@ -90,6 +99,7 @@ void add_node_metrics(const Report& r, const PrometheusContext& ctx, MetricSet& 
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     set.add("gpu_triage_verdict", with(node, "verdict", lower), verdict == v ? 1 : 0);
   }
+  if (s.cuda) set.add("gpu_triage_cuda_ready", node, cuda_ready(r) ? 1 : 0);
   add_opt(set, "gpu_triage_gpus", node, s.gpu_count);
   set.add("gpu_triage_pci_gpus", node, static_cast<double>(s.pci_devices.size()));
   set.add("gpu_triage_sample_window_seconds", node, s.sample_window_s);

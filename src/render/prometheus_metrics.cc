@@ -20,6 +20,11 @@ const std::vector<MetricSpec>& prometheus_metric_specs() {
        "Number of findings with these labels: id (docs/checks.md), severity, and the "
        "subject's gpu, UUID, pci_bus_id, pid, path when it has them"},
       {"gpu_triage_findings", "gauge", "Number of findings of each severity (label severity)"},
+      {"gpu_triage_cuda_ready", "gauge",
+       "1 when no finding of the CUDA plan stage (cuda.*, nccl.*) is "
+       "critical, 0 "
+       "when CUDA or NCCL is predicted to fail; absent when the readiness stage did not run "
+       "(a capture)"},
       {"gpu_triage_gpus", "gauge", "GPUs NVML reports"},
       {"gpu_triage_pci_gpus", "gauge", "NVIDIA GPUs on the PCI bus"},
       {"gpu_triage_sample_window_seconds", "gauge", "Utilization sample window"},

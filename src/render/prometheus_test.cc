@@ -56,6 +56,31 @@ TEST(Prometheus, VerdictIsAStateSet) {
             std::string::npos);
 }
 
+TEST(Prometheus, CudaReadyIsAbsentWithoutTheStageElseZeroOnAPredictedFailure) {
+  Report r = make_test_report();
+  r.snapshot.cuda.reset();
+  EXPECT_EQ(render_prometheus(r, {"test", std::nullopt}).find("gpu_triage_cuda_ready"),
+            std::string::npos);
+  r.snapshot.cuda = CudaReadiness{};
+  EXPECT_NE(render_prometheus(r, {"test", std::nullopt})
+                .find("gpu_triage_cuda_ready{Hostname=\"node-7\"} 1\n"),
+            std::string::npos);  // gpu.lost is critical, but no readiness finding is
+  Finding warn;
+  warn.id = "cuda.runtime_too_new";
+  warn.severity = Severity::kWarning;  // a newer minor: runs under compatibility
+  r.findings.push_back(warn);
+  EXPECT_NE(render_prometheus(r, {"test", std::nullopt})
+                .find("gpu_triage_cuda_ready{Hostname=\"node-7\"} 1\n"),
+            std::string::npos);
+  Finding uvm = warn;
+  uvm.id = "cuda.uvm_missing";
+  uvm.severity = Severity::kCritical;
+  r.findings.push_back(uvm);
+  EXPECT_NE(render_prometheus(r, {"test", std::nullopt})
+                .find("gpu_triage_cuda_ready{Hostname=\"node-7\"} 0\n"),
+            std::string::npos);
+}
+
 TEST(Prometheus, FindingsWithTheSameLabelsAreCounted) {
   Report r = make_test_report();
   r.findings.push_back(r.findings[0]);

@@ -1469,6 +1469,123 @@ SCENARIOS = {
 }
 
 
+# --------------------------------------------------------------------------
+# CUDA readiness, device nodes and limits (issue 34 items 2-6, cuda-node).
+# Device nodes are regular files standing for character devices (a tree
+# cannot hold device nodes; sources/cuda/device_nodes.h), /dev/shm's size is
+# .gt-fixture/dev-shm-bytes (sources/cuda/nccl_limits.h).
+
+READY_SERVER_PID = 6100
+READY_SITE = "opt/venv/lib/python3.12/site-packages"
+
+
+def gpu_device_nodes(root, devs, uvm=True):
+    """/dev/nvidiactl, /dev/nvidiaN and (uvm) /dev/nvidia-uvm{,-tools} as
+    stand-in files, with the driver's per-GPU information (minors 0..n-1)."""
+    for rel in ["dev/nvidiactl"] + [f"dev/nvidia{i}" for i in range(len(devs))] + (
+            ["dev/nvidia-uvm", "dev/nvidia-uvm-tools"] if uvm else []):
+        write(root, rel, "")
+    driver_information(root, H100_BUSES, "NVIDIA H100 80GB HBM3",
+                       [d["uuid"] for d in devs])
+
+
+def busy_tp8_server(root, devs, site_packages=True):
+    """An SGLang server (TP 8, busy) on the 8 GPUs: launcher 6100, one
+    scheduler per GPU; each scheduler maps torch's libtorch_cuda.so from
+    /opt/venv, and /proc/PID/root is the tree."""
+    init_proc(root)
+    cg = "/system.slice/sglang.service"
+    argv = ["/opt/venv/bin/python", "-m", "sglang.launch_server",
+            "--model-path", "/models/Qwen3-32B", "--tp", "8", "--port", "30000"]
+    proc(root, READY_SERVER_PID, "python", argv, 1, 0, 20.0, cg, threads=64)
+    for r, d in enumerate(devs):
+        pid = READY_SERVER_PID + 1 + r
+        proc(root, pid, "sglang::scheduler", [f"sglang::scheduler_TP{r}"],
+             READY_SERVER_PID, 0, 26.0 + 0.01 * r, cg, threads=140)
+        symlink(root, f"proc/{pid}/root", "/")
+        if site_packages:
+            write(root, f"proc/{pid}/maps",
+                  "7f0a40000000-7f0a48000000 r-xp 00000000 fd:01 2883617    "
+                  f"/{READY_SITE}/torch/lib/libtorch_cuda.so\n")
+        busy(d, 95, 560, 62)
+        d["processes"] = [{"pid": pid, "used_mib": 70123, "type": "compute",
+                           "name": f"sglang::scheduler_TP{r}"}]
+
+
+def ready_base(path, name):
+    """healthy-h100x8 (R550, CUDA 12.4), its GPUs named for `name`."""
+    s = healthy_h100x8(path)
+    root = os.path.join(path, "root")
+    devs = s["devices"]
+    for i, d in enumerate(devs):
+        d["uuid"] = gpu_uuid(name, i)
+    return s, root, devs
+
+
+def cuda_no_uvm(path):
+    s, root, devs = ready_base(path, "cuda-no-uvm")
+    write(root, ".dockerenv", "")
+    gpu_device_nodes(root, devs, uvm=False)
+    write(root, "proc/modules",
+          "nvidia_drm 122880 0 - Live 0x0000000000000000\n"
+          "nvidia_modeset 1638400 1 nvidia_drm, Live 0x0000000000000000\n"
+          "nvidia 104857600 1 nvidia_modeset, Live 0x0000000000000000\n")
+    s["description"] = ("healthy-h100x8 seen from a container started before "
+                        "the host loaded nvidia-uvm: /dev/nvidiactl and "
+                        "/dev/nvidia0-7 are there, /dev/nvidia-uvm is not, "
+                        "nvidia_uvm is not in /proc/modules: NVML answers, "
+                        "CUDA would fail (999/100)")
+    return s
+
+
+def cuda_exclusive_held(path):
+    s, root, devs = ready_base(path, "cuda-exclusive-held")
+    init_proc(root)
+    proc(root, 4711, "python3", ["python3", "train.py"], 1, 0, 30.0,
+         "/user.slice/user-0.slice/session-1.scope", threads=40)
+    devs[0]["compute_mode"] = 3  # NVML_COMPUTEMODE_EXCLUSIVE_PROCESS
+    busy(devs[0], 97, 600, 64)
+    devs[0]["processes"] = [{"pid": 4711, "used_mib": 60211, "type": "compute",
+                             "name": "python3"}]
+    s["description"] = ("healthy-h100x8 with GPU 0 in compute mode "
+                        "EXCLUSIVE_PROCESS and a training process on it: a "
+                        "new process cannot open GPU 0")
+    return s
+
+
+def cuda_torch_newer(path):
+    s, root, devs = ready_base(path, "cuda-torch-newer")
+    busy_tp8_server(root, devs)
+    write(root, f"{READY_SITE}/torch/version.py",
+          "from typing import Optional\n\n__all__ = ['__version__', 'debug', "
+          "'cuda', 'git_version', 'hip']\n__version__ = '2.7.0+cu128'\n"
+          "debug = False\ncuda: Optional[str] = '12.8'\n"
+          "git_version = '134179474539648ba7dee1317959529fbd0e7f89'\n"
+          "hip: Optional[str] = None\n")
+    s["description"] = ("healthy-h100x8 on R550 (CUDA 12.4) running an SGLang "
+                        "server (TP 8) whose torch 2.7.0+cu128 was built for "
+                        "CUDA 12.8: minor-version compatibility only")
+    return s
+
+
+def nccl_shm_64m(path):
+    s, root, devs = ready_base(path, "nccl-shm-64m")
+    write(root, ".dockerenv", "")
+    busy_tp8_server(root, devs, site_packages=False)
+    write(root, ".gt-fixture/dev-shm-bytes", f"{64 * 1024 * 1024}\n")
+    s["description"] = ("healthy-h100x8 in a container with Docker's default "
+                        "64 MiB /dev/shm under an SGLang server of TP 8")
+    return s
+
+
+SCENARIOS_CUDA_NODE = {
+    "cuda-no-uvm": cuda_no_uvm,
+    "cuda-exclusive-held": cuda_exclusive_held,
+    "cuda-torch-newer": cuda_torch_newer,
+    "nccl-shm-64m": nccl_shm_64m,
+}
+
+
 def drop_none_top(s):
     return {k: v for k, v in s.items()
             if v is not None or k not in ("driver_version", "nvml_version",
@@ -1476,7 +1593,7 @@ def drop_none_top(s):
 
 
 def main():
-    for name, fn in SCENARIOS.items():
+    for name, fn in {**SCENARIOS, **SCENARIOS_CUDA_NODE}.items():
         path = os.path.join(HERE, name)
         shutil.rmtree(path, ignore_errors=True)
         os.makedirs(path)
