@@ -461,6 +461,7 @@ LAUNCHER_PID = 3141
 SGLANG_CMD = ["/usr/bin/python3", "-m", "sglang.launch_server",
               "--model-path", "/models/Qwen3-235B-A22B-FP8", "--tp", "8",
               "--host", "0.0.0.0", "--port", "30000"]
+STORY_SGLANG_CMD = SGLANG_CMD + ["--crash-dump-folder", "/data/sglang/crash-dumps"]
 SGLANG_UNIT = """[Unit]
 Description=SGLang inference server (Qwen3-235B-A22B-FP8, TP8)
 After=network-online.target nvidia-persistenced.service
@@ -1160,6 +1161,16 @@ def missing_mount(path):
           "UUID=9f1c2d7a-6e0b-4b8e-8d2f-5a7c3e1b9d40 /data ext4 "
           "defaults,nofail 0 2\n")
     write(root, "data/checkpoints/step-1200.pt.partial", "partial\n")
+    write(root, "data/hidden/data_0.ckpt", "written while /data was not mounted\n")
+    # The block devices: / on vda1, and the data volume's NVMe present but
+    # not mounted (its UUID is not the one fstab names).
+    symlink(root, "dev/disk/by-uuid/3b1f0c9e-52a4-4d0b-9a51-0c6a2f1e7d11", "../../vda1")
+    symlink(root, "dev/disk/by-uuid/5e0c7a41-2b9d-4f3e-8c1a-7d6e9f0b2a35", "../../nvme1n1")
+    write(root, "sys/class/block/nvme1n1/size", "7501476528\n")
+    write(root, "sys/class/block/vda/size", "83886080\n")
+    write(root, "sys/class/block/vda/vda1/partition", "1\n")
+    write(root, "sys/class/block/vda/vda1/size", "83884032\n")
+    symlink(root, "sys/class/block/vda1", "vda/vda1")
     out["description"] = ("8x H100, healthy; the /data mount (fstab, nofail) "
                           "is missing: /data is a plain directory on /")
     return out
@@ -1369,6 +1380,11 @@ def story(path):
     fixture_clock(root, NOW)
     fixture_journal(root, ordinary_entries() + storm_entries())
     story_disks(root)
+    # The story's server writes its crash dumps to /data (issue 31: a GPU
+    # process's path under the unmounted /data makes mount.missing critical).
+    write(root, f"proc/{LAUNCHER_PID}/cmdline", "\0".join(STORY_SGLANG_CMD) + "\0")
+    write(root, "etc/systemd/system/sglang.service",
+          SGLANG_UNIT.replace(" ".join(SGLANG_CMD), " ".join(STORY_SGLANG_CMD)))
     s["description"] = ("the story: the data volume failed (I/O errors, a read-only "
                         "remount, hung tasks) and the VM was killed; sglang.service "
                         "auto-started SGLang 41 s after boot; NVML 565 under a 590 module; "
