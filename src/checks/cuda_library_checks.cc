@@ -95,6 +95,15 @@ void mismatch_fix(const NodeSnapshot& s, const LoaderContext& c, const ResolvedL
   }
 }
 
+/// The file a context loads, named so the one line says which:
+/// "/usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01" (its name carries the
+/// release), else the path and the release read from its contents.
+std::string loaded_words(const ResolvedLibrary& l) {
+  if (!l.file) return "libcuda " + *l.version;
+  if (l.file->ends_with(".so." + *l.version)) return *l.file;
+  return *l.file + " (release " + *l.version + ")";
+}
+
 Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const ResolvedLibrary& l,
                          const std::string& module) {
   Finding f = node_finding("cuda.driver_mismatch");
@@ -103,7 +112,7 @@ Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const Re
     f.subject.pid = c.pid;
   }
   f.title = "CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) in " +
-            c.who + ": libcuda " + *l.version + " under kernel module " + module;
+            c.who + ": " + loaded_words(l) + " under kernel module " + module;
   f.evidence = c.who + " loads " + library_words(l) + "; it should be libcuda.so." + module +
                " (the module's release); /sys/module/nvidia/version " + module +
                other_splits(c, module);

@@ -67,9 +67,10 @@ TEST(CudaLibrariesCheck, TheStorys565UnderA590ModuleIs803AndFoldsNvmlsSplit) {
   const Finding& f = *std::find_if(r.findings.begin(), r.findings.end(),
                                    [](const Finding& x) { return x.id == "cuda.driver_mismatch"; });
   EXPECT_EQ(f.severity, Severity::kCritical);
-  EXPECT_EQ(f.title,
-            "CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) "
-            "in a new job: libcuda 565.57.01 under kernel module 590.48.01");
+  EXPECT_EQ(
+      f.title,
+      "CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) "
+      "in a new job: /usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01 under kernel module 590.48.01");
   EXPECT_NE(f.evidence.find("loads libcuda.so.1 at /usr/lib/x86_64-linux-gnu/libcuda.so.1 -> "
                             "/usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01"),
             std::string::npos);

@@ -1,4 +1,4 @@
-# Issue 34 items 2-6: each readiness fixture gives its one finding (with its
+# Issue 34: each readiness fixture (items 1-6) gives its one finding (with its
 # evidence, a command, and a plan step before any resume), and no other
 # scenario gives any cuda.* / nccl.* finding; --python reads a job's
 # site-packages and a bad --python PATH is a usage error (64).
@@ -9,7 +9,15 @@ declare -A WANT=(
   [cuda-exclusive-held]="warning cuda.compute_mode_blocked"
   [cuda-torch-newer]="warning cuda.runtime_too_new"
   [nccl-shm-64m]="critical nccl.dev_shm_small"
+  # Item 1's (e2e.cuda_libraries): the story's 565 container under a 590
+  # module, and a compat libcuda on an RTX board.
+  [after-crash]="critical cuda.driver_mismatch"
+  [story]="critical cuda.driver_mismatch"
+  [incident-story]="critical cuda.driver_mismatch"
+  [watch-timeline]="critical cuda.driver_mismatch"
+  [cuda-compat-rtx]="critical cuda.compat_unsupported"
 )
+checked=0
 for dir in "$GT_SOURCE_DIR"/tests/scenarios/*/; do
   s=$(basename "$dir")
   [[ -f "$dir/scenario.json" ]] || continue
@@ -20,7 +28,9 @@ d = json.load(open(sys.argv[1]))
 print(" ".join(f["severity"] + " " + f["id"] for f in d["findings"]
                if f["id"].split(".")[0] in ("cuda", "nccl")))' "$TMP/out" 2>/dev/null || echo "no JSON")
   [[ "$got" == "${WANT[$s]:-}" ]] || fail "$s: readiness findings '$got', want '${WANT[$s]:-}'"
+  checked=$((checked + 1))
 done
+((checked >= 35)) || fail "only $checked scenarios checked"
 
 run cuda-no-uvm --json --sample 0 --no-state
 json_check 'd["cuda"]["devices"]["nvidia_uvm"] is False and d["cuda"]["devices"]["in_container"]'

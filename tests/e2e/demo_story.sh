@@ -22,7 +22,7 @@ has "unit sglang.service (Restart=always); started 41 s after boot (auto-start)"
 has "NVML library 565.57.01 differs from kernel module 590.48.01"
 # Issue 34: the container's libcuda 565 under the 590 module is the 803
 # prediction, one line, with the fix in its step.
-has "critical CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) in a new job: libcuda 565.57.01 under kernel module 590.48.01 [cuda.driver_mismatch]"
+has "critical CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) in a new job: /usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01 under kernel module 590.48.01 [cuda.driver_mismatch]"
 has "recreate the container with the NVIDIA container toolkit"
 has "/data is not mounted although /etc/fstab:3 mounts it"
 # Without --path (issue 31): the mount is found because fstab asks for it,
