@@ -31,7 +31,7 @@ constexpr Stages kNode = kAllStages;
 /// What a host over ssh answers (nvidia-smi, its /proc and /sys copies, the
 /// kernel log, df), what watch reads each tick.
 constexpr Stages kGathered = kGpus | kHost | kServers | kKernelLog | kDisks;
-constexpr Stages kTick = kGpus | kServers | kHost | kKernelLog;
+constexpr Stages kTick = kGpus | kServers | kHost | kReadiness | kKernelLog;
 
 // Commands register here, one line each, in the order `--help` lists them:
 // name, description, run, what it collects, what it does after collecting.

@@ -6,6 +6,7 @@
 
 #include "checks/registry.h"
 #include "collect/collect.h"
+#include "sources/cuda/readiness.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/servers.h"
@@ -96,6 +97,9 @@ Report TickCollector::collect(const KernelLog& kernel_log) {
       {Stage::kGpus, [&](NodeSnapshot& s) { collect_gpus(s); }},
       {Stage::kServers, [&](NodeSnapshot& s) { s.servers = group_servers(s, &root); }},
       {Stage::kHost, [&](NodeSnapshot& s) { read_host_facts(root, s); }},
+      // Whether CUDA would start (a container recreated, a library changed
+      // under the resumed job): a few ms of file reads.
+      {Stage::kReadiness, [&](NodeSnapshot& s) { s.cuda = read_cuda_readiness(root, s, {}); }},
       {Stage::kKernelLog, [&](NodeSnapshot& s) { s.kernel_log = kernel_log; }},
   };
   Report report = collect_with(Origin::kNvml, table, o_.stages);
