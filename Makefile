@@ -26,9 +26,9 @@ tool: $(STAMP) $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target gpu-triage mock_nvml_all
 
 # The story (tests/scenarios/story, scripts/demo): the node the morning after.
-# It needs the tool and the current driver's mock only.
+# It needs the tool and the current driver's mocks only (NVML and libcuda).
 demo: $(STAMP) $(BUILD)/build.ninja
-	cmake --build $(BUILD) -j $(JOBS) --target gpu-triage mock_nvml_current
+	cmake --build $(BUILD) -j $(JOBS) --target gpu-triage mock_nvml_current mock_cuda
 	@echo "== gpu-triage on the node after the crash (tests/scenarios/story, scripts/demo) =="
 	@GT_BUILD_DIR=$(BUILD) scripts/demo $(BUILD)/gpu-triage; rc=$$?; \
 	  echo "(exit code $$rc)"

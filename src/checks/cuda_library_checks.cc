@@ -87,11 +87,11 @@ void mismatch_fix(const NodeSnapshot& s, const LoaderContext& c, const ResolvedL
                "recreate the container with the NVIDIA container toolkit (on the host, regenerate "
                "the CDI spec after each driver change). On the host: install the user-space "
                "packages of the module's release " +
-               module + " and pin the driver packages.";
+               module + ", and only then hold the driver packages (holding them now would keep " +
+               *l.version + ").";
     f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version",
                   "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # on the host, "
                   "then recreate the container"};
-    add_pin_advice(s, f);
   }
 }
 

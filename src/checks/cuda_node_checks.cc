@@ -23,11 +23,12 @@ void uvm_missing(const CudaDeviceNodes& d, std::vector<Finding>& out) {
                   "NVML answers"
                 : "The nvidia_uvm module is not loaded: CUDA will fail to initialise (999/100) "
                   "though NVML answers";
-  f.evidence = fmt::format(
-      "/dev/nvidia-uvm {}; nvidia_uvm module {}{}", d.nvidia_uvm ? "present" : "absent",
-      d.uvm_module_loaded ? (*d.uvm_module_loaded ? "loaded" : "not loaded (/proc/modules)")
-                          : "unknown",
-      d.in_container ? "; inside a container" : "");
+  f.evidence = fmt::format("/dev/nvidia-uvm {}; nvidia_uvm module {}{}",
+                           !d.nvidia_uvm ? "unknown" : (*d.nvidia_uvm ? "present" : "absent"),
+                           d.uvm_module_loaded
+                               ? (*d.uvm_module_loaded ? "loaded" : "not loaded (/proc/modules)")
+                               : "unknown",
+                           d.in_container ? "; inside a container" : "");
   if (d.in_container) {
     f.action =
         "The host loads nvidia-uvm only on first CUDA use, and a container started before "
@@ -127,7 +128,9 @@ void compute_mode_one(const GpuState& g, std::vector<Finding>& out) {
 void check_cuda_node(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.cuda) return;
   if (const std::optional<CudaDeviceNodes>& d = s.cuda->devices) {
-    if (d->nvidiactl == true) uvm_missing(*d, out);
+    // "though NVML answers": on a node without a working driver NVML's own
+    // findings say what is wrong, and a GPU-less machine has nothing to start.
+    if (d->nvidiactl == true && s.nvml.initialized) uvm_missing(*d, out);
     nodes_missing(s, *d, out);
   }
   for (const GpuState& g : s.gpus) compute_mode_one(g, out);

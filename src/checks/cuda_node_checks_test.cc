@@ -58,6 +58,22 @@ TEST(CudaNode, UvmMissingInAContainerIsCriticalWithTheHostFix) {
   EXPECT_NE(f[0].commands[1].find("docker rm -f"), std::string::npos);
 }
 
+// Trial finding: a GPU-less machine with /dev/nvidiactl and no uvm node had
+// a critical "though NVML answers" while its verdict was UNKNOWN; the
+// evidence said "present" for an absent node (an optional tested, not its
+// value).
+TEST(CudaNode, UvmJudgedOnlyWhereNvmlAnswersAndItsEvidenceSaysAbsent) {
+  Report r = ready_node();
+  r.snapshot.cuda->devices->nvidia_uvm = false;
+  r.snapshot.cuda->devices->uvm_module_loaded = false;
+  std::vector<Finding> f = run(r.snapshot);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].evidence.rfind("/dev/nvidia-uvm absent", 0), 0u) << f[0].evidence;
+  r.snapshot.nvml.initialized = false;
+  r.snapshot.gpus.clear();
+  EXPECT_TRUE(run(r.snapshot).empty());
+}
+
 TEST(CudaNode, AMissingGpuNodeCountsInAContainerOnlyForAGpuNvmlLists) {
   Report r = ready_node();
   CudaDeviceNodes& d = *r.snapshot.cuda->devices;

@@ -20,6 +20,7 @@ void add_cuda_probe(Report& report, const std::string& root, bool npd) {
   if (!report.snapshot.nvml.initialized) return;  // NVML's own findings say why
   CudaProbeReport probe = probe_cuda(report.snapshot, std::nullopt, o);
   std::vector<Finding> found = cuda_probe_findings(probe, report.snapshot);
+  report.cuda_probe = probe;
   std::vector<Finding>& f = report.findings;
   f.insert(f.end(), found.begin(), found.end());
   std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {

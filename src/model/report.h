@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cuda_probe_result.h"
 #include "model/finding.h"
 #include "model/snapshot.h"
 
@@ -30,6 +31,10 @@ struct Report {
   bool could_not_check = false;  ///< nothing to judge (no GPU anywhere): UNKNOWN
   std::vector<PlanStep> plan;
   int exit_code = 0;  ///< as the chosen --exit-codes profile maps the verdict
+  /// `--cuda`: what the probe proved on each GPU (its findings are among
+  /// `findings`); null without --cuda. Only the Prometheus output shows its
+  /// figures; the cuda command's own JSON has all of it.
+  std::optional<CudaProbeReport> cuda_probe;
   bool operator==(const Report&) const = default;
 };
 

@@ -25,6 +25,23 @@ const std::vector<MetricSpec>& prometheus_metric_specs() {
        "critical, 0 "
        "when CUDA or NCCL is predicted to fail; absent when the readiness stage did not run "
        "(a capture)"},
+      {"gpu_triage_cuda_probe_passed", "gauge",
+       "gpu-triage --cuda: 1 when every step of the CUDA probe passed on the GPU, 0 when one "
+       "failed, was stuck past its deadline or crashed; absent for a GPU not probed"},
+      {"gpu_triage_cuda_probe_duration_seconds", "gauge",
+       "gpu-triage --cuda: how long the GPU's probe took (to its deadline when stuck)"},
+      {"gpu_triage_cuda_probe_tested_bytes", "gauge",
+       "gpu-triage --cuda: GPU memory written and read back"},
+      {"gpu_triage_cuda_probe_h2d_bytes_per_second", "gauge",
+       "gpu-triage --cuda: pinned host-to-device copy rate"},
+      {"gpu_triage_cuda_probe_d2h_bytes_per_second", "gauge",
+       "gpu-triage --cuda: pinned device-to-host copy rate"},
+      {"gpu_triage_cuda_probe_link_bytes_per_second", "gauge",
+       "gpu-triage --cuda: what the GPU's PCIe link carries one way at its maximum generation "
+       "and width (what the copy rates are judged against)"},
+      {"gpu_triage_cuda_peer_access", "gauge",
+       "gpu-triage --cuda: 1 when cuDeviceCanAccessPeer says the GPU reaches peer_gpu, else 0; "
+       "labels gpu, pci_bus_id, peer_gpu, peer_pci_bus_id"},
       {"gpu_triage_gpus", "gauge", "GPUs NVML reports"},
       {"gpu_triage_pci_gpus", "gauge", "NVIDIA GPUs on the PCI bus"},
       {"gpu_triage_sample_window_seconds", "gauge", "Utilization sample window"},

@@ -56,6 +56,58 @@ TEST(Prometheus, VerdictIsAStateSet) {
             std::string::npos);
 }
 
+// gpu-triage --cuda --textfile: the probe's figures per GPU, a GPU not
+// probed has no series, a stuck one reads 0, and a peer pair in two groups
+// is one series.
+TEST(Prometheus, CudaProbeFiguresOnlyWhereProved) {
+  Report r = make_test_report();
+  EXPECT_EQ(render_prometheus(r, {"test", std::nullopt}).find("gpu_triage_cuda_probe"),
+            std::string::npos);
+  CudaProbeReport p;
+  CudaGpuProbe ok;
+  ok.nvml_index = 0;
+  ok.uuid = "GPU-0";
+  ok.pci_bus_id = "00000000:19:00.0";
+  ok.outcome = CudaOutcome::kPassed;
+  ok.elapsed_ms = 1500;
+  ok.h2d_gb_per_s = 25.5;
+  CudaGpuProbe stuck = ok;
+  stuck.nvml_index = 1;
+  stuck.uuid = "GPU-1";
+  stuck.pci_bus_id = "00000000:2A:00.0";
+  stuck.outcome = CudaOutcome::kStuck;
+  stuck.h2d_gb_per_s.reset();
+  CudaGpuProbe skipped = ok;
+  skipped.nvml_index = 2;
+  skipped.uuid = "GPU-2";
+  skipped.pci_bus_id = "00000000:3A:00.0";
+  skipped.outcome = CudaOutcome::kSkipped;
+  p.gpus = {ok, stuck, skipped};
+  CudaPeerPair pair{"00000000:19:00.0", "00000000:2A:00.0", 0, 1, false};
+  p.peer_groups = {{"a server", {0, 1}, {pair}, std::nullopt},
+                   {"the selection", {0, 1}, {pair}, std::nullopt}};
+  r.cuda_probe = p;
+  const std::string out = render_prometheus(r, {"test", std::nullopt});
+  EXPECT_NE(out.find("gpu_triage_cuda_probe_passed{gpu=\"0\",UUID=\"GPU-0\",pci_bus_id=\"00000000:"
+                     "19:00.0\",Hostname=\"node-7\"} 1\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("gpu_triage_cuda_probe_passed{gpu=\"1\",UUID=\"GPU-1\""), std::string::npos);
+  EXPECT_NE(out.find("pci_bus_id=\"00000000:2A:00.0\",Hostname=\"node-7\"} 0\n"),
+            std::string::npos);
+  EXPECT_EQ(out.find("gpu_triage_cuda_probe_passed{gpu=\"2\""), std::string::npos);  // skipped
+  EXPECT_EQ(out.find("gpu_triage_cuda_probe_duration_seconds{gpu=\"2\""), std::string::npos);
+  EXPECT_NE(out.find("gpu_triage_cuda_probe_h2d_bytes_per_second{gpu=\"0\""), std::string::npos);
+  EXPECT_EQ(out.find("gpu_triage_cuda_probe_h2d_bytes_per_second{gpu=\"1\""), std::string::npos);
+  EXPECT_NE(out.find("gpu_triage_cuda_probe_duration_seconds{gpu=\"0\",UUID=\"GPU-0\",pci_bus_id=\""
+                     "00000000:19:00.0\",Hostname=\"node-7\"} 1.5\n"),
+            std::string::npos);
+  EXPECT_NE(out.find("peer_pci_bus_id=\"00000000:2A:00.0\",Hostname=\"node-7\"} 0\n"),
+            std::string::npos);
+  EXPECT_EQ(out.find("gpu_triage_cuda_peer_access{", out.find("gpu_triage_cuda_peer_access{") + 1),
+            std::string::npos);  // one series for the pair
+}
+
 TEST(Prometheus, CudaReadyIsAbsentWithoutTheStageElseZeroOnAPredictedFailure) {
   Report r = make_test_report();
   r.snapshot.cuda.reset();

@@ -109,8 +109,17 @@ Result<std::string> FsRoot::read(const std::string& abs_path) const {
   Result<std::string> resolved = resolve(abs_path);
   if (!resolved) return resolved.error();
   const std::string& p = *resolved;
-  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | (live_root(root_) ? 0 : O_NOFOLLOW));
+  // O_NONBLOCK: a FIFO planted where a /proc or /sys file belongs (a
+  // fixture tree, a gathered copy) must not wait for a writer forever; it is
+  // refused below. Regular files, /proc and /sys ignore the flag.
+  int fd =
+      ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (live_root(root_) ? 0 : O_NOFOLLOW));
   if (fd < 0) return errno_error(errno, "cannot open " + p);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+    ::close(fd);
+    return Error{ErrorKind::kMalformed, p + " is a FIFO or socket, not a file"};
+  }
   std::string out;
   char buf[8192];
   for (;;) {

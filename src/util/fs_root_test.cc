@@ -1,6 +1,7 @@
 #include "util/fs_root.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -132,4 +133,20 @@ TEST(FsRoot, PathsFromTheNodeResolveInsideTheRoot) {
 }
 
 }  // namespace fs_root_test
+}  // namespace gt
+
+namespace gt {
+
+// Trial finding (issue 34): a FIFO as a process's environ blocked the
+// triage in open(2) for good; it is refused at once.
+TEST(FsRoot, AFifoIsRefusedNotWaitedFor) {
+  TempTree t;
+  t.write("/proc/7/cmdline", "x");
+  ASSERT_EQ(::mkfifo(t.path("/proc/7/environ").c_str(), 0600), 0);
+  Result<std::string> r = t.root().read("/proc/7/environ");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("FIFO"), std::string::npos);
+  EXPECT_TRUE(t.root().read("/proc/7/cmdline"));
+}
+
 }  // namespace gt
