@@ -1,6 +1,7 @@
 // Whether the driver libraries a job would load match the kernel module.
 #include "checks/cuda_library_checks.h"
 
+#include <map>
 #include <string_view>
 
 #include "checks/checks.h"
@@ -111,8 +112,11 @@ Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const Re
     f.subject.kind = "process";
     f.subject.pid = c.pid;
   }
+  // A running process already holds its CUDA context: what fails is its
+  // next start with the same environment.
   f.title = "CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) in " +
-            c.who + ": " + loaded_words(l) + " under kernel module " + module;
+            c.who + (c.pid ? " when it starts again" : "") + ": " + loaded_words(l) +
+            " under kernel module " + module;
   f.evidence = c.who + " loads " + library_words(l) + "; it should be libcuda.so." + module +
                " (the module's release); /sys/module/nvidia/version " + module +
                other_splits(c, module);
@@ -260,7 +264,21 @@ void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.cuda || s.cuda->loaders.empty() || !s.kernel_module_version) return;
   const std::string& module = *s.kernel_module_version;
   const LoaderContext& job = s.cuda->loaders.front();
-  for (const LoaderContext& c : s.cuda->loaders) judge_context(s, c, job, module, out);
+  // The processes of one server share their environment: the first one
+  // loading a file has the finding, the others are named in its evidence.
+  std::map<std::string, size_t> by_file;  // a process's libcuda -> its finding in `out`
+  for (const LoaderContext& c : s.cuda->loaders) {
+    const ResolvedLibrary* l = c.pid ? mismatched_libcuda(c, module) : nullptr;
+    if (l && l->file) {
+      if (auto at = by_file.find(*l->file); at != by_file.end()) {
+        out[at->second].evidence += "; so does " + c.who;
+        continue;
+      }
+    }
+    const size_t before = out.size();
+    judge_context(s, c, job, module, out);
+    if (l && l->file && out.size() > before) by_file[*l->file] = before;
+  }
   libraries_unread(s, module, out);
 }
 

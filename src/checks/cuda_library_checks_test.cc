@@ -152,6 +152,28 @@ TEST(CudaLibrariesCheck, AGpuProcessLoadingAnotherLibcudaIsNamed) {
             std::string::npos);
 }
 
+// Trial finding: a TP=8 server's eight ranks with one environment were
+// eight critical findings; one, naming the others.
+TEST(CudaLibrariesCheck, ProcessesLoadingTheSameLibcudaAreOneFinding) {
+  Report r = node("590.48.01", job_with("/usr/lib/x86_64-linux-gnu", "590.48.01"));
+  for (uint32_t pid : {3187u, 3188u, 3189u}) {
+    LoaderContext p = job_with("/opt/venv/lib", "565.57.01", "LD_LIBRARY_PATH");
+    p.pid = pid;
+    p.who = "pid " + std::to_string(pid) + " (sglang::scheduler)";
+    p.ld_library_path = "/opt/venv/lib";
+    r.snapshot.cuda->loaders.push_back(p);
+  }
+  const std::vector<Finding> f = cuda_findings(r);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].subject.pid, 3187u);
+  EXPECT_NE(f[0].title.find("in pid 3187 (sglang::scheduler) when it starts again"),
+            std::string::npos)
+      << f[0].title;
+  EXPECT_NE(f[0].evidence.find("so does pid 3188 (sglang::scheduler); so does pid 3189"),
+            std::string::npos)
+      << f[0].evidence;
+}
+
 TEST(CudaLibrariesCheck, AnUnknownReleaseIsANoteNeverAGuess) {
   LoaderContext c = job_with("/usr/lib/x86_64-linux-gnu", "590.48.01");
   c.libraries[0].version.reset();
