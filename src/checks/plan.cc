@@ -15,6 +15,14 @@
 namespace gt {
 namespace {
 
+/// An action as the sentence after the title: its first letter capital
+/// (the cuda command's actions read "fix: make the libcuda ..." there).
+std::string sentence(std::string action) {
+  if (!action.empty() && action[0] >= 'a' && action[0] <= 'z')
+    action[0] = static_cast<char>(action[0] - 'a' + 'A');
+  return action;
+}
+
 void add_unique(std::vector<std::string>& into, const std::vector<std::string>& from) {
   for (const std::string& c : from)
     if (std::find(into.begin(), into.end(), c) == into.end()) into.push_back(c);
@@ -113,7 +121,7 @@ std::vector<PlanStep> make_plan(const Report& r) {
                     ? first.title
                     : first.title + " and " + std::to_string(fs.size() - 1) + " more like it";
     step.text += subjects(fs);
-    if (!first.action.empty()) step.text += ". " + first.action;
+    if (!first.action.empty()) step.text += ". " + sentence(first.action);
     for (const Finding* f : fs) add_unique(step.commands, f->commands);
     step.finding_ids = {u.key};
     append_or_join(plan, std::move(step), first.title);
