@@ -26,7 +26,10 @@ for f in report["findings"]:
     if sid in targets:
         assert bare(f["commands"]) == targets[sid], (name, sid, f["commands"], targets[sid])
     else:
-        assert f["subject"]["pid"] in refused, (name, sid, "neither planned nor refused by free")
+        # What free said instead goes into the message (a failure seen once
+        # under load 12 could not be reproduced: keep its evidence).
+        assert f["subject"]["pid"] in refused, (name, sid, "neither planned nor refused by free",
+            {k: free.get(k) for k in ("skipped", "warnings", "errors", "gpus")})
     assert any(bare(p["commands"]) == bare(f["commands"]) for p in report["plan"]), (name, sid, "no plan step")
 print(name, "ok", len(targets), "targets")
 PY
