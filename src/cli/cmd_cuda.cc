@@ -76,6 +76,10 @@ std::optional<CudaCli> parse_cuda_args(int argc, char** argv, int& code) {
                            : !m  ? m.error().with_context("--memory")
                                  : std::optional<Error>();
   if (!e && t && t->count() <= 0) e = Error{ErrorKind::kMalformed, "--timeout must be above 0"};
+  // An empty --cuda-lib (a variable that expanded to nothing) would probe
+  // the default library while the operator thinks another was tested.
+  if (!e && app.count("--cuda-lib") > 0 && cuda_lib.empty())
+    e = Error{ErrorKind::kMalformed, "--cuda-lib needs a library path or name, not ''"};
   if (e) {
     code = usage_error(kCudaProg, e->message, c.json);
     return std::nullopt;

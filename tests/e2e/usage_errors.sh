@@ -14,6 +14,9 @@ check_usage --sample 5s --timeout 2s
 expect_out_contains "must be shorter than --timeout"
 check_usage --no-such-flag
 check_usage --timeout 0
+# An empty library name is refused, never read as "the default library".
+check_usage cuda --cuda-lib ''
+expect_out_contains "--cuda-lib needs a library path"
 
 # Captured first: `cmd | grep -q` can kill cmd with SIGPIPE under pipefail.
 "$TOOL" --version >"$TMP/v"
