@@ -49,4 +49,13 @@ std::string fill_target(std::string action, const std::string& target) {
   return action;
 }
 
+bool is_reboot_command(const std::string& c) {
+  return c.starts_with("sudo reboot") || c.starts_with("reboot") ||
+         c.find("systemctl reboot") != std::string::npos;
+}
+
+bool is_reset_command(const std::string& c) {
+  return c.find("nvidia-smi -r") != std::string::npos || c.find("--gpu-reset") != std::string::npos;
+}
+
 }  // namespace gt

@@ -16,4 +16,10 @@ std::vector<std::string> action_commands(const std::string& action, const std::s
 /// `action` with "<index>" replaced by `target` (unchanged when empty).
 std::string fill_target(std::string action, const std::string& target);
 
+/// A `$` line that reboots the node: reboot, sudo reboot, systemctl reboot.
+bool is_reboot_command(const std::string& command);
+
+/// A `$` line that resets a GPU: nvidia-smi -r, nvidia-smi --gpu-reset.
+bool is_reset_command(const std::string& command);
+
 }  // namespace gt

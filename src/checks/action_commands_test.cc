@@ -38,5 +38,15 @@ TEST(ActionCommands, EveryCatalogueCommandIsRecognised) {
   EXPECT_GE(with_command, 22);
 }
 
+TEST(DrasticCommands, RebootAndResetLinesAreKnownByEveryStep) {
+  EXPECT_TRUE(is_reboot_command("reboot"));
+  EXPECT_TRUE(is_reboot_command("sudo reboot"));
+  EXPECT_TRUE(is_reboot_command("sudo systemctl reboot"));
+  EXPECT_FALSE(is_reboot_command("journalctl -b -1 | grep reboot"));
+  EXPECT_TRUE(is_reset_command("sudo nvidia-smi -r -i 3"));
+  EXPECT_TRUE(is_reset_command("nvidia-smi --gpu-reset -i 5   # after stopping its processes"));
+  EXPECT_FALSE(is_reset_command("nvidia-smi -q -i 3"));
+}
+
 }  // namespace action_commands_test
 }  // namespace gt

@@ -50,8 +50,8 @@ std::string other_splits(const LoaderContext& c, const std::string& module) {
 std::string library_dir_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
 
 /// The fix by where the wrong library came from.
-void mismatch_fix(const NodeSnapshot& s, const LoaderContext& c, const ResolvedLibrary& l,
-                  const std::string& module, Finding& f) {
+void mismatch_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::string& module,
+                  Finding& f) {
   if (l.found_via == "LD_LIBRARY_PATH") {
     f.action = "Its LD_LIBRARY_PATH puts " + library_dir_of(*l.found_at) +
                " before the host's driver "
@@ -124,7 +124,7 @@ Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const Re
     f.evidence += "; NVML's library " + s.nvml.library_file.value_or("?") + " is " +
                   *s.nvml.library_version + " (NVML still answers; CUDA does not)";
   }
-  mismatch_fix(s, c, l, module, f);
+  mismatch_fix(c, l, module, f);
   return f;
 }
 
@@ -172,7 +172,7 @@ void judge_forward_compat(const NodeSnapshot& s, const LoaderContext& c, const R
   const std::string words =
       "Forward compatibility works only on data-center GPUs (and select "
       "NGC Server Ready RTX boards).";
-  mismatch_fix(s, c, l, module, f);
+  mismatch_fix(c, l, module, f);
   f.action = words + " " + f.action;
   out.push_back(f);
 }

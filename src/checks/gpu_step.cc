@@ -3,22 +3,14 @@
 #include <algorithm>
 #include <tuple>
 
+#include "checks/action_commands.h"
 #include "model/xid_catalog.h"
 
 namespace gt {
 namespace {
 
-bool is_reboot(const std::string& c) {
-  return c.starts_with("sudo reboot") || c.starts_with("reboot") ||
-         c.find("systemctl reboot") != std::string::npos;
-}
-
-bool is_reset(const std::string& c) {
-  return c.find("nvidia-smi -r") != std::string::npos || c.find("--gpu-reset") != std::string::npos;
-}
-
 /// A command that changes the GPU or the node (not a read).
-bool drastic(const std::string& c) { return is_reboot(c) || is_reset(c); }
+bool drastic(const std::string& c) { return is_reboot_command(c) || is_reset_command(c); }
 
 Remedy xid_remedy(int code) {
   const XidEntry* e = find_xid(code);
@@ -65,8 +57,8 @@ Remedy remedy_of(const Finding& f) {
     case RemedyRule::kByCommands:
       break;
   }
-  if (std::any_of(f.commands.begin(), f.commands.end(), is_reboot)) return Remedy::kReboot;
-  if (std::any_of(f.commands.begin(), f.commands.end(), is_reset)) return Remedy::kReset;
+  if (std::any_of(f.commands.begin(), f.commands.end(), is_reboot_command)) return Remedy::kReboot;
+  if (std::any_of(f.commands.begin(), f.commands.end(), is_reset_command)) return Remedy::kReset;
   return Remedy::kDiagnose;
 }
 
@@ -112,7 +104,8 @@ PlanStep gpu_step(const std::vector<const Finding*>& fs) {
     // same remedy's is said once (one reset, one reboot).
     for (const std::string& c : f->commands) {
       const bool said = std::any_of(step.commands.begin(), step.commands.end(), [&](auto& have) {
-        return (is_reset(c) && is_reset(have)) || (is_reboot(c) && is_reboot(have));
+        return (is_reset_command(c) && is_reset_command(have)) ||
+               (is_reboot_command(c) && is_reboot_command(have));
       });
       if (!drastic(c) || (remedy_of(*f) == strongest && !said)) add_unique(step.commands, c);
     }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <map>
 
+#include "checks/action_commands.h"
 #include "checks/catalogue.h"
 #include "checks/checks.h"
 
@@ -113,10 +114,6 @@ void join_recovery_events(std::vector<Finding>& findings) {
 
 namespace {
 
-bool is_reboot(const std::string& command) {
-  return command.starts_with("sudo reboot") || command.starts_with("reboot");
-}
-
 /// Folds an NVML timeout into driver.wedged: its words and ids (with those
 /// already joined into it by bus id) are added, its commands go before the
 /// lead's reboot, which stays last and single.
@@ -131,9 +128,10 @@ void fold_into_wedged(Finding& lead, const Finding& f) {
   lead.title += "; " + f.title;
   lead.evidence += (lead.evidence.empty() ? "" : "; ") + f.id + ": " + f.evidence;
   std::vector<std::string> reboot, commands;
-  for (const std::string& c : lead.commands) (is_reboot(c) ? reboot : commands).push_back(c);
+  for (const std::string& c : lead.commands)
+    (is_reboot_command(c) ? reboot : commands).push_back(c);
   for (const std::string& c : f.commands)
-    if (!is_reboot(c) && std::find(commands.begin(), commands.end(), c) == commands.end())
+    if (!is_reboot_command(c) && std::find(commands.begin(), commands.end(), c) == commands.end())
       commands.push_back(c);
   commands.insert(commands.end(), reboot.begin(), reboot.end());
   lead.commands = std::move(commands);

@@ -53,7 +53,4 @@ void apply_server_config(const std::string& kind, const std::string& yaml, const
 /// The port `kind` listens on when none is given, if it has one.
 std::optional<uint32_t> default_port(const std::string& kind);
 
-/// /proc/PID/environ text (NUL separated) as a map; at most 4096 entries.
-std::map<std::string, std::string> parse_environ(const std::string& text);
-
 }  // namespace gt

@@ -4,6 +4,7 @@
 
 #include "sources/cuda/library_search.h"
 #include "sources/cuda/read_node_file.h"
+#include "util/proc_environ.h"
 
 namespace gt {
 namespace {
@@ -25,20 +26,6 @@ LoaderContext libs_resolve_context(const FsRoot& root, const LoaderFiles& files,
   for (const char* soname : kDriverSonames)
     c.libraries.push_back(resolve_library(root, files, dirs, soname));
   return c;
-}
-
-/// LD_LIBRARY_PATH in a /proc/PID/environ (NUL-separated); null when unset.
-std::optional<std::string> libs_library_path_in(const std::string& environ) {
-  constexpr std::string_view kKey = "LD_LIBRARY_PATH=";
-  size_t start = 0;
-  while (start < environ.size()) {
-    size_t end = environ.find('\0', start);
-    if (end == std::string::npos) end = environ.size();
-    const std::string_view e(environ.data() + start, end - start);
-    if (e.starts_with(kKey)) return std::string(e.substr(kKey.size()));
-    start = end + 1;
-  }
-  return std::nullopt;
 }
 
 /// The GPU processes visible here, with their names, in PID order.
@@ -71,15 +58,17 @@ void read_cuda_libraries(const FsRoot& root, const NodeSnapshot& snap, CudaReadi
                         " not readable (another user's process?): " + env.error().message);
       continue;
     }
-    std::optional<std::string> lib_path = libs_library_path_in(*env);
-    if (!lib_path || split_library_path(*lib_path).empty()) continue;  // loads what a new job loads
+    const std::map<std::string, std::string> vars = parse_environ(*env);
+    const auto lib_path = vars.find("LD_LIBRARY_PATH");
+    if (lib_path == vars.end() || split_library_path(lib_path->second).empty())
+      continue;  // loads what a new job loads
     if (++contexts > kMaxProcessContexts) {
       r.notes.push_back("more than " + std::to_string(kMaxProcessContexts) +
                         " GPU processes with an LD_LIBRARY_PATH: the rest not resolved");
       break;
     }
     r.loaders.push_back(libs_resolve_context(
-        root, files, pid, "pid " + std::to_string(pid) + " (" + name + ")", lib_path));
+        root, files, pid, "pid " + std::to_string(pid) + " (" + name + ")", lib_path->second));
   }
 }
 

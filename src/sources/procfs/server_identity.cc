@@ -11,6 +11,7 @@
 
 #include "holders/identity.h"
 #include "holders/server_flags.h"
+#include "util/proc_environ.h"
 #include "util/read_capped.h"
 
 namespace gt {
