@@ -187,8 +187,9 @@ TEST(FreePlan, GpuListsAndFreeness) {
 }
 
 TEST(FreePlan, GpuListsAreBoundedBeforeAnyLoop) {
-  // "4294967294-4294967295" used to loop forever (uint32_t i <= b wraps).
-  const auto t0 = std::chrono::steady_clock::now();
+  // "4294967294-4294967295" used to loop forever (uint32_t i <= b wraps):
+  // a hang here ends at ctest's timeout. No wall-clock bound: under ASan on
+  // a loaded machine the 20000 ranges below took 1.1 s once.
   for (const char* bad : {"4294967294-4294967295", "0-4294967295", "1024", "1020-1024",
                           "4294967296", "99999999999999999999", "0-1,4294967295"}) {
     Result<std::optional<std::vector<uint32_t>>> r = parse_gpu_list(bad);
@@ -203,7 +204,6 @@ TEST(FreePlan, GpuListsAreBoundedBeforeAnyLoop) {
   Result<std::optional<std::vector<uint32_t>>> all = parse_gpu_list(many);
   ASSERT_TRUE(all.ok());
   EXPECT_EQ((*all)->size(), 1024u);  // a set, not 20 million entries
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
 }
 
 TEST(FreeAct, AReusedPidIsNeverSignalled) {
