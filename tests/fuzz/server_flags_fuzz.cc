@@ -10,6 +10,7 @@
 #include "fuzz_target.h"
 #include "holders/identity.h"
 #include "holders/server_flags.h"
+#include "util/proc_environ.h"
 
 namespace server_flags_fuzz {
 
