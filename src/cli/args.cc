@@ -114,7 +114,8 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
                  "Deadline for all NVML queries (default 5s); a GPU that does not answer "
                  "is reported as unresponsive. Durations: 500ms, 2s, 1.5m; at most 1 day");
   app.add_option("--nvml-lib", o.nvml_lib,
-                 "NVML library to load (env GPU_TRIAGE_NVML_LIB; default libnvidia-ml.so.1)");
+                 "NVML library to load (env GPU_TRIAGE_NVML_LIB; default libnvidia-ml.so.1)")
+      ->check(library_path());
   app.add_option("--root", o.root,
                  "Directory standing for / when reading /proc and /sys (env GPU_TRIAGE_ROOT)");
   std::string exit_codes = "nagios";

@@ -61,8 +61,10 @@ std::optional<CudaCli> parse_cuda_args(int argc, char** argv, int& code) {
   app.add_flag("--json", c.json, "JSON output");
   app.add_option("--cuda-lib", cuda_lib,
                  "The libcuda to load (env GPU_TRIAGE_CUDA_LIB; default: libcuda.so.1 through "
-                 "the loader's search, as a job started here)");
-  app.add_option("--nvml-lib", c.nvml_lib, "NVML library (env GPU_TRIAGE_NVML_LIB)");
+                 "the loader's search, as a job started here)")
+      ->check(library_path());
+  app.add_option("--nvml-lib", c.nvml_lib, "NVML library (env GPU_TRIAGE_NVML_LIB)")
+      ->check(library_path());
   app.add_option("--root", c.root, "Directory standing for / (env GPU_TRIAGE_ROOT)");
   if (std::optional<int> rc = parse_command_line(app, argc, argv, {kCudaProg, {}})) {
     code = *rc;
@@ -76,10 +78,6 @@ std::optional<CudaCli> parse_cuda_args(int argc, char** argv, int& code) {
                            : !m  ? m.error().with_context("--memory")
                                  : std::optional<Error>();
   if (!e && t && t->count() <= 0) e = Error{ErrorKind::kMalformed, "--timeout must be above 0"};
-  // An empty --cuda-lib (a variable that expanded to nothing) would probe
-  // the default library while the operator thinks another was tested.
-  if (!e && app.count("--cuda-lib") > 0 && cuda_lib.empty())
-    e = Error{ErrorKind::kMalformed, "--cuda-lib needs a library path or name, not ''"};
   if (e) {
     code = usage_error(kCudaProg, e->message, c.json);
     return std::nullopt;

@@ -82,7 +82,8 @@ std::optional<FreeCli> parse_free_args(int argc, char** argv, int& code) {
                "Stop the owning systemd unit or container (systemctl/docker) instead of "
                "signalling, so it is not restarted");
   app.add_flag("--json", c.free.json, "JSON output");
-  app.add_option("--nvml-lib", c.nvml_lib, "NVML library (env GPU_TRIAGE_NVML_LIB)");
+  app.add_option("--nvml-lib", c.nvml_lib, "NVML library (env GPU_TRIAGE_NVML_LIB)")
+      ->check(library_path());
   app.add_option("--root", c.root,
                  "Directory standing for / (env GPU_TRIAGE_ROOT); "
                  "a captured tree can be planned, never acted on");

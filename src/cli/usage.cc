@@ -94,4 +94,12 @@ CLI::Validator whole_number(uint64_t lo, uint64_t hi) {
       bounded ? std::to_string(lo) + "-" + std::to_string(hi) : "");
 }
 
+CLI::Validator library_path() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "needs a library path or name, not ''" : "";
+      },
+      "LIB");
+}
+
 }  // namespace gt

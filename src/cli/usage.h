@@ -49,4 +49,9 @@ std::vector<std::string> option_names(const CLI::App& app);
 /// large (at most 1024)"). CLI11 puts the option's name in front.
 CLI::Validator whole_number(uint64_t lo, uint64_t hi);
 
+/// A CLI11 check for a library option (--nvml-lib, --cuda-lib): an empty
+/// value (a variable that expanded to nothing) is refused, never read as
+/// "the default", which would test another library than the operator named.
+CLI::Validator library_path();
+
 }  // namespace gt

@@ -16,7 +16,12 @@ check_usage --no-such-flag
 check_usage --timeout 0
 # An empty library name is refused, never read as "the default library".
 check_usage cuda --cuda-lib ''
-expect_out_contains "--cuda-lib needs a library path"
+expect_out_contains "needs a library path or name"
+for cmd in "" free cuda serve watch; do
+  # shellcheck disable=SC2086  # an empty $cmd is the triage
+  check_usage $cmd --nvml-lib ''
+  expect_out_contains "needs a library path or name"
+done
 
 # Captured first: `cmd | grep -q` can kill cmd with SIGPIPE under pipefail.
 "$TOOL" --version >"$TMP/v"
