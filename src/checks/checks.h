@@ -43,6 +43,9 @@ void check_cuda_node(const NodeSnapshot& s, std::vector<Finding>& out);
 /// gpu.repeat_offender from the record across boots and this run's findings
 /// so far (`out`); runs after the joins.
 void check_history(const NodeSnapshot& s, std::vector<Finding>& out);
+/// change.*: this run's fingerprint against the record's last run of a
+/// previous boot, else this boot's first (checks/change_checks.cc).
+void check_changes(const NodeSnapshot& s, std::vector<Finding>& out);
 /// driver.wedged from the tasks stuck in nvidia code; then folds the NVML
 /// timeouts into it (join_driver_wedged), so it runs after join_gpu_events.
 void check_driver_wedged(const NodeSnapshot& s, std::vector<Finding>& out);

@@ -85,6 +85,15 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"mount.wrong_device", "mount", S::kCritical, St::kMounts, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "mounts-and-history", "Another device is mounted where /etc/fstab or a .mount unit puts a volume"},
       {"mount.read_only", "mount", S::kCritical, St::kMounts, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "mounts-and-history", "A filesystem mounted read-only after errors (or against its configuration)"},
       {"mount.network_or_overlay", "mount", S::kInfo, St::kMounts, J::kApart, R::kByCommands, E::kAlone, "", "none: a --path of one triage, not collected by serve", "mounts-and-history", "A --path on a network filesystem (info) or a container's overlay (warning)"},
+      {"change.container_recreated", "change", S::kWarning, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: said once after the change; the plan step is the fix", "what-changed", "The container was recreated since the job last ran (warning when a local patch is gone with it)"},
+      {"change.patch_gone", "change", S::kWarning, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: said once after the change; the plan step is the fix", "what-changed", "A server package's locally modified files are pristine again (reinstalled)"},
+      {"change.data_device", "change", S::kWarning, St::kMounts, J::kApart, R::kByCommands, E::kAlone, "", "none: said once after the change; the plan step is the fix", "what-changed", "A data path is on another device than when the job last ran"},
+      {"change.gpu_replaced", "change", S::kWarning, St::kHardware, J::kApart, R::kByCommands, E::kAlone, "", "none: said once after the change", "what-changed", "Another board (serial) at a GPU's bus id since the job last ran"},
+      {"change.gpu_moved", "change", S::kInfo, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a note", "what-changed", "The same GPU (UUID) at another bus id"},
+      {"change.vbios", "change", S::kInfo, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a note", "what-changed", "A GPU's VBIOS changed since the job last ran"},
+      {"change.driver", "change", S::kInfo, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a note", "what-changed", "The driver, libcuda or kernel changed since the job last ran"},
+      {"change.package_version", "change", S::kInfo, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a note", "what-changed", "A package of the GPU servers' python changed version"},
+      {"change.local_patch", "change", S::kInfo, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a note", "what-changed", "A server package has files that differ from its wheel's RECORD (a local patch)"},
       {"gpu.repeat_offender", "gpu", S::kCritical, St::kGpu, J::kRecord, R::kByRecord, E::kAlone, "", "GpuTriageNodeCritical", "mounts-and-history", "The same Xid or recovery action on a GPU in several boots (RMA after three)"},
       {"incident.previous_boot_abrupt", "incident", S::kWarning, St::kDisk, J::kApart, R::kByCommands, E::kAlone, "", "none: read once after a crash, not a state to page on", "what-happened", "The previous boot ended with no shutdown record (power loss, killed VM, hard hang)"},
       {"incident.kernel_panic", "incident", S::kWarning, St::kDisk, J::kApart, R::kByCommands, E::kAlone, "", "none: read once after a crash, not a state to page on", "what-happened", "The previous boot ended in a kernel panic (pstore, kdump or the journal)"},
@@ -147,6 +156,7 @@ void judge(Report& report, const CheckOptions& options) {
   join_recovery_events(f);
   check_driver_wedged(s, f);  // after the GPU joins: it folds the NVML timeouts in
   check_history(s, f);        // after the joins: a joined Xid counts too
+  check_changes(s, f);
   if (options.running_as_root) drop_sudo(f);
   std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);

@@ -14,10 +14,12 @@
 #include "sources/incident/incident_collector.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/nvml/nvml_collector.h"
+#include "sources/procfs/container_identity.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/hostname.h"
 #include "sources/procfs/os_release.h"
 #include "sources/procfs/process_info.h"
+#include "sources/procfs/python_packages.h"
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
 #include "sources/smi_xml/smi_capture_file.h"
@@ -104,6 +106,15 @@ std::vector<DiskUsage> without_unread_data_dir(const CollectInputs& in,
   return disks;
 }
 
+/// The node's fingerprint, taken with the record across boots (last: it
+/// reads the GPUs, servers, readiness and mounts collected before it).
+Fingerprint take_fingerprint(const FsRoot& root, const NodeSnapshot& s) {
+  Fingerprint f = fingerprint_of(s, s.collected_at_unix_ms / 1000);
+  f.container = read_container_identity(root);
+  if (s.servers) f.python = read_python_envs(root, *s.servers, HashBounds{});
+  return f;
+}
+
 /// This node's table. Stuck tasks are read at both ends of the NVML
 /// collection (the sample window): only a task stuck at both counts.
 std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned) {
@@ -149,7 +160,11 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
        }},
       {Stage::kMounts,
        [&, all_disks](NodeSnapshot& s) { s.mounts = read_mounts(root, *all_disks); }},
-      {Stage::kHistory, [&](NodeSnapshot& s) { load_history(in.state_dir, in.no_state, root, s); }},
+      {Stage::kHistory,
+       [&](NodeSnapshot& s) {
+         load_history(in.state_dir, in.no_state, root, s);
+         if (s.history) s.fingerprint = take_fingerprint(root, s);
+       }},
   };
 }
 

@@ -166,15 +166,22 @@ void add_previous_boot(GpuHistory& h, int64_t now_unix_s) {
 
 }  // namespace
 
-void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& observed) {
+void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& observed,
+             const std::optional<Fingerprint>& fingerprint) {
   if (!h.boot_id) return;
   const std::string& id = *h.boot_id;
   auto b = std::find_if(h.boots.begin(), h.boots.end(),
                         [&](const HistoryBoot& x) { return x.boot_id == id; });
-  if (b == h.boots.end())
-    h.boots.push_back({id, now_unix_s, now_unix_s});
-  else
+  if (b == h.boots.end()) {
+    h.boots.push_back({id, now_unix_s, now_unix_s, std::nullopt, std::nullopt});
+    b = h.boots.end() - 1;
+  } else {
     b->last_seen_unix_s = now_unix_s;
+  }
+  if (fingerprint) {
+    if (!b->first_fingerprint) b->first_fingerprint = fingerprint;
+    b->last_fingerprint = fingerprint;
+  }
   for (const Observed& o : observed) {
     if (o.boot == LogBoot::kCurrent) {
       note(h, o, id);

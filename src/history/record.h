@@ -39,8 +39,10 @@ std::vector<std::string> boots_with(const GpuHistory& h, const std::string& uuid
 
 /// Adds this run (h.boot_id at `now_unix_s`) with its observations: a boot
 /// and a finding are recorded once however often gpu-triage runs in it.
-/// Keeps the latest kMaxHistoryBoots boots.
-void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& observed);
+/// Keeps the latest kMaxHistoryBoots boots. `fingerprint` becomes the boot's
+/// latest (and, the first time, its first).
+void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& observed,
+             const std::optional<Fingerprint>& fingerprint = std::nullopt);
 
 /// Forgets everything (uuid empty) or one GPU; returns the number of GPU
 /// records removed.

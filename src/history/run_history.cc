@@ -48,6 +48,7 @@ void record_run(Report& report) {
     s.warnings.push_back(
         "history across boots: the previous boot's Xids are not recorded: the journal names no "
         "previous boot (volatile or first boot), so its id is unknown");
+  const std::optional<Fingerprint>& fingerprint = s.fingerprint;
   std::vector<std::string> warnings;
   Status w = update_history(
       dir,
@@ -55,7 +56,7 @@ void record_run(Report& report) {
         h.boot_id = boot;
         h.previous_boot_id = previous;
         h.previous_boot_first_unix_s = previous_first;
-        add_run(h, now, observed);
+        add_run(h, now, observed, fingerprint);
       },
       warnings);
   s.warnings.insert(s.warnings.end(), warnings.begin(), warnings.end());

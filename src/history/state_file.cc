@@ -71,16 +71,62 @@ std::string text_of(const nlohmann::json& v, const char* what) {
   return s;
 }
 
+/// Bounds of a fingerprint as read (a node has a few GPUs, mounts and
+/// environments; an environment some hundred packages).
+constexpr size_t kMaxPrintItems = 4096;
+constexpr size_t kMaxPrintTextBytes = 4096;
+
+std::optional<std::string> opt_text(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  std::string s = it->get<std::string>();
+  if (s.size() > kMaxPrintTextBytes)
+    throw std::runtime_error(std::string(key) + " longer than " +
+                             std::to_string(kMaxPrintTextBytes) + " bytes");
+  return s;
+}
+
+template <typename T>
+std::optional<T> opt_number(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number_integer()) throw std::runtime_error(std::string(key) + " is not an integer");
+  return it->get<T>();
+}
+
+std::vector<std::string> texts(const nlohmann::json& j, const char* key) {
+  std::vector<std::string> out;
+  for (const auto& v : list(j, key, kMaxPrintItems, key)) {
+    std::string s = v.get<std::string>();
+    if (s.size() > kMaxPrintTextBytes)
+      throw std::runtime_error(std::string(key) + ": text too long");
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::string req_text(const nlohmann::json& j, const char* key) {
+  std::optional<std::string> s = opt_text(j, key);
+  if (!s) throw std::runtime_error(std::string(key) + " is missing");
+  return *s;
+}
+
 GpuHistory parse_document(const nlohmann::json& j) {
   GpuHistory h;
   if (j.at("schema").get<std::string>() != "gpu-triage/history")
     throw std::runtime_error("not a gpu-triage history (schema)");
   const nlohmann::json& boots = list(j, "boots", kMaxRecordBoots, "boots");
   const nlohmann::json& gpus = list(j, "gpus", kMaxRecordGpus, "GPUs");
-  for (const auto& b : boots)
+  for (const auto& b : boots) {
     h.boots.push_back({text_of(b.at("boot_id"), "a boot id"),
                        unix_s(b.at("first_seen_unix_s"), "first_seen_unix_s"),
-                       unix_s(b.at("last_seen_unix_s"), "last_seen_unix_s")});
+                       unix_s(b.at("last_seen_unix_s"), "last_seen_unix_s"), std::nullopt,
+                       std::nullopt});
+    // Version 1 records have no fingerprints.
+    for (auto [key, into] : {std::pair{"first_fingerprint", &h.boots.back().first_fingerprint},
+                             std::pair{"last_fingerprint", &h.boots.back().last_fingerprint}})
+      if (b.contains(key) && !b.at(key).is_null()) *into = fingerprint_from_json(b.at(key));
+  }
   for (const auto& g : gpus) {
     GpuRecord r{text_of(g.at("uuid"), "a GPU UUID"), {}};
     for (const auto& f : list(g, "findings", kMaxRecordFindings, "findings on one GPU")) {
@@ -180,12 +226,118 @@ Result<GpuHistory> read_unlocked(const std::string& dir, std::vector<std::string
 
 }  // namespace
 
+namespace {
+
+template <typename T>
+J or_null(const std::optional<T>& v) {
+  return v ? J(*v) : J(nullptr);
+}
+
+J package_json(const PackagePrint& p) {
+  J modified = J::array();
+  for (const ModifiedFile& m : p.modified)
+    modified.push_back({{"path", m.path}, {"size_bytes", or_null(m.size_bytes)}});
+  return J{{"name", p.name},
+           {"version", p.version},
+           {"site_packages", p.site_packages},
+           {"modified", modified},
+           {"fully_checked", p.fully_checked},
+           {"notes", p.notes}};
+}
+
+}  // namespace
+
+J fingerprint_to_json(const Fingerprint& f) {
+  J gpus = J::array();
+  for (const GpuPrint& g : f.gpus)
+    gpus.push_back({{"uuid", or_null(g.uuid)},
+                    {"serial", or_null(g.serial)},
+                    {"vbios_version", or_null(g.vbios_version)},
+                    {"pci_bus_id", or_null(g.pci_bus_id)},
+                    {"pcie_max_gen", or_null(g.pcie_max_gen)},
+                    {"pcie_max_width", or_null(g.pcie_max_width)}});
+  const DriverPrint& d = f.driver;
+  J driver{{"kernel_module_version", or_null(d.kernel_module_version)},
+           {"nvml_driver_version", or_null(d.nvml_driver_version)},
+           {"nvml_library_file", or_null(d.nvml_library_file)},
+           {"libcuda_version", or_null(d.libcuda_version)},
+           {"libcuda_file", or_null(d.libcuda_file)}};
+  J container = nullptr;
+  if (f.container)
+    container = {{"id", f.container->id},
+                 {"created_unix_s", or_null(f.container->created_unix_s)},
+                 {"id_from", or_null(f.container->id_from)}};
+  J mounts = J::array();
+  for (const MountPrint& m : f.mounts)
+    mounts.push_back({{"path", m.path},
+                      {"source", or_null(m.source)},
+                      {"device", or_null(m.device)},
+                      {"fs_type", or_null(m.fs_type)},
+                      {"expected", or_null(m.expected)}});
+  J python = J::array();
+  for (const PythonEnvPrint& e : f.python) {
+    J packages = J::array();
+    for (const PackagePrint& p : e.packages) packages.push_back(package_json(p));
+    python.push_back(
+        {{"site_packages", e.site_packages}, {"used_by", e.used_by}, {"packages", packages}});
+  }
+  return J{{"taken_unix_s", f.taken_unix_s},
+           {"gpus", gpus},
+           {"driver", driver},
+           {"kernel_release", or_null(f.kernel_release)},
+           {"container", container},
+           {"mounts", mounts},
+           {"python", python},
+           {"notes", f.notes}};
+}
+
+Fingerprint fingerprint_from_json(const nlohmann::json& j) {
+  Fingerprint f;
+  f.taken_unix_s = unix_s(j.at("taken_unix_s"), "taken_unix_s");
+  for (const auto& g : list(j, "gpus", kMaxPrintItems, "GPUs of a fingerprint"))
+    f.gpus.push_back({opt_text(g, "uuid"), opt_text(g, "serial"), opt_text(g, "vbios_version"),
+                      opt_text(g, "pci_bus_id"), opt_number<uint32_t>(g, "pcie_max_gen"),
+                      opt_number<uint32_t>(g, "pcie_max_width")});
+  const nlohmann::json& d = j.at("driver");
+  f.driver = {opt_text(d, "kernel_module_version"), opt_text(d, "nvml_driver_version"),
+              opt_text(d, "nvml_library_file"), opt_text(d, "libcuda_version"),
+              opt_text(d, "libcuda_file")};
+  f.kernel_release = opt_text(j, "kernel_release");
+  if (const nlohmann::json& c = j.at("container"); !c.is_null())
+    f.container = ContainerPrint{req_text(c, "id"), opt_number<int64_t>(c, "created_unix_s"),
+                                 opt_text(c, "id_from")};
+  for (const auto& m : list(j, "mounts", kMaxPrintItems, "mounts of a fingerprint"))
+    f.mounts.push_back({req_text(m, "path"), opt_text(m, "source"), opt_text(m, "device"),
+                        opt_text(m, "fs_type"), opt_text(m, "expected")});
+  for (const auto& e : list(j, "python", kMaxPrintItems, "python environments")) {
+    PythonEnvPrint env{req_text(e, "site_packages"), texts(e, "used_by"), {}};
+    for (const auto& p : list(e, "packages", kMaxPrintItems, "packages of one environment")) {
+      PackagePrint pk{req_text(p, "name"),
+                      req_text(p, "version"),
+                      req_text(p, "site_packages"),
+                      {},
+                      p.at("fully_checked").get<bool>(),
+                      texts(p, "notes")};
+      for (const auto& m : list(p, "modified", kMaxPrintItems, "modified files"))
+        pk.modified.push_back({req_text(m, "path"), opt_number<uint64_t>(m, "size_bytes")});
+      env.packages.push_back(pk);
+    }
+    f.python.push_back(env);
+  }
+  f.notes = texts(j, "notes");
+  return f;
+}
+
 J history_to_json(const GpuHistory& h) {
   J boots = J::array();
   for (const HistoryBoot& b : h.boots)
     boots.push_back({{"boot_id", b.boot_id},
                      {"first_seen_unix_s", b.first_seen_unix_s},
-                     {"last_seen_unix_s", b.last_seen_unix_s}});
+                     {"last_seen_unix_s", b.last_seen_unix_s},
+                     {"first_fingerprint",
+                      b.first_fingerprint ? fingerprint_to_json(*b.first_fingerprint) : J()},
+                     {"last_fingerprint",
+                      b.last_fingerprint ? fingerprint_to_json(*b.last_fingerprint) : J()}});
   J gpus = J::array();
   for (const GpuRecord& g : h.gpus) {
     J findings = J::array();
@@ -193,7 +345,7 @@ J history_to_json(const GpuHistory& h) {
       findings.push_back({{"id", f.finding_id}, {"boot_ids", f.boot_ids}});
     gpus.push_back({{"uuid", g.uuid}, {"findings", findings}});
   }
-  return J{{"schema", "gpu-triage/history"}, {"version", 1}, {"boots", boots}, {"gpus", gpus}};
+  return J{{"schema", "gpu-triage/history"}, {"version", 2}, {"boots", boots}, {"gpus", gpus}};
 }
 
 Result<GpuHistory> history_from_json(std::string_view text) {

@@ -33,6 +33,12 @@ inline constexpr size_t kMaxRecordGpus = 1024;
 inline constexpr size_t kMaxRecordFindings = 1024;  ///< per GPU
 inline constexpr size_t kMaxRecordTextBytes = 256;  ///< a boot id, a UUID, a finding id
 
+/// A fingerprint as the record (and the report's JSON) holds it.
+nlohmann::ordered_json fingerprint_to_json(const Fingerprint& f);
+/// Throws std::runtime_error, naming the key, when `j` is not one (or is
+/// over the record's bounds).
+Fingerprint fingerprint_from_json(const nlohmann::json& j);
+
 /// The document as written (and as `history --json` and the report show it).
 nlohmann::ordered_json history_to_json(const GpuHistory& h);
 /// Malformed when the text is not such a document.

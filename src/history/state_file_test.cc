@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "history/record.h"
@@ -29,6 +31,96 @@ TEST(StateFile, WrittenRecordReadsBackTheSame) {
   EXPECT_TRUE(warnings.empty());
   EXPECT_FALSE(
       std::filesystem::exists(t.path("/state/history.json.tmp-") + std::to_string(::getpid())));
+}
+
+/// A fingerprint with every part filled (a patched package, a container).
+Fingerprint full_fingerprint(int64_t at) {
+  Fingerprint f;
+  f.taken_unix_s = at;
+  f.gpus.push_back({"GPU-1", "1654922003345", "96.00.99.00.01", "0000:19:00.0", 5, 16});
+  f.gpus.push_back({});
+  f.driver = {"590.48.01", "590.48.01", "/usr/lib/libnvidia-ml.so.590.48.01", std::nullopt,
+              std::nullopt};
+  f.kernel_release = "6.8.0-51-generic";
+  f.container = ContainerPrint{std::string(64, 'a'), at - 60, "/proc/self/cgroup: /docker/a"};
+  f.mounts.push_back({"/data", "/dev/vdb1", "vdb1", "ext4", "/etc/fstab:3: UUID=7f3c /data"});
+  f.python.push_back({"/opt/venv/lib/python3.11/site-packages",
+                      {"SGLang (pid 3187)"},
+                      {{"sglang",
+                        "0.4.6",
+                        "/opt/venv/lib/python3.11/site-packages",
+                        {{"sglang/srt/layers/logits_processor.py", 20411}},
+                        true,
+                        {}}}});
+  f.notes.push_back("a note");
+  return f;
+}
+
+TEST(StateFile, FingerprintsReadBackTheSame) {
+  TempTree t;
+  t.write("/proc/sys/kernel/random/boot_id", "0f2c-boot\n");
+  std::vector<std::string> warnings;
+  Result<GpuHistory> h = open_history(t.path("/state"), t.root(), warnings);
+  ASSERT_TRUE(h);
+  add_run(*h, 1700000000, {}, full_fingerprint(1700000000));
+  add_run(*h, 1700000600, {}, full_fingerprint(1700000600));
+  ASSERT_TRUE(write_history(*h));
+  Result<GpuHistory> back = read_history(t.path("/state"), warnings);
+  ASSERT_TRUE(back);
+  ASSERT_EQ(back->boots.size(), 1u);
+  EXPECT_EQ(back->boots[0].first_fingerprint, full_fingerprint(1700000000));
+  EXPECT_EQ(back->boots[0].last_fingerprint, full_fingerprint(1700000600));
+  EXPECT_EQ(back->boots, h->boots);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(StateFile, AVersion1RecordStillReads) {
+  // tests/fixtures/history/version1.json: the format before fingerprints.
+  TempTree t;
+  std::ifstream in(std::string(GT_SOURCE_DIR) + "/tests/fixtures/history/version1.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_NE(text.str().find("\"version\": 1"), std::string::npos);
+  t.write("/state/history.json", text.str());
+  std::vector<std::string> warnings;
+  Result<GpuHistory> h = read_history(t.path("/state"), warnings);
+  ASSERT_TRUE(h);
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(h->boots.size(), 3u);
+  EXPECT_FALSE(h->boots[0].first_fingerprint);
+  EXPECT_EQ(h->gpus.size(), 2u);
+}
+
+TEST(StateFile, AFingerprintOverItsBoundsSetsTheRecordAside) {
+  nlohmann::ordered_json f = fingerprint_to_json(full_fingerprint(1700000000));
+  f["kernel_release"] = std::string(5000, 'x');
+  nlohmann::ordered_json doc{{"schema", "gpu-triage/history"},
+                             {"version", 2},
+                             {"boots",
+                              {{{"boot_id", "b"},
+                                {"first_seen_unix_s", 1700000000},
+                                {"last_seen_unix_s", 1700000000},
+                                {"first_fingerprint", f}}}},
+                             {"gpus", nlohmann::ordered_json::array()}};
+  Result<GpuHistory> h = history_from_json(doc.dump());
+  ASSERT_FALSE(h);
+  EXPECT_NE(h.error().message.find("kernel_release longer than 4096 bytes"), std::string::npos);
+}
+
+TEST(StateFile, ManyBootsWithFingerprintsStayBounded) {
+  TempTree t;
+  GpuHistory h;
+  h.file = t.path("/history.json");
+  for (int b = 0; b < 200; ++b) {
+    h.boot_id = "boot-" + std::to_string(b);
+    for (int run = 0; run < 3; ++run)
+      add_run(h, 1700000000 + b * 1000 + run, {}, full_fingerprint(1700000000 + b * 1000 + run));
+  }
+  EXPECT_EQ(h.boots.size(), kMaxHistoryBoots);
+  EXPECT_EQ(h.boots.back().boot_id, "boot-199");
+  ASSERT_TRUE(write_history(h));
+  // Two fingerprints per boot kept, however often a boot ran.
+  EXPECT_LT(std::filesystem::file_size(h.file), 64u * 1024);
 }
 
 TEST(StateFile, CorruptFileIsSetAsideWithAWarning) {

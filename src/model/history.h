@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "model/fingerprint.h"
+
 namespace gt {
 
 /// A boot gpu-triage ran in (oldest first in GpuHistory::boots).
@@ -15,6 +17,11 @@ struct HistoryBoot {
   std::string boot_id;  ///< /proc/sys/kernel/random/boot_id
   int64_t first_seen_unix_s = 0;
   int64_t last_seen_unix_s = 0;
+  /// The node as the boot's first and latest run saw it (model/
+  /// fingerprint.h); null in a record written before version 2, and for a
+  /// boot recorded only from the journal (the previous boot's Xids).
+  std::optional<Fingerprint> first_fingerprint;
+  std::optional<Fingerprint> last_fingerprint;
   bool operator==(const HistoryBoot&) const = default;
 };
 

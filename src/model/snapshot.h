@@ -505,6 +505,9 @@ struct NodeSnapshot {
   /// The record of earlier boots (--state-dir); null: --no-state, a capture,
   /// a fixture root without --state-dir, or unreadable (a warning says why).
   std::optional<GpuHistory> history;
+  /// The node's fingerprint (model/fingerprint.h), taken with the record
+  /// across boots; null where no record is kept (the same cases).
+  std::optional<Fingerprint> fingerprint;
   /// Loaded nvidia* kernel modules, unload order (nvidia_peermem first,
   /// nvidia last); empty when none is loaded or /sys was not read.
   std::vector<KernelModule> nvidia_modules;

@@ -263,8 +263,9 @@ J mounts_json(const std::vector<MountInfo>& mounts) {
   return arr;
 }
 
-/// The record as read before judging (this run not yet in it).
-J history_json(const std::optional<GpuHistory>& h) {
+/// The record as read before judging (this run not yet in it), and this
+/// run's fingerprint.
+J history_json(const std::optional<GpuHistory>& h, const std::optional<Fingerprint>& fp) {
   if (!h) return nullptr;
   J j = history_to_json(*h);
   return J{{"file", h->file},
@@ -272,7 +273,8 @@ J history_json(const std::optional<GpuHistory>& h) {
            {"previous_boot_id", opt(h->previous_boot_id)},
            {"previous_boot_first_unix_s", opt(h->previous_boot_first_unix_s)},
            {"boots", j["boots"]},
-           {"gpus", j["gpus"]}};
+           {"gpus", j["gpus"]},
+           {"fingerprint", fp ? fingerprint_to_json(*fp) : J()}};
 }
 
 J modules_json(const std::vector<KernelModule>& mods) {
@@ -424,7 +426,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["incident"] = incident_to_json(snap.incident);
   j["mounts"] = mounts_json(snap.mounts);
   j["cuda"] = cuda_readiness_json(snap.cuda);
-  j["history"] = history_json(snap.history);
+  j["history"] = history_json(snap.history, snap.fingerprint);
   j["nvidia_modules"] = modules_json(snap.nvidia_modules);
   j["nvidia_services"] = services_json(snap.nvidia_services);
   j["nvidia_services_read"] = snap.nvidia_services_read;

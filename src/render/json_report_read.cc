@@ -174,6 +174,17 @@ MountInfo mount_of(const J& j, const std::string& path) {
   return m;
 }
 
+/// The fingerprint under `key` (history/state_file.h's format), or null.
+std::optional<Fingerprint> fingerprint_at(Obj& o, const char* key) {
+  const J* f = o.find(key);
+  if (!f || f->is_null()) return std::nullopt;
+  try {
+    return fingerprint_from_json(nlohmann::json(*f));
+  } catch (const std::exception& e) {
+    fail(o.at(key), e.what());
+  }
+}
+
 GpuHistory history_of(const J& j, const std::string& path) {
   Obj o(j, path);
   GpuHistory h;
@@ -188,6 +199,8 @@ GpuHistory history_of(const J& j, const std::string& path) {
       bo.get("boot_id", boot.boot_id);
       bo.get("first_seen_unix_s", boot.first_seen_unix_s);
       bo.get("last_seen_unix_s", boot.last_seen_unix_s);
+      boot.first_fingerprint = fingerprint_at(bo, "first_fingerprint");
+      boot.last_fingerprint = fingerprint_at(bo, "last_fingerprint");
       return boot;
     });
   if (const J* g = o.find("gpus"))
@@ -380,8 +393,11 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
     s.incident = incident_of(*i, o.at("incident"));
   if (const J* m = o.find("mounts")) read_each(*m, o.at("mounts"), s.mounts, mount_of);
   if (const J* c = o.find("cuda"); c && !c->is_null()) s.cuda = cuda_readiness_of(*c, o.at("cuda"));
-  if (const J* h = o.find("history"); h && !h->is_null())
+  if (const J* h = o.find("history"); h && !h->is_null()) {
     s.history = history_of(*h, o.at("history"));
+    Obj ho(*h, o.at("history"));
+    s.fingerprint = fingerprint_at(ho, "fingerprint");
+  }
   if (const J* m = o.find("nvidia_modules"))
     read_each(*m, o.at("nvidia_modules"), s.nvidia_modules, module_of);
   if (const J* v = o.find("nvidia_services"))

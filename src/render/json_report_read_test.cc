@@ -214,6 +214,19 @@ void fill_node(NodeSnapshot& s) {
   h.boot_id = "b-now";
   h.boots = {{"b-before", 1764000000, 1764380000}};
   h.gpus = {{"GPU-5b7d", {{"gpu.xid.79", {"b-before"}}}}};
+  Fingerprint& fp = s.fingerprint.emplace();
+  fp.taken_unix_s = 1764380000;
+  fp.gpus = {{"GPU-5b7d", "1654922003345", "96.00.99.00.01", "0000:2a:00.0", 5, 16}};
+  fp.driver = {"590.48.01", "590.48.01", "/usr/lib/libnvidia-ml.so.590.48.01", "590.48.01",
+               "/usr/lib/libcuda.so.590.48.01"};
+  fp.kernel_release = "6.8.0-51-generic";
+  fp.container = ContainerPrint{std::string(64, 'c'), 1764379000, "/proc/self/mountinfo"};
+  fp.mounts = {{"/data", "/dev/vdb1", "vdb1", "ext4", "/etc/fstab:3: UUID=7f3c /data"}};
+  fp.python = {{"/venv/site-packages",
+                {"SGLang (pid 3187)"},
+                {{"sglang", "0.4.6", "/venv/site-packages", {{"sglang/a.py", 12}}, false, {"n"}}}}};
+  fp.notes = {"a note"};
+  h.boots[0].last_fingerprint = fp;
   s.nvidia_services = {{"Fabric Manager", 2001, "nv-fabricmanage", "nvidia-fabricmanager.service"}};
   s.nvidia_services_read = true;
   s.stuck_nvidia_tasks =

@@ -1,0 +1,146 @@
+#include <gtest/gtest.h>
+
+#include "checks/checks.h"
+#include "model/snapshot.h"
+
+namespace gt {
+namespace change_checks_test {
+
+const std::string kOld(64, 'a');
+const std::string kNew(64, 'b');
+
+/// The story before the crash: patched sglang in container kOld, /data on vdb1.
+Fingerprint before() {
+  Fingerprint f;
+  f.taken_unix_s = 1767225000;
+  f.gpus = {{"GPU-0", "1000", "96.00.99.00.01", "0000:18:00.0", 5, 16},
+            {"GPU-1", "1001", "96.00.99.00.01", "0000:2a:00.0", 5, 16}};
+  f.driver.kernel_module_version = "590.48.01";
+  f.kernel_release = "6.8.0-51-generic";
+  f.container = ContainerPrint{kOld, 1767000000, "/proc/self/cgroup"};
+  f.mounts = {{"/data", "/dev/vdb1", "vdb1", "ext4", "/etc/fstab:3: UUID=7f3c /data"}};
+  f.python = {{"/venv/site-packages",
+               {"SGLang (pid 3187)"},
+               {{"sglang",
+                 "0.4.6",
+                 "/venv/site-packages",
+                 {{"sglang/srt/model_executor/model_runner.py", 100},
+                  {"sglang/srt/layers/logits_processor.py", 200}},
+                 true,
+                 {}},
+                {"torch", "2.7.0", "/venv/site-packages", {}, true, {}}}}};
+  return f;
+}
+
+NodeSnapshot with_record(const Fingerprint& was, const Fingerprint& now) {
+  NodeSnapshot s;
+  GpuHistory& h = s.history.emplace();
+  h.boot_id = "boot-2";
+  h.boots = {{"boot-1", 1767200000, 1767225000, was, was}};
+  s.fingerprint = now;
+  return s;
+}
+
+std::vector<Finding> judge_changes(const NodeSnapshot& s) {
+  std::vector<Finding> out;
+  check_changes(s, out);
+  return out;
+}
+
+const Finding* by_id(const std::vector<Finding>& f, const std::string& id) {
+  for (const Finding& x : f)
+    if (x.id == id) return &x;
+  return nullptr;
+}
+
+TEST(ChangeChecks, NothingChangedNothingSaid) {
+  EXPECT_TRUE(judge_changes(with_record(before(), before())).empty());
+}
+
+TEST(ChangeChecks, RecreatedContainerWithThePatchGoneNamesTheFiles) {
+  Fingerprint now = before();
+  now.container = ContainerPrint{kNew, 1767226000, "/proc/self/cgroup"};
+  now.python[0].packages[0].modified.clear();
+  std::vector<Finding> f = judge_changes(with_record(before(), now));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "change.container_recreated");
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_NE(f[0].title.find("sglang 0.4.6 had 2 locally modified files before "
+                            "(sglang/srt/model_executor/model_runner.py, "
+                            "sglang/srt/layers/logits_processor.py) and now matches its wheel"),
+            std::string::npos)
+      << f[0].title;
+  EXPECT_NE(f[0].title.find("re-apply the patch before resuming"), std::string::npos);
+}
+
+TEST(ChangeChecks, APackageNotFullyCheckedIsNotCalledPristine) {
+  Fingerprint now = before();
+  now.container = ContainerPrint{kNew, std::nullopt, std::nullopt};
+  now.python[0].packages[0].modified.clear();
+  now.python[0].packages[0].fully_checked = false;  // a bound met
+  std::vector<Finding> f = judge_changes(with_record(before(), now));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kInfo);  // recreated, the patch not known gone
+}
+
+TEST(ChangeChecks, DataOnAnotherDeviceAndABoardReplacedEachOnce) {
+  Fingerprint now = before();
+  now.mounts[0] = {"/data", "/dev/nvme0n1p1", "nvme0n1p1", "ext4", "/etc/fstab:3: UUID=9f1c /data"};
+  now.gpus[1].uuid = "GPU-9";
+  now.gpus[1].serial = "2001";
+  std::vector<Finding> f = judge_changes(with_record(before(), now));
+  ASSERT_EQ(f.size(), 2u);
+  const Finding* d = by_id(f, "change.data_device");
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->title.find("/data was vdb1 and is now nvme0n1p1"), std::string::npos);
+  EXPECT_NE(d->evidence.find("UUID=7f3c"), std::string::npos);
+  EXPECT_NE(d->evidence.find("UUID=9f1c"), std::string::npos);
+  const Finding* g = by_id(f, "change.gpu_replaced");
+  ASSERT_TRUE(g);
+  EXPECT_NE(g->title.find("0000:2a:00.0 was replaced (serial 1001 -> 2001)"), std::string::npos);
+}
+
+TEST(ChangeChecks, MovedGpuVbiosDriverAndPackageVersionsAreNotes) {
+  Fingerprint now = before();
+  std::swap(now.gpus[0].pci_bus_id, now.gpus[1].pci_bus_id);
+  now.gpus[0].vbios_version = "96.00.A0.00.01";
+  now.driver.kernel_module_version = "595.10.01";
+  now.python[0].packages[1].version = "2.8.0";
+  std::vector<Finding> f = judge_changes(with_record(before(), now));
+  for (const char* id :
+       {"change.gpu_moved", "change.vbios", "change.driver", "change.package_version"}) {
+    const Finding* x = by_id(f, id);
+    ASSERT_TRUE(x) << id;
+    EXPECT_EQ(x->severity, Severity::kInfo) << id;
+  }
+  EXPECT_FALSE(by_id(f, "change.gpu_replaced"));  // same UUIDs: moved, not replaced
+  EXPECT_NE(by_id(f, "change.package_version")->title.find("torch 2.7.0 -> 2.8.0"),
+            std::string::npos);
+}
+
+TEST(ChangeChecks, ThePreviousBootWinsOverThisBootsFirstRun) {
+  Fingerprint now = before();
+  Fingerprint this_boot = before();
+  this_boot.kernel_release = "6.9.0";  // earlier in this boot
+  NodeSnapshot s = with_record(before(), now);
+  s.history->boots.push_back({"boot-2", 1767300000, 1767300000, this_boot, this_boot});
+  EXPECT_TRUE(judge_changes(s).empty());
+  // Without a previous boot: this boot's first run is the baseline.
+  s.history->boots.erase(s.history->boots.begin());
+  std::vector<Finding> f = judge_changes(s);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "change.driver");
+}
+
+TEST(ChangeChecks, WithoutARecordALocalPatchIsANote) {
+  NodeSnapshot s;
+  s.history.emplace().boot_id = "boot-1";
+  s.fingerprint = before();
+  std::vector<Finding> f = judge_changes(s);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "change.local_patch");
+  EXPECT_EQ(f[0].severity, Severity::kInfo);
+}
+
+}  // namespace change_checks_test
+}  // namespace gt

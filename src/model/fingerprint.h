@@ -1,0 +1,116 @@
+// The node's fingerprint: what a job running here depends on that can change
+// under it between two runs (a board swapped, a driver upgraded, the
+// container recreated, a data path remounted from another disk, a package
+// patched in place). Written with each run into the record across boots
+// (history/), so the triage after a crash can say what is no longer as it
+// was when the job last ran (checks/change_checks.cc).
+//
+// Built from the snapshot (fingerprint_of) plus two collectors of its own:
+// the container identity (sources/procfs/container_identity.h) and the GPU
+// processes' python packages (sources/procfs/python_packages.h). Unknown is
+// null, never "": a capture has no container, an old driver no part number.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+struct NodeSnapshot;
+
+/// One GPU as the hardware names it.
+struct GpuPrint {
+  std::optional<std::string> uuid;
+  std::optional<std::string> serial;
+  std::optional<std::string> vbios_version;
+  std::optional<std::string> pci_bus_id;  ///< canonical "0000:19:00.0"
+  std::optional<uint32_t> pcie_max_gen;
+  std::optional<uint32_t> pcie_max_width;
+  bool operator==(const GpuPrint&) const = default;
+};
+
+/// The driver stack a new job would load.
+struct DriverPrint {
+  std::optional<std::string> kernel_module_version;  ///< /sys/module/nvidia/version
+  std::optional<std::string> nvml_driver_version;    ///< NVML's driver version
+  std::optional<std::string> nvml_library_file;      ///< the libnvidia-ml file loaded
+  std::optional<std::string> libcuda_version;        ///< the libcuda a new job would load
+  std::optional<std::string> libcuda_file;
+  bool operator==(const DriverPrint&) const = default;
+};
+
+/// ContainerPrint::id of a run outside any container.
+inline constexpr const char* kHostNotContainer = "host";
+
+/// Where this tool runs: a container (its id, from /proc/self/cgroup or
+/// mountinfo) or the host.
+struct ContainerPrint {
+  /// The container's id (64 hex digits as the runtime names it), or "host".
+  std::string id = kHostNotContainer;
+  /// Its creation: the start of its first process (/proc/1 inside it).
+  std::optional<int64_t> created_unix_s;
+  std::optional<std::string> id_from;  ///< "/proc/self/cgroup: ...", "/proc/self/mountinfo: ..."
+  bool operator==(const ContainerPrint&) const = default;
+};
+
+/// The filesystem under a data path or an fstab entry.
+struct MountPrint {
+  std::string path;                     ///< "/data"
+  std::optional<std::string> source;    ///< the mounted source ("/dev/nvme0n1p1")
+  std::optional<std::string> device;    ///< its kernel name ("nvme0n1p1")
+  std::optional<std::string> fs_type;   ///< "ext4"
+  std::optional<std::string> expected;  ///< the configuration's line (fstab UUID=...)
+  bool operator==(const MountPrint&) const = default;
+};
+
+/// A file of an installed package that no longer matches its RECORD hash.
+struct ModifiedFile {
+  std::string path;  ///< as RECORD names it ("sglang/srt/layers/logits_processor.py")
+  std::optional<uint64_t> size_bytes;
+  bool operator==(const ModifiedFile&) const = default;
+};
+
+/// One installed distribution (a *.dist-info directory).
+struct PackagePrint {
+  std::string name;     ///< "sglang"
+  std::string version;  ///< "0.4.6"
+  std::string site_packages;
+  std::vector<ModifiedFile> modified;
+  /// Whether every file RECORD hashes was checked (false: a bound was met,
+  /// a file was unreadable; `notes` says which).
+  bool fully_checked = false;
+  std::vector<std::string> notes;
+  bool operator==(const PackagePrint&) const = default;
+};
+
+/// The python environment of the GPU servers (one per site-packages).
+struct PythonEnvPrint {
+  std::string site_packages;
+  std::vector<std::string> used_by;  ///< "SGLang (pid 3187)"
+  std::vector<PackagePrint> packages;
+  bool operator==(const PythonEnvPrint&) const = default;
+};
+
+struct Fingerprint {
+  int64_t taken_unix_s = 0;
+  std::vector<GpuPrint> gpus;  ///< NVML index order
+  DriverPrint driver;
+  std::optional<std::string> kernel_release;
+  std::optional<ContainerPrint> container;  ///< null: not read (a capture)
+  std::vector<MountPrint> mounts;
+  std::vector<PythonEnvPrint> python;
+  std::vector<std::string> notes;  ///< bounds met, what could not be read
+  bool operator==(const Fingerprint&) const = default;
+};
+
+/// The parts read from the snapshot: GPUs, driver, kernel, mounts (of the
+/// data paths and every configured mount). Container and python are the
+/// collectors'.
+Fingerprint fingerprint_of(const NodeSnapshot& s, int64_t taken_unix_s);
+
+/// The package of `name` in any environment, or nullptr.
+const PackagePrint* find_package(const Fingerprint& f, const std::string& name);
+
+}  // namespace gt

@@ -1,0 +1,309 @@
+#include "sources/procfs/python_packages.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "util/read_capped.h"
+
+namespace gt {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+/// PEP 503's normal form, so "SGLang", "sglang" and "sg_lang" compare equal.
+std::string normal_name(std::string s) {
+  s = lower(std::move(s));
+  std::replace(s.begin(), s.end(), '_', '-');
+  std::replace(s.begin(), s.end(), '.', '-');
+  return s;
+}
+
+/// "Name: x" of METADATA's header; "" when absent.
+std::string header_field(std::string_view text, std::string_view key) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    std::string_view line = text.substr(at, end == std::string_view::npos ? end : end - at);
+    if (line.empty() || line == "\r") break;  // the header ends at the first blank line
+    if (line.starts_with(key) && line.substr(key.size()).starts_with(": ")) {
+      std::string v(line.substr(key.size() + 2));
+      while (!v.empty() && (v.back() == '\r' || v.back() == ' ')) v.pop_back();
+      return v;
+    }
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+  }
+  return "";
+}
+
+/// Reads an open regular file whole, at most `max` bytes (the caller checked the size).
+std::optional<std::string> read_fd(int fd, uint64_t size) {
+  std::string out(size, '\0');
+  size_t got = 0;
+  while (got < size) {
+    ssize_t n = ::read(fd, out.data() + got, size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;
+    got += static_cast<size_t>(n);
+  }
+  return out;
+}
+
+/// What checking one file against its RECORD line found.
+enum class FileCheck { kSame, kModified, kUnreadable, kTooLarge, kBudget };
+
+FileCheck check_file(const FsRoot& root, const std::string& file, const RecordLine& r,
+                     const HashBounds& bounds, uint64_t& budget, uint64_t& size_out) {
+  Result<int> fd = root.open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+  if (!fd) return FileCheck::kUnreadable;
+  struct stat st {};
+  FileCheck out = FileCheck::kSame;
+  if (::fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    out = FileCheck::kUnreadable;
+  } else {
+    size_out = static_cast<uint64_t>(st.st_size);
+    if (r.size_bytes && *r.size_bytes != size_out) {
+      out = FileCheck::kModified;  // a size that differs needs no hash
+    } else if (size_out > bounds.per_file_bytes) {
+      out = FileCheck::kTooLarge;
+    } else if (size_out > budget) {
+      out = FileCheck::kBudget;
+    } else {
+      budget -= size_out;
+      std::optional<std::string> bytes = read_fd(*fd, size_out);
+      if (!bytes)
+        out = FileCheck::kUnreadable;
+      else if ("sha256=" + record_digest(*bytes) != r.hash)
+        out = FileCheck::kModified;
+    }
+  }
+  ::close(*fd);
+  return out;
+}
+
+/// Checks the package's .py files against its RECORD.
+void check_record(const FsRoot& root, const std::string& site, const std::string& dist_info,
+                  const HashBounds& bounds, uint64_t& budget, PackagePrint& p) {
+  const std::string record_file = site + "/" + dist_info + "/RECORD";
+  Result<int> fd = root.open(record_file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (!fd) {
+    p.notes.push_back("no RECORD to check against: " + fd.error().message);
+    return;
+  }
+  Result<std::string> text = read_fd_capped(*fd, record_file, bounds.record_bytes, "a RECORD");
+  ::close(*fd);
+  if (!text) {
+    p.notes.push_back("RECORD not read: " + text.error().message);
+    return;
+  }
+  size_t no_hash = 0, unreadable = 0, too_large = 0, over_budget = 0;
+  std::string_view t = *text;
+  size_t at = 0;
+  while (at < t.size()) {
+    size_t end = t.find('\n', at);
+    std::string_view line = t.substr(at, end == std::string_view::npos ? end : end - at);
+    at = end == std::string_view::npos ? t.size() : end + 1;
+    std::optional<RecordLine> r = parse_record_line(line);
+    if (!r || !r->path.ends_with(".py") || r->path.starts_with("..") || r->path.starts_with("/"))
+      continue;
+    if (!r->hash.starts_with("sha256=")) {
+      ++no_hash;
+      continue;
+    }
+    uint64_t size = 0;
+    switch (check_file(root, site + "/" + r->path, *r, bounds, budget, size)) {
+      case FileCheck::kSame:
+        break;
+      case FileCheck::kModified:
+        p.modified.push_back({r->path, size});
+        break;
+      case FileCheck::kUnreadable:
+        ++unreadable;
+        break;
+      case FileCheck::kTooLarge:
+        ++too_large;
+        break;
+      case FileCheck::kBudget:
+        ++over_budget;
+        break;
+    }
+  }
+  if (no_hash)
+    p.notes.push_back(
+        fmt::format("{} .py file(s) without a sha256 in RECORD: not checked", no_hash));
+  if (unreadable)
+    p.notes.push_back(fmt::format("{} .py file(s) missing or unreadable", unreadable));
+  if (too_large)
+    p.notes.push_back(
+        fmt::format("{} .py file(s) over {} bytes: not hashed", too_large, bounds.per_file_bytes));
+  if (over_budget)
+    p.notes.push_back(fmt::format("{} .py file(s) not hashed: this run's {} bytes of hashing spent",
+                                  over_budget, bounds.per_run_bytes));
+  p.fully_checked = !no_hash && !unreadable && !too_large && !over_budget;
+}
+
+std::optional<PackagePrint> read_dist_info(const FsRoot& root, const std::string& site,
+                                           const std::string& dir) {
+  PackagePrint p;
+  p.site_packages = site;
+  // The directory name is NAME-VERSION.dist-info; METADATA says it exactly.
+  const std::string stem = dir.substr(0, dir.size() - 10);
+  const size_t dash = stem.find('-');
+  if (dash == std::string::npos) return std::nullopt;
+  p.name = stem.substr(0, dash);
+  p.version = stem.substr(dash + 1);
+  if (Result<int> fd =
+          root.open(site + "/" + dir + "/METADATA", O_RDONLY | O_NONBLOCK | O_CLOEXEC)) {
+    Result<std::string> meta = read_fd_capped(*fd, dir, 64 << 10, "METADATA");
+    ::close(*fd);
+    // Only the header is needed; a long description past 64 KiB is fine.
+    std::string_view text = meta ? std::string_view(*meta) : std::string_view();
+    if (std::string n = header_field(text, "Name"); !n.empty()) p.name = n;
+    if (std::string v = header_field(text, "Version"); !v.empty()) p.version = v;
+  }
+  return p;
+}
+
+std::optional<std::string> site_of_interpreter(const FsRoot& root, uint32_t pid) {
+  std::optional<std::string> exe = root.read_link(fmt::format("/proc/{}/exe", pid));
+  if (!exe || exe->rfind('/') == std::string::npos) return std::nullopt;
+  const std::string bin = exe->substr(0, exe->rfind('/'));
+  const std::string prefix = bin.substr(0, bin.rfind('/'));
+  Result<std::vector<std::string>> libs = root.list(prefix + "/lib");
+  if (!libs) return std::nullopt;
+  for (const std::string& d : *libs)
+    if (d.starts_with("python3"))
+      for (const char* sub : {"/site-packages", "/dist-packages"})
+        if (root.exists(prefix + "/lib/" + d + sub)) return prefix + "/lib/" + d + sub;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string record_digest(std::string_view bytes) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr);
+  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned int i = 0; i < len; ++i) {
+    acc = (acc << 8) | md[i];
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out += kAlphabet[(acc >> bits) & 63];
+    }
+  }
+  if (bits > 0) out += kAlphabet[(acc << (6 - bits)) & 63];
+  return out;
+}
+
+std::optional<RecordLine> parse_record_line(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  if (fields.size() != 3 || fields[0].empty()) return std::nullopt;
+  RecordLine r{fields[0], fields[1], std::nullopt};
+  uint64_t n = 0;
+  const std::string& s = fields[2];
+  if (!s.empty() && std::from_chars(s.data(), s.data() + s.size(), n).ptr == s.data() + s.size())
+    r.size_bytes = n;
+  return r;
+}
+
+std::optional<std::string> site_packages_in_maps(std::string_view maps) {
+  for (std::string_view dir :
+       {std::string_view("/site-packages/"), std::string_view("/dist-packages/")}) {
+    const size_t at = maps.find(dir);
+    if (at == std::string_view::npos) continue;
+    const size_t start = maps.rfind(' ', at);
+    if (start == std::string_view::npos) continue;
+    return std::string(maps.substr(start + 1, at + dir.size() - 1 - (start + 1)));
+  }
+  return std::nullopt;
+}
+
+std::vector<PackagePrint> read_site_packages(const FsRoot& root, const std::string& site,
+                                             const HashBounds& bounds, uint64_t& budget_bytes,
+                                             const std::string& first_package) {
+  std::vector<PackagePrint> out;
+  std::vector<std::string> dirs;  // each package's *.dist-info, beside it
+  Result<std::vector<std::string>> names = root.list(site);
+  if (!names) return out;
+  for (const std::string& n : *names)
+    if (n.ends_with(".dist-info"))
+      if (std::optional<PackagePrint> p = read_dist_info(root, site, n)) {
+        out.push_back(*p);
+        dirs.push_back(n);
+      }
+  // The server's own package is hashed first, so a spent budget costs the
+  // rest of the stack rather than it.
+  std::vector<size_t> order(out.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(), [&](size_t i) {
+    return !first_package.empty() && normal_name(out[i].name) == normal_name(first_package);
+  });
+  for (size_t i : order) check_record(root, site, dirs[i], bounds, budget_bytes, out[i]);
+  return out;
+}
+
+std::vector<PythonEnvPrint> read_python_envs(const FsRoot& root, const std::vector<Server>& servers,
+                                             const HashBounds& bounds) {
+  std::vector<PythonEnvPrint> envs;
+  uint64_t budget = bounds.per_run_bytes;
+  for (const Server& sv : servers) {
+    std::optional<std::string> site;
+    uint32_t pid = 0;
+    for (const ServerMember& m : sv.members) {
+      if (Result<std::string> maps = root.read(fmt::format("/proc/{}/maps", m.pid)))
+        site = site_packages_in_maps(*maps);
+      if (!site) site = site_of_interpreter(root, m.pid);
+      pid = m.pid;
+      if (site) break;
+    }
+    if (!site) continue;
+    const std::string who = fmt::format("{} (pid {})", sv.kind, sv.root_pid.value_or(pid));
+    auto same = std::find_if(envs.begin(), envs.end(),
+                             [&](const PythonEnvPrint& e) { return e.site_packages == *site; });
+    if (same != envs.end()) {
+      same->used_by.push_back(who);
+      continue;
+    }
+    envs.push_back({*site, {who}, read_site_packages(root, *site, bounds, budget, sv.kind)});
+  }
+  return envs;
+}
+
+}  // namespace gt

@@ -1,0 +1,146 @@
+#include "sources/procfs/python_packages.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/test_util.h"
+
+namespace gt {
+namespace python_packages_test {
+
+constexpr const char* kSite = "/opt/venv/lib/python3.11/site-packages";
+constexpr const char* kHelloDigest = "sha256=WJG1tSLV3whtD_CxEPvZ0hu0_HFjrzTQgoai6Eb2vgM";
+
+/// A site-packages with pkg 1.0: a.py and b.py ("hello\n" each) as RECORD says.
+void write_package(const TempTree& t, const std::string& record_extra = "") {
+  const std::string s = kSite;
+  t.write(s + "/pkg/a.py", "hello\n");
+  t.write(s + "/pkg/b.py", "hello\n");
+  t.write(s + "/pkg-1.0.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\n\nbody\n");
+  t.write(s + "/pkg-1.0.dist-info/RECORD", std::string("pkg/a.py,") + kHelloDigest + ",6\n" +
+                                               "pkg/b.py," + kHelloDigest + ",6\n" +
+                                               "pkg-1.0.dist-info/RECORD,,\n" + record_extra);
+}
+
+std::vector<PackagePrint> read(const TempTree& t, HashBounds bounds = {}) {
+  uint64_t budget = bounds.per_run_bytes;
+  return read_site_packages(t.root(), kSite, bounds, budget);
+}
+
+TEST(PythonPackages, DigestIsRecordsUrlsafeBase64WithoutPadding) {
+  EXPECT_EQ("sha256=" + record_digest("hello\n"), kHelloDigest);
+  EXPECT_EQ(record_digest(""), "47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU");
+}
+
+TEST(PythonPackages, RecordLineWithQuotedComma) {
+  std::optional<RecordLine> r = parse_record_line("\"pkg/a,b.py\",sha256=x,12\r");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->path, "pkg/a,b.py");
+  EXPECT_EQ(r->hash, "sha256=x");
+  EXPECT_EQ(r->size_bytes, 12u);
+  EXPECT_FALSE(parse_record_line("just,two"));
+  EXPECT_FALSE(parse_record_line("").has_value());
+}
+
+TEST(PythonPackages, PristinePackageIsFullyChecked) {
+  TempTree t;
+  write_package(t);
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].name, "pkg");
+  EXPECT_EQ(p[0].version, "1.0");
+  EXPECT_TRUE(p[0].modified.empty());
+  EXPECT_TRUE(p[0].fully_checked);
+}
+
+TEST(PythonPackages, EditedFileFoundBySizeAndByHash) {
+  TempTree t;
+  write_package(t);
+  t.write(std::string(kSite) + "/pkg/a.py", "hellO\n");    // same size: the hash tells
+  t.write(std::string(kSite) + "/pkg/b.py", "hello!!\n");  // another size
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 1u);
+  ASSERT_EQ(p[0].modified.size(), 2u);
+  EXPECT_EQ(p[0].modified[0].path, "pkg/a.py");
+  EXPECT_EQ(p[0].modified[0].size_bytes, 6u);
+  EXPECT_EQ(p[0].modified[1].path, "pkg/b.py");
+  EXPECT_EQ(p[0].modified[1].size_bytes, 8u);
+}
+
+TEST(PythonPackages, LineWithoutHashIsSaidNotPristine) {
+  TempTree t;
+  write_package(t, "pkg/c.py,,\n");
+  t.write(std::string(kSite) + "/pkg/c.py", "x\n");
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_FALSE(p[0].fully_checked);
+  ASSERT_EQ(p[0].notes.size(), 1u);
+  EXPECT_NE(p[0].notes[0].find("1 .py file(s) without a sha256"), std::string::npos);
+}
+
+TEST(PythonPackages, MissingAndUnreadableFilesAreSaid) {
+  TempTree t;
+  write_package(t);
+  ::unlink(t.path(std::string(kSite) + "/pkg/a.py").c_str());
+  ::mkfifo(t.path(std::string(kSite) + "/pkg/a.py").c_str(), 0644);  // never waited for
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_FALSE(p[0].fully_checked);
+  EXPECT_TRUE(p[0].modified.empty());
+  ASSERT_EQ(p[0].notes.size(), 1u);
+  EXPECT_NE(p[0].notes[0].find("1 .py file(s) missing or unreadable"), std::string::npos);
+}
+
+TEST(PythonPackages, BoundsPerFileAndPerRunAreSaid) {
+  TempTree t;
+  write_package(t);
+  HashBounds tiny;
+  tiny.per_file_bytes = 5;  // both files are 6 bytes
+  std::vector<PackagePrint> p = read(t, tiny);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_FALSE(p[0].fully_checked);
+  EXPECT_NE(p[0].notes.at(0).find("2 .py file(s) over 5 bytes"), std::string::npos);
+
+  HashBounds budget;
+  budget.per_run_bytes = 6;  // one file's worth
+  p = read(t, budget);
+  EXPECT_FALSE(p[0].fully_checked);
+  EXPECT_NE(p[0].notes.at(0).find("1 .py file(s) not hashed: this run's 6 bytes"),
+            std::string::npos);
+}
+
+TEST(PythonPackages, HugeRecordIsNotReadAndSaid) {
+  TempTree t;
+  write_package(t, std::string(200, '#') + "\n");
+  HashBounds b;
+  b.record_bytes = 100;
+  std::vector<PackagePrint> p = read(t, b);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_FALSE(p[0].fully_checked);
+  EXPECT_NE(p[0].notes.at(0).find("RECORD not read"), std::string::npos);
+}
+
+TEST(PythonPackages, SitePackagesFromMapsOrInterpreter) {
+  EXPECT_EQ(site_packages_in_maps("7f00-7f01 r-xp 0 08:01 12 /opt/venv/lib/python3.11/"
+                                  "site-packages/torch/lib/libtorch.so\n"),
+            "/opt/venv/lib/python3.11/site-packages");
+  EXPECT_FALSE(site_packages_in_maps("7f00-7f01 r-xp 0 08:01 12 /usr/lib/libc.so.6\n"));
+
+  TempTree t;
+  write_package(t);
+  t.symlink("/opt/venv/bin/python3.11", "/proc/42/exe");
+  Server sv;
+  sv.kind = "SGLang";
+  sv.root_pid = 42;
+  sv.members.push_back({42, "compute", std::nullopt, std::nullopt, {}, std::nullopt});
+  std::vector<PythonEnvPrint> envs = read_python_envs(t.root(), {sv}, HashBounds{});
+  ASSERT_EQ(envs.size(), 1u);
+  EXPECT_EQ(envs[0].site_packages, kSite);
+  EXPECT_EQ(envs[0].used_by, std::vector<std::string>{"SGLang (pid 42)"});
+  EXPECT_EQ(envs[0].packages.size(), 1u);
+}
+
+}  // namespace python_packages_test
+}  // namespace gt

@@ -1,0 +1,87 @@
+# Issue 36: the node before and after the crash, as two boots of the story.
+# Boot 1 (story-before-crash): the TP=8 SGLang server in container OLD runs
+# sglang 0.4.6, a real wheel installed by pip, with two of its files patched
+# in place; /data is mounted from vdb1. Boot 2 (story-recreated): container
+# NEW, the same wheel pristine, /data on nvme0n1p1, the board at 2a:00.0
+# replaced (another serial and UUID). The triage of boot 2 says the
+# container was recreated and the patch is gone, naming both files, with a
+# step before the servers' and the job's; /data's device and the board once
+# each. Then a RECORD without hashes and an unreadable file: said, no crash.
+source "$(dirname "$0")/common.sh"
+STATE="$TMP/state"
+OLD=1111111111111111111111111111111111111111111111111111111111111111
+NEW=2222222222222222222222222222222222222222222222222222222222222222
+command -v "$PYTHON" >/dev/null && "$PYTHON" -m pip --version >/dev/null 2>&1 &&
+  "$PYTHON" -c 'import setuptools, wheel' 2>/dev/null ||
+  { echo "SKIP: no pip with setuptools and wheel for $PYTHON (python3-pip, python3-wheel)"; exit 0; }
+
+# sglang 0.4.6 with the two files the operator patched, built offline.
+mkdir -p "$TMP/wheel/src/sglang/srt/model_executor" "$TMP/wheel/src/sglang/srt/layers"
+printf 'def run():\n    return 0\n' >"$TMP/wheel/src/sglang/srt/model_executor/model_runner.py"
+printf 'def logits(x):\n    return x\n' >"$TMP/wheel/src/sglang/srt/layers/logits_processor.py"
+printf '' >"$TMP/wheel/src/sglang/__init__.py"
+printf '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n[project]\nname = "sglang"\nversion = "0.4.6"\n[tool.setuptools.packages.find]\nwhere = ["src"]\n' >"$TMP/wheel/pyproject.toml"
+(cd "$TMP/wheel" && "$PYTHON" -m pip wheel -q --no-deps --no-build-isolation --no-index -w dist . >/dev/null 2>&1) ||
+  fail "building the wheel failed"
+
+# boot N CONTAINER DEVICE [patched] [replaced]: the story as boot N saw it.
+boot() {
+  local n="$1" container="$2" device="$3" patched="${4:-}" replaced="${5:-}"
+  DIR="$TMP/boot$n"
+  rm -rf "$DIR"
+  cp -r "$GT_SOURCE_DIR/tests/scenarios/story" "$DIR"
+  local root="$DIR/root"
+  mkdir -p "$root/proc/sys/kernel/random"
+  echo "5e1f0c2$n-4f3a-4b6c-9d8e-7f6a5b4c3d2e" >"$root/proc/sys/kernel/random/boot_id"
+  echo "0::/system.slice/docker-$container.scope" >"$root/proc/self/cgroup"
+  echo "40 22 259:1 / /data rw,relatime shared:30 - ext4 /dev/$device rw" >>"$root/proc/self/mountinfo"
+  "$PYTHON" -m pip install -q --no-index --no-deps --prefix "$root/opt/venv" "$TMP"/wheel/dist/*.whl \
+    >/dev/null 2>&1 || fail "pip install into the fixture failed"
+  SITE=$(cd "$root" && dirname "$(find opt -name 'sglang-0.4.6.dist-info' -type d)")
+  [[ -n "$SITE" && "$SITE" != . ]] || fail "no dist-info installed"
+  for p in "$root"/proc/[0-9]*; do
+    echo "7f0000000000-7f0000001000 r--p 00000000 08:01 4242 /$SITE/sglang/srt/layers/logits_processor.py" >"$p/maps"
+  done
+  if [[ -n "$patched" ]]; then
+    echo "    # hidden state dump" >>"$root/$SITE/sglang/srt/model_executor/model_runner.py"
+    sed -i 's/return x/return x  # dump/' "$root/$SITE/sglang/srt/layers/logits_processor.py"
+  fi
+  if [[ -n "$replaced" ]]; then
+    "$PYTHON" - "$DIR/scenario.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["devices"][1]["serial"] = "1794125999999"
+d["devices"][1]["uuid"] = "GPU-00000000-1111-2222-3333-444444444444"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+  fi
+  run "$DIR" --sample 0 --json --state-dir "$STATE"
+}
+
+boot 1 "$OLD" vdb1 patched
+json_check '[f["id"] for f in d["findings"] if f["id"].startswith("change.")] == ["change.local_patch"]' "boot 1: only the local patch, said"
+json_check 'any(p["name"] == "sglang" and sorted(m["path"] for m in p["modified"]) == ["sglang/srt/layers/logits_processor.py", "sglang/srt/model_executor/model_runner.py"] for e in d["history"]["fingerprint"]["python"] for p in e["packages"])' "the two edited files found by hash and size"
+json_check 'd["history"]["fingerprint"]["container"]["id"] == "'$OLD'"' "the old container's id"
+boot 1 "$OLD" vdb1 patched  # the same boot again: nothing changed
+json_check '[f["id"] for f in d["findings"] if f["id"].startswith("change.") and f["id"] != "change.local_patch"] == []' "a rerun in the same boot changes nothing"
+
+boot 2 "$NEW" nvme0n1p1 "" replaced
+ids() { "$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(sorted(f["id"] for f in d["findings"] if f["id"].startswith("change."))))' "$TMP/out"; }
+[[ "$(ids)" == "change.container_recreated change.data_device change.gpu_replaced" ]] || fail "boot 2's changes: $(ids)"
+json_check 'any(f["id"] == "change.container_recreated" and f["severity"] == "warning" and "sglang 0.4.6 had 2 locally modified files before (sglang/srt/layers/logits_processor.py, sglang/srt/model_executor/model_runner.py) and now matches its wheel" in f["title"] and "re-apply the patch before resuming" in f["title"] for f in d["findings"])' "the re-apply finding names the files"
+json_check 'any(f["id"] == "change.data_device" and "/data was /dev/vdb1 and is now /dev/nvme0n1p1" in f["title"] and "UUID=9f1c2d7a" in f["evidence"] for f in d["findings"])' "the data path's device, with the fstab line"
+json_check 'any(f["id"] == "change.gpu_replaced" and "0000:2a:00.0" in f["title"] and "1794125999999" in f["title"] for f in d["findings"])' "the replaced board"
+# The plan: re-apply the patch before any server or job step.
+json_check '[i for i, s in enumerate(d["plan"]) if "change.container_recreated" in s["finding_ids"]] != []' "a plan step re-applies the patch"
+json_check 'all(i > [j for j, t in enumerate(d["plan"]) if "change.container_recreated" in t["finding_ids"]][0] for i, s in enumerate(d["plan"]) if any(x.startswith(("server.", "data.", "holders.")) for x in s["finding_ids"]))' "the patch step comes before the servers and the job"
+
+# An unreadable file (a FIFO, never waited for), then a RECORD without
+# hashes: each said, the package never called pristine.
+boot 3 "$NEW" nvme0n1p1
+py="$DIR/root/$SITE/sglang/srt/layers/logits_processor.py"
+rm "$py" && mkfifo "$py"
+run "$DIR" --sample 0 --json --state-dir "$STATE"
+json_check 'any(p["name"] == "sglang" and not p["fully_checked"] and any("1 .py file(s) missing or unreadable" in n for n in p["notes"]) for e in d["history"]["fingerprint"]["python"] for p in e["packages"])' "an unreadable file is said"
+sed -i 's/,sha256=[^,]*,/,,/' "$DIR/root/$SITE/sglang-0.4.6.dist-info/RECORD"
+run "$DIR" --sample 0 --json --state-dir "$STATE"
+json_check 'any(p["name"] == "sglang" and not p["fully_checked"] and any("without a sha256" in n for n in p["notes"]) for e in d["history"]["fingerprint"]["python"] for p in e["packages"])' "a RECORD without hashes is said"
