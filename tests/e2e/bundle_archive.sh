@@ -55,7 +55,8 @@ PY
 run story bundle -o "$TMP/b.tar.gz" --no-state
 expect_rc 0
 gzip -t "$TMP/b.tar.gz" || fail "not gzip"
-tar -tzf "$TMP/b.tar.gz" | grep -qx manifest.json || fail "no manifest in the .tar.gz"
+tar -tzf "$TMP/b.tar.gz" >"$TMP/gzlist"
+grep -qx manifest.json "$TMP/gzlist" || fail "no manifest in the .tar.gz"
 
 # Bad usage, and targets that cannot take it: nothing left behind.
 run story bundle -o "$TMP/b.zip"
