@@ -52,7 +52,7 @@ gt_static_library(GT_PORTABLE_ZSTD zstd)
 add_library(gt_deps INTERFACE)
 target_link_libraries(gt_deps INTERFACE fmt::fmt-header-only
   ${GT_PORTABLE_Z} ${GT_PORTABLE_CRYPTO} ${GT_PORTABLE_XXHASH} ${GT_PORTABLE_PUGIXML}
-  ${GT_PORTABLE_LZMA} ${GT_PORTABLE_ZSTD})
+  ${GT_PORTABLE_LZMA} ${GT_PORTABLE_ZSTD} ${GT_ARCHIVE_LIB})  # libarchive: linked dynamically
 target_include_directories(gt_deps INTERFACE
   ${CMAKE_SOURCE_DIR}/third_party/cpp-httplib)
 target_compile_definitions(gt_deps INTERFACE GT_CRC32_ZLIB CPPHTTPLIB_ZLIB_SUPPORT)

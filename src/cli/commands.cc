@@ -19,6 +19,7 @@ int cmd_watch(const Command& self, int argc, char** argv);
 int cmd_help(const Command& self, int argc, char** argv);
 int cmd_cuda(const Command& self, int argc, char** argv);
 int cmd_cuda_child(const Command& self, int argc, char** argv);
+int cmd_bundle(const Command& self, int argc, char** argv);
 
 namespace {
 
@@ -51,6 +52,8 @@ const Command kCommands[] = {
      cmd_history, 0, 0, true},
     {"cuda", "run CUDA on every selected GPU, each under its own deadline: does it really work?",
      cmd_cuda, kGpus | kServers, 0, true},
+    {"bundle", "one archive of the node as the triage saw it, redacted, before acting on it",
+     cmd_bundle, kNode, static_cast<Steps>(kJudge), true},
     {"__cuda-child", "the cuda command's child process (internal, not for people)", cmd_cuda_child,
      0, 0, false},
     {"help", "this help, or a command's: gpu-triage help COMMAND", cmd_help, 0, 0, true},

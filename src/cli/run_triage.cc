@@ -99,11 +99,13 @@ void judge_report(Report& report, std::optional<uint32_t> expect_gpus, bool npd)
   report.exit_code = verdict_exit_code(report_verdict(report), npd);
 }
 
-Report collect_report(const Options& o, Stages stages, bool& abandoned_threads) {
+Report collect_report(const Options& o, Stages stages, bool& abandoned_threads,
+                      std::shared_ptr<ReadLog> read_log) {
   if (o.no_kernel_log) stages = without(stages, Stage::kKernelLog);
   // Phase 1: collect, through the one pipeline (src/collect/).
-  Collected c =
-      o.smi_xml ? collect_capture(*o.smi_xml, stages) : collect_node(collect_inputs(o), stages);
+  CollectInputs in = collect_inputs(o);
+  in.read_log = std::move(read_log);
+  Collected c = o.smi_xml ? collect_capture(*o.smi_xml, stages) : collect_node(in, stages);
   abandoned_threads = c.abandoned_threads;
   Report report = std::move(c.report);
   if (o.smi_xml && !report.snapshot.nvml.loaded && report.snapshot.nvml.error_message)

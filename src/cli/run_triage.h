@@ -2,6 +2,7 @@
 // it, pick the exit code.
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include "checks/registry.h"
@@ -27,7 +28,10 @@ void judge_report(Report& report, std::optional<uint32_t> expect_gpus, bool npd)
 /// --no-kernel-log takes the kernel log out of `stages`. Never blocks past
 /// the deadlines in `options`. Sets `abandoned_threads` when a thread is
 /// still stuck inside NVML (a long-running caller should back off).
-Report collect_report(const Options& options, Stages stages, bool& abandoned_threads);
+/// With `read_log`, every file the node's collectors read is logged there
+/// (gpu-triage bundle copies them).
+Report collect_report(const Options& options, Stages stages, bool& abandoned_threads,
+                      std::shared_ptr<ReadLog> read_log = nullptr);
 
 /// The triage command (the table's default entry): parses gpu-triage's
 /// options, collects, judges, records, renders. A thread stuck inside NVML

@@ -215,7 +215,8 @@ Report collect_with(Origin origin, const std::vector<Collector>& table, Stages s
 }
 
 Collected collect_node(const CollectInputs& in, Stages stages) {
-  const FsRoot root(in.root);
+  FsRoot root(in.root);
+  root.set_read_log(in.read_log);
   Collected out;
   out.report = collect_with(Origin::kNvml, node_table(in, root, out.abandoned_threads), stages);
   out.report.snapshot.sample_window_s = in.sample_window.count() / 1000.0;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "model/check_options.h"
 #include "model/report.h"
 #include "util/fs_root.h"
+#include "util/read_log.h"
 
 namespace gt {
 
@@ -67,6 +69,8 @@ struct CollectInputs {
   std::optional<std::string> state_dir;
   bool no_state = false;
   std::optional<std::string> python;  ///< --python PATH (readiness of a job not running yet)
+  /// When set, every file the collectors read is logged here (bundle).
+  std::shared_ptr<ReadLog> read_log;
 };
 
 struct Collected {

@@ -57,7 +57,7 @@ std::string joined(const std::string& root, const std::vector<std::string>& part
 // Component by component with lstat, the root standing for "/". A missing
 // component ends the walk: the rest is appended as text, and the open of
 // that path fails on the missing part before any ".." after it is taken.
-Result<std::string> FsRoot::resolve(const std::string& abs_path) const {
+Result<std::string> FsRoot::resolve_quietly(const std::string& abs_path) const {
   if (live_root(root_)) return abs_path;
   if (!abs_path.starts_with("/"))
     return Error{ErrorKind::kMalformed, "\"" + abs_path + "\" is not an absolute path"};
@@ -95,18 +95,28 @@ Result<std::string> FsRoot::resolve(const std::string& abs_path) const {
   return joined(root_, done);
 }
 
+Result<std::string> FsRoot::resolve(const std::string& abs_path) const {
+  Result<std::string> p = resolve_quietly(abs_path);
+  // The caller opens what it resolved itself (the kernel-log reader): logged
+  // as found, when it is there.
+  struct stat st {};
+  if (p && log_ && ::stat(p->c_str(), &st) == 0) log_->stated(abs_path);
+  return p;
+}
+
 Result<int> FsRoot::open(const std::string& abs_path, int flags) const {
-  Result<std::string> p = resolve(abs_path);
+  Result<std::string> p = resolve_quietly(abs_path);
   if (!p) return p.error();
   // Resolved: the last component is no link, unless it became one since.
   if (!live_root(root_)) flags |= O_NOFOLLOW;
   int fd = ::open(p->c_str(), flags | O_CLOEXEC);
   if (fd < 0) return errno_error(errno, "cannot open " + *p);
+  if (log_) log_->opened(abs_path);
   return fd;
 }
 
 Result<std::string> FsRoot::read(const std::string& abs_path) const {
-  Result<std::string> resolved = resolve(abs_path);
+  Result<std::string> resolved = resolve_quietly(abs_path);
   if (!resolved) return resolved.error();
   const std::string& p = *resolved;
   // O_NONBLOCK: a FIFO planted where a /proc or /sys file belongs (a
@@ -140,6 +150,7 @@ Result<std::string> FsRoot::read(const std::string& abs_path) const {
     out.append(buf, static_cast<size_t>(n));
   }
   ::close(fd);
+  if (log_) log_->file(abs_path, out);
   return out;
 }
 
@@ -154,7 +165,7 @@ std::optional<std::string> FsRoot::read_optional_trimmed(const std::string& abs_
 }
 
 Result<std::vector<std::string>> FsRoot::list(const std::string& abs_dir) const {
-  Result<std::string> resolved = resolve(abs_dir);
+  Result<std::string> resolved = resolve_quietly(abs_dir);
   if (!resolved) return resolved.error();
   const std::string& p = *resolved;
   DIR* dir = ::opendir(p.c_str());
@@ -166,6 +177,7 @@ Result<std::vector<std::string>> FsRoot::list(const std::string& abs_dir) const 
   }
   ::closedir(dir);
   std::sort(names.begin(), names.end());
+  if (log_) log_->folder(abs_dir);
   return names;
 }
 
@@ -177,28 +189,33 @@ std::optional<std::string> FsRoot::read_link(const std::string& abs_path) const 
     const std::string name = abs_path.substr(slash + 1);
     if (slash == std::string::npos || name.empty() || name == "." || name == "..")
       return std::nullopt;
-    Result<std::string> dir = resolve(abs_path.substr(0, slash + 1));
+    Result<std::string> dir = resolve_quietly(abs_path.substr(0, slash + 1));
     if (!dir) return std::nullopt;
     p = *dir + (dir->ends_with("/") ? "" : "/") + name;
   }
   char buf[4096];
   ssize_t n = ::readlink(p.c_str(), buf, sizeof buf - 1);
   if (n < 0) return std::nullopt;
-  return std::string(buf, static_cast<size_t>(n));
+  std::string target(buf, static_cast<size_t>(n));
+  if (log_) log_->link(abs_path, target);
+  return target;
 }
 
 Result<struct stat> FsRoot::stat(const std::string& abs_path) const {
-  Result<std::string> p = resolve(abs_path);
+  Result<std::string> p = resolve_quietly(abs_path);
   if (!p) return p.error();
   struct stat st {};
   if (::stat(p->c_str(), &st) != 0) return errno_error(errno, "cannot read " + abs_path);
+  if (log_) log_->stated(abs_path);
   return st;
 }
 
 bool FsRoot::exists(const std::string& abs_path) const {
-  Result<std::string> p = resolve(abs_path);
+  Result<std::string> p = resolve_quietly(abs_path);
   struct stat st;
-  return p && ::stat(p->c_str(), &st) == 0;
+  const bool found = p && ::stat(p->c_str(), &st) == 0;
+  if (found && log_) log_->stated(abs_path);
+  return found;
 }
 
 }  // namespace gt

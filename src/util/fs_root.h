@@ -10,10 +10,12 @@
 
 #include <sys/stat.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "util/read_log.h"
 #include "util/result.h"
 
 namespace gt {
@@ -63,8 +65,19 @@ class FsRoot {
   /// never on this machine). NotFound when absent; the message names it.
   Result<struct stat> stat(const std::string& abs_path) const;
 
+  /// Logs every file read, opened, listed or link read from now on (on this
+  /// FsRoot and its copies) into `log`, for `gpu-triage bundle`; null stops.
+  void set_read_log(std::shared_ptr<ReadLog> log) { log_ = std::move(log); }
+  /// Logs `abs_path` as found (a resolver of its own, util/path_in_root.h).
+  void note_found(const std::string& abs_path) const {
+    if (log_) log_->stated(abs_path);
+  }
+
  private:
+  /// resolve() without logging (the readers above log what they did).
+  Result<std::string> resolve_quietly(const std::string& abs_path) const;
   std::string root_;
+  std::shared_ptr<ReadLog> log_;
 };
 
 }  // namespace gt

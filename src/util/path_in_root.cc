@@ -94,6 +94,7 @@ Result<PathInRoot> resolve_in_root(const FsRoot& root, std::string_view node_pat
   }
   out.path = joined(done);
   out.exists = missing_at == kNone;
+  if (out.exists) root.note_found(std::string(node_path));
   if (out.path.size() > kMaxResolvedPathBytes)
     return Error{ErrorKind::kMalformed,
                  "cannot resolve " + std::string(node_path) + ": longer than PATH_MAX"};

@@ -17,7 +17,7 @@ cmp -s "$TMP/main" "$TMP/help" || fail "help differs from --help: $(diff "$TMP/m
 help_of help-help help help
 cmp -s "$TMP/main" "$TMP/help-help" || fail "help help differs from --help"
 grep -qx "Usage: gpu-triage \[OPTIONS\]" "$TMP/main" || fail "usage line: $(grep Usage "$TMP/main")"
-for cmd in free serve data history watch fleet cuda; do
+for cmd in free serve data history watch fleet cuda bundle; do
   help_of "$cmd" "$cmd" --help
   help_of "help-$cmd" help "$cmd"
   cmp -s "$TMP/$cmd" "$TMP/help-$cmd" || fail "help $cmd differs from $cmd --help"
@@ -28,7 +28,7 @@ done
 # The subcommands are listed (help included), and bash completion still
 # finds exactly them.
 sed -n '/^Subcommands:/,/^$/ s/^  \([a-z][a-z-]*\) .*/\1/p' "$TMP/main" >"$TMP/subs"
-[[ "$(tr '\n' ' ' <"$TMP/subs")" == "free serve data watch fleet history cuda help " ]] || fail "subcommands: $(cat "$TMP/subs")"
+[[ "$(tr '\n' ' ' <"$TMP/subs")" == "free serve data watch fleet history cuda bundle help " ]] || fail "subcommands: $(cat "$TMP/subs")"
 
 # ends_with_exit_codes FILE CODE...: the last paragraph starts "Exit codes"
 # and names each code.
@@ -54,5 +54,6 @@ ends_with_exit_codes fleet "the worst host's" "0 OK, 1 WARNING, 2 CRITICAL, 3 UN
   "at least 1 when the fleet has a finding" "64 bad usage"
 ends_with_exit_codes cuda "0 every probed GPU passed" "1 a warning" "2 a GPU failed" \
   "3 nothing could be proved" "64 bad usage"
+ends_with_exit_codes bundle "0 the bundle was written" "64 bad usage" "74 it could not be written"
 ends_with_exit_codes history "0 done" "1 the record cannot be read" "64 bad usage" \
   "74 it cannot be written"

@@ -34,6 +34,9 @@ deny render "sources|checks|cli|free|fleet" "free/free_plan\.h|free/free_act\.h|
 deny history "checks|sources|render|cli|free|fleet|serve|data" "checks/catalogue\.h"
 deny holders "util|sources|checks|render|cli|free|fleet|serve|data"
 deny watch "cli|free|fleet|serve|render"
+# The bundle's writer (issue 37) reads files and writes the archive; the
+# command line renders its documents and judges.
+deny bundle "checks|render|cli|free|fleet|serve|collect|watch|history"
 
 # The fleet works on typed reports (issue 20): JSON enters it only through
 # report_from_json (render/json_report_read.cc), so fleet/ and the fleet's

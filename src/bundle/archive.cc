@@ -1,0 +1,125 @@
+#include "bundle/archive.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <memory>
+
+namespace gt {
+namespace {
+
+using ArchivePtr = std::unique_ptr<struct archive, int (*)(struct archive*)>;
+
+Error archive_error(struct archive* a, const std::string& what) {
+  const char* msg = archive_error_string(a);
+  return Error{ErrorKind::kIo, what + ": " + (msg != nullptr ? msg : "libarchive failed")};
+}
+
+la_ssize_t append_to_string(struct archive*, void* out, const void* buf, size_t n) {
+  static_cast<std::string*>(out)->append(static_cast<const char*>(buf), n);
+  return static_cast<la_ssize_t>(n);
+}
+
+Status write_entry(struct archive* a, struct archive_entry* e, const TreeEntry& t, int64_t mtime) {
+  archive_entry_clear(e);
+  archive_entry_set_pathname(e, t.name.c_str());
+  archive_entry_set_mtime(e, mtime, 0);
+  switch (t.type) {
+    case TreeEntry::Type::kFile:
+      archive_entry_set_filetype(e, AE_IFREG);
+      archive_entry_set_perm(e, 0644);
+      archive_entry_set_size(e, static_cast<la_int64_t>(t.bytes.size()));
+      break;
+    case TreeEntry::Type::kFolder:
+      archive_entry_set_filetype(e, AE_IFDIR);
+      archive_entry_set_perm(e, 0755);
+      break;
+    case TreeEntry::Type::kLink:
+      archive_entry_set_filetype(e, AE_IFLNK);
+      archive_entry_set_perm(e, 0777);
+      archive_entry_set_symlink(e, t.target.c_str());
+      break;
+  }
+  if (archive_write_header(a, e) != ARCHIVE_OK) return archive_error(a, t.name);
+  if (t.type == TreeEntry::Type::kFile && !t.bytes.empty() &&
+      archive_write_data(a, t.bytes.data(), t.bytes.size()) < 0)
+    return archive_error(a, t.name);
+  return ok_status();
+}
+
+}  // namespace
+
+std::optional<ArchiveCompression> compression_for(const std::string& name) {
+  for (const char* z : {".tar.zst", ".tzst"})
+    if (name.ends_with(z)) return ArchiveCompression::kZstd;
+  for (const char* g : {".tar.gz", ".tgz"})
+    if (name.ends_with(g)) return ArchiveCompression::kGzip;
+  return std::nullopt;
+}
+
+Result<std::string> archive_bytes(const std::vector<TreeEntry>& entries,
+                                  ArchiveCompression compression, int64_t mtime) {
+  ArchivePtr a(archive_write_new(), archive_write_free);
+  std::string out;
+  archive_write_set_format_pax_restricted(a.get());
+  const int filter = compression == ArchiveCompression::kZstd
+                         ? archive_write_add_filter_zstd(a.get())
+                         : archive_write_add_filter_gzip(a.get());
+  if (filter != ARCHIVE_OK) return archive_error(a.get(), "compression");
+  // No zero padding after the compressed stream: zstd reads it as a bad frame.
+  archive_write_set_bytes_in_last_block(a.get(), 1);
+  if (archive_write_open2(a.get(), &out, nullptr, append_to_string, nullptr, nullptr) != ARCHIVE_OK)
+    return archive_error(a.get(), "archive");
+  std::unique_ptr<struct archive_entry, void (*)(struct archive_entry*)> e(archive_entry_new(),
+                                                                           archive_entry_free);
+  for (const TreeEntry& t : entries)
+    if (Status s = write_entry(a.get(), e.get(), t, mtime); !s) return s.error();
+  if (archive_write_close(a.get()) != ARCHIVE_OK) return archive_error(a.get(), "archive");
+  return out;
+}
+
+Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t max_bytes) {
+  ArchivePtr a(archive_read_new(), archive_read_free);
+  archive_read_support_filter_all(a.get());
+  archive_read_support_format_tar(a.get());
+  if (archive_read_open_filename(a.get(), file.c_str(), 1 << 16) != ARCHIVE_OK)
+    return Error{ErrorKind::kMalformed, archive_error(a.get(), file).message};
+  std::vector<TreeEntry> out;
+  uint64_t total = 0;
+  struct archive_entry* e = nullptr;
+  for (;;) {
+    const int r = archive_read_next_header(a.get(), &e);
+    if (r == ARCHIVE_EOF) break;
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+      return Error{ErrorKind::kMalformed, archive_error(a.get(), file).message};
+    TreeEntry t;
+    t.name = archive_entry_pathname(e) != nullptr ? archive_entry_pathname(e) : "";
+    const mode_t type = archive_entry_filetype(e);
+    if (type == AE_IFDIR) {
+      t.type = TreeEntry::Type::kFolder;
+      while (t.name.size() > 1 && t.name.ends_with("/")) t.name.pop_back();  // tar's "dir/"
+    } else if (type == AE_IFLNK) {
+      t.type = TreeEntry::Type::kLink;
+      const char* target = archive_entry_symlink(e);
+      t.target = target != nullptr ? target : "";
+    } else if (type == AE_IFREG) {
+      char buf[1 << 16];
+      for (;;) {
+        la_ssize_t n = archive_read_data(a.get(), buf, sizeof buf);
+        if (n < 0) return Error{ErrorKind::kMalformed, archive_error(a.get(), t.name).message};
+        if (n == 0) break;
+        total += static_cast<uint64_t>(n);
+        if (total > max_bytes)
+          return Error{ErrorKind::kMalformed, file + ": more than " + std::to_string(max_bytes) +
+                                                  " bytes once uncompressed"};
+        t.bytes.append(buf, static_cast<size_t>(n));
+      }
+    } else {
+      continue;  // no devices, FIFOs or hard links in a bundle
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace gt

@@ -1,0 +1,174 @@
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "bundle/archive.h"
+#include "bundle/bundle_file.h"
+#include "bundle/child_collectors.h"
+#include "bundle/tree_copy.h"
+#include "util/test_util.h"
+
+namespace gt {
+namespace {
+
+std::string manifest_of(const BundleManifest& m) {
+  return "{\"members\": " + std::to_string(m.members.size()) + "}\n";
+}
+
+const TreeEntry* find(const std::vector<TreeEntry>& e, const std::string& name) {
+  for (const TreeEntry& t : e)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+TEST(BundleArchive, CompressionByName) {
+  EXPECT_EQ(compression_for("b.tar.zst"), ArchiveCompression::kZstd);
+  EXPECT_EQ(compression_for("/x/b.tgz"), ArchiveCompression::kGzip);
+  EXPECT_EQ(compression_for("b.tar.gz"), ArchiveCompression::kGzip);
+  EXPECT_FALSE(compression_for("b.zip"));
+  EXPECT_FALSE(compression_for("b.tar"));
+}
+
+TEST(BundleArchive, RoundTripsFilesFoldersAndLinks) {
+  TempTree t;
+  const std::vector<TreeEntry> in = {
+      {TreeEntry::Type::kFolder, "root/proc", {}, {}},
+      {TreeEntry::Type::kFile, "root/proc/1/cmdline", std::string("a\0b\0", 4), {}},
+      {TreeEntry::Type::kLink, "root/proc/1/exe", {}, "/usr/bin/python3"},
+      {TreeEntry::Type::kFile, "empty", "", {}},
+  };
+  for (ArchiveCompression c : {ArchiveCompression::kZstd, ArchiveCompression::kGzip}) {
+    Result<std::string> bytes = archive_bytes(in, c, 1700000000);
+    ASSERT_TRUE(bytes) << bytes.error().message;
+    t.write("/b", *bytes);
+    Result<std::vector<TreeEntry>> out = read_archive(t.path("/b"), 1 << 20);
+    ASSERT_TRUE(out) << out.error().message;
+    ASSERT_EQ(out->size(), in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+      EXPECT_EQ((*out)[i].name, in[i].name);
+      EXPECT_EQ((*out)[i].type, in[i].type);
+      EXPECT_EQ((*out)[i].bytes, in[i].bytes);
+      EXPECT_EQ((*out)[i].target, in[i].target);
+    }
+  }
+}
+
+TEST(BundleArchive, DamagedOrOversizedIsAnError) {
+  TempTree t;
+  Result<std::string> bytes = archive_bytes(
+      {{TreeEntry::Type::kFile, "f", std::string(100000, 'x'), {}}}, ArchiveCompression::kGzip, 0);
+  ASSERT_TRUE(bytes);
+  t.write("/cut", bytes->substr(0, bytes->size() / 2));
+  EXPECT_FALSE(read_archive(t.path("/cut"), 1 << 20));
+  t.write("/whole", *bytes);
+  Result<std::vector<TreeEntry>> small = read_archive(t.path("/whole"), 1000);
+  ASSERT_FALSE(small);
+  EXPECT_NE(small.error().message.find("more than 1000 bytes"), std::string::npos);
+  EXPECT_FALSE(read_archive(t.path("/none"), 1000));
+}
+
+TEST(BundleTreeCopy, CopiesWhatWasReadInTheFixtureLayout) {
+  TempTree t;
+  t.write("/proc/7/environ", std::string("HF_TOKEN=x\0", 11));
+  t.write("/proc/7/stat", "7 (python) S");
+  t.write("/sys/devices/pci0000:00/0000:01:00.0/vendor", "0x10de\n");
+  t.symlink("../../../devices/pci0000:00/0000:01:00.0", "/sys/bus/pci/devices/0000:01:00.0");
+  t.write("/var/log/kern.log", std::string(1000, 'a') + "NEWEST");
+  t.write("/etc/not-read", "secret");
+  FsRoot root = t.root();
+  auto log = std::make_shared<ReadLog>();
+  root.set_read_log(log);
+  ASSERT_TRUE(root.read("/proc/7/stat"));
+  ASSERT_TRUE(root.list("/sys/bus/pci/devices"));
+  ASSERT_TRUE(root.read_link("/sys/bus/pci/devices/0000:01:00.0"));
+  ASSERT_TRUE(root.read("/sys/bus/pci/devices/0000:01:00.0/vendor"));
+  Result<int> fd = root.open("/var/log/kern.log", O_RDONLY);
+  ASSERT_TRUE(fd);
+  ::close(*fd);
+  // The stat changes after the read: the copy holds what was read.
+  t.write("/proc/7/stat", "7 (python) Z");
+  TreeCopy c = copy_read_files(t.root(), log->entries(), 100);
+  ASSERT_NE(find(c.entries, "root/proc/7/stat"), nullptr);
+  EXPECT_EQ(find(c.entries, "root/proc/7/stat")->bytes, "7 (python) S");
+  EXPECT_EQ(find(c.entries, "root/proc/7/environ"), nullptr);  // never read
+  EXPECT_EQ(find(c.entries, "root/etc/not-read"), nullptr);
+  // The device's link was gone through: its files sit under its name.
+  EXPECT_EQ(find(c.entries, "root/sys/bus/pci/devices/0000:01:00.0"), nullptr);
+  ASSERT_NE(find(c.entries, "root/sys/bus/pci/devices/0000:01:00.0/vendor"), nullptr);
+  // An opened log keeps its newest bytes, the cut noted.
+  const TreeEntry* kern = find(c.entries, "root/var/log/kern.log");
+  ASSERT_NE(kern, nullptr);
+  EXPECT_EQ(kern->bytes.size(), 100u);
+  EXPECT_TRUE(kern->bytes.ends_with("NEWEST"));
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes[0].find("/var/log/kern.log: its last 100 of 1006 bytes"), std::string::npos);
+}
+
+TEST(BundleFile, TheCapCutsTheLogsFirstAndSaysSo) {
+  std::string noise;
+  for (int i = 0; i < 200000; ++i) noise += std::to_string(i * 7919 % 100003) + " ";
+  std::vector<TreeEntry> entries = {{TreeEntry::Type::kFile, "report.json", "{}", {}},
+                                    {TreeEntry::Type::kFile, "root/dev/kmsg", noise, {}}};
+  BundleManifest m;
+  Result<std::string> whole =
+      fit_archive(entries, m, ArchiveCompression::kZstd, 64ull << 20, manifest_of);
+  ASSERT_TRUE(whole);
+  EXPECT_TRUE(m.cuts.empty());
+  const uint64_t cap = whole->size() / 3;
+  BundleManifest cut;
+  Result<std::string> fitted =
+      fit_archive(entries, cut, ArchiveCompression::kZstd, cap, manifest_of);
+  ASSERT_TRUE(fitted) << fitted.error().message;
+  EXPECT_LE(fitted->size(), cap);
+  ASSERT_EQ(cut.cuts.size(), 1u);
+  EXPECT_EQ(cut.cuts[0].member, "root/dev/kmsg");
+  EXPECT_GT(cut.cuts[0].dropped_bytes, 0u);
+  EXPECT_EQ(cut.cuts[0].kept_bytes + cut.cuts[0].dropped_bytes, noise.size());
+  // The report is never cut: too small a cap is an error.
+  BundleManifest none;
+  EXPECT_FALSE(fit_archive(entries, none, ArchiveCompression::kZstd, 100, manifest_of));
+}
+
+TEST(BundleFile, AMissingOrReadOnlyFolderLeavesNothing) {
+  TempTree t;
+  EXPECT_FALSE(write_bundle_file(t.path("/no/such/b.tar.zst"), "x", 0));
+  std::filesystem::create_directories(t.path("/ro"));
+  ::chmod(t.path("/ro").c_str(), 0555);
+  if (::geteuid() != 0) {  // root writes into a 0555 folder
+    Status s = write_bundle_file(t.path("/ro/b.tar.zst"), "x", 0);
+    EXPECT_FALSE(s);
+    EXPECT_TRUE(std::filesystem::is_empty(t.path("/ro")));
+  }
+  // A margin larger than any disk: refused before writing.
+  Status full = write_bundle_file(t.path("/b.tar.zst"), "x", 1ull << 62);
+  ASSERT_FALSE(full);
+  EXPECT_NE(full.error().message.find("must leave"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(t.path("/b.tar.zst")));
+  ASSERT_TRUE(write_bundle_file(t.path("/b.tar.zst"), "x", 0));
+  EXPECT_EQ(std::filesystem::file_size(t.path("/b.tar.zst")), 1u);
+}
+
+TEST(BundleChildren, ABugReportThatNeverEndsIsKilledAtItsDeadline) {
+  TempTree t;
+  t.write("/bin/nvidia-bug-report.sh",
+          "#!/bin/sh\necho started\necho partial > \"$2.gz\"\nexec sleep 600\n");
+  ::chmod(t.path("/bin/nvidia-bug-report.sh").c_str(), 0755);
+  const std::string old_path = std::getenv("PATH");
+  ::setenv("PATH", (t.path("/bin") + ":" + old_path).c_str(), 1);
+  RealCommandRunner runner;
+  const auto start = std::chrono::steady_clock::now();
+  ChildCollected c = collect_bug_report(runner, std::chrono::milliseconds(500), t.dir(), 1 << 20);
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(c.outcome.end, CollectorEnd::kTimedOut);
+  const TreeEntry* gz = find(c.members, "bug-report/nvidia-bug-report.log.gz");
+  ASSERT_NE(gz, nullptr);
+  EXPECT_EQ(gz->bytes, "partial\n");
+  // Its scratch folder is gone.
+  for (const auto& f : std::filesystem::directory_iterator(t.dir()))
+    EXPECT_FALSE(f.path().filename().string().starts_with(".gpu-triage-bug-report")) << f.path();
+}
+
+}  // namespace
+}  // namespace gt
