@@ -228,7 +228,9 @@ std::optional<uint32_t> number(const std::optional<std::string>& text, uint32_t 
   return v;
 }
 
-bool is_flag(const std::string& w) {
+/// A word that starts an option (a negative number is a value, not one).
+/// Named apart from identity.cc's is_flag: both land in one unity batch.
+bool is_option_word(const std::string& w) {
   return w.size() > 1 && w[0] == '-' && !(w[1] >= '0' && w[1] <= '9');
 }
 
@@ -263,12 +265,12 @@ size_t read_words(const Table& t, const std::vector<std::string>& words, Values&
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (w == "--") return words.size();
-    if (is_flag(w)) {
+    if (is_option_word(w)) {
       size_t eq = w.find('=');
       const Opt* o = lookup(t, w.substr(0, eq));
       if (!o) {
         // An option of its parser not in this table: it may take the next word.
-        if (eq == std::string::npos && i + 1 < words.size() && !is_flag(words[i + 1])) {
+        if (eq == std::string::npos && i + 1 < words.size() && !is_option_word(words[i + 1])) {
           if (t.script_follows)
             ++i;  // launchers' unknown options take values
           else
@@ -406,7 +408,7 @@ bool mpi_program(const std::string& b) {
 size_t wrapped_program(const std::vector<std::string>& argv, size_t from) {
   size_t p = from;
   for (; p < argv.size(); ++p) {
-    if (is_flag(argv[p])) continue;
+    if (is_option_word(argv[p])) continue;
     std::string rest;
     for (size_t i = p; i < argv.size() && i < p + 8; ++i) rest += argv[i] + " ";
     if (recognise_program("", rest)) break;

@@ -199,6 +199,26 @@ struct NvLink {
   bool operator==(const NvLink&) const = default;
 };
 
+/// How this GPU reaches one other GPU (GetTopologyCommonAncestor and
+/// GetP2PStatus, asked from this GPU towards the peer). Every field is null
+/// when the driver did not say (NOT_SUPPORTED is unknown, never "ok").
+struct GpuPeer {
+  uint32_t index = 0;  ///< the peer's NVML index
+  /// The closest thing both sit under: "internal" (one board), "single"
+  /// (one PCIe switch: PIX), "multiple" (switches: PXB), "hostbridge"
+  /// (PHB), "node" (one NUMA node: NODE), "system" (across the CPU
+  /// interconnect: SYS).
+  std::optional<std::string> level;
+  /// Each capability's status: "ok", "chipset_not_supported",
+  /// "gpu_not_supported", "ioh_topology_not_supported",
+  /// "disabled_by_regkey", "not_supported", "unknown".
+  std::optional<std::string> p2p_read;
+  std::optional<std::string> p2p_write;
+  std::optional<std::string> p2p_nvlink;
+  std::optional<std::string> p2p_atomics;
+  bool operator==(const GpuPeer&) const = default;
+};
+
 /// Temperatures against the GPU's own limits (nvml-abi 8.6). Thresholds
 /// are absolute degrees C; on Ada+ the driver reports them on the T.Limit
 /// scale instead, so only the margin is known.
@@ -303,6 +323,9 @@ struct GpuState {
   std::optional<FabricInfo> fabric;  ///< null: no fabric (PCIe boards) or unread
   /// Every link NVML reports (null: no NVLink / not supported / not read).
   std::optional<std::vector<NvLink>> nvlinks;
+  /// Every other GPU as this one reaches it (null: not asked, or the
+  /// driver answered nothing for any pair).
+  std::optional<std::vector<GpuPeer>> peers;
   ThermalState thermal;
   LimitTime limit_time;
   /// The clock event reasons mask read at each utilization sample, in

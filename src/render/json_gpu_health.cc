@@ -75,6 +75,21 @@ J nvlinks_json(const std::optional<std::vector<NvLink>>& links) {
   return arr;
 }
 
+J peers_json(const std::optional<std::vector<GpuPeer>>& peers) {
+  if (!peers) return nullptr;
+  J arr = J::array();
+  for (const GpuPeer& p : *peers) {
+    arr.push_back(J{{"index", p.index},
+                    {"level", opt(p.level)},
+                    {"p2p",
+                     {{"read", opt(p.p2p_read)},
+                      {"write", opt(p.p2p_write)},
+                      {"nvlink", opt(p.p2p_nvlink)},
+                      {"atomics", opt(p.p2p_atomics)}}}});
+  }
+  return arr;
+}
+
 J thermal_json(const GpuState& g) {
   const ThermalState& t = g.thermal;
   return J{{"gpu_c", opt(g.temperature_c)},
@@ -150,6 +165,7 @@ void add_gpu_health_json(const GpuState& g, nlohmann::ordered_json& j) {
   j["row_remapper_histogram"] = histogram_json(g.row_remapper_histogram);
   j["fabric"] = fabric_json(g.fabric);
   j["nvlinks"] = nvlinks_json(g.nvlinks);
+  j["peers"] = peers_json(g.peers);
   j["thermal"] = thermal_json(g);
   j["limit_time"] = limit_time_json(g.limit_time);
   j["clocks_event_reasons_samples"] = reason_samples_json(g.clock_event_reasons_samples);

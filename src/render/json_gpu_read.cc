@@ -148,6 +148,19 @@ NvLink nvlink_of(const J& j, const std::string& path) {
   return l;
 }
 
+GpuPeer peer_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  GpuPeer p;
+  o.get("index", p.index);
+  o.get("level", p.level);
+  Obj c = o.sub("p2p");
+  c.get("read", p.p2p_read);
+  c.get("write", p.p2p_write);
+  c.get("nvlink", p.p2p_nvlink);
+  c.get("atomics", p.p2p_atomics);
+  return p;
+}
+
 void read_thermal(const Obj& o, ThermalState& t) {
   o.get("memory_c", t.memory_temperature_c);
   o.get("slowdown_margin_c", t.slowdown_margin_c);
@@ -288,6 +301,8 @@ void read_gpu_driver_signals(const Obj& o, GpuState& g) {
   if (const J* f = o.find("fabric"); f && !f->is_null()) g.fabric = fabric_of(*f, o.at("fabric"));
   if (const J* l = o.find("nvlinks"); l && !l->is_null())
     read_each(*l, o.at("nvlinks"), g.nvlinks.emplace(), nvlink_of);
+  if (const J* p = o.find("peers"); p && !p->is_null())
+    read_each(*p, o.at("peers"), g.peers.emplace(), peer_of);
   read_thermal(o.sub("thermal"), g.thermal);
   read_limit_time(o.sub("limit_time"), g.limit_time);
   if (const J* s = o.find("clocks_event_reasons_samples"))

@@ -40,6 +40,13 @@ void fill_driver_signals(GpuState& g) {
   l.errors = {1, 2, 3, 4};
   l.errors_growth = {5, 6, 7, 8};
   g.nvlinks = std::vector<NvLink>{l};
+  GpuPeer peer;
+  peer.index = 1;
+  peer.level = "system";
+  peer.p2p_read = "chipset_not_supported";
+  peer.p2p_write = "ok";
+  peer.p2p_atomics = "not_supported";  // p2p_nvlink stays null
+  g.peers = std::vector<GpuPeer>{peer};
   g.thermal = {92, 87, 90, 95, 61, 12};
   g.limit_time = {0.25, 0.5, 0.125, 0.0625, 0.75, 0.3, 0.2, 0.1, 11, 12, 13, 14, 15};
   g.clock_event_reasons_samples = {0x1, 0x4, 0x8000000000000000ull};

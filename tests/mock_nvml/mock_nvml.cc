@@ -329,6 +329,12 @@ struct Device {
   std::vector<Event> events;
 };
 
+// One pair's answers (symmetric: the pair i,j answers j,i the same).
+struct PairTopology {
+  std::optional<int> level;  // nvmlGpuTopologyLevel_t
+  std::map<int, int> p2p;    // nvmlGpuP2PCapsIndex_t -> nvmlGpuP2PStatus_t
+};
+
 struct Scenario {
   std::string path;
   std::optional<int> init_error;
@@ -339,6 +345,10 @@ struct Scenario {
   std::map<std::string, unsigned> latency_ms;
   std::map<std::string, int> errors;  // system-level injection
   std::vector<std::unique_ptr<Device>> devices;
+  // "topology": how each pair of devices reaches the other; nullopt (the
+  // key absent) answers NOT_SUPPORTED for every pair.
+  std::optional<std::map<std::pair<unsigned, unsigned>, PairTopology>> pairs;
+  std::optional<PairTopology> pair_default;
   std::chrono::steady_clock::time_point started;  // counters grow from here
 };
 
@@ -994,6 +1004,64 @@ void ParseLatency(const json& root, Scenario* s) {
   }
 }
 
+PairTopology ParsePairTopology(const json& j, const std::string& w) {
+  static const std::map<std::string, int> kLevels = {{"internal", 0},  {"single", 10},
+                                                     {"multiple", 20}, {"hostbridge", 30},
+                                                     {"node", 40},     {"system", 50}};
+  static const std::map<std::string, int> kCaps = {
+      {"read", 0}, {"write", 1}, {"nvlink", 2}, {"atomics", 3}};
+  static const std::map<std::string, int> kStatus = {{"ok", 0},
+                                                     {"chipset_not_supported", 1},
+                                                     {"gpu_not_supported", 2},
+                                                     {"ioh_topology_not_supported", 3},
+                                                     {"disabled_by_regkey", 4},
+                                                     {"not_supported", 5},
+                                                     {"unknown", 6}};
+  if (!j.is_object()) TypeError(w, "an object", j);
+  PairTopology t;
+  if (auto level = OptString(j, "level", w)) {
+    auto it = kLevels.find(*level);
+    if (it == kLevels.end()) throw ScenarioError(w + ".level: unknown level \"" + *level + "\"");
+    t.level = it->second;
+  }
+  if (const json* p2p = OptObject(j, "p2p", w)) {
+    for (auto& [cap, v] : p2p->items()) {
+      const std::string wc = w + ".p2p." + cap;
+      auto c = kCaps.find(cap);
+      if (c == kCaps.end()) throw ScenarioError(wc + ": unknown capability");
+      if (v.is_null()) continue;  // NOT_SUPPORTED for this one
+      if (!v.is_string()) TypeError(wc, "a string", v);
+      auto st = kStatus.find(v.get<std::string>());
+      if (st == kStatus.end())
+        throw ScenarioError(wc + ": unknown status \"" + v.get<std::string>() + "\"");
+      t.p2p[c->second] = st->second;
+    }
+  }
+  return t;
+}
+
+// "topology": {"default": pair, "pairs": {"i,j": patch of default}}.
+void ParseTopology(const json& root, Scenario* s) {
+  const json* t = OptObject(root, "topology", "");
+  if (!t) return;
+  json base = json::object();
+  if (const json* d = OptObject(*t, "default", "topology")) base = *d;
+  s->pair_default = ParsePairTopology(base, "topology.default");
+  s->pairs.emplace();
+  const json* pairs = OptObject(*t, "pairs", "topology");
+  if (!pairs) return;
+  for (auto& [key, patch] : pairs->items()) {
+    const std::string w = "topology.pairs." + key;
+    unsigned a = 0, b = 0;
+    char tail = 0;
+    if (sscanf(key.c_str(), "%u,%u%c", &a, &b, &tail) != 2 || a == b)
+      throw ScenarioError(w + ": the key is not \"i,j\" with i != j");
+    json merged = base;
+    merged.merge_patch(patch);
+    (*s->pairs)[{std::min(a, b), std::max(a, b)}] = ParsePairTopology(merged, w);
+  }
+}
+
 std::unique_ptr<Scenario> ParseScenario(const json& root, const std::string& path) {
   if (!root.is_object()) TypeError("top level", "an object", root);
   auto s = std::make_unique<Scenario>();
@@ -1013,6 +1081,7 @@ std::unique_ptr<Scenario> ParseScenario(const json& root, const std::string& pat
   ParseLatency(root, s.get());
   s->errors = ParseErrorMap(root, "");
   ParseDevices(root, s.get());
+  ParseTopology(root, s.get());
   return s;
 }
 
@@ -2070,6 +2139,56 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t h, uns
     if (!out) return NVML_ERROR_INVALID_ARGUMENT;
     if (!l->remote_type) return NVML_ERROR_NOT_SUPPORTED;
     *out = *l->remote_type;
+    return NVML_SUCCESS;
+  });
+}
+
+namespace {
+
+// Prologue of a pair call: both handles valid (the first one entered as a
+// device call: latency, hang, lost, injected error), then the pair's answers
+// (nullptr: the scenario has no "topology", NOT_SUPPORTED).
+nvmlReturn_t EnterPair(const char* sym, nvmlDevice_t h1, nvmlDevice_t h2,
+                       const PairTopology** out) {
+  const Device* d1 = nullptr;
+  if (nvmlReturn_t r = Enter(sym, h1, &d1)) return r;
+  const Scenario* s = g_state.load();
+  const Device* d2 = FindDevice(*s, h2);
+  if (!d2) return NVML_ERROR_INVALID_ARGUMENT;
+  if (d2->lost) return NVML_ERROR_GPU_IS_LOST;
+  *out = nullptr;
+  if (!s->pairs) return NVML_SUCCESS;
+  auto it = s->pairs->find({std::min(d1->index, d2->index), std::max(d1->index, d2->index)});
+  *out = it != s->pairs->end() ? &it->second : &*s->pair_default;
+  return NVML_SUCCESS;
+}
+
+}  // namespace
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t h1, nvmlDevice_t h2,
+                                                             int* out) {
+  const char* sym = "nvmlDeviceGetTopologyCommonAncestor";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const PairTopology* t = nullptr;
+    if (nvmlReturn_t r = EnterPair(sym, h1, h2, &t)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!t || !t->level) return NVML_ERROR_NOT_SUPPORTED;
+    *out = *t->level;
+    return NVML_SUCCESS;
+  });
+}
+
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t h1, nvmlDevice_t h2, int cap,
+                                                int* out) {
+  const char* sym = "nvmlDeviceGetP2PStatus";
+  return Guard(sym, [&]() -> nvmlReturn_t {
+    const PairTopology* t = nullptr;
+    if (nvmlReturn_t r = EnterPair(sym, h1, h2, &t)) return r;
+    if (!out) return NVML_ERROR_INVALID_ARGUMENT;
+    if (!t) return NVML_ERROR_NOT_SUPPORTED;
+    auto it = t->p2p.find(cap);
+    if (it == t->p2p.end()) return NVML_ERROR_NOT_SUPPORTED;
+    *out = it->second;
     return NVML_SUCCESS;
   });
 }

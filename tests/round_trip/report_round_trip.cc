@@ -102,6 +102,7 @@ void gpu_members(Diff& d, const gt::GpuState& a, const gt::GpuState& b) {
   d.field("recovery", a.recovery, b.recovery);
   d.field("fabric", a.fabric, b.fabric);
   d.field("nvlinks", a.nvlinks, b.nvlinks);
+  d.field("peers", a.peers, b.peers);
   d.field("thermal", a.thermal, b.thermal);
   d.field("limit_time", a.limit_time, b.limit_time);
   d.field("clock_event_reasons_samples", a.clock_event_reasons_samples,

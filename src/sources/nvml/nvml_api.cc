@@ -112,6 +112,10 @@ void resolve_links_and_mig(Resolver& r, NvmlApi& api) {
   api.nvlink_remote_device_type = r.find<LinkInt>({"nvmlDeviceGetNvLinkRemoteDeviceType"});
   api.nvlink_error_counter = r.find<nvmlReturn_t(nvmlDevice_t, unsigned, int, unsigned long long*)>(
       {"nvmlDeviceGetNvLinkErrorCounter"});
+  api.topology_common_ancestor = r.find<nvmlReturn_t(nvmlDevice_t, nvmlDevice_t, int*)>(
+      {"nvmlDeviceGetTopologyCommonAncestor"});
+  api.p2p_status =
+      r.find<nvmlReturn_t(nvmlDevice_t, nvmlDevice_t, int, int*)>({"nvmlDeviceGetP2PStatus"});
   api.max_mig_device_count = r.find<DevFnU>({"nvmlDeviceGetMaxMigDeviceCount"});
   api.mig_device_handle_by_index = r.find<nvmlReturn_t(nvmlDevice_t, unsigned, nvmlDevice_t*)>(
       {"nvmlDeviceGetMigDeviceHandleByIndex"});

@@ -98,6 +98,10 @@ struct NvmlApi {
   NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, int*)> nvlink_remote_device_type;
   NvmlFn<nvmlReturn_t(nvmlDevice_t, unsigned int, int, unsigned long long*)> nvlink_error_counter;
 
+  // Optional: topology and peer access between two GPUs (<= 11.0).
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, nvmlDevice_t, int*)> topology_common_ancestor;
+  NvmlFn<nvmlReturn_t(nvmlDevice_t, nvmlDevice_t, int, int*)> p2p_status;
+
   // Optional: MIG devices (<= 11.0). A MIG handle also answers name, uuid,
   // memory and the process calls above.
   NvmlFn<DevFnU> max_mig_device_count;

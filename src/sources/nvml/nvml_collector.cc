@@ -18,6 +18,7 @@
 #include "sources/nvml/nvml_limit_time.h"
 #include "sources/nvml/nvml_links.h"
 #include "sources/nvml/nvml_mig.h"
+#include "sources/nvml/nvml_peers.h"
 
 namespace gt {
 namespace {
@@ -100,6 +101,8 @@ class GpuQuery {
     driver_signals();
     pcie_and_clocks();
     processes();
+    // Inside the sample window, so the pairs cost no time of their own.
+    g_.peers = read_peers(c_, dev_, index_, static_cast<unsigned>(sh_->slots.size()));
     finish_window(t0);
     finish();
   }

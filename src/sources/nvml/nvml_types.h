@@ -341,6 +341,36 @@ enum {
   NVML_NVLINK_DEVICE_TYPE_UNKNOWN = 0xFF,
 };
 
+// Topology between two GPUs (nvmlDeviceGetTopologyCommonAncestor, <= 11.0):
+// the closest thing both sit under. nvidia-smi topo -m prints them as PIX,
+// PXB, PHB, NODE and SYS; NVML_TOPOLOGY_CPU is an old alias of NODE.
+enum {
+  NVML_TOPOLOGY_INTERNAL = 0,
+  NVML_TOPOLOGY_SINGLE = 10,
+  NVML_TOPOLOGY_MULTIPLE = 20,
+  NVML_TOPOLOGY_HOSTBRIDGE = 30,
+  NVML_TOPOLOGY_NODE = 40,
+  NVML_TOPOLOGY_SYSTEM = 50,
+};
+// Peer-to-peer between two GPUs (nvmlDeviceGetP2PStatus, <= 11.0): which
+// capability is asked, and the answer. NVIDIA spells the first failure
+// CHIPSET_NOT_SUPPORED (and aliases the right spelling since 12.x).
+enum {
+  NVML_P2P_CAPS_INDEX_READ = 0,
+  NVML_P2P_CAPS_INDEX_WRITE = 1,
+  NVML_P2P_CAPS_INDEX_NVLINK = 2,
+  NVML_P2P_CAPS_INDEX_ATOMICS = 3,
+};
+enum {
+  NVML_P2P_STATUS_OK = 0,
+  NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED = 1,
+  NVML_P2P_STATUS_GPU_NOT_SUPPORTED = 2,
+  NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED = 3,
+  NVML_P2P_STATUS_DISABLED_BY_REGKEY = 4,
+  NVML_P2P_STATUS_NOT_SUPPORTED = 5,
+  NVML_P2P_STATUS_UNKNOWN = 6,
+};
+
 // MIG (section 8.9): instance ids of a non-MIG process record.
 #define NVML_MIG_ID_NONE 0xFFFFFFFFu
 
