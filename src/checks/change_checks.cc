@@ -49,6 +49,13 @@ std::string file_list(const std::vector<ModifiedFile>& files) {
 /// What became of a package that had local changes before.
 std::optional<std::string> patch_fate(const Fingerprint& now, const PackagePrint& before) {
   const PackagePrint* p = find_package(now, before.name);
+  // Absent from this run is "no longer installed" only where this run read
+  // the environment it was in: with no server on that interpreter now, the
+  // package was not looked at, and its fate is unknown.
+  const bool env_read = std::any_of(now.python.begin(), now.python.end(), [&](const auto& e) {
+    return e.site_packages == before.site_packages;
+  });
+  if (!p && !env_read) return std::nullopt;
   if (!p) return "is no longer installed";
   if (p->version != before.version) return "is now version " + p->version;
   if (p->modified.empty() && p->fully_checked) return std::string("now matches its wheel");

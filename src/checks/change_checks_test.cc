@@ -83,6 +83,17 @@ TEST(ChangeChecks, APackageNotFullyCheckedIsNotCalledPristine) {
   EXPECT_EQ(f[0].severity, Severity::kInfo);  // recreated, the patch not known gone
 }
 
+TEST(ChangeChecks, AServerNotRunningNowLeavesItsPatchUnknownNotGone) {
+  Fingerprint now = before();
+  now.python.clear();  // no GPU process runs that interpreter this time
+  EXPECT_TRUE(judge_changes(with_record(before(), now)).empty());
+  now.python = {{"/venv/site-packages", {"SGLang (pid 4001)"}, {}}};  // read, sglang absent
+  std::vector<Finding> f = judge_changes(with_record(before(), now));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "change.patch_gone");
+  EXPECT_NE(f[0].title.find("is no longer installed"), std::string::npos) << f[0].title;
+}
+
 TEST(ChangeChecks, DataOnAnotherDeviceAndABoardReplacedEachOnce) {
   Fingerprint now = before();
   now.mounts[0] = {"/data", "/dev/nvme0n1p1", "nvme0n1p1", "ext4", "/etc/fstab:3: UUID=9f1c /data"};

@@ -152,10 +152,12 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   app.add_option("--expect", o.data_expect, "With --data: samples 0..N-1 are expected in DIR")
       ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
   app.add_flag("--deep", o.data_deep, "With --data: check every CRC of every file");
-  app.add_option("--state-dir", o.state_dir,
-                 "Keep the record across boots (boot id and Xid / recovery-action findings "
-                 "per GPU) in DIR (default /var/lib/gpu-triage; on a --root tree only when "
-                 "given): a GPU with the same one in several boots is escalated");
+  app.add_option(
+      "--state-dir", o.state_dir,
+      "Keep the record across boots (boot id and Xid / recovery-action findings "
+      "per GPU) in DIR (env GPU_TRIAGE_STATE_DIR; default /var/lib/gpu-triage; on a --root tree "
+      "only when "
+      "given): a GPU with the same one in several boots is escalated");
   app.add_flag("--no-state", o.no_state, "Neither read nor write the record across boots")
       ->excludes("--state-dir");
   app.add_flag("--cuda", o.cuda,

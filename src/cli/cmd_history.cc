@@ -20,7 +20,7 @@ namespace {
 constexpr const char* kHistoryProg = "gpu-triage history";
 
 struct HistoryCli {
-  std::string state_dir = kDefaultStateDir;
+  std::string state_dir = default_state_dir();
   std::string gpu;  ///< empty: every GPU
   bool clear = false;
   bool json = false;
@@ -72,7 +72,7 @@ int cmd_history(const Command&, int argc, char** argv) {
       "there); 74 it cannot be written.");
   HistoryCli c;
   app.add_option("--state-dir", c.state_dir,
-                 "Directory of the record (default /var/lib/gpu-triage)");
+                 "Directory of the record (env GPU_TRIAGE_STATE_DIR; default /var/lib/gpu-triage)");
   app.add_option("--gpu", c.gpu, "Only this GPU (its UUID)");
   app.add_flag("--clear", c.clear, "Clear the record (with --gpu: that GPU's), after a repair");
   app.add_flag("--json", c.json, "The record as JSON")->excludes("--clear");

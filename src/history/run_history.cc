@@ -11,7 +11,7 @@ namespace gt {
 void load_history(const std::optional<std::string>& state_dir, bool no_state, const FsRoot& root,
                   NodeSnapshot& snap) {
   if (no_state || (root.root() != "/" && !state_dir)) return;
-  const std::string dir = state_dir.value_or(kDefaultStateDir);
+  const std::string dir = state_dir.value_or(default_state_dir());
   Result<GpuHistory> h = open_history(dir, root, snap.warnings);
   if (!h) {
     snap.warnings.push_back("history across boots not kept: " + h.error().message +

@@ -14,12 +14,16 @@
 #include <vector>
 
 #include "model/history.h"
+#include "util/env.h"
 #include "util/fs_root.h"
 #include "util/result.h"
 
 namespace gt {
 
 inline constexpr const char* kDefaultStateDir = "/var/lib/gpu-triage";
+/// The record's directory when --state-dir is not given: GPU_TRIAGE_STATE_DIR,
+/// else kDefaultStateDir (a node's packaging, or a test, moves it once).
+inline std::string default_state_dir() { return env_or("GPU_TRIAGE_STATE_DIR", kDefaultStateDir); }
 inline constexpr const char* kHistoryFileName = "history.json";
 inline constexpr const char* kHistoryLockName = "history.lock";
 /// How long a run waits for another one's lock before it gives up recording.

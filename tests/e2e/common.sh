@@ -13,6 +13,10 @@ PYTHON=python3
 [[ -x /usr/bin/python3 ]] && PYTHON=/usr/bin/python3
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/gt-e2e.XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
+# Each test keeps its own record across boots: a live run (--root /) would
+# read and write /var/lib/gpu-triage, one test's fingerprint becoming the
+# next one's "before" (--state-dir still wins).
+export GPU_TRIAGE_STATE_DIR="$TMP/state"
 
 # The report writes commands without "sudo" when it runs as root (what a
 # root shell types); tests that name a command put "$SUDO" in front.
