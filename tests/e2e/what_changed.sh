@@ -13,7 +13,7 @@ OLD=1111111111111111111111111111111111111111111111111111111111111111
 NEW=2222222222222222222222222222222222222222222222222222222222222222
 command -v "$PYTHON" >/dev/null && "$PYTHON" -m pip --version >/dev/null 2>&1 &&
   "$PYTHON" -c 'import setuptools, wheel' 2>/dev/null ||
-  { echo "SKIP: no pip with setuptools and wheel for $PYTHON (python3-pip, python3-wheel)"; exit 0; }
+  fail "no pip with setuptools and wheel for $PYTHON: scripts/install-deps installs python3-pip, python3-wheel"
 
 # sglang 0.4.6 with the two files the operator patched, built offline.
 mkdir -p "$TMP/wheel/src/sglang/srt/model_executor" "$TMP/wheel/src/sglang/srt/layers"
