@@ -59,6 +59,7 @@ bench: build
 	bench/data_bench.sh $(BUILD)
 	bench/watch_bench.sh $(BUILD)
 	bench/cuda_bench.sh $(BUILD)
+	bench/fingerprint_bench.sh $(BUILD)
 	bench/build_bench.sh  # clean builds from a fresh clone: several minutes
 
 # One x86-64 binary that needs only glibc (2.34 or newer): copy it to the

@@ -83,6 +83,18 @@ FindingBoots& entry(GpuHistory& h, const std::string& uuid, const std::string& i
 /// Drops the oldest boots beyond the bound, and their ids everywhere, in one
 /// pass: a record of 170,000 boots (under the size cap) is trimmed in
 /// linear time, not one boot at a time over every GPU's lists.
+/// A fingerprint is tens of KiB with a large python environment, and the
+/// record is read by every run: the first of a boot is kept only for this
+/// boot (its baseline before a previous one exists), the last only for the
+/// newest kFingerprintBoots boots (a previous boot's is the baseline).
+void bound_fingerprints(GpuHistory& h) {
+  size_t newer = 0;
+  for (auto b = h.boots.rbegin(); b != h.boots.rend(); ++b, ++newer) {
+    if (b->boot_id != h.boot_id) b->first_fingerprint.reset();
+    if (newer >= kFingerprintBoots) b->last_fingerprint.reset();
+  }
+}
+
 void bound(GpuHistory& h) {
   if (h.boots.size() <= kMaxHistoryBoots) return;
   const auto first_kept = h.boots.end() - static_cast<std::ptrdiff_t>(kMaxHistoryBoots);
@@ -191,6 +203,7 @@ void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& obs
     }
   }
   bound(h);
+  bound_fingerprints(h);
 }
 
 size_t clear_history(GpuHistory& h, const std::string& uuid) {

@@ -15,6 +15,10 @@ namespace gt {
 /// Boots kept in the record; older ones are dropped.
 inline constexpr size_t kMaxHistoryBoots = 16;
 
+/// Boots whose latest fingerprint is kept (the newest); the first
+/// fingerprint only for this run's boot.
+inline constexpr size_t kFingerprintBoots = 4;
+
 /// A finding a reboot is meant to clear, seen on one GPU in this boot.
 struct Observed {
   std::string uuid;

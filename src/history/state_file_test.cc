@@ -118,9 +118,16 @@ TEST(StateFile, ManyBootsWithFingerprintsStayBounded) {
   }
   EXPECT_EQ(h.boots.size(), kMaxHistoryBoots);
   EXPECT_EQ(h.boots.back().boot_id, "boot-199");
+  size_t lasts = 0, firsts = 0;
+  for (const HistoryBoot& b : h.boots) {
+    lasts += b.last_fingerprint.has_value();
+    firsts += b.first_fingerprint.has_value();
+  }
+  EXPECT_EQ(lasts, kFingerprintBoots);
+  EXPECT_EQ(firsts, 1u);  // this boot's
+  EXPECT_EQ(h.boots.back().first_fingerprint, full_fingerprint(1700000000 + 199 * 1000));
   ASSERT_TRUE(write_history(h));
-  // Two fingerprints per boot kept, however often a boot ran.
-  EXPECT_LT(std::filesystem::file_size(h.file), 64u * 1024);
+  EXPECT_LT(std::filesystem::file_size(h.file), 16u * 1024);
 }
 
 TEST(StateFile, CorruptFileIsSetAsideWithAWarning) {

@@ -26,6 +26,13 @@ GpuHistory sample_history() {
     h.boots.push_back({b, t, t + 5400});
     t += 86400;
   }
+  Fingerprint& fp = h.boots.back().last_fingerprint.emplace();
+  fp.taken_unix_s = t - 86400 + 5400;
+  fp.gpus.resize(8);
+  fp.driver.kernel_module_version = "590.48.01";
+  fp.container = ContainerPrint{std::string(64, 'a'), std::nullopt, std::nullopt};
+  fp.mounts = {{"/data", "/dev/vdb1", "vdb1", "ext4", std::nullopt}};
+  fp.python = {{"/venv", {}, {{"sglang", "0.4.6", "/venv", {{"a.py", 1}, {"b.py", 2}}, true, {}}}}};
   h.gpus.push_back({kGpu3, {{"gpu.xid.79", {boots[0], boots[1], boots[2]}}}});
   h.gpus.push_back({kGpu5,
                     {{"gpu.recovery_action", {boots[2]}},

@@ -13,7 +13,7 @@ OLD=1111111111111111111111111111111111111111111111111111111111111111
 NEW=2222222222222222222222222222222222222222222222222222222222222222
 command -v "$PYTHON" >/dev/null && "$PYTHON" -m pip --version >/dev/null 2>&1 &&
   "$PYTHON" -c 'import setuptools, wheel' 2>/dev/null ||
-  { echo "SKIP: no pip with setuptools and wheel for $PYTHON (python3-pip, python3-wheel)"; exit 0; }
+  fail "no pip with setuptools and wheel for $PYTHON: scripts/install-deps installs python3-pip, python3-wheel"
 
 # sglang 0.4.6 with the two files the operator patched, built offline.
 mkdir -p "$TMP/wheel/src/sglang/srt/model_executor" "$TMP/wheel/src/sglang/srt/layers"
@@ -55,7 +55,7 @@ d["devices"][1]["uuid"] = "GPU-00000000-1111-2222-3333-444444444444"
 json.dump(d, open(sys.argv[1], "w"))
 PY
   fi
-  run "$DIR" --sample 0 --json --state-dir "$STATE"
+  run "$DIR" --sample "${SAMPLE:-0}" --json --state-dir "$STATE"
 }
 
 boot 1 "$OLD" vdb1 patched
@@ -65,7 +65,8 @@ json_check 'd["history"]["fingerprint"]["container"]["id"] == "'$OLD'"' "the old
 boot 1 "$OLD" vdb1 patched  # the same boot again: nothing changed
 json_check '[f["id"] for f in d["findings"] if f["id"].startswith("change.") and f["id"] != "change.local_patch"] == []' "a rerun in the same boot changes nothing"
 
-boot 2 "$NEW" nvme0n1p1 "" replaced
+# A sample window: the idle server's step (memory.held_idle) is planned.
+SAMPLE=0.3s boot 2 "$NEW" nvme0n1p1 "" replaced
 ids() { "$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(sorted(f["id"] for f in d["findings"] if f["id"].startswith("change."))))' "$TMP/out"; }
 [[ "$(ids)" == "change.container_recreated change.data_device change.gpu_replaced" ]] || fail "boot 2's changes: $(ids)"
 json_check 'any(f["id"] == "change.container_recreated" and f["severity"] == "warning" and "sglang 0.4.6 had 2 locally modified files before (sglang/srt/layers/logits_processor.py, sglang/srt/model_executor/model_runner.py) and now matches its wheel" in f["title"] and "re-apply the patch before resuming" in f["title"] for f in d["findings"])' "the re-apply finding names the files"
@@ -73,7 +74,8 @@ json_check 'any(f["id"] == "change.data_device" and "/data was /dev/vdb1 and is 
 json_check 'any(f["id"] == "change.gpu_replaced" and "0000:2a:00.0" in f["title"] and "1794125999999" in f["title"] for f in d["findings"])' "the replaced board"
 # The plan: re-apply the patch before any server or job step.
 json_check '[i for i, s in enumerate(d["plan"]) if "change.container_recreated" in s["finding_ids"]] != []' "a plan step re-applies the patch"
-json_check 'all(i > [j for j, t in enumerate(d["plan"]) if "change.container_recreated" in t["finding_ids"]][0] for i, s in enumerate(d["plan"]) if any(x.startswith(("server.", "data.", "holders.")) for x in s["finding_ids"]))' "the patch step comes before the servers and the job"
+json_check 'any("memory.held_idle" in s["finding_ids"] for s in d["plan"])' "the idle server has its step"
+json_check 'all(i > [j for j, t in enumerate(d["plan"]) if "change.container_recreated" in t["finding_ids"]][0] for i, s in enumerate(d["plan"]) if any(x.startswith(("memory.held", "data.")) for x in s["finding_ids"]))' "the patch step comes before the servers and the job"
 
 # An unreadable file (a FIFO, never waited for), then a RECORD without
 # hashes: each said, the package never called pristine.

@@ -27,7 +27,7 @@ namespace gt {
 
 struct HashBounds {
   uint64_t per_file_bytes = 1ull << 20;  ///< a larger .py is not hashed (said)
-  uint64_t per_run_bytes = 16ull << 20;  ///< hashing stops here (said)
+  uint64_t per_run_bytes = 4ull << 20;   ///< hashing stops here, each file at least 4 KiB (said)
   uint64_t record_bytes = 4ull << 20;    ///< a RECORD larger is not read (said)
 };
 
