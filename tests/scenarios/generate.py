@@ -1394,6 +1394,29 @@ def story(path):
     return s
 
 
+def p2p_lost_vm(path):
+    """The story's node after the hypervisor re-attached its GPUs (issue 38):
+    pairs within a NUMA node share it (NODE), pairs across the two go over
+    the CPU interconnect (SYS), every pair reads and writes peer to peer
+    except GPUs 3 and 4, which lost it (chipset not supported): NCCL copies
+    that pair's traffic through host memory."""
+    s = story(path)
+    dmi(os.path.join(path, "root"), "QEMU", "Standard PC (Q35 + ICH9, 2009)")
+    ok = {"read": "ok", "write": "ok", "nvlink": "not_supported", "atomics": "not_supported"}
+    pairs = {}
+    for a in range(8):
+        for b in range(a + 1, 8):
+            if (a < 4) != (b < 4):
+                pairs[f"{a},{b}"] = {"level": "system"}
+    pairs["3,4"] = {"level": "system",
+                    "p2p": {"read": "chipset_not_supported", "write": "chipset_not_supported"}}
+    s["topology"] = {"default": {"level": "node", "p2p": ok}, "pairs": pairs}
+    s["description"] = ("the story's VM after the hypervisor re-attached its GPUs: GPUs 3 "
+                        "and 4 lost peer-to-peer (NVML: chipset not supported), every other "
+                        "pair keeps it")
+    return s
+
+
 def incident_clean_reboot(path):
     s = healthy_h100x8(path)
     root = os.path.join(path, "root")
@@ -1476,6 +1499,7 @@ SCENARIOS = {
     "aggregate-dbe": aggregate_dbe,
     "incident-story": incident_story,
     "story": story,
+    "p2p-lost-vm": p2p_lost_vm,
     "incident-clean-reboot": incident_clean_reboot,
     "incident-panic": incident_panic,
     "incident-clock-off": incident_clock_off,
