@@ -1025,6 +1025,42 @@ def two_vllm_tp4(path):
         "12.570.124.04", 12080, devs)
 
 
+def hgx_nvlink_tp8(path):
+    """An HGX H100x8 serving one vLLM TP=8 over NVLink (issue 38): every
+    pair reads, writes and does atomics peer to peer over NVLink; the PCIe
+    path is NODE within a socket, SYS across the two (the design). No
+    topology finding."""
+    root = os.path.join(path, "root")
+    base_root(root, ["svc-vllm:x:996:996:vLLM:/var/lib/vllm:/usr/sbin/nologin"])
+    nvidia_module(root, "570.124.04")
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
+    init_proc(root)
+    devs = h100x8("hgx-nvlink-tp8")
+    unit, model, port = "vllm.service", "meta-llama/Llama-3.1-405B-Instruct-FP8", 8000
+    cg = "/system.slice/" + unit
+    launcher = 5100
+    proc(root, launcher, "vllm",
+         ["/usr/bin/python3", "/usr/local/bin/vllm", "serve", model,
+          "--tensor-parallel-size", "8", "--port", str(port)],
+         1, 996, 25.0, cg, threads=48)
+    write(root, "etc/systemd/system/" + unit, VLLM_UNIT.format(model=model, port=port))
+    for r in range(8):
+        pid = launcher + 1 + r
+        proc(root, pid, "VLLM::Worker_TP", [f"VLLM::Worker_TP{r}"],
+             launcher, 996, 40.0 + 0.1 * r, cg, threads=90)
+        busy(devs[r], 93, 610, 58)
+        devs[r]["processes"] = [{"pid": pid, "used_mib": 71234, "type": "compute"}]
+    ok = {"read": "ok", "write": "ok", "nvlink": "ok", "atomics": "ok"}
+    pairs = {f"{a},{b}": {"level": "system"}
+             for a in range(8) for b in range(a + 1, 8) if (a < 4) != (b < 4)}
+    s = scenario_json(
+        "8x H100 HGX: one vLLM server, TP=8 over all GPUs, busy; every pair "
+        "peer to peer over NVLink", "current", "570.124.04", "570.124.04",
+        "12.570.124.04", 12080, devs)
+    s["topology"] = {"default": {"level": "node", "p2p": ok}, "pairs": pairs}
+    return s
+
+
 TGI_CONTAINER = "4f2a9c1e7b3d" + "8e6f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f"
 
 
@@ -1394,6 +1430,29 @@ def story(path):
     return s
 
 
+def p2p_lost_vm(path):
+    """The story's node after the hypervisor re-attached its GPUs (issue 38):
+    pairs within a NUMA node share it (NODE), pairs across the two go over
+    the CPU interconnect (SYS), every pair reads and writes peer to peer
+    except GPUs 3 and 4, which lost it (chipset not supported): NCCL copies
+    that pair's traffic through host memory."""
+    s = story(path)
+    dmi(os.path.join(path, "root"), "QEMU", "Standard PC (Q35 + ICH9, 2009)")
+    ok = {"read": "ok", "write": "ok", "nvlink": "not_supported", "atomics": "not_supported"}
+    pairs = {}
+    for a in range(8):
+        for b in range(a + 1, 8):
+            if (a < 4) != (b < 4):
+                pairs[f"{a},{b}"] = {"level": "system"}
+    pairs["3,4"] = {"level": "system",
+                    "p2p": {"read": "chipset_not_supported", "write": "chipset_not_supported"}}
+    s["topology"] = {"default": {"level": "node", "p2p": ok}, "pairs": pairs}
+    s["description"] = ("the story's VM after the hypervisor re-attached its GPUs: GPUs 3 "
+                        "and 4 lost peer-to-peer (NVML: chipset not supported), every other "
+                        "pair keeps it")
+    return s
+
+
 def incident_clean_reboot(path):
     s = healthy_h100x8(path)
     root = os.path.join(path, "root")
@@ -1476,6 +1535,8 @@ SCENARIOS = {
     "aggregate-dbe": aggregate_dbe,
     "incident-story": incident_story,
     "story": story,
+    "p2p-lost-vm": p2p_lost_vm,
+    "hgx-nvlink-tp8": hgx_nvlink_tp8,
     "incident-clean-reboot": incident_clean_reboot,
     "incident-panic": incident_panic,
     "incident-clock-off": incident_clock_off,

@@ -1,5 +1,7 @@
 #include "sources/nvml/nvml_peers.h"
 
+#include <string>
+
 namespace gt {
 
 std::optional<std::string> topology_level_name(int level) {
@@ -40,9 +42,26 @@ std::string p2p_status_name(int status) {
 
 namespace {
 
-std::optional<std::string> p2p(NvmlCaller& c, nvmlDevice_t a, nvmlDevice_t b, int cap) {
+/// One pair call, judged here rather than by NvmlCaller::check: a pair call
+/// answers GPU_IS_LOST when either GPU is lost, and the peer's loss must not
+/// mark this GPU lost (its own calls say whether it is). Absent codes and
+/// GPU_IS_LOST leave the value null; any other error is recorded with the
+/// peer's index.
+template <typename Sig, typename... Args>
+bool pair_call(NvmlCaller& c, const NvmlFn<Sig>& f, unsigned peer, Args... args) {
+  if (!f || c.lost()) return false;
+  c.publish(f.symbol);
+  nvmlReturn_t r = f.fn(args...);
+  if (r == NVML_SUCCESS) return true;
+  if (!nvml_absent(r) && r != NVML_ERROR_GPU_IS_LOST)
+    c.note_error(std::string(f.symbol) + " towards GPU " + std::to_string(peer), r);
+  return false;
+}
+
+std::optional<std::string> p2p(NvmlCaller& c, nvmlDevice_t a, nvmlDevice_t b, unsigned peer,
+                               int cap) {
   int status = 0;
-  if (!c.call(c.api().p2p_status, a, b, cap, &status)) return std::nullopt;
+  if (!pair_call(c, c.api().p2p_status, peer, a, b, cap, &status)) return std::nullopt;
   return p2p_status_name(status);
 }
 
@@ -68,12 +87,12 @@ std::optional<std::vector<GpuPeer>> read_peers(NvmlCaller& c, nvmlDevice_t dev, 
     GpuPeer p;
     p.index = j;
     int level = 0;
-    if (c.call(api.topology_common_ancestor, dev, other, &level))
+    if (pair_call(c, api.topology_common_ancestor, j, dev, other, &level))
       p.level = topology_level_name(level);
-    p.p2p_read = p2p(c, dev, other, NVML_P2P_CAPS_INDEX_READ);
-    p.p2p_write = p2p(c, dev, other, NVML_P2P_CAPS_INDEX_WRITE);
-    p.p2p_nvlink = p2p(c, dev, other, NVML_P2P_CAPS_INDEX_NVLINK);
-    p.p2p_atomics = p2p(c, dev, other, NVML_P2P_CAPS_INDEX_ATOMICS);
+    p.p2p_read = p2p(c, dev, other, j, NVML_P2P_CAPS_INDEX_READ);
+    p.p2p_write = p2p(c, dev, other, j, NVML_P2P_CAPS_INDEX_WRITE);
+    p.p2p_nvlink = p2p(c, dev, other, j, NVML_P2P_CAPS_INDEX_NVLINK);
+    p.p2p_atomics = p2p(c, dev, other, j, NVML_P2P_CAPS_INDEX_ATOMICS);
     answered = answered || any_answer(p);
     peers.push_back(std::move(p));
   }

@@ -86,6 +86,22 @@ TEST_F(PeersMock, OneGpuHasNoPeers) {
   EXPECT_FALSE(s.gpus[0].peers);
 }
 
+// A lost peer answers GPU_IS_LOST to every pair call; only the lost GPU is
+// lost (every GPU of one-gpu-lost was, before this test).
+TEST_F(PeersMock, ALostPeerDoesNotMakeThisGpuLost) {
+  NodeSnapshot s = collect(three_with(R"({"default": {"level": "node"}})", R"(, "lost": true)"));
+  ASSERT_EQ(s.gpus.size(), 3u);
+  EXPECT_EQ(s.gpus[0].status, GpuStatus::kLost);
+  for (unsigned i : {1u, 2u}) {
+    EXPECT_NE(s.gpus[i].status, GpuStatus::kLost) << i;
+    EXPECT_TRUE(s.gpus[i].errors.empty()) << s.gpus[i].errors.front();
+    ASSERT_TRUE(s.gpus[i].peers);
+    ASSERT_EQ(s.gpus[i].peers->size(), 2u);  // the lost one is there, unknown
+    EXPECT_FALSE((*s.gpus[i].peers)[0].level);
+  }
+  EXPECT_EQ((*s.gpus[1].peers)[1].level, "node");
+}
+
 TEST_F(PeersMock, HangInPairCallIsNamedAndHeldToTheDeadline) {
   NodeSnapshot s;
   auto lib = load(three_with(R"({"default": {"level": "system"}})",

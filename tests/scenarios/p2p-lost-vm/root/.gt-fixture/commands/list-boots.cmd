@@ -1,0 +1,1 @@
+journalctl --list-boots -o json --no-pager -q

@@ -1,0 +1,1 @@
+journalctl -b -1 -o json -n 20000 --no-pager -q --output-fields=MESSAGE,SYSLOG_IDENTIFIER,MESSAGE_ID,SHUTDOWN,_PID,_TRANSPORT _TRANSPORT=kernel + SYSLOG_IDENTIFIER=systemd + SYSLOG_IDENTIFIER=systemd-logind + SYSLOG_IDENTIFIER=systemd-journald + SYSLOG_IDENTIFIER=systemd-shutdown

@@ -1,0 +1,1 @@
+timedatectl show -p NTP -p NTPSynchronized
