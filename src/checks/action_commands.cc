@@ -58,4 +58,15 @@ bool is_reset_command(const std::string& c) {
   return c.find("nvidia-smi -r") != std::string::npos || c.find("--gpu-reset") != std::string::npos;
 }
 
+void bundle_before_drastic(std::vector<std::string>& commands) {
+  auto drastic = std::find_if(commands.begin(), commands.end(), [](const std::string& c) {
+    return is_reboot_command(c) || is_reset_command(c);
+  });
+  if (drastic == commands.end()) return;
+  const std::string bundle =
+      std::string(drastic->starts_with("sudo ") ? "sudo " : "") + "gpu-triage bundle";
+  if (std::find(commands.begin(), commands.end(), bundle) != commands.end()) return;
+  commands.insert(commands.begin(), bundle);
+}
+
 }  // namespace gt

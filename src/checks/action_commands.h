@@ -22,4 +22,10 @@ bool is_reboot_command(const std::string& command);
 /// A `$` line that resets a GPU: nvidia-smi -r, nvidia-smi --gpu-reset.
 bool is_reset_command(const std::string& command);
 
+/// The evidence first (issue 37): commands that reset a GPU or reboot the
+/// node begin with `gpu-triage bundle` (sudo when the reset or reboot has
+/// it), which records the node before the driver's state and the kernel log
+/// are lost. Other commands unchanged; never twice.
+void bundle_before_drastic(std::vector<std::string>& commands);
+
 }  // namespace gt

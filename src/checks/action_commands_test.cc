@@ -49,4 +49,19 @@ TEST(DrasticCommands, RebootAndResetLinesAreKnownByEveryStep) {
 }
 
 }  // namespace action_commands_test
+TEST(ActionCommands, TheEvidenceComesBeforeAResetOrAReboot) {
+  std::vector<std::string> reset = {"sudo nvidia-smi -r -i 3", "nvidia-smi -q -i 3"};
+  bundle_before_drastic(reset);
+  EXPECT_EQ(reset, (std::vector<std::string>{"sudo gpu-triage bundle", "sudo nvidia-smi -r -i 3",
+                                             "nvidia-smi -q -i 3"}));
+  bundle_before_drastic(reset);  // never twice
+  EXPECT_EQ(reset.size(), 3u);
+  std::vector<std::string> reboot = {"systemctl reboot"};  // as root: no sudo
+  bundle_before_drastic(reboot);
+  EXPECT_EQ(reboot, (std::vector<std::string>{"gpu-triage bundle", "systemctl reboot"}));
+  std::vector<std::string> mild = {"sudo systemctl restart nvidia-persistenced"};
+  bundle_before_drastic(mild);
+  EXPECT_EQ(mild.size(), 1u);
+}
+
 }  // namespace gt

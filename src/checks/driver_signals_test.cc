@@ -41,7 +41,9 @@ TEST(RecoveryAction, RebootWithEveryCounterZeroIsCriticalAndThePlanReboots) {
   ASSERT_FALSE(r.plan.empty());
   EXPECT_EQ(r.plan[0].finding_ids, std::vector<std::string>{"gpu.recovery_action"});
   EXPECT_TRUE(contains(r.plan[0].text, "Drain"));
-  EXPECT_TRUE(contains(r.plan[0].commands.at(0), "reboot"));
+  // The evidence first (issue 37), then the reboot.
+  EXPECT_TRUE(contains(r.plan[0].commands.at(0), "gpu-triage bundle"));
+  EXPECT_TRUE(contains(r.plan[0].commands.at(1), "reboot"));
 }
 
 TEST(RecoveryAction, NoneIsSilentAndAnUnnamedValueIsNeverHealthy) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 
+#include "checks/action_commands.h"
 #include "checks/catalogue.h"
 #include "checks/gpu_step.h"
 
@@ -126,6 +127,8 @@ std::vector<PlanStep> make_plan(const Report& r) {
     step.finding_ids = {u.key};
     append_or_join(plan, std::move(step), first.title);
   }
+  // Evidence before action: a step that resets or reboots records first.
+  for (PlanStep& step : plan) bundle_before_drastic(step.commands);
   return plan;
 }
 
