@@ -2,8 +2,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <memory>
+
+#include "util/errno_error.h"
 
 namespace gt {
 namespace {
@@ -120,6 +126,77 @@ Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t ma
     out.push_back(std::move(t));
   }
   return out;
+}
+
+}  // namespace gt
+
+namespace gt {
+namespace {
+
+/// Whether `name` is a relative path of plain components.
+bool plain_name(const std::string& name) {
+  if (name.empty() || name.front() == '/') return false;
+  size_t start = 0;
+  while (start <= name.size()) {
+    size_t end = name.find('/', start);
+    if (end == std::string::npos) end = name.size();
+    const std::string part = name.substr(start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+/// Makes the folders of `rel` under `dir`, none of them a link.
+Status make_parents(const std::string& dir, const std::string& rel) {
+  size_t slash = 0;
+  while ((slash = rel.find('/', slash)) != std::string::npos) {
+    const std::string p = dir + "/" + rel.substr(0, slash);
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        return Error{ErrorKind::kMalformed, rel + ": its folder is not a folder in the archive"};
+    } else if (::mkdir(p.c_str(), 0755) != 0) {
+      return errno_error(errno, "cannot make " + p);
+    }
+    ++slash;
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Status extract_entries(const std::vector<TreeEntry>& entries, const std::string& dir) {
+  for (const TreeEntry& e : entries) {
+    std::string name = e.name;
+    while (name.size() > 1 && name.ends_with("/")) name.pop_back();
+    if (!plain_name(name)) return Error{ErrorKind::kMalformed, "refused member name " + e.name};
+    if (Status s = make_parents(dir, name); !s) return s;
+    const std::string p = dir + "/" + name;
+    if (e.type == TreeEntry::Type::kFolder) {
+      struct stat st {};
+      if (::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;
+      if (::mkdir(p.c_str(), 0755) != 0) return errno_error(errno, "cannot make " + p);
+    } else if (e.type == TreeEntry::Type::kLink) {
+      if (::symlink(e.target.c_str(), p.c_str()) != 0)
+        return errno_error(errno, "cannot link " + p);
+    } else {
+      int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      if (fd < 0) return errno_error(errno, "cannot write " + p);
+      size_t done = 0;
+      while (done < e.bytes.size()) {
+        ssize_t n = ::write(fd, e.bytes.data() + done, e.bytes.size() - done);
+        if (n < 0) {
+          const int err = errno;
+          ::close(fd);
+          return errno_error(err, "cannot write " + p);
+        }
+        done += static_cast<size_t>(n);
+      }
+      ::close(fd);
+    }
+  }
+  return ok_status();
 }
 
 }  // namespace gt

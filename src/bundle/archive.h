@@ -31,3 +31,13 @@ Result<std::string> archive_bytes(const std::vector<TreeEntry>& entries,
 Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t max_bytes);
 
 }  // namespace gt
+
+namespace gt {
+
+/// Writes `entries` under the folder `dir` (which exists): files 0644,
+/// folders, links as recorded. A name that is absolute, has a ".."
+/// component, or whose folder is a link, is refused (a hostile archive
+/// writes nothing outside `dir`); nothing is overwritten.
+Status extract_entries(const std::vector<TreeEntry>& entries, const std::string& dir);
+
+}  // namespace gt

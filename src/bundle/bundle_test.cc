@@ -68,6 +68,28 @@ TEST(BundleArchive, DamagedOrOversizedIsAnError) {
   EXPECT_FALSE(read_archive(t.path("/none"), 1000));
 }
 
+TEST(BundleArchive, ExtractingWritesNothingOutsideTheFolder) {
+  TempTree t;
+  std::filesystem::create_directories(t.path("/in"));
+  const std::string outside = t.path("/outside");
+  std::filesystem::create_directories(outside);
+  for (const std::vector<TreeEntry>& hostile : std::vector<std::vector<TreeEntry>>{
+           {{TreeEntry::Type::kFile, "../escaped", "x", {}}},
+           {{TreeEntry::Type::kFile, "/tmp/escaped", "x", {}}},
+           {{TreeEntry::Type::kLink, "root/l", {}, outside},
+            {TreeEntry::Type::kFile, "root/l/escaped", "x", {}}},
+       }) {
+    EXPECT_FALSE(extract_entries(hostile, t.path("/in")));
+    EXPECT_TRUE(std::filesystem::is_empty(outside));
+  }
+  EXPECT_FALSE(std::filesystem::exists(t.path("/escaped")));
+  std::filesystem::create_directories(t.path("/in3"));
+  ASSERT_TRUE(extract_entries({{TreeEntry::Type::kFolder, "root/proc/", {}, {}},
+                               {TreeEntry::Type::kFile, "root/proc/1/stat", "1 (x) S", {}}},
+                              t.path("/in3")));
+  EXPECT_EQ(t.root().read("/in3/root/proc/1/stat").value(), "1 (x) S");
+}
+
 TEST(BundleTreeCopy, CopiesWhatWasReadInTheFixtureLayout) {
   TempTree t;
   t.write("/proc/7/environ", std::string("HF_TOKEN=x\0", 11));

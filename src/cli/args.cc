@@ -144,6 +144,12 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
                  "Judge an nvidia-smi -q -x capture (or one of its error outputs) instead of "
                  "this node; - reads stdin")
       ->excludes("--kernel-log");
+  app.add_option("--bundle", o.bundle,
+                 "Judge the node a gpu-triage bundle recorded (its NVML answers and its copied "
+                 "/proc, /sys, /etc and logs) instead of this node")
+      ->excludes("--smi-xml")
+      ->excludes("--root")
+      ->excludes("--kernel-log");
   app.add_option("--data", o.data_dir,
                  "Also check the job's output in DIR as `gpu-triage data DIR` does (quick mode, "
                  "the files written last CRC-checked; nothing is moved): its findings join the "

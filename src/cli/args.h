@@ -26,6 +26,7 @@ struct Options {
   bool no_kernel_log = false;
   std::optional<std::string> textfile;   ///< --textfile DIR: also write DIR/gpu-triage.prom
   std::optional<std::string> smi_xml;    ///< --smi-xml FILE|-: judge an nvidia-smi -q -x capture
+  std::optional<std::string> bundle;     ///< --bundle FILE: judge the node a bundle recorded
   std::optional<std::string> data_dir;   ///< --data DIR: check the job's output too
   std::optional<int64_t> data_expect;    ///< --expect N: samples 0..N-1 expected in DIR
   bool data_deep = false;                ///< --deep: every CRC of DIR

@@ -245,9 +245,10 @@ int cmd_bundle(const Command& self, int argc, char** argv) {
   ParsedArgs parsed = parse_args(static_cast<int>(args.size()), args.data(), kBundleProg, a.names);
   if (!parsed.options) return static_cast<int>(parsed.exit_code);
   const Options& o = *parsed.options;
-  if (o.json || o.oneline || o.textfile || o.smi_xml || o.cuda)
+  if (o.json || o.oneline || o.textfile || o.smi_xml || o.cuda || o.bundle)
     return usage_error(kBundleProg,
-                       "--json, --oneline, --textfile, --smi-xml and --cuda are not for bundle "
+                       "--json, --oneline, --textfile, --smi-xml, --bundle and --cuda are not for "
+                       "bundle "
                        "(it records this node; its report.json is the JSON)");
   Result<BundleLimits> limits = limits_of(a);
   if (!limits) return usage_error(kBundleProg, limits.error().message);

@@ -1,5 +1,6 @@
 #include "cli/run_triage.h"
 
+#include <stdlib.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "bundle/archive.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
 #include "cli/fleet_args.h"
@@ -17,6 +19,7 @@
 #include "collect/collect.h"
 #include "history/run_history.h"
 #include "render/json_report.h"
+#include "render/json_report_read.h"
 #include "render/oneline_report.h"
 #include "render/prometheus.h"
 #include "render/table_report.h"
@@ -26,6 +29,9 @@
 
 namespace gt {
 namespace {
+
+/// The most a bundle may hold uncompressed (its cap is 64 MiB compressed).
+constexpr uint64_t kBundleReplayBytes = 1ull << 30;
 
 /// Turns a failed init into the one clear line the operator needs.
 void explain_nvml_failure(NodeSnapshot& snap) {
@@ -74,6 +80,42 @@ void explain_nvml_failure(NodeSnapshot& snap) {
   }
 }
 
+/// gpu-triage --bundle FILE: the archive extracted into a scratch folder,
+/// its report's NVML answers and its root/ tree collected as the node's
+/// (collect_recorded), the folder removed. A bundle that cannot be read
+/// leaves nothing to judge: UNKNOWN, with the reason.
+Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages) {
+  auto unread = [&](const std::string& why) {
+    Collected c;
+    c.report.snapshot.source = Origin::kCapture;
+    c.report.snapshot.nvml.error_message = "--bundle " + file + ": " + why;
+    c.report.snapshot.warnings.push_back(*c.report.snapshot.nvml.error_message);
+    return c;
+  };
+  Result<std::vector<TreeEntry>> entries = read_archive(file, kBundleReplayBytes);
+  if (!entries) return unread(entries.error().message);
+  const TreeEntry* report = nullptr;
+  for (const TreeEntry& e : *entries)
+    if (e.name == "report.json" && e.type == TreeEntry::Type::kFile) report = &e;
+  if (report == nullptr) return unread("no report.json: not a gpu-triage bundle");
+  Result<Report> recorded = report_from_json_text(report->bytes);
+  if (!recorded) return unread("report.json: " + recorded.error().message);
+  std::string dir = std::filesystem::temp_directory_path().string() + "/gpu-triage-bundle.XXXXXX";
+  if (::mkdtemp(dir.data()) == nullptr) return unread("cannot make a scratch folder");
+  Collected c;
+  if (Status s = extract_entries(*entries, dir); !s) {
+    c = unread(s.error().message);
+  } else {
+    in.root = dir + "/root";
+    std::error_code ec;
+    if (!std::filesystem::is_directory(in.root, ec)) std::filesystem::create_directory(in.root, ec);
+    c = collect_recorded(recorded->snapshot, in, stages);
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  return c;
+}
+
 }  // namespace
 
 CollectInputs collect_inputs(const Options& o) {
@@ -105,9 +147,13 @@ Report collect_report(const Options& o, Stages stages, bool& abandoned_threads,
   // Phase 1: collect, through the one pipeline (src/collect/).
   CollectInputs in = collect_inputs(o);
   in.read_log = std::move(read_log);
-  Collected c = o.smi_xml ? collect_capture(*o.smi_xml, stages) : collect_node(in, stages);
+  Collected c = o.bundle    ? replay_bundle(*o.bundle, in, stages)
+                : o.smi_xml ? collect_capture(*o.smi_xml, stages)
+                            : collect_node(in, stages);
   abandoned_threads = c.abandoned_threads;
   Report report = std::move(c.report);
+  if (o.bundle && report.snapshot.source == Origin::kCapture && report.snapshot.nvml.error_message)
+    print_error("gpu-triage", *report.snapshot.nvml.error_message);
   if (o.smi_xml && !report.snapshot.nvml.loaded && report.snapshot.nvml.error_message)
     print_error("gpu-triage", "--smi-xml: " + *report.snapshot.nvml.error_message);
   // Phase 2: explain what failed, in words; judge.
@@ -160,7 +206,8 @@ int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
     render_table(report, t, std::cout);
   }
   // An unreadable capture said why on stderr already (collect_report).
-  const bool capture_unread = o.smi_xml && !snap.nvml.loaded;
+  const bool capture_unread =
+      (o.smi_xml && !snap.nvml.loaded) || (o.bundle && snap.source == Origin::kCapture);
   if (!snap.nvml.initialized && o.json && !capture_unread)
     print_error("gpu-triage", snap.nvml.error_message.value_or("NVML unusable"));
   if (textfile_error) {

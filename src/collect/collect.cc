@@ -223,6 +223,27 @@ Collected collect_node(const CollectInputs& in, Stages stages) {
   return out;
 }
 
+Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in, Stages stages) {
+  const FsRoot root(in.root);
+  Collected out;
+  std::vector<Collector> table = node_table(in, root, out.abandoned_threads);
+  for (Collector& c : table)
+    if (c.stage == Stage::kGpus)
+      c.fill = [&recorded](NodeSnapshot& s) {
+        // Everything the NVML collection sets (collect_nvml).
+        s.nvml = recorded.nvml;
+        s.driver_version = recorded.driver_version;
+        s.nvml_version = recorded.nvml_version;
+        s.cuda_driver_version = recorded.cuda_driver_version;
+        s.gpu_count = recorded.gpu_count;
+        s.gpus = recorded.gpus;
+      };
+  out.report = collect_with(recorded.source, table, stages);
+  out.report.snapshot.collected_at_unix_ms = recorded.collected_at_unix_ms;
+  out.report.snapshot.sample_window_s = recorded.sample_window_s;
+  return out;
+}
+
 Collected collect_capture(const std::string& file, Stages stages) {
   const std::vector<Collector> table = {
       {Stage::kGpus,

@@ -89,6 +89,12 @@ Collected collect_node(const CollectInputs& in, Stages stages);
 /// nvml.error_message and warnings.
 Collected collect_capture(const std::string& file, Stages stages);
 
+/// A bundle's recorded node (gpu-triage --bundle FILE): the GPUs as NVML
+/// answered when it was recorded (`recorded`'s nvml and gpus, its time),
+/// everything else read by this node's own collectors from `in.root`, the
+/// bundle's root/ tree. Nothing of this machine is read, no NVML loaded.
+Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in, Stages stages);
+
 /// The host stage of a live node (this one, or a watch tick's): hostname,
 /// os-release, the module and kernel release, NVIDIA modules and services,
 /// the PCI bus and what runs the node (VM or bare metal).

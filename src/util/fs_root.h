@@ -68,6 +68,10 @@ class FsRoot {
   /// Logs every file read, opened, listed or link read from now on (on this
   /// FsRoot and its copies) into `log`, for `gpu-triage bundle`; null stops.
   void set_read_log(std::shared_ptr<ReadLog> log) { log_ = std::move(log); }
+  /// Logs `abs_path` as opened by a reader that opens what it resolved.
+  void note_opened(const std::string& abs_path) const {
+    if (log_) log_->opened(abs_path);
+  }
   /// Logs `abs_path` as found (a resolver of its own, util/path_in_root.h).
   void note_found(const std::string& abs_path) const {
     if (log_) log_->stated(abs_path);

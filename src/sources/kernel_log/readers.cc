@@ -110,6 +110,7 @@ Text read_kmsg(const FsRoot& root) {
   Result<std::string> resolved = root.resolve("/dev/kmsg");
   if (!resolved) return Text{{}, resolved.error().message};
   const std::string path = *resolved;
+  root.note_opened("/dev/kmsg");  // read here, not through the root
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
@@ -250,6 +251,7 @@ void read_kern_logs(const FsRoot& root, std::optional<int64_t> btime, const Kmsg
     Result<struct stat> sb = root.stat(name);
     if (!sb && sb.error().kind == ErrorKind::kNotFound) continue;
     Result<std::string> host = root.resolve(name);
+    if (host) root.note_opened(name);  // read here, not through the root
     Source src = make_source(name, LogBoot::kPrevious);
     auto hook = [&](KernelLogEvent& e) { return classify(e, btime, kmsg); };
     Text text = host ? read_file(*host) : Text{{}, host.error().message};

@@ -1,0 +1,35 @@
+# gpu-triage --bundle FILE (issue 37 item 5): every scenario triaged under
+# the mock, bundled, and the bundle judged with no mock library and no
+# GPU_TRIAGE_ROOT (nothing of this machine read): the same findings (ids,
+# severities, subjects) and the same plan as the triage that recorded it.
+# The story's bundle replayed this way is what `make demo` shows.
+source "$(dirname "$0")/common.sh"
+
+bad=()
+for dir in "$GT_SOURCE_DIR"/tests/scenarios/*/; do
+  name=$(basename "$dir")
+  [[ -f "$dir/scenario.json" ]] || continue
+  run "$name" --json --no-state --timeout 2s
+  cp "$TMP/out" "$TMP/live.json"
+  run "$name" bundle -o "$TMP/$name.tar.zst" --no-state --timeout 2s
+  [[ "$RC" == 0 ]] || fail "$name: bundle exit $RC: $(cat "$TMP/err")"
+  set +e
+  env -u GPU_TRIAGE_ROOT GPU_TRIAGE_NVML_LIB=/nonexistent/libnvidia-ml.so.1 \
+    "$TOOL" --bundle "$TMP/$name.tar.zst" --json --no-state >"$TMP/replay.json" 2>"$TMP/err"
+  set -e
+  if ! "$PYTHON" - "$TMP/live.json" "$TMP/replay.json" <<'PY'; then
+import json, re, sys
+# The mock's temporary folder differs between two runs (no-driver names it).
+a, b = (json.loads(re.sub(r"/tmp/with-mock\.[A-Za-z0-9]+", "MOCK", open(p).read()))
+        for p in sys.argv[1:3])
+key = lambda r: sorted((f["id"], f["severity"], json.dumps(f["subject"], sort_keys=True))
+                       for f in r["findings"])
+if key(a) != key(b) or a["plan"] != b["plan"]:
+    print(sys.argv[1], set(key(a)) ^ set(key(b)), a["plan"] == b["plan"], file=sys.stderr)
+    sys.exit(1)
+PY
+    bad+=("$name")
+  fi
+done
+((${#bad[@]} == 0)) || fail "replayed differently: ${bad[*]}"
+exit 0
