@@ -29,6 +29,9 @@ struct Slot {
   GpuState state;
   std::string current_call;  // copied: the worker's string may not outlive it
   bool done = false;
+  /// The GPU's handle once its worker has it, so the other workers' pair
+  /// calls need not ask for it again (each ask can cost as much as the first).
+  std::optional<nvmlDevice_t> handle;
 };
 
 /// State shared between the caller and every worker; kept alive by
@@ -102,7 +105,12 @@ class GpuQuery {
     pcie_and_clocks();
     processes();
     // Inside the sample window, so the pairs cost no time of their own.
-    g_.peers = read_peers(c_, dev_, index_, static_cast<unsigned>(sh_->slots.size()));
+    if (sh_->options.peers)
+      g_.peers = read_peers(c_, dev_, index_, static_cast<unsigned>(sh_->slots.size()),
+                            [this](unsigned j) {
+                              std::lock_guard<std::mutex> lock(sh_->mu);
+                              return sh_->slots[j].handle;
+                            });
     finish_window(t0);
     finish();
   }
@@ -132,7 +140,11 @@ class GpuQuery {
   bool get_handle() {
     publish(api_.handle_by_index.symbol);
     nvmlReturn_t r = api_.handle_by_index.fn(index_, &dev_);
-    if (r == NVML_SUCCESS) return true;
+    if (r == NVML_SUCCESS) {
+      std::lock_guard<std::mutex> lock(sh_->mu);
+      sh_->slots[index_].handle = dev_;
+      return true;
+    }
     g_.status = r == NVML_ERROR_GPU_IS_LOST ? GpuStatus::kLost : GpuStatus::kInaccessible;
     g_.status_detail = std::string(api_.handle_by_index.symbol) + " returned " +
                        NvmlLibrary::return_name(r) + ": " + NvmlLibrary::describe(r);

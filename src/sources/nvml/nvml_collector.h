@@ -33,6 +33,9 @@ struct NvmlCollectOptions {
   /// Query the GPUs concurrently (the default). false queries them one after
   /// another on a single thread: the baseline `make bench` compares with.
   bool parallel = true;
+  /// Ask topology and P2P for every pair of GPUs (GpuState::peers); false
+  /// skips them (`make bench` measures what they add).
+  bool peers = true;
   /// GPUs not to ask this time, each with why (`gpu-triage watch`: a thread
   /// of an earlier collection is still stuck in it, and asking again would
   /// only strand another). Reported unresponsive, stuck_in_call kept.

@@ -72,7 +72,7 @@ bool any_answer(const GpuPeer& p) {
 }  // namespace
 
 std::optional<std::vector<GpuPeer>> read_peers(NvmlCaller& c, nvmlDevice_t dev, unsigned self,
-                                               unsigned count) {
+                                               unsigned count, const KnownHandle& known) {
   const NvmlApi& api = c.api();
   if (!api.topology_common_ancestor && !api.p2p_status) return std::nullopt;
   std::vector<GpuPeer> peers;
@@ -82,8 +82,12 @@ std::optional<std::vector<GpuPeer>> read_peers(NvmlCaller& c, nvmlDevice_t dev, 
     nvmlDevice_t other{};
     // The peer's handle failing (even GPU_IS_LOST) is the peer's own
     // finding, not this GPU's: called directly, never through check().
-    c.publish(api.handle_by_index.symbol);
-    if (api.handle_by_index.fn(j, &other) != NVML_SUCCESS) continue;
+    if (std::optional<nvmlDevice_t> h = known(j)) {
+      other = *h;
+    } else {
+      c.publish(api.handle_by_index.symbol);
+      if (api.handle_by_index.fn(j, &other) != NVML_SUCCESS) continue;
+    }
     GpuPeer p;
     p.index = j;
     int level = 0;

@@ -4,6 +4,7 @@
 // the same deadline.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,11 +21,15 @@ std::optional<std::string> topology_level_name(int level);
 /// any undocumented value.
 std::string p2p_status_name(int status);
 
+/// The handle of GPU j when another worker already has it, else nullopt.
+using KnownHandle = std::function<std::optional<nvmlDevice_t>(unsigned j)>;
+
 /// Reads how GPU `self` (handle `dev`) reaches each GPU 0..count-1 but
-/// itself. A peer whose handle cannot be had is left out (its own thread
-/// reports why). nullopt when the calls are not exported or no pair got
-/// any answer (NOT_SUPPORTED everywhere: unknown).
+/// itself; a peer's handle comes from `known` where it has one, else from
+/// nvmlDeviceGetHandleByIndex. A peer whose handle cannot be had is left
+/// out (its own thread reports why). nullopt when the calls are not
+/// exported or no pair got any answer (NOT_SUPPORTED everywhere: unknown).
 std::optional<std::vector<GpuPeer>> read_peers(NvmlCaller& c, nvmlDevice_t dev, unsigned self,
-                                               unsigned count);
+                                               unsigned count, const KnownHandle& known);
 
 }  // namespace gt
