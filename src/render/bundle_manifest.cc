@@ -4,6 +4,7 @@
 
 #include "render/json_report.h"
 #include "util/byte_units.h"
+#include "util/json_text.h"
 #include "util/terminal_text.h"
 
 namespace gt {
@@ -42,7 +43,7 @@ std::string render_bundle_manifest(const BundleManifest& m) {
          {"redactions", redactions},
          {"cuts", cuts},
          {"notes", m.notes}};
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 std::string render_nvml_answers(const Report& report) {
@@ -50,7 +51,7 @@ std::string render_nvml_answers(const Report& report) {
   J j = {{"schema", "gpu-triage/nvml-answers"}, {"version", 1}};
   for (const char* key : {"source", "collected_at_unix_ms", "nvml", "gpus"})
     if (snap.contains(key)) j[key] = snap[key];
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 std::string render_bundle_written(const std::string& file, uint64_t size_bytes,

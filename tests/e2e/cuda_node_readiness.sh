@@ -13,6 +13,7 @@ declare -A WANT=(
   # module, and a compat libcuda on an RTX board.
   [after-crash]="critical cuda.driver_mismatch"
   [story]="critical cuda.driver_mismatch"
+  [p2p-lost-vm]="critical cuda.driver_mismatch"  # the story after a re-attach
   [incident-story]="critical cuda.driver_mismatch"
   [watch-timeline]="critical cuda.driver_mismatch"
   [cuda-compat-rtx]="critical cuda.compat_unsupported"

@@ -22,7 +22,9 @@ json_check 'd["gpus"][5]["status"] == "unresponsive"'
 P='[p for p in d["plan"] if "driver.wedged" in p["finding_ids"]]'
 json_check "len($P) == 1" "one plan step for it"
 json_check "'Drain the node' in $P[0]['text'] and 'nvidia-bug-report.sh' in $P[0]['text']" "the step drains, bug report first"
-json_check "$P[0]['commands'][0].endswith('nvidia-bug-report.sh --safe-mode --extra-system-data   # before the reboot')" "bug report first"
+# The bounded bundle first (issue 37: evidence before the reboot), then NVIDIA's bug report.
+json_check "$P[0]['commands'][0].replace('sudo ', '').startswith('gpu-triage bundle')" "the bundle first"
+json_check "$P[0]['commands'][1].endswith('nvidia-bug-report.sh --safe-mode --extra-system-data   # before the reboot')" "then the bug report"
 json_check "$P[0]['commands'][-1] == '${SUDO}reboot   # after draining the node'" "reboot last"
 json_check "sum(c.split('#')[0].strip().endswith('reboot') for c in $P[0]['commands']) == 1" "one reboot"
 
