@@ -17,6 +17,10 @@
 #   liblzma    liblzma.a (--kernel-log FILE.xz).
 #   libzstd    libzstd.a (--kernel-log FILE.zst).
 #   pugixml    libpugixml.a.
+#   libarchive libarchive.a (gpu-triage bundle). Its pax writer shares an
+#              object with the table of every format, so libxml2.a (xar),
+#              ICU (libxml2's encodings; ~30 MB of data), nettle and libbz2
+#              come along though a bundle uses only tar, gzip and zstd.
 #   httplib    the header-only form in third_party/cpp-httplib (the same
 #              0.11.4 source Debian's libcpp-httplib0.11 is built from), with
 #              zlib but without brotli: a scraper that asks only for br gets
@@ -42,6 +46,12 @@ function(gt_static_library var name)
   set(GT_PORTABLE_DYNAMIC ${GT_PORTABLE_DYNAMIC} ${name} PARENT_SCOPE)
 endfunction()
 
+gt_static_library(GT_PORTABLE_ARCHIVE archive)
+gt_static_library(GT_PORTABLE_XML2 xml2)
+gt_static_library(GT_PORTABLE_ICUUC icuuc)
+gt_static_library(GT_PORTABLE_ICUDATA icudata)
+gt_static_library(GT_PORTABLE_NETTLE nettle)
+gt_static_library(GT_PORTABLE_BZ2 bz2)
 gt_static_library(GT_PORTABLE_Z z)
 gt_static_library(GT_PORTABLE_CRYPTO crypto)
 gt_static_library(GT_PORTABLE_XXHASH xxhash)
@@ -51,8 +61,9 @@ gt_static_library(GT_PORTABLE_ZSTD zstd)
 
 add_library(gt_deps INTERFACE)
 target_link_libraries(gt_deps INTERFACE fmt::fmt-header-only
-  ${GT_PORTABLE_Z} ${GT_PORTABLE_CRYPTO} ${GT_PORTABLE_XXHASH} ${GT_PORTABLE_PUGIXML}
-  ${GT_PORTABLE_LZMA} ${GT_PORTABLE_ZSTD} ${GT_ARCHIVE_LIB})  # libarchive: linked dynamically
+  ${GT_PORTABLE_ARCHIVE} ${GT_PORTABLE_XML2} ${GT_PORTABLE_ICUUC} ${GT_PORTABLE_ICUDATA}
+  ${GT_PORTABLE_NETTLE} ${GT_PORTABLE_BZ2} ${GT_PORTABLE_Z} ${GT_PORTABLE_CRYPTO} ${GT_PORTABLE_XXHASH} ${GT_PORTABLE_PUGIXML}
+  ${GT_PORTABLE_LZMA} ${GT_PORTABLE_ZSTD} m dl)
 target_include_directories(gt_deps INTERFACE
   ${CMAKE_SOURCE_DIR}/third_party/cpp-httplib)
 target_compile_definitions(gt_deps INTERFACE GT_CRC32_ZLIB CPPHTTPLIB_ZLIB_SUPPORT)

@@ -1,10 +1,10 @@
-// make portable only: two glibc functions newer than the binary's floor
+// make portable only: three glibc functions newer than the binary's floor
 // (GLIBC_2.34: Ubuntu 22.04, RHEL/Rocky 9) that the static GCC runtime calls
 // because Debian built it against glibc 2.36:
 //   _dl_find_object (2.35): libgcc's unwinder finds a frame's .eh_frame_hdr
 //     with it on every thrown exception;
 //   arc4random (2.36): libstdc++'s std::random_device (cpp-httplib seeds its
-//     multipart boundaries with one).
+//     multipart boundaries with one); arc4random_buf (2.36): libarchive.a.
 // The executable's own definitions satisfy those references at link time, so
 // the binary asks glibc for neither; they are built on interfaces glibc has
 // had for years (dl_iterate_phdr, dladdr1, getrandom), as libgcc itself did
@@ -68,19 +68,31 @@ extern "C" int _dl_find_object(void* address, dl_find_object* result) {
   return 0;
 }
 
-// glibc's arc4random never fails: it aborts when the kernel gives no
-// randomness, and so does this one.
+// glibc's arc4random_buf never fails: it aborts when the kernel gives no
+// randomness, and so does this one. libarchive.a calls it (archive_random).
+extern "C" void arc4random_buf(void* buffer, size_t size) {
+  auto* out = static_cast<unsigned char*>(buffer);
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = getrandom(out + done, size - done, 0);
+    if (n > 0)
+      done += static_cast<size_t>(n);
+    else if (n < 0 && errno != EINTR)
+      break;
+  }
+  if (done == size) return;
+  const int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  while (fd >= 0 && done < size) {
+    const ssize_t n = ::read(fd, out + done, size - done);
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  if (fd >= 0) ::close(fd);
+  if (done != size) std::abort();
+}
+
 extern "C" uint32_t arc4random(void) {
   uint32_t value = 0;
-  for (;;) {
-    const ssize_t n = getrandom(&value, sizeof value, 0);
-    if (n == static_cast<ssize_t>(sizeof value)) return value;
-    if (n < 0 && errno != EINTR) break;
-  }
-  const int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  if (fd >= 0 && ::read(fd, &value, sizeof value) == static_cast<ssize_t>(sizeof value)) {
-    ::close(fd);
-    return value;
-  }
-  std::abort();
+  arc4random_buf(&value, sizeof value);
+  return value;
 }
