@@ -6,15 +6,18 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "checks/plan.h"
+#include "cli/bundle_writer.h"
 #include "cli/commands.h"
 #include "cli/usage.h"
 #include "collect/collect.h"
 #include "free/free_act.h"
 #include "free/free_plan.h"
 #include "free/gpu_selection.h"
+#include "history/state_file.h"
 #include "model/exit_code.h"
 #include "render/free_render.h"
 #include "sources/procfs/process_info.h"
@@ -36,6 +39,9 @@ struct FreeCli {
   std::chrono::milliseconds sample{3000};
   std::optional<GpuSelector> gpus;  ///< resolved once the GPUs are read
 };
+
+/// Where free --yes records the node when --bundle-dir is not given.
+std::string default_bundle_dir() { return default_state_dir() + "/bundles"; }
 
 /// Parses argv; nullopt with `code` set when the command should end now.
 std::optional<FreeCli> parse_free_args(int argc, char** argv, int& code) {
@@ -81,6 +87,16 @@ std::optional<FreeCli> parse_free_args(int argc, char** argv, int& code) {
   app.add_flag("--via-owner", c.free.via_owner,
                "Stop the owning systemd unit or container (systemctl/docker) instead of "
                "signalling, so it is not restarted");
+  std::string bundle_dir;
+  bool no_bundle = false;
+  app.add_option("--bundle-dir", bundle_dir,
+                 "Where --yes records the node before its first signal: a bundle as gpu-triage "
+                 "bundle writes it (default STATE_DIR/bundles, STATE_DIR being "
+                 "GPU_TRIAGE_STATE_DIR or /var/lib/gpu-triage); when it cannot be written, "
+                 "nothing is signalled")
+      ->check(CLI::Validator(
+          [](const std::string& v) { return v.empty() ? "--bundle-dir: empty" : ""; }, "DIR"));
+  app.add_flag("--no-bundle", no_bundle, "Act without recording the node first");
   app.add_flag("--json", c.free.json, "JSON output");
   app.add_option("--nvml-lib", c.nvml_lib, "NVML library (env GPU_TRIAGE_NVML_LIB)")
       ->check(library_path());
@@ -123,6 +139,12 @@ std::optional<FreeCli> parse_free_args(int argc, char** argv, int& code) {
                        c.free.json);
     return std::nullopt;
   }
+  if (no_bundle && !bundle_dir.empty()) {
+    code =
+        usage_error(kFreeProg, "--bundle-dir and --no-bundle contradict each other", c.free.json);
+    return std::nullopt;
+  }
+  if (!no_bundle) c.free.bundle_dir = bundle_dir.empty() ? default_bundle_dir() : bundle_dir;
   if (c.nvml_lib.empty()) c.nvml_lib = env_or("GPU_TRIAGE_NVML_LIB", "libnvidia-ml.so.1");
   if (app.count("--root") == 0) c.root = env_or("GPU_TRIAGE_ROOT", "/");
   return c;
@@ -143,6 +165,35 @@ std::optional<std::string> missing_gpus(const FreeOptions& o, const NodeSnapshot
                                        : "it has GPUs " + format_index_list(have);
   return fmt::format("--gpus {}: this node has no GPU{} {} ({})", format_index_list(*o.gpus),
                      missing.size() == 1 ? "" : "s", format_index_list(missing), has);
+}
+
+/// Writes the bundle `free --yes` leaves before its first signal: the node
+/// as the triage sees it, in `dir` (created, 0700: even redacted, a bundle
+/// holds command lines). The archive's path, or why it could not be written.
+Result<std::string> record_before_acting(const FreeCli& c, const std::string& dir) {
+  std::error_code ec;
+  const bool made = std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return Error{ErrorKind::kIo, "could not record the node before acting: cannot create " + dir +
+                                     ": " + ec.message() + "; nothing was signalled " +
+                                     "(--bundle-dir DIR to write it elsewhere, --no-bundle to "
+                                     "act without it)"};
+  if (made) std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ec);
+  Options o;
+  o.root = c.root;
+  o.nvml_lib = c.nvml_lib;
+  o.timeout = c.timeout;
+  o.sample_window = c.sample;  // the report judges idleness over free's own window
+  BundleRequest r;
+  r.dir = dir;
+  const Command* bundle = find_command("bundle");
+  Result<BundleWritten> w = write_node_bundle(bundle->stages, o, r);
+  if (!w)
+    return Error{ErrorKind::kIo, "could not record the node before acting: " + w.error().message +
+                                     "; nothing was signalled " +
+                                     "(--bundle-dir DIR to write it elsewhere, --no-bundle to " +
+                                     "act without it)"};
+  return w->file;
 }
 
 }  // namespace
@@ -200,10 +251,24 @@ int cmd_free(const Command& command, int argc, char** argv) {
                                    ") is never acted on: its PIDs are not this machine's"});
     plan.targets.clear();
   }
+  if (c->free.yes && plan.errors.empty() && !plan.targets.empty() && c->free.bundle_dir) {
+    Result<std::string> b = record_before_acting(*c, *c->free.bundle_dir);
+    if (!b)
+      plan.errors.push_back(b.error().message);
+    else
+      result.bundle = *b;
+  }
   if (c->free.yes && plan.errors.empty()) {
     RealCommandRunner runner;
+    std::optional<std::string> bundle = std::move(result.bundle);
     result = act_free(
         plan, before, c->free, [&] { return collect(std::chrono::milliseconds(0)); }, runner);
+    if (bundle) {
+      result.actions.insert(result.actions.begin(),
+                            "recorded the node before the first signal: " + *bundle +
+                                " (gpu-triage --bundle FILE replays it)");
+      result.bundle = std::move(bundle);
+    }
   } else {
     result = describe_state(plan, before);
   }

@@ -12,6 +12,7 @@
 #include "sources/fs/disk_usage.h"
 #include "sources/fs/mount_table.h"
 #include "sources/incident/incident_collector.h"
+#include "sources/incident/recording_host.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/container_identity.h"
@@ -64,9 +65,8 @@ NvmlCollectOutcome collect_gpus(const CollectInputs& in, const FsRoot& root, Nod
 
 /// What happened and when, within the timeout of its own (the journal and
 /// timedatectl run under it; the path walks stop at it).
-Incident read_incident(const CollectInputs& in, const FsRoot& root,
+Incident read_incident(const CollectInputs& in, const FsRoot& root, const HostSeams& seams,
                        const std::optional<std::vector<Server>>& servers) {
-  HostSeams seams = host_seams_for(root);
   IncidentOptions io;
   io.runner = seams.runner.get();
   io.clock = seams.clock.get();
@@ -117,7 +117,19 @@ Fingerprint take_fingerprint(const FsRoot& root, const NodeSnapshot& s) {
 
 /// This node's table. Stuck tasks are read at both ends of the NVML
 /// collection (the sample window): only a task stuck at both counts.
+/// The commands and clock of `root` (host_seams_for); a live node read for
+/// a bundle records each answer in the read log (recording_host.h).
+std::shared_ptr<HostSeams> seams_for(const CollectInputs& in, const FsRoot& root) {
+  auto seams = std::make_shared<HostSeams>(host_seams_for(root));
+  if (in.read_log && root.root() == "/") {
+    auto rec = std::make_shared<RecordingHost>(seams->runner, seams->clock, in.read_log);
+    *seams = {rec, rec};
+  }
+  return seams;
+}
+
 std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned) {
+  auto seams = seams_for(in, root);
   auto stuck_before = std::make_shared<std::optional<std::vector<StuckTask>>>();
   auto all_disks = std::make_shared<std::vector<DiskUsage>>();
   return {
@@ -140,9 +152,10 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
       {Stage::kReadiness,
        [&](NodeSnapshot& s) { s.cuda = read_cuda_readiness(root, s, {in.python}); }},
       {Stage::kKernelLog,
-       [&](NodeSnapshot& s) {
+       [&, seams](NodeSnapshot& s) {
          KernelLogOptions klo;
          klo.file = in.kernel_log_file;
+         klo.runner = seams->runner.get();
          s.kernel_log = read_kernel_log(root, klo);
        }},
       {Stage::kDisks,
@@ -150,7 +163,8 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
          *all_disks = read_disk_usage(root, disk_paths(in));
          s.disks = without_unread_data_dir(in, *all_disks);
        }},
-      {Stage::kIncident, [&](NodeSnapshot& s) { s.incident = read_incident(in, root, s.servers); }},
+      {Stage::kIncident,
+       [&, seams](NodeSnapshot& s) { s.incident = read_incident(in, root, *seams, s.servers); }},
       // After the incident: its crash time anchors quick mode's window too.
       {Stage::kData,
        [&](NodeSnapshot& s) {

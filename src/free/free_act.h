@@ -33,6 +33,9 @@ struct FreeResult {
   std::vector<std::string> manual;     ///< plan commands gpu-triage cannot run (a user unit)
   std::vector<std::string> remaining;  ///< memory still held, with the reset recipe
   bool memory_remains = false;
+  /// The bundle written before the first signal (issue 37); nullopt when
+  /// none was written (plan mode, nothing to stop, --no-bundle).
+  std::optional<std::string> bundle;
 };
 
 /// Re-reads the GPUs (NVML plus /proc); called every poll.

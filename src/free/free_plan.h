@@ -35,6 +35,9 @@ struct FreeOptions {
   /// After the stop: how long to watch for a server started again (by a
   /// supervisor, a unit, a loop) before the result is judged.
   std::chrono::milliseconds settle{2000};
+  /// Where --yes records the node (a bundle) before its first signal;
+  /// nullopt: --no-bundle.
+  std::optional<std::string> bundle_dir;
 };
 
 /// A process identified beyond its PID: the start time (clock ticks since

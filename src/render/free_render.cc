@@ -94,6 +94,11 @@ void write_free_plan(const FreePlan& plan, const FreeOptions& o, std::ostream& o
     out << "refused: " << for_terminal(r.what) << ": " << for_terminal(r.reason) << "\n";
   for (const std::string& s : plan.skipped) out << "left alone: " << for_terminal(s) << "\n";
   for (const std::string& w : plan.warnings) out << "warning: " << for_terminal(w) << "\n";
+  if (!o.yes && !plan.targets.empty())
+    out << (o.bundle_dir
+                ? "\nWith --yes the node is recorded first: a bundle in " +
+                      for_terminal(*o.bundle_dir) + " (--no-bundle skips it).\n"
+                : std::string("\nWith --yes and --no-bundle no bundle is recorded first.\n"));
 }
 
 void write_free_state(const FreePlan& plan, const NodeSnapshot& now, std::ostream& out) {
@@ -135,7 +140,10 @@ void write_free_result(const FreeResult& r, std::ostream& out) {
 void write_free_verdict(const FreePlan& plan, const FreeResult& r, const FreeOptions& o,
                         std::ostream& out) {
   const size_t wrong = r.failures.size() + r.refusals.size();
-  if (plan.targets.empty() && !plan.refusals.empty() && r.actions.empty())
+  if (!plan.errors.empty())
+    out << fmt::format("\nResult: nothing done: {} (above)\n",
+                       count_of(plan.errors.size(), "error", "errors"));
+  else if (plan.targets.empty() && !plan.refusals.empty() && r.actions.empty())
     out << fmt::format("\nResult: nothing done: {} refused (above)\n",
                        count_of(plan.refusals.size(), "process", "processes"));
   else if (wrong > 0)
@@ -217,7 +225,9 @@ nlohmann::ordered_json free_json(const FreePlan& p, const FreeResult& r, const F
            {"failures", r.failures},
            {"manual", r.manual},
            {"gpus", gpus},
-           {"remaining", r.remaining}};
+           {"remaining", r.remaining},
+           {"bundle", r.bundle ? J(*r.bundle) : J()},
+           {"bundle_dir", o.bundle_dir ? J(*o.bundle_dir) : J()}};
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 # Needs a writable cgroup v2 hierarchy to put the processes in a unit's
 # cgroup; skipped (with a message) where there is none.
 source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/lib/story_gpus.sh"
 
 UNIT=gt-e2e-sglang-$$.service
 CG=""
@@ -57,19 +58,8 @@ mkdir -p "$TMP/nobus"
 printf '#!/bin/bash\necho "$*" >>"%s/nobus.log"\necho "Failed to connect to bus: No such file or directory" >&2\nexit 1\n' "$TMP" >"$TMP/nobus/systemctl"
 chmod +x "$TMP/bin/systemctl" "$TMP/nobus/systemctl"
 
-devs=""
-for i in $(seq 0 7); do
-  export "W$i=${workers[$i]}"
-  devs+="${devs:+,}{\"name\": \"NVIDIA RTX PRO 6000 Blackwell Server Edition\", \"uuid\": \"GPU-$i\",
-    \"pci\": {\"bus_id\": \"00000000:$(printf %02X $((0x18 + i))):00.0\", \"device_id\": \"0x2BB510DE\"},
-    \"memory\": {\"total_mib\": 97887, \"reserved_mib\": 637, \"used_mib\": 0},
-    \"utilization\": {\"gpu\": [0], \"memory\": [0]},
-    \"processes\": [{\"pid_env\": \"W$i\", \"used_mib\": 72290, \"type\": \"compute\"}]}"
-done
-cat >"$TMP/scenario.json" <<JSON
-{"driver_version": "590.48.01", "nvml_version": "12.565.57.01", "cuda_driver_version": 13010,
- "devices": [$devs]}
-JSON
+for i in $(seq 0 7); do export "W$i=${workers[$i]}"; done
+story_gpus_scenario "$TMP/scenario.json" 12.565.57.01
 
 # 1. The plan: one tree rooted at the launcher, the unit named, nothing changed.
 run "$TMP/scenario.json" free --gpus all --root / --sample 200ms

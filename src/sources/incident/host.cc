@@ -66,6 +66,11 @@ CommandResult FixtureHost::run(const std::vector<std::string>& argv,
     const std::string base = dir + "/" + n.substr(0, n.size() - 4);
     std::optional<std::string> rc = root_.read_optional_trimmed(base + ".rc");
     if (rc == "absent") break;
+    if (rc == "spawn-error") {  // recorded by RecordingHost: the program could not start
+      Result<std::string> why = root_.read(base + ".err");
+      r.spawn_error = why ? *why : "cannot run " + argv.at(0);
+      return r;
+    }
     if (rc == "timeout") {
       std::this_thread::sleep_for(std::min(timeout, std::chrono::milliseconds(50)));
       r.timed_out = true;

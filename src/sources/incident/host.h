@@ -8,7 +8,9 @@
 //   .gt-fixture/commands/NAME.cmd   the exact command line (argv joined by ' ')
 //   .gt-fixture/commands/NAME.out   its stdout; NAME.err its stderr;
 //   .gt-fixture/commands/NAME.rc    its exit status (absent: 0); the word
-//                                   "timeout" there: it hung (timed_out)
+//                                   "timeout" there: it hung (timed_out);
+//                                   "spawn-error": it could not start, the
+//                                   reason in NAME.err (recording_host.h)
 //   .gt-fixture/clock               "now_unix_s=N", "adjtimex_state=N"
 //                                   (5 = TIME_ERROR), "adjtimex_status=0xN",
 //                                   "maxerror_us=N", one per line

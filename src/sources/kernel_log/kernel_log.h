@@ -73,10 +73,10 @@ struct KernelLogOptions {
 ///   still buffered, read until EAGAIN/EOF. Absent -> error "not found";
 ///   EPERM/EACCES -> "permission denied (run as root or with CAP_SYSLOG)".
 ///   time_unix_s = btime (<root>/proc/stat) + monotonic, when btime is known.
-/// - "journalctl -k -b -1" only when root is "/", boot "previous", through the
-///   runner with command_timeout; failure -> error = journalctl's first stderr
-///   line ("No journal files were found."), or "timed out after N ms", or the
-///   spawn error.
+/// - "journalctl -k -b -1" when root is "/" or a runner is given (a fixture
+///   tree's, which answers from its recording or is absent: no source), boot "previous", through
+///   the runner with command_timeout; failure -> error = journalctl's first stderr line ("No
+///   journal files were found."), or "timed out after N ms", or the spawn error.
 /// - "/var/log/kern.log.1" and "/var/log/kern.log" when present (last 256 MiB):
 ///   events before btime are "previous", later ones "current". When kmsg was
 ///   read, current-boot kern.log events are kept only if older than the oldest

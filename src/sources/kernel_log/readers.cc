@@ -187,6 +187,7 @@ std::vector<KernelLogEvent> read_journal(const KernelLogOptions& o, KernelLog& l
   Source src = make_source("journalctl -k -b -1", LogBoot::kPrevious);
   CommandResult r = runner.run(
       {"journalctl", "-k", "-b", "-1", "-o", "short-iso", "--no-pager", "-q"}, o.command_timeout);
+  if (r.absent) return {};  // a tree that does not stand in for the journal says nothing
   Text text;
   if (r.spawn_error) {
     text.error = r.spawn_error;
@@ -295,7 +296,10 @@ KernelLog read_kernel_log(const FsRoot& root, const KernelLogOptions& options) {
   log.sources.push_back(std::move(ksrc));
 
   std::vector<KernelLogEvent> previous, current;
-  if (root.root() == "/" || root.root().empty()) previous = read_journal(options, log);
+  // A tree's journal only through its own runner (a bundle's recording);
+  // never this machine's journal for another node's tree.
+  if (root.root() == "/" || root.root().empty() || options.runner)
+    previous = read_journal(options, log);
   std::vector<KernelLogEvent> kern_previous;
   read_kern_logs(root, btime, kmsg, log, kern_previous, current);
   drop_repeats(kern_previous, previous);

@@ -67,7 +67,7 @@ std::optional<std::string> read_fd(int fd, uint64_t size) {
 constexpr uint64_t kMinFileCost = 4096;
 
 /// What checking one file against its RECORD line found.
-enum class FileCheck { kSame, kModified, kUnreadable, kTooLarge, kBudget };
+enum class RecordedFileCheck { kSame, kModified, kUnreadable, kTooLarge, kBudget };
 
 /// Opens `rel` (a RECORD path) beneath the site-packages directory `dir`:
 /// openat2's RESOLVE_BENEATH keeps every link inside it, at one call per
@@ -86,29 +86,30 @@ Result<int> open_beneath(const FsRoot& root, int dir, const std::string& site,
   return root.open(site + "/" + rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
 }
 
-FileCheck check_file(const FsRoot& root, int dir, const std::string& site, const RecordLine& r,
-                     const HashBounds& bounds, uint64_t& budget, uint64_t& size_out) {
+RecordedFileCheck check_file(const FsRoot& root, int dir, const std::string& site,
+                             const RecordLine& r, const HashBounds& bounds, uint64_t& budget,
+                             uint64_t& size_out) {
   Result<int> fd = open_beneath(root, dir, site, r.path);
-  if (!fd) return FileCheck::kUnreadable;
+  if (!fd) return RecordedFileCheck::kUnreadable;
   struct stat st {};
-  FileCheck out = FileCheck::kSame;
+  RecordedFileCheck out = RecordedFileCheck::kSame;
   if (::fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    out = FileCheck::kUnreadable;
+    out = RecordedFileCheck::kUnreadable;
   } else {
     size_out = static_cast<uint64_t>(st.st_size);
     if (r.size_bytes && *r.size_bytes != size_out) {
-      out = FileCheck::kModified;  // a size that differs needs no hash
+      out = RecordedFileCheck::kModified;  // a size that differs needs no hash
     } else if (size_out > bounds.per_file_bytes) {
-      out = FileCheck::kTooLarge;
+      out = RecordedFileCheck::kTooLarge;
     } else if (std::max(size_out, kMinFileCost) > budget) {
-      out = FileCheck::kBudget;
+      out = RecordedFileCheck::kBudget;
     } else {
       budget -= std::max(size_out, kMinFileCost);
       std::optional<std::string> bytes = read_fd(*fd, size_out);
       if (!bytes)
-        out = FileCheck::kUnreadable;
+        out = RecordedFileCheck::kUnreadable;
       else if ("sha256=" + record_digest(*bytes) != r.hash)
-        out = FileCheck::kModified;
+        out = RecordedFileCheck::kModified;
     }
   }
   ::close(*fd);
@@ -153,18 +154,18 @@ void check_record(const FsRoot& root, int dir, const std::string& site,
     }
     uint64_t size = 0;
     switch (check_file(root, dir, site, *r, bounds, budget, size)) {
-      case FileCheck::kSame:
+      case RecordedFileCheck::kSame:
         break;
-      case FileCheck::kModified:
+      case RecordedFileCheck::kModified:
         p.modified.push_back({r->path, size});
         break;
-      case FileCheck::kUnreadable:
+      case RecordedFileCheck::kUnreadable:
         ++unreadable;
         break;
-      case FileCheck::kTooLarge:
+      case RecordedFileCheck::kTooLarge:
         ++too_large;
         break;
-      case FileCheck::kBudget:
+      case RecordedFileCheck::kBudget:
         ++over_budget;
         break;
     }
