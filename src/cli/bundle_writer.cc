@@ -80,8 +80,8 @@ void run_children(const Options& o, const BundleRequest& r, const std::string& f
   ChildCollected bug;
   if (r.with_bug_report) {
     std::filesystem::path dir = std::filesystem::path(file).parent_path();
-    bug = collect_bug_report(runner, r.limits.bug_report_timeout,
-                             dir.empty() ? "." : dir.string(), kFileCapBytes);
+    bug = collect_bug_report(runner, r.limits.bug_report_timeout, dir.empty() ? "." : dir.string(),
+                             kFileCapBytes);
   } else {
     bug.outcome = {"nvidia-bug-report", CollectorEnd::kSkipped, 0, std::nullopt,
                    "not asked (--with-bug-report)"};
@@ -112,11 +112,12 @@ Result<BundleWritten> write_node_bundle(Stages stages, const Options& o, const B
   const double triage_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   BundleWritten out;
-  out.file = !r.file.empty() ? r.file
-                             : (std::filesystem::path(r.dir) /
-                                default_bundle_name(report.snapshot.hostname,
-                                                    report.snapshot.collected_at_unix_ms))
-                                   .string();
+  out.file =
+      !r.file.empty()
+          ? r.file
+          : (std::filesystem::path(r.dir) /
+             default_bundle_name(report.snapshot.hostname, report.snapshot.collected_at_unix_ms))
+                .string();
   BundleManifest& m = out.manifest;
   m.tool_version = GT_VERSION;
   m.host = report.snapshot.hostname;
@@ -134,8 +135,8 @@ Result<BundleWritten> write_node_bundle(Stages stages, const Options& o, const B
   if (r.redact) redact_members(entries, m);
   const std::optional<ArchiveCompression> compression = compression_for(out.file);
   if (!compression)
-    return Error{ErrorKind::kMalformed,
-                 "cannot write " + out.file + ": name it NAME.tar.zst (zstd) or NAME.tar.gz (gzip)"};
+    return Error{ErrorKind::kMalformed, "cannot write " + out.file +
+                                            ": name it NAME.tar.zst (zstd) or NAME.tar.gz (gzip)"};
   Result<std::string> bytes = fit_archive(std::move(entries), m, *compression,
                                           r.limits.max_size_bytes, render_bundle_manifest);
   if (!bytes) return bytes.error().with_context("cannot write " + out.file);

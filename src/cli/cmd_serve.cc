@@ -121,6 +121,11 @@ int cmd_serve(const Command& self, int argc, char** argv) {
   const Options o = *parsed.options;
   if (o.json || o.oneline || o.wide || o.textfile)
     return serve_usage_error("--json, --oneline, --wide and --textfile are not for serve");
+  // A bundle is one recorded moment of another node, with that node's record.
+  if (o.bundle)
+    return serve_usage_error(
+        "--bundle is not for serve (it exports this node; gpu-triage --bundle FILE judges a "
+        "bundle)");
   HttpServerOptions ho;
   ReportCacheOptions co;
   Result<std::pair<std::string, int>> listen = parse_listen_address(a.listen);

@@ -109,10 +109,10 @@ std::optional<Options> collection_options(const WatchArgs& a, int& rc) {
   if (!parsed.options) return std::nullopt;
   const Options& o = *parsed.options;
   // (The fleet's options are not the triage's: its parser refuses them.)
-  if (o.oneline || o.wide || o.textfile || o.smi_xml || o.data_dir || o.json || o.state_dir ||
-      o.no_state || o.paths.size() > 1) {
+  if (o.oneline || o.wide || o.textfile || o.smi_xml || o.bundle || o.data_dir || o.json ||
+      o.state_dir || o.no_state || o.paths.size() > 1) {
     rc = usage_error(kWatchProg,
-                     "--oneline, --wide, --textfile, --smi-xml, --path, --state-dir and "
+                     "--oneline, --wide, --textfile, --smi-xml, --bundle, --path, --state-dir and "
                      "--no-state are not for watch");
     return std::nullopt;
   }

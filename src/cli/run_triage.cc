@@ -168,7 +168,8 @@ int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
   const auto start = std::chrono::steady_clock::now();
   Report report = collect_report(o, self.stages, abandoned_threads);
   // After judging: this run joins the record across boots.
-  if (has(self.steps, Step::kRecord)) record_run(report);
+  // A bundle's replay judges another node's record: it never writes it.
+  if (has(self.steps, Step::kRecord) && !o.bundle) record_run(report);
   const NodeSnapshot& snap = report.snapshot;
   std::optional<std::string> textfile_error;  // printed last, after the report
   if (o.textfile) {

@@ -252,6 +252,14 @@ Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in
         s.gpu_count = recorded.gpu_count;
         s.gpus = recorded.gpus;
       };
+    else if (c.stage == Stage::kHistory)
+      c.fill = [&recorded](NodeSnapshot& s) {
+        // The record across boots as the node read it, and its fingerprint
+        // (its servers' python files are not in the bundle): the history
+        // and change checks judge what they judged then.
+        s.history = recorded.history;
+        s.fingerprint = recorded.fingerprint;
+      };
   out.report = collect_with(recorded.source, table, stages);
   out.report.snapshot.collected_at_unix_ms = recorded.collected_at_unix_ms;
   out.report.snapshot.sample_window_s = recorded.sample_window_s;

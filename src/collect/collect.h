@@ -91,8 +91,10 @@ Collected collect_capture(const std::string& file, Stages stages);
 
 /// A bundle's recorded node (gpu-triage --bundle FILE): the GPUs as NVML
 /// answered when it was recorded (`recorded`'s nvml and gpus, its time),
-/// everything else read by this node's own collectors from `in.root`, the
-/// bundle's root/ tree. Nothing of this machine is read, no NVML loaded.
+/// the record across boots and the fingerprint as it read them, everything
+/// else read by this node's own collectors from `in.root`, the bundle's
+/// root/ tree. Nothing of this machine is read, no NVML loaded; the caller
+/// never records the run (the record named is the recorded node's).
 Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in, Stages stages);
 
 /// The host stage of a live node (this one, or a watch tick's): hostname,

@@ -97,6 +97,7 @@ NodeSnapshot sample_node() {
 
 TEST(FreeRender, PlanMatchesGolden) {
   FreeOptions o;
+  o.bundle_dir = "/var/lib/gpu-triage/bundles";
   FreePlan p = sample_plan();
   FreeResult r;
   r.remaining = sample_result().remaining;
@@ -114,12 +115,26 @@ TEST(FreeRender, ActingMatchesGolden) {
 TEST(FreeRender, JsonMatchesGolden) {
   FreeOptions o;
   o.yes = true;
-  std::string doc = render_free_json(sample_plan(), sample_result(), o, 2);
+  o.bundle_dir = "/var/lib/gpu-triage/bundles";
+  FreeResult r = sample_result();
+  r.bundle = "/var/lib/gpu-triage/bundles/gpu-triage-node1-20260101T000000Z.tar.zst";
+  std::string doc = render_free_json(sample_plan(), r, o, 2);
   expect_golden("free.json", doc);
   nlohmann::json d = nlohmann::json::parse(doc);
   EXPECT_EQ(d["schema"], "gpu-triage/free");
   EXPECT_EQ(d["refusals"].size(), 2u);                      // the plan's and the act's
   EXPECT_TRUE(d["gpus"][1]["released_after_s"].is_null());  // unknown is null
+  EXPECT_EQ(d["bundle"], *r.bundle);
+}
+
+TEST(FreeRender, APlanWithoutABundleSaysSo) {
+  FreeOptions o;  // --no-bundle: no bundle_dir
+  std::string text = render_free_text(sample_plan(), FreeResult{}, sample_node(), o);
+  EXPECT_NE(text.find("With --yes and --no-bundle no bundle is recorded first."),
+            std::string::npos);
+  EXPECT_TRUE(
+      nlohmann::json::parse(render_free_json(sample_plan(), FreeResult{}, o, 2))["bundle_dir"]
+          .is_null());
 }
 
 TEST(FreeRender, TheVerdictIsCheckedAgainstThePlan) {

@@ -22,6 +22,14 @@ for cmd in "" free cuda serve watch; do
   check_usage $cmd --nvml-lib ''
   expect_out_contains "needs a library path or name"
 done
+# A bundle is judged by the triage alone: serve and watch would read this
+# node (and serve write its record) while seeming to read the bundle.
+for cmd in serve watch; do
+  check_usage $cmd --bundle "$TMP/b.tar.zst"
+  expect_out_contains "--bundle"
+done
+check_usage free --yes --no-bundle --bundle-dir "$TMP/b"
+expect_out_contains "--bundle-dir and --no-bundle contradict each other"
 
 # Captured first: `cmd | grep -q` can kill cmd with SIGPIPE under pipefail.
 "$TOOL" --version >"$TMP/v"

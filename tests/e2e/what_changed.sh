@@ -77,6 +77,20 @@ json_check '[i for i, s in enumerate(d["plan"]) if "change.container_recreated" 
 json_check 'any("memory.held_idle" in s["finding_ids"] for s in d["plan"])' "the idle server has its step"
 json_check 'all(i > [j for j, t in enumerate(d["plan"]) if "change.container_recreated" in t["finding_ids"]][0] for i, s in enumerate(d["plan"]) if any(x.startswith(("memory.held", "data.")) for x in s["finding_ids"]))' "the patch step comes before the servers and the job"
 
+# Boot 2 bundled, then replayed: the record across boots and the fingerprint
+# travel in its report, so the replay says the same changes; the replay
+# never writes the record it names (or this machine's).
+changes=$(ids)
+sum=$(sha256sum "$STATE/history.json")
+run "$DIR" bundle -o "$TMP/boot2.tar.zst" --sample 0 --state-dir "$STATE"
+expect_rc 0
+[[ "$(sha256sum "$STATE/history.json")" == "$sum" ]] || fail "bundle wrote the record"
+set +e
+"$TOOL" --bundle "$TMP/boot2.tar.zst" --json >"$TMP/out" 2>"$TMP/err"
+set -e
+[[ "$(ids)" == "$changes" ]] || fail "the replay's changes: $(ids), recorded: $changes"
+[[ "$(sha256sum "$STATE/history.json")" == "$sum" ]] || fail "the replay wrote the record"
+
 # An unreadable file (a FIFO, never waited for), then a RECORD without
 # hashes: each said, the package never called pristine.
 boot 3 "$NEW" nvme0n1p1

@@ -31,9 +31,10 @@ TEST(RecordingHost, TheTreeAnswersAsTheMachineDid) {
   auto log = std::make_shared<ReadLog>();
   RecordingHost rec(fake, fake, log);
   const auto ms = std::chrono::milliseconds(10);
-  const std::vector<std::vector<std::string>> asked = {
-      {"journalctl", "-k", "-b", "-1"}, {"journalctl", "--list-boots"}, {"timedatectl", "show"},
-      {"nvidia-smi", "-q"}};
+  const std::vector<std::vector<std::string>> asked = {{"journalctl", "-k", "-b", "-1"},
+                                                       {"journalctl", "--list-boots"},
+                                                       {"timedatectl", "show"},
+                                                       {"nvidia-smi", "-q"}};
   std::vector<CommandResult> live;
   for (const auto& argv : asked) live.push_back(rec.run(argv, ms));
   EXPECT_EQ(rec.now_unix_s(), 1'800'000'000);
