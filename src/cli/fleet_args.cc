@@ -121,7 +121,8 @@ ParsedFleetArgs parse_fleet_args(int argc, char** argv, const std::string& prog)
                  "Check the hosts listed in FILE (one a line, # comments)");
   app.add_option("--smi-xml", smi, "A folder of nvidia-smi -q -x captures, one a host");
   app.add_option("--reports", reports,
-                 "A folder of saved --json reports: every file in DIR is one host's report");
+                 "A folder of saved --json reports and gpu-triage bundles: every file in DIR "
+                 "is one host");
   app.add_option("--ssh-command", o.ssh_command,
                  "ssh program and its options for --host (default ssh; e.g. \"ssh -J jump\")");
   app.add_option("--fanout", o.fanout, "Hosts checked at once (default 32)")

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "cli/bundle_replay.h"
 #include "cli/fleet_args.h"
 #include "cli/run_triage.h"
 #include "fleet/correlate.h"
@@ -70,11 +71,42 @@ std::vector<HostReport> from_captures(const FleetOptions& o, Stages stages) {
   return out;
 }
 
-std::vector<HostReport> from_saved_reports(const std::string& dir) {
+/// A bundle's file name without its archive suffix: "b" of b.tar.zst.
+std::string bundle_stem(const fs::path& f) {
+  std::string name = f.filename().string();
+  for (const char* suffix : {".tar.zst", ".tar.gz", ".tzst", ".tgz"}) {
+    const std::string s = suffix;
+    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0)
+      return name.substr(0, name.size() - s.size());
+  }
+  return f.stem().string();
+}
+
+/// A bundle of `--reports DIR` judged here as `gpu-triage --bundle FILE`
+/// judges it, under the host it recorded.
+HostReport from_bundle(const FleetOptions& o, const fs::path& f, std::map<std::string, int>& seen) {
+  // A bundle holds what the triage collects: the triage's stages, not the
+  // fleet's (an ssh gather has fewer).
+  Report r = std::move(replay_bundle(f.string(), CollectInputs{}, default_command().stages).report);
+  const bool unread = r.snapshot.source == Origin::kCapture && !r.snapshot.nvml.loaded &&
+                      r.snapshot.nvml.error_message;
+  std::string name = r.snapshot.hostname && !unread ? *r.snapshot.hostname : bundle_stem(f);
+  std::string host = unique_name(name, f, seen);
+  if (unread) return host_unknown(host, HostVia::kBundle, *r.snapshot.nvml.error_message);
+  judge_report(r, o.expect_gpus, o.npd_exit_codes);
+  return host_report(host, HostVia::kBundle, std::move(r));
+}
+
+std::vector<HostReport> from_saved_reports(const FleetOptions& o) {
+  const std::string& dir = o.dir;
   std::string error;
   std::vector<HostReport> out;
   std::map<std::string, int> seen;
   for (const fs::path& f : files_in(dir, error)) {
+    if (looks_like_bundle(f.string())) {
+      out.push_back(from_bundle(o, f, seen));
+      continue;
+    }
     Result<std::string> text = read_file_capped(f.string(), kMaxCaptureBytes, "a saved report");
     Result<Report> report = text ? report_from_json_text(*text) : Result<Report>(text.error());
     // The host a report names, else the file's; one that cannot be read is
@@ -119,7 +151,7 @@ int cmd_fleet(const Command& self, int argc, char** argv) {
   Stages stages = self.stages;
   if (o.no_kernel_log) stages = without(stages, Stage::kKernelLog);
   std::vector<HostReport> reports = o.source == FleetSource::kHosts     ? over_ssh(o, stages)
-                                    : o.source == FleetSource::kReports ? from_saved_reports(o.dir)
+                                    : o.source == FleetSource::kReports ? from_saved_reports(o)
                                                                         : from_captures(o, stages);
   std::vector<FleetFinding> fleet = correlate_xids(reports);
   apply_fleet_findings(fleet, reports);

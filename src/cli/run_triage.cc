@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "bundle/archive.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
+#include "cli/bundle_replay.h"
 #include "cli/fleet_args.h"
 #include "cli/triage_cuda.h"
 #include "cli/usage.h"
@@ -29,9 +29,6 @@
 
 namespace gt {
 namespace {
-
-/// The most a bundle may hold uncompressed (its cap is 64 MiB compressed).
-constexpr uint64_t kBundleReplayBytes = 1ull << 30;
 
 /// Turns a failed init into the one clear line the operator needs.
 void explain_nvml_failure(NodeSnapshot& snap) {
@@ -78,42 +75,6 @@ void explain_nvml_failure(NodeSnapshot& snap) {
         "no permission to open the NVIDIA devices (/dev/nvidia*): run as root "
         "or as a member of the group that owns them.";
   }
-}
-
-/// gpu-triage --bundle FILE: the archive extracted into a scratch folder,
-/// its report's NVML answers and its root/ tree collected as the node's
-/// (collect_recorded), the folder removed. A bundle that cannot be read
-/// leaves nothing to judge: UNKNOWN, with the reason.
-Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages) {
-  auto unread = [&](const std::string& why) {
-    Collected c;
-    c.report.snapshot.source = Origin::kCapture;
-    c.report.snapshot.nvml.error_message = "--bundle " + file + ": " + why;
-    c.report.snapshot.warnings.push_back(*c.report.snapshot.nvml.error_message);
-    return c;
-  };
-  Result<std::vector<TreeEntry>> entries = read_archive(file, kBundleReplayBytes);
-  if (!entries) return unread(entries.error().message);
-  const TreeEntry* report = nullptr;
-  for (const TreeEntry& e : *entries)
-    if (e.name == "report.json" && e.type == TreeEntry::Type::kFile) report = &e;
-  if (report == nullptr) return unread("no report.json: not a gpu-triage bundle");
-  Result<Report> recorded = report_from_json_text(report->bytes);
-  if (!recorded) return unread("report.json: " + recorded.error().message);
-  std::string dir = std::filesystem::temp_directory_path().string() + "/gpu-triage-bundle.XXXXXX";
-  if (::mkdtemp(dir.data()) == nullptr) return unread("cannot make a scratch folder");
-  Collected c;
-  if (Status s = extract_entries(*entries, dir); !s) {
-    c = unread(s.error().message);
-  } else {
-    in.root = dir + "/root";
-    std::error_code ec;
-    if (!std::filesystem::is_directory(in.root, ec)) std::filesystem::create_directory(in.root, ec);
-    c = collect_recorded(recorded->snapshot, in, stages);
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  return c;
 }
 
 }  // namespace

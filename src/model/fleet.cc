@@ -12,6 +12,8 @@ const char* host_via_name(HostVia via) {
       return "capture";
     case HostVia::kReport:
       return "report";
+    case HostVia::kBundle:
+      return "bundle";
     case HostVia::kSsh:
       return "ssh";
   }

@@ -20,13 +20,14 @@ enum class HostVia : uint8_t {
   kNvidiaSmi,  ///< gathered over ssh (nvidia-smi, /proc copies), judged here
   kCapture,    ///< a saved nvidia-smi -q -x capture, judged here
   kReport,     ///< a saved --json report
+  kBundle,     ///< a gpu-triage bundle, replayed and judged here
   kSsh,        ///< ssh itself failed: no answer
 };
 
 inline constexpr std::array kHostVias{HostVia::kGpuTriage, HostVia::kNvidiaSmi, HostVia::kCapture,
-                                      HostVia::kReport, HostVia::kSsh};
+                                      HostVia::kReport,    HostVia::kBundle,    HostVia::kSsh};
 
-/// "gpu-triage", "nvidia-smi", "capture", "report", "ssh".
+/// "gpu-triage", "nvidia-smi", "capture", "report", "bundle", "ssh".
 const char* host_via_name(HostVia via);
 
 /// One host's outcome.

@@ -1,0 +1,68 @@
+#include "cli/bundle_replay.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "bundle/archive.h"
+#include "render/json_report_read.h"
+
+namespace gt {
+namespace {
+
+/// The most a bundle may hold uncompressed (its cap is 64 MiB compressed).
+constexpr uint64_t kBundleReplayBytes = 1ull << 30;
+
+}  // namespace
+
+// gpu-triage --bundle FILE: the archive extracted into a scratch folder,
+// its report's NVML answers and its root/ tree collected as the node's
+// (collect_recorded), the folder removed. A bundle that cannot be read
+// leaves nothing to judge: UNKNOWN, with the reason.
+Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages) {
+  auto unread = [&](std::string why) {
+    // libarchive's words may name the file already.
+    if (why.rfind(file + ": ", 0) == 0) why.erase(0, file.size() + 2);
+    Collected c;
+    c.report.snapshot.source = Origin::kCapture;
+    c.report.snapshot.nvml.error_message = "not a readable bundle: " + file + ": " + why;
+    c.report.snapshot.warnings.push_back(*c.report.snapshot.nvml.error_message);
+    return c;
+  };
+  Result<std::vector<TreeEntry>> entries = read_archive(file, kBundleReplayBytes);
+  if (!entries) return unread(entries.error().message);
+  const TreeEntry* report = nullptr;
+  for (const TreeEntry& e : *entries)
+    if (e.name == "report.json" && e.type == TreeEntry::Type::kFile) report = &e;
+  if (report == nullptr) return unread("no report.json: not a gpu-triage bundle");
+  Result<Report> recorded = report_from_json_text(report->bytes);
+  if (!recorded) return unread("report.json: " + recorded.error().message);
+  std::string dir = std::filesystem::temp_directory_path().string() + "/gpu-triage-bundle.XXXXXX";
+  if (::mkdtemp(dir.data()) == nullptr) return unread("cannot make a scratch folder");
+  Collected c;
+  if (Status s = extract_entries(*entries, dir); !s) {
+    c = unread(s.error().message);
+  } else {
+    in.root = dir + "/root";
+    std::error_code ec;
+    if (!std::filesystem::is_directory(in.root, ec)) std::filesystem::create_directory(in.root, ec);
+    c = collect_recorded(recorded->snapshot, in, stages);
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  return c;
+}
+
+bool looks_like_bundle(const std::string& file) {
+  if (compression_for(file)) return true;
+  std::ifstream in(file, std::ios::binary);
+  unsigned char magic[4] = {0, 0, 0, 0};
+  in.read(reinterpret_cast<char*>(magic), sizeof magic);
+  const bool zstd = in.gcount() == 4 && magic[0] == 0x28 && magic[1] == 0xB5 &&
+                    magic[2] == 0x2F && magic[3] == 0xFD;
+  const bool gzip = in.gcount() >= 2 && magic[0] == 0x1F && magic[1] == 0x8B;
+  return zstd || gzip;
+}
+
+}  // namespace gt

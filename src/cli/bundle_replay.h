@@ -1,0 +1,23 @@
+// gpu-triage --bundle FILE and fleet --reports DIR's bundles: a recorded
+// node collected again through the one pipeline (collect_recorded), with no
+// live NVML and nothing of this machine read.
+#pragma once
+
+#include <string>
+
+#include "collect/collect.h"
+
+namespace gt {
+
+/// The archive extracted into a scratch folder, its report's NVML answers
+/// and its root/ tree collected as the node's, the folder removed. A bundle
+/// that cannot be read leaves nothing to judge: origin capture, NVML not
+/// loaded, the reason in nvml.error_message and warnings (UNKNOWN once
+/// judged). `in.root` is replaced by the bundle's root/.
+Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages);
+
+/// Whether `file` is to be read as a bundle: its name says a compressed tar
+/// (compression_for), or its first bytes are zstd's or gzip's magic.
+bool looks_like_bundle(const std::string& file);
+
+}  // namespace gt
