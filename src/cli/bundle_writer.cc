@@ -103,7 +103,7 @@ std::string default_bundle_name(const std::optional<std::string>& host, int64_t 
   return "gpu-triage-bundle-" + name_part(host) + "-" + stamp + ".tar.zst";
 }
 
-Result<BundleWritten> write_node_bundle(Stages stages, const Options& o, const BundleRequest& r) {
+Result<BuiltBundle> build_node_bundle(Stages stages, const Options& o, const BundleRequest& r) {
   // Phase 1: the triage, every file it reads logged.
   auto log = std::make_shared<ReadLog>();
   bool abandoned = false;
@@ -111,7 +111,8 @@ Result<BundleWritten> write_node_bundle(Stages stages, const Options& o, const B
   Report report = collect_report(o, stages, abandoned, log);
   const double triage_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  BundleWritten out;
+  BuiltBundle out;
+  out.abandoned_threads = abandoned;
   out.file =
       !r.file.empty()
           ? r.file
@@ -131,7 +132,7 @@ Result<BundleWritten> write_node_bundle(Stages stages, const Options& o, const B
   entries.insert(entries.end(), tree.entries.begin(), tree.entries.end());
   m.notes = std::move(tree.notes);
   run_children(o, r, out.file, m, entries);
-  // Phase 3: redact, fit under the size cap, write atomically.
+  // Phase 3: redact, fit under the size cap.
   if (r.redact) redact_members(entries, m);
   const std::optional<ArchiveCompression> compression = compression_for(out.file);
   if (!compression)
@@ -140,8 +141,20 @@ Result<BundleWritten> write_node_bundle(Stages stages, const Options& o, const B
   Result<std::string> bytes = fit_archive(std::move(entries), m, *compression,
                                           r.limits.max_size_bytes, render_bundle_manifest);
   if (!bytes) return bytes.error().with_context("cannot write " + out.file);
-  if (Status w = write_bundle_file(out.file, *bytes, r.limits.min_free_bytes); !w) return w.error();
-  out.size_bytes = bytes->size();
+  out.bytes = std::move(*bytes);
+  return out;
+}
+
+Result<BundleWritten> write_node_bundle(Stages stages, const Options& o, const BundleRequest& r) {
+  Result<BuiltBundle> built = build_node_bundle(stages, o, r);
+  if (!built) return built.error();
+  // Written atomically, never below the free-space margin.
+  if (Status w = write_bundle_file(built->file, built->bytes, r.limits.min_free_bytes); !w)
+    return w.error();
+  BundleWritten out;
+  out.file = built->file;
+  out.size_bytes = built->bytes.size();
+  out.manifest = std::move(built->manifest);
   return out;
 }
 

@@ -42,6 +42,17 @@ struct BundleWritten {
 /// safe for a file name, the collection's time in UTC.
 std::string default_bundle_name(const std::optional<std::string>& host, int64_t unix_ms);
 
+struct BuiltBundle {
+  std::string file;   ///< the name it was built for (its compression)
+  std::string bytes;  ///< the archive, under the size cap
+  BundleManifest manifest;
+  bool abandoned_threads = false;  ///< an NVML thread is still stuck
+};
+
+/// Collects `stages` of the node as `o` says and builds the archive in
+/// memory (serve's /bundle sends it; write_node_bundle writes it).
+Result<BuiltBundle> build_node_bundle(Stages stages, const Options& o, const BundleRequest& r);
+
 /// Collects `stages` of the node as `o` says and writes the bundle; an error,
 /// in words, when it cannot be written (nothing is left behind then).
 Result<BundleWritten> write_node_bundle(Stages stages, const Options& o, const BundleRequest& r);

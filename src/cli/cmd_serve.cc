@@ -1,7 +1,7 @@
 // `gpu-triage serve`: a Prometheus exporter. /metrics and /healthz over
 // HTTP, from the last collection (src/serve/).
 //
-//   gpu-triage serve [--listen ADDR:PORT] [--scrape-timeout D] [--max-age D]
+//   gpu-triage serve [--listen ADDR:PORT] [--scrape-timeout D] [--max-age D] [--allow-bundle]
 //                    [collection options of gpu-triage: --timeout, --sample,
 //                     --expect-gpus, --path, --root, --nvml-lib, ...]
 #include <signal.h>
@@ -9,11 +9,13 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <thread>
 
 #include "cli/args.h"
+#include "cli/bundle_writer.h"
 #include "cli/run_triage.h"
 #include "cli/usage.h"
 #include "history/run_history.h"
@@ -33,6 +35,7 @@ struct ServeArgs {
   std::string listen = "127.0.0.1:9835";
   std::string scrape_timeout = "10s";
   std::string max_age = "10s";
+  bool allow_bundle = false;
   std::vector<std::string> rest;   ///< the collection options, for parse_args
   std::vector<std::string> names;  ///< serve's own options, for suggestions
 };
@@ -65,7 +68,8 @@ ReportCache::Collected collect_and_render(const Options& o, const Command& self)
 std::optional<int> parse_serve_args(int argc, char** argv, ServeArgs& a) {
   CLI::App app{
       "gpu-triage serve: Prometheus exporter. GET /metrics (text format 0.0.4), GET /healthz "
-      "(the JSON report).\nAlso takes gpu-triage's collection options: --timeout, --sample, "
+      "(the JSON report), GET /bundle with --allow-bundle.\nAlso takes gpu-triage's collection "
+      "options: --timeout, --sample, "
       "--expect-gpus, --path, --root, --nvml-lib, --kernel-log, --no-kernel-log.",
       kServeProg};
   app.allow_extras();  // the collection options go on to parse_args
@@ -78,6 +82,9 @@ std::optional<int> parse_serve_args(int argc, char** argv, ServeArgs& a) {
                  "report (default 10s; Prometheus's own scrape timeout, minus 0.5s, if less)");
   app.add_option("--max-age", a.max_age,
                  "A report younger than this is served without collecting again (default 10s)");
+  app.add_flag("--allow-bundle", a.allow_bundle,
+               "Serve GET /bundle: a bundle of the node built at each request, redacted, one at "
+               "a time (off by default: it holds the node's files)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -103,6 +110,20 @@ void handle_signals(HttpServer& server) {
     sigwait(&set, &sig);
     server.stop();
   }).detach();
+}
+
+/// GET /bundle's builder: the bundle command's stages with serve's
+/// collection options, always redacted, no bug report (too slow for HTTP).
+std::function<Result<BundleDownload>()> bundle_builder(const Options& o) {
+  return [o]() -> Result<BundleDownload> {
+    BundleRequest r;
+    Result<BuiltBundle> b = build_node_bundle(find_command("bundle")->stages, o, r);
+    if (!b) return b.error();
+    BundleDownload d;
+    d.file_name = std::filesystem::path(b->file).filename().string();
+    d.bytes = std::move(b->bytes);
+    return d;
+  };
 }
 
 int serve_usage_error(const std::string& message) { return gt::usage_error(kServeProg, message); }
@@ -138,6 +159,7 @@ int cmd_serve(const Command& self, int argc, char** argv) {
     if (!d) return serve_usage_error(std::string(flag) + ": " + d.error().message);
     *out = *d;
   }
+  if (a.allow_bundle) ho.bundle = bundle_builder(o);
   ReportCache cache([o, &self] { return collect_and_render(o, self); }, co);
   HttpServer server(cache, ho);
   handle_signals(server);
@@ -147,8 +169,9 @@ int cmd_serve(const Command& self, int argc, char** argv) {
     _exit(static_cast<int>(ExitCode::kUnknown));
   }
   cache.refresh();
-  print_error("gpu-triage serve", "listening on http://" + ho.host + ":" + std::to_string(*port) +
-                                      " (/metrics, /healthz)");
+  print_error("gpu-triage serve",
+              "listening on http://" + ho.host + ":" + std::to_string(*port) +
+                  (a.allow_bundle ? " (/metrics, /healthz, /bundle)" : " (/metrics, /healthz)"));
   bool ok = server.run();
   print_error("gpu-triage serve", "stopped");
   // A collection may be stuck inside NVML: leave without destructors.

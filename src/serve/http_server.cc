@@ -29,6 +29,13 @@ constexpr const char* kIndex =
     "<p><a href=\"/metrics\">/metrics</a>: Prometheus metrics</p>"
     "<p><a href=\"/healthz\">/healthz</a>: the report as JSON</p></body></html>\n";
 
+constexpr const char* kIndexWithBundle =
+    "<html><head><title>gpu-triage</title></head><body><h1>gpu-triage</h1>"
+    "<p><a href=\"/metrics\">/metrics</a>: Prometheus metrics</p>"
+    "<p><a href=\"/healthz\">/healthz</a>: the report as JSON</p>"
+    "<p><a href=\"/bundle\">/bundle</a>: the node recorded now, redacted (gpu-triage "
+    "bundle)</p></body></html>\n";
+
 constexpr size_t kMaxBodyBytes = 64 * 1024;  // GET needs none; cpp-httplib answers 413 above
 
 /// Seconds since the report was collected, rounded down (the HTTP Age header).
@@ -301,8 +308,32 @@ void HttpServer::add_routes() {
     res.set_header("X-GPU-Triage-Verdict", r->verdict);
     res.set_content(r->json, "application/json");
   });
-  server_->Get("/", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(kIndex, "text/html; charset=utf-8");
+  server_->Get("/", [this](const httplib::Request&, httplib::Response& res) {
+    res.set_content(options_.bundle ? kIndexWithBundle : kIndex, "text/html; charset=utf-8");
+  });
+  if (options_.bundle) add_bundle_route();
+}
+
+void HttpServer::add_bundle_route() {
+  server_->Get("/bundle", [this](const httplib::Request&, httplib::Response& res) {
+    // A bundle runs the triage and nvidia-smi: one at a time.
+    if (bundle_busy_.exchange(true)) {
+      res.status = 429;
+      res.set_header("Retry-After", "10");
+      res.set_content("a bundle is being built; try again when it is done\n", "text/plain");
+      return;
+    }
+    Result<BundleDownload> b = options_.bundle();
+    bundle_busy_ = false;
+    if (!b) {
+      res.status = 500;
+      res.set_content(b.error().message + "\n", "text/plain; charset=utf-8");
+      return;
+    }
+    const bool gzip =
+        b->file_name.size() > 3 && b->file_name.compare(b->file_name.size() - 3, 3, ".gz") == 0;
+    res.set_header("Content-Disposition", "attachment; filename=\"" + b->file_name + "\"");
+    res.set_content(b->bytes, gzip ? "application/gzip" : "application/zstd");
   });
 }
 

@@ -1,6 +1,7 @@
 // The HTTP side of `gpu-triage serve` (cpp-httplib, Debian's
 // libcpp-httplib-dev 0.11): GET /metrics (Prometheus text), GET /healthz
-// (the JSON report), GET / (a page naming both).
+// (the JSON report), GET / (a page naming both), and with
+// serve --allow-bundle GET /bundle (a bundle of the node, built then).
 //
 // cpp-httplib parses requests and writes responses; the connections are
 // ours. Accepted sockets wait in a ConnectionGate (one epoll thread, no
@@ -11,8 +12,10 @@
 // thread, and the slots are bounded too (docs/design.md, "Serving metrics").
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -22,6 +25,12 @@
 namespace gt {
 
 class GatedServer;
+
+/// What GET /bundle sends: an archive and the name to save it under.
+struct BundleDownload {
+  std::string file_name;  ///< "gpu-triage-bundle-HOST-TIME.tar.zst", no folder
+  std::string bytes;
+};
 
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
@@ -38,6 +47,10 @@ struct HttpServerOptions {
   size_t max_waiting = 256;        ///< connections waiting for headers; more closes the oldest
   size_t max_ready = 256;          ///< complete requests queued for a thread; more is 503
   int keep_alive_max_count = 100;  ///< requests on one connection
+  /// GET /bundle builds one bundle with this (serve --allow-bundle); unset,
+  /// there is no /bundle (404). One at a time: a second while one is being
+  /// built is 429.
+  std::function<Result<BundleDownload>()> bundle;
   // So at most max_waiting + max_ready + threads sockets (528) are open:
   // well under a service's usual soft limit of 1024 descriptors, which the
   // collection needs too (it opens /proc and /sys files).
@@ -70,10 +83,12 @@ class HttpServer {
 
  private:
   void add_routes();
+  void add_bundle_route();
 
   ReportCache& cache_;
   HttpServerOptions options_;
   std::unique_ptr<GatedServer> server_;
+  std::atomic<bool> bundle_busy_{false};
 };
 
 }  // namespace gt
