@@ -16,8 +16,9 @@ PLAIN_PORT=$SERVE_PORT
 start_serve story --sample 400ms --kernel-log "$XID_LOG"
 start_prometheus "$PLAIN_PORT" "$SERVE_PORT"
 
-# Both targets scraped with their GPUs and the Xid log read: 30 s at most.
-for ((i = 0; i < 150; i++)); do
+# Both targets scraped with their GPUs and the Xid log read: 60 s at most
+# (Prometheus starts slowly on a loaded 2-core machine).
+for ((i = 0; i < 300; i++)); do
   prom_query 'count(gpu_triage_gpu_memory_used_bytes) == 16 and on() count(gpu_triage_kernel_log_events{kind="xid"}) > 0'
   "$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d.get("data",{}).get("result") else 1)' "$TMP/out" 2>/dev/null && break
   sleep 0.2
