@@ -273,6 +273,29 @@ void local_patches(const Fingerprint& now, std::vector<Finding>& out) {
     }
 }
 
+/// Without a record to compare with: a container created after the job's
+/// output was last written is not the container the job ran in, whatever
+/// the record says (issue 36 item 3).
+void container_after_job(const NodeSnapshot& s, const Fingerprint& now, std::vector<Finding>& out) {
+  if (!s.data || !s.data->last_write_unix_s || !now.container) return;
+  const ContainerPrint& c = *now.container;
+  if (c.id == kHostNotContainer || !c.created_unix_s) return;  // unknown: nothing said
+  if (*c.created_unix_s <= *s.data->last_write_unix_s) return;
+  Finding f = node_finding("change.container_after_job");
+  f.subject.kind = "path";
+  f.subject.path = s.data->dir;
+  f.title =
+      "the container was created after the job last wrote: anything installed or patched "
+      "inside the old one is gone";
+  f.evidence = fmt::format("container {} created {}; {} last written {}", c.id.substr(0, 12),
+                           format_utc(*c.created_unix_s, "%Y-%m-%d %H:%M:%S UTC"), s.data->dir,
+                           format_utc(*s.data->last_write_unix_s, "%Y-%m-%d %H:%M:%S UTC"));
+  f.action =
+      "Re-apply what the job's stack needed inside the old container (local patches, pip "
+      "installs) before resuming.";
+  out.push_back(f);
+}
+
 }  // namespace
 
 void check_changes(const NodeSnapshot& s, std::vector<Finding>& out) {
@@ -281,6 +304,7 @@ void check_changes(const NodeSnapshot& s, std::vector<Finding>& out) {
   const Baseline b = baseline_of(*s.history);
   if (!b.print) {
     local_patches(now, out);
+    container_after_job(s, now, out);
     return;
   }
   container_and_patches(*b.print, now, b, out);

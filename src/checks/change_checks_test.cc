@@ -153,5 +153,39 @@ TEST(ChangeChecks, WithoutARecordALocalPatchIsANote) {
   EXPECT_EQ(f[0].severity, Severity::kInfo);
 }
 
+NodeSnapshot without_record_with_data(int64_t last_write_unix_s) {
+  NodeSnapshot s;
+  s.history.emplace().boot_id = "boot-1";
+  s.fingerprint = before();
+  s.fingerprint->python.clear();
+  DataCheck& d = s.data.emplace();
+  d.dir = "/data/run-0412";
+  d.last_write_unix_s = last_write_unix_s;
+  return s;
+}
+
+TEST(ChangeChecks, WithoutARecordAContainerYoungerThanTheJobsOutputIsAWarning) {
+  // before()'s container was created at 1767000000.
+  std::vector<Finding> f = judge_changes(without_record_with_data(1767000000 - 3600));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "change.container_after_job");
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_EQ(f[0].subject.path, "/data/run-0412");
+  EXPECT_NE(f[0].evidence.find(kOld.substr(0, 12)), std::string::npos) << f[0].evidence;
+}
+
+TEST(ChangeChecks, AContainerOlderThanTheOutputOrUnknownSaysNothing) {
+  EXPECT_TRUE(judge_changes(without_record_with_data(1767000000 + 60)).empty());
+  NodeSnapshot unknown = without_record_with_data(1767000000 - 3600);
+  unknown.fingerprint->container->created_unix_s.reset();
+  EXPECT_TRUE(judge_changes(unknown).empty());
+  NodeSnapshot host = without_record_with_data(1767000000 - 3600);
+  host.fingerprint->container->id = kHostNotContainer;
+  EXPECT_TRUE(judge_changes(host).empty());
+  NodeSnapshot no_write = without_record_with_data(0);
+  no_write.data->last_write_unix_s.reset();
+  EXPECT_TRUE(judge_changes(no_write).empty());
+}
+
 }  // namespace change_checks_test
 }  // namespace gt
