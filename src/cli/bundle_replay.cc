@@ -59,8 +59,8 @@ bool looks_like_bundle(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
   unsigned char magic[4] = {0, 0, 0, 0};
   in.read(reinterpret_cast<char*>(magic), sizeof magic);
-  const bool zstd = in.gcount() == 4 && magic[0] == 0x28 && magic[1] == 0xB5 &&
-                    magic[2] == 0x2F && magic[3] == 0xFD;
+  const bool zstd = in.gcount() == 4 && magic[0] == 0x28 && magic[1] == 0xB5 && magic[2] == 0x2F &&
+                    magic[3] == 0xFD;
   const bool gzip = in.gcount() >= 2 && magic[0] == 0x1F && magic[1] == 0x8B;
   return zstd || gzip;
 }
