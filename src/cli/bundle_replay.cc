@@ -7,12 +7,44 @@
 
 #include "bundle/archive.h"
 #include "render/json_report_read.h"
+#include "util/json_depth.h"
+#include "util/time_format.h"
 
 namespace gt {
 namespace {
 
 /// The most a bundle may hold uncompressed (its cap is 64 MiB compressed).
 constexpr uint64_t kBundleReplayBytes = 1ull << 30;
+
+/// The manifest's cuts, in words ("dev/kmsg: 1.3 MB of 10.9 MB kept"), or ""
+/// when nothing was cut or the manifest cannot be read.
+std::string cuts_of(const std::vector<TreeEntry>& entries) {
+  for (const TreeEntry& e : entries) {
+    if (e.name != "manifest.json" || e.type != TreeEntry::Type::kFile) continue;
+    std::string why;
+    std::optional<nlohmann::json> m = try_parse_json(e.bytes, why);
+    if (!m || !m->is_object() || !m->contains("cuts") || !(*m)["cuts"].is_array()) return "";
+    std::string out;
+    for (const nlohmann::json& c : (*m)["cuts"]) {
+      if (!c.is_object() || !c.value("member", nlohmann::json()).is_string()) continue;
+      out += (out.empty() ? "" : ", ") + c["member"].get<std::string>();
+    }
+    return out;
+  }
+  return "";
+}
+
+/// What the report says of itself: recorded elsewhere, and what was cut.
+std::string replay_note(const std::string& file, const NodeSnapshot& s, const std::string& cuts) {
+  std::string note = "replayed from the bundle " + file + ", recorded on " +
+                     s.hostname.value_or("an unnamed host") + " at " +
+                     format_utc(s.collected_at_unix_ms / 1000, "%Y-%m-%d %H:%M:%S UTC") +
+                     ": no live NVML, nothing of this machine read";
+  if (!cuts.empty())
+    note += "; the bundle cut " + cuts +
+            " to fit its size cap, so counts read from them can be lower than the node's";
+  return note;
+}
 
 }  // namespace
 
@@ -48,6 +80,7 @@ Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages
     std::error_code ec;
     if (!std::filesystem::is_directory(in.root, ec)) std::filesystem::create_directory(in.root, ec);
     c = collect_recorded(recorded->snapshot, in, stages);
+    c.report.snapshot.warnings.push_back(replay_note(file, c.report.snapshot, cuts_of(*entries)));
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

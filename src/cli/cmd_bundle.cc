@@ -36,6 +36,7 @@ struct BundleArgs {
   std::string bug_report_timeout = "5m";
   bool no_redact = false;
   bool with_bug_report = false;
+  bool output_given = false;       ///< -o was given (an empty name is refused)
   std::vector<std::string> rest;   ///< the collection options, for parse_args
   std::vector<std::string> names;  ///< bundle's own options, for suggestions
 };
@@ -47,16 +48,17 @@ std::optional<int> parse_bundle_args(int argc, char** argv, BundleArgs& a) {
       "and log files read, nvidia-smi -q -x, optionally nvidia-bug-report.sh, and "
       "manifest.json (each member's size and sha256, each collector's outcome, what was "
       "redacted or cut).\nAlso takes gpu-triage's collection options: --timeout, --sample, "
-      "--root, --nvml-lib, --kernel-log, --no-kernel-log, --path, --state-dir.",
+      "--root, --nvml-lib, --no-kernel-log, --path, --state-dir.",
       kBundleProg};
   app.allow_extras();  // the collection options go on to parse_args
   app.footer(
       "Exit codes: 0 the bundle was written (whatever the node's verdict); 64 bad usage; 74 it\n"
       "  could not be written (a full, read-only or missing folder, --max-size too small):\n"
       "  nothing is left behind.");
-  app.add_option("-o,--output", a.file,
-                 "Archive to write: NAME.tar.zst (zstd) or NAME.tar.gz (gzip) (default "
-                 "gpu-triage-bundle-HOST-TIME.tar.zst here)");
+  CLI::Option* output =
+      app.add_option("-o,--output", a.file,
+                     "Archive to write: NAME.tar.zst (zstd) or NAME.tar.gz (gzip) (default "
+                     "gpu-triage-bundle-HOST-TIME.tar.zst here)");
   app.add_option("--max-size", a.max_size,
                  "Largest archive (default 64MiB): the kernel log, copied logs and the bug "
                  "report are cut first, their oldest bytes, each cut in the manifest");
@@ -78,6 +80,7 @@ std::optional<int> parse_bundle_args(int argc, char** argv, BundleArgs& a) {
     return usage_error(kBundleProg, e.what());
   }
   a.rest = app.remaining();
+  a.output_given = output->count() > 0;
   a.names = option_names(app);
   return std::nullopt;
 }
@@ -134,6 +137,14 @@ int cmd_bundle(const Command& self, int argc, char** argv) {
                        "--json, --oneline, --textfile, --smi-xml, --bundle and --cuda are not for "
                        "bundle "
                        "(it records this node; its report.json is the JSON)");
+  // The replay reads the tree's kernel log: a FILE's findings would be lost
+  // between the bundle and its replay, so it is refused, never dropped.
+  if (o.kernel_log_file)
+    return usage_error(kBundleProg,
+                       "--kernel-log FILE is not for bundle: a bundle records this boot's kernel "
+                       "log (/dev/kmsg or the journal) and its replay reads that; triage the "
+                       "file with gpu-triage --kernel-log FILE");
+  if (a.output_given && a.file.empty()) return usage_error(kBundleProg, "-o: an empty file name");
   Result<BundleLimits> limits = limits_of(a);
   if (!limits) return usage_error(kBundleProg, limits.error().message);
   if (!a.file.empty() && !compression_for(a.file))

@@ -20,8 +20,9 @@ std::string upper(std::string_view s) {
 bool is_secret_part(const std::string& part) {
   static constexpr std::array<std::string_view, 7> kWords = {
       "TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"};
-  static constexpr std::array<std::string_view, 4> kPlurals = {"KEYS", "SECRETS", "PASSWORDS",
-                                                               "CREDENTIALS"};
+  // Whole parts: plurals, and a personal access token (GITHUB_PAT).
+  static constexpr std::array<std::string_view, 5> kPlurals = {"KEYS", "SECRETS", "PASSWORDS",
+                                                               "CREDENTIALS", "PAT"};
   for (std::string_view w : kWords)
     if (part.ends_with(w)) return true;
   return std::find(kPlurals.begin(), kPlurals.end(), part) != kPlurals.end();
@@ -42,7 +43,7 @@ class Redactor {
 
   RedactedText run() {
     while (i_ < t_.size()) {
-      if (header() || url_password() || option() || assignment()) continue;
+      if (header() || url_password() || json_member() || option() || assignment()) continue;
       out_.text += t_[i_++];
     }
     return std::move(out_);
@@ -141,6 +142,35 @@ class Redactor {
       out_.text += t_[i_++];
       replace_value(next_nul, what);
     }
+    return true;
+  }
+
+  /// A JSON member "NAME": "VALUE" with a secret NAME, raw or inside a JSON
+  /// string (\"api_key\": \"...\", as an environment variable's JSON is in
+  /// report.json): the value up to its closing quote.
+  bool json_member() {
+    const std::string_view q = t_[i_] == '"' ? "\"" : t_.compare(i_, 2, "\\\"") == 0 ? "\\\"" : "";
+    if (q.empty()) return false;
+    size_t j = i_ + q.size();
+    const size_t name_start = j;
+    while (j < t_.size() && is_option_char(t_[j])) ++j;
+    const std::string_view name = t_.substr(name_start, j - name_start);
+    if (name.empty() || t_.compare(j, q.size(), q) != 0 || !is_secret_name(name)) return false;
+    size_t k = j + q.size();
+    while (k < t_.size() && (t_[k] == ' ' || t_[k] == '\t')) ++k;
+    if (k >= t_.size() || t_[k] != ':') return false;
+    ++k;
+    while (k < t_.size() && (t_[k] == ' ' || t_[k] == '\t')) ++k;
+    if (t_.compare(k, q.size(), q) != 0) return false;  // a number, null, an object: kept
+    const size_t value_start = k + q.size();
+    size_t close = t_.find(q, value_start);
+    const size_t nul = t_.find('\0', value_start);
+    if (close == std::string_view::npos || (nul != std::string_view::npos && nul < close))
+      return false;  // no closing quote within this string
+    out_.text += t_.substr(i_, value_start - i_);
+    out_.text += kRedacted;
+    i_ = close;
+    note(std::string(name));
     return true;
   }
 

@@ -9,10 +9,12 @@
 //     --hf-token, --auth-token);
 //   - the value of an "Authorization:" header, to the end of its line or
 //     string;
-//   - the password of a URL's user:password@.
+//   - the password of a URL's user:password@;
+//   - a JSON member "NAME": "VALUE" where NAME is secret, raw or escaped
+//     inside a JSON string (an environment variable holding JSON).
 // A name is secret when one of its parts (split at '-' and '_', any case)
 // ends with TOKEN, KEY, SECRET, PASSWORD, PASSWD, CREDENTIAL or AUTH, or is
-// KEYS, SECRETS, PASSWORDS or CREDENTIALS: HF_TOKEN, OPENAI_API_KEY, APIKEY
+// KEYS, SECRETS, PASSWORDS, CREDENTIALS or PAT: HF_TOKEN, GITHUB_PAT, OPENAI_API_KEY, APIKEY
 // and DB_PASSWORD are; --tokenizer, --max-num-batched-tokens and
 // --ssl-keyfile (values a replay needs, never secrets) are not.
 // A value in a NUL-separated text (environ, cmdline) runs to the next NUL;

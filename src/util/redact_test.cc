@@ -59,6 +59,26 @@ TEST(Redact, HeadersAndUrls) {
     EXPECT_EQ(redact_secrets(keep).text, keep);
 }
 
+TEST(Redact, JsonMembersRawAndInsideAJsonString) {
+  // An environment variable holding JSON, as /proc/PID/environ has it and as
+  // report.json carries it (escaped).
+  static constexpr char kEnviron[] =
+      "CONFIG_JSON={\"api_key\":\"JSONkey77\", \"password\" : \"JSONpw88\", "
+      "\"model\":\"llama\"}\0GITHUB_PAT=ghp_PATsecret44\0PATH=/usr/bin";
+  RedactedText r = redact_secrets(std::string_view(kEnviron, sizeof kEnviron - 1));
+  EXPECT_EQ(r.text.find("JSONkey77"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("JSONpw88"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("ghp_PATsecret44"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("\"model\":\"llama\""), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("PATH=/usr/bin"), std::string::npos) << r.text;
+  RedactedText e = redact_secrets(R"({"environ": "CFG={\"api_key\": \"JSONkey77\"}"})");
+  EXPECT_EQ(e.text.find("JSONkey77"), std::string::npos) << e.text;
+  EXPECT_NE(e.text.find(R"(\"api_key\": \"<redacted>\")"), std::string::npos) << e.text;
+  // A secret-named member that is not a string is kept (a count, null).
+  EXPECT_EQ(redact_secrets(R"({"max_tokens": 12, "key": null})").text,
+            R"({"max_tokens": 12, "key": null})");
+}
+
 TEST(Redact, NothingSecretNothingChanged) {
   const std::string text = nul("python|-m|vllm.entrypoints.openai.api_server|--tokenizer|t|");
   RedactedText r = redact_secrets(text);

@@ -51,6 +51,32 @@ assert key(a) == key(b), set(key(a)) ^ set(key(b))
 assert a["plan"] == b["plan"]
 PY
 
+# The replay says it is one: where the bundle came from and when.
+set +e
+env -u GPU_TRIAGE_ROOT GPU_TRIAGE_NVML_LIB=/nonexistent/libnvidia-ml.so.1 \
+  "$TOOL" --bundle "$TMP/b.tar.zst" --no-state >"$TMP/out" 2>"$TMP/err"
+set -e
+expect_out_contains "replayed from the bundle $TMP/b.tar.zst, recorded on llm-rtxpro-03 at"
+expect_out_lacks "the bundle cut"
+# A kernel log cut to fit --max-size: the replay says its counts can be low.
+cp -r "$GT_SOURCE_DIR/tests/scenarios/story" "$TMP/big"
+"$PYTHON" - "$TMP/big/root/dev/kmsg" <<'PY'
+import random, sys
+random.seed(7)
+with open(sys.argv[1], "a") as f:
+    for i in range(60000):
+        f.write("4,%d,%d,-;NVRM: Xid (PCI:0000:18:00): 79, %08x GPU has fallen off the bus.\n"
+                % (100 + i, 9000000 + i, random.getrandbits(32)))
+PY
+run "$TMP/big" bundle -o "$TMP/cut.tar.zst" --no-state --max-size 200KiB
+expect_rc 0
+set +e
+env -u GPU_TRIAGE_ROOT GPU_TRIAGE_NVML_LIB=/nonexistent/libnvidia-ml.so.1 \
+  "$TOOL" --bundle "$TMP/cut.tar.zst" --no-state --wide >"$TMP/out" 2>"$TMP/err"
+set -e
+expect_out_contains "the bundle cut "
+expect_out_contains "counts read from them can be lower than the node's"
+
 # gzip by the name.
 run story bundle -o "$TMP/b.tar.gz" --no-state
 expect_rc 0

@@ -30,6 +30,13 @@ for cmd in serve watch; do
 done
 check_usage free --yes --no-bundle --bundle-dir "$TMP/b"
 expect_out_contains "--bundle-dir and --no-bundle contradict each other"
+# A bundle's replay reads the tree's kernel log: a FILE would be lost
+# between the two, so it is refused; an empty -o is no name.
+check_usage bundle --kernel-log "$TMP/kern.log" -o "$TMP/b.tar.zst"
+expect_out_contains "--kernel-log FILE is not for bundle"
+check_usage bundle -o ''
+expect_out_contains "-o: an empty file name"
+[[ -z "$(ls "$TMP" | grep gpu-triage-bundle)" ]] || fail "an empty -o wrote a bundle"
 
 # Captured first: `cmd | grep -q` can kill cmd with SIGPIPE under pipefail.
 "$TOOL" --version >"$TMP/v"
