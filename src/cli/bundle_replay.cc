@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "bundle/archive.h"
+#include "render/bundle_manifest.h"
 #include "render/json_report_read.h"
-#include "util/json_depth.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -16,19 +16,12 @@ namespace {
 /// The most a bundle may hold uncompressed (its cap is 64 MiB compressed).
 constexpr uint64_t kBundleReplayBytes = 1ull << 30;
 
-/// The manifest's cuts, in words ("dev/kmsg: 1.3 MB of 10.9 MB kept"), or ""
-/// when nothing was cut or the manifest cannot be read.
+/// The members the manifest says were cut ("dev/kmsg, ..."), or "".
 std::string cuts_of(const std::vector<TreeEntry>& entries) {
   for (const TreeEntry& e : entries) {
     if (e.name != "manifest.json" || e.type != TreeEntry::Type::kFile) continue;
-    std::string why;
-    std::optional<nlohmann::json> m = try_parse_json(e.bytes, why);
-    if (!m || !m->is_object() || !m->contains("cuts") || !(*m)["cuts"].is_array()) return "";
     std::string out;
-    for (const nlohmann::json& c : (*m)["cuts"]) {
-      if (!c.is_object() || !c.value("member", nlohmann::json()).is_string()) continue;
-      out += (out.empty() ? "" : ", ") + c["member"].get<std::string>();
-    }
+    for (const std::string& m : manifest_cut_members(e.bytes)) out += (out.empty() ? "" : ", ") + m;
     return out;
   }
   return "";

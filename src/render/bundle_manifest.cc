@@ -4,6 +4,7 @@
 
 #include "render/json_report.h"
 #include "util/byte_units.h"
+#include "util/json_depth.h"
 #include "util/json_text.h"
 #include "util/terminal_text.h"
 
@@ -63,6 +64,17 @@ std::string render_bundle_written(const std::string& file, uint64_t size_bytes,
     if (c.end == CollectorEnd::kTimedOut || c.end == CollectorEnd::kRefused)
       out +=
           "  " + c.name + ": " + collector_end_name(c.end) + " (" + for_terminal(c.detail) + ")\n";
+  return out;
+}
+
+std::vector<std::string> manifest_cut_members(std::string_view manifest_json) {
+  std::string why;
+  std::optional<nlohmann::json> m = try_parse_json(manifest_json, why);
+  std::vector<std::string> out;
+  if (!m || !m->is_object() || !m->contains("cuts") || !(*m)["cuts"].is_array()) return out;
+  for (const nlohmann::json& c : (*m)["cuts"])
+    if (c.is_object() && c.contains("member") && c["member"].is_string())
+      out.push_back(c["member"].get<std::string>());
   return out;
 }
 

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "model/bundle.h"
 #include "model/report.h"
@@ -22,5 +24,9 @@ std::string render_nvml_answers(const Report& report);
 /// did not finish, one line each (the file name escaped for the terminal).
 std::string render_bundle_written(const std::string& file, uint64_t size_bytes,
                                   const BundleManifest& m);
+
+/// The members a manifest.json says were cut to fit the size cap, in its
+/// order; none when nothing was cut or the manifest cannot be read.
+std::vector<std::string> manifest_cut_members(std::string_view manifest_json);
 
 }  // namespace gt
