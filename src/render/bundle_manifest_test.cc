@@ -17,8 +17,9 @@ TEST(BundleManifest, TheCutsReadBackFromTheRenderedManifest) {
 }
 
 TEST(BundleManifest, AnUnreadableManifestHasNoCuts) {
-  for (const char* text : {"", "{", "[]", R"({"cuts": 3})", R"({"cuts": [1, {"member": 2}]})",
-                           "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]"})
+  for (const char* text :
+       {"", "{", "[]", R"({"cuts": 3})", R"({"cuts": [1, {"member": 2}]})",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]"})
     EXPECT_TRUE(manifest_cut_members(text).empty()) << text;
 }
 
