@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <memory>
+#include <string_view>
 
 #include "util/errno_error.h"
 
@@ -55,12 +56,34 @@ Status write_entry(struct archive* a, struct archive_entry* e, const TreeEntry& 
 
 }  // namespace
 
+namespace {
+
+struct ArchiveSuffix {
+  std::string_view suffix;
+  ArchiveCompression compression;
+};
+constexpr ArchiveSuffix kArchiveSuffixes[] = {{".tar.zst", ArchiveCompression::kZstd},
+                                              {".tzst", ArchiveCompression::kZstd},
+                                              {".tar.gz", ArchiveCompression::kGzip},
+                                              {".tgz", ArchiveCompression::kGzip}};
+
+const ArchiveSuffix* suffix_of(const std::string& name) {
+  for (const ArchiveSuffix& s : kArchiveSuffixes)
+    if (name.ends_with(s.suffix)) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
 std::optional<ArchiveCompression> compression_for(const std::string& name) {
-  for (const char* z : {".tar.zst", ".tzst"})
-    if (name.ends_with(z)) return ArchiveCompression::kZstd;
-  for (const char* g : {".tar.gz", ".tgz"})
-    if (name.ends_with(g)) return ArchiveCompression::kGzip;
-  return std::nullopt;
+  const ArchiveSuffix* s = suffix_of(name);
+  return s ? std::optional(s->compression) : std::nullopt;
+}
+
+std::string archive_stem(const std::string& name) {
+  const ArchiveSuffix* s = suffix_of(name);
+  if (s == nullptr || name.size() == s->suffix.size()) return name;
+  return name.substr(0, name.size() - s->suffix.size());
 }
 
 Result<std::string> archive_bytes(const std::vector<TreeEntry>& entries,

@@ -20,6 +20,10 @@ enum class ArchiveCompression { kZstd, kGzip };
 /// ".tar.gz" or ".tgz" gzip; nullopt for any other name.
 std::optional<ArchiveCompression> compression_for(const std::string& file_name);
 
+/// `name` without the archive suffix compression_for knows ("b" of
+/// "b.tar.zst"); `name` itself without one, or when it is only the suffix.
+std::string archive_stem(const std::string& name);
+
 /// The archive of `entries`, in their order, each stamped `mtime_unix_s`
 /// (files 0644, folders 0755). Fails with libarchive's message.
 Result<std::string> archive_bytes(const std::vector<TreeEntry>& entries,

@@ -30,6 +30,15 @@ TEST(BundleArchive, CompressionByName) {
   EXPECT_FALSE(compression_for("b.tar"));
 }
 
+TEST(BundleArchive, StemWithoutTheArchiveSuffix) {
+  EXPECT_EQ(archive_stem("node1.tar.zst"), "node1");
+  EXPECT_EQ(archive_stem("node1.tzst"), "node1");
+  EXPECT_EQ(archive_stem("a.b.tar.gz"), "a.b");
+  EXPECT_EQ(archive_stem("node1.tgz"), "node1");
+  EXPECT_EQ(archive_stem("node1.tar"), "node1.tar");
+  EXPECT_EQ(archive_stem(".tgz"), ".tgz");
+}
+
 TEST(BundleArchive, RoundTripsFilesFoldersAndLinks) {
   TempTree t;
   const std::vector<TreeEntry> in = {

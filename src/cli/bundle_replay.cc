@@ -8,6 +8,7 @@
 #include "bundle/archive.h"
 #include "render/bundle_manifest.h"
 #include "render/json_report_read.h"
+#include "sources/kernel_log/compressed.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -80,15 +81,18 @@ Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages
   return c;
 }
 
+bool bundle_unread(const Report& report) {
+  return report.snapshot.source == Origin::kCapture && report.snapshot.nvml.error_message;
+}
+
 bool looks_like_bundle(const std::string& file) {
   if (compression_for(file)) return true;
   std::ifstream in(file, std::ios::binary);
-  unsigned char magic[4] = {0, 0, 0, 0};
-  in.read(reinterpret_cast<char*>(magic), sizeof magic);
-  const bool zstd = in.gcount() == 4 && magic[0] == 0x28 && magic[1] == 0xB5 && magic[2] == 0x2F &&
-                    magic[3] == 0xFD;
-  const bool gzip = in.gcount() >= 2 && magic[0] == 0x1F && magic[1] == 0x8B;
-  return zstd || gzip;
+  char head[8] = {};
+  in.read(head, sizeof head);
+  const klog::Compression c =
+      klog::compression_of(std::string_view(head, static_cast<size_t>(in.gcount())));
+  return c == klog::Compression::kGzip || c == klog::Compression::kZstd;
 }
 
 }  // namespace gt

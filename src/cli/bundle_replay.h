@@ -16,6 +16,10 @@ namespace gt {
 /// judged). `in.root` is replaced by the bundle's root/.
 Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages);
 
+/// Whether `report` is replay_bundle's answer for a bundle it could not read
+/// (a bundle that was read keeps its recorded origin, never a capture's).
+bool bundle_unread(const Report& report);
+
 /// Whether `file` is to be read as a bundle: its name says a compressed tar
 /// (compression_for), or its first bytes are zstd's or gzip's magic.
 bool looks_like_bundle(const std::string& file);

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "bundle/archive.h"
 #include "cli/bundle_replay.h"
 #include "cli/fleet_args.h"
 #include "cli/run_triage.h"
@@ -71,15 +72,12 @@ std::vector<HostReport> from_captures(const FleetOptions& o, Stages stages) {
   return out;
 }
 
-/// A bundle's file name without its archive suffix: "b" of b.tar.zst.
+/// A bundle's file name without its archive suffix: "b" of b.tar.zst, else
+/// its stem (a bundle recognised by its bytes).
 std::string bundle_stem(const fs::path& f) {
-  std::string name = f.filename().string();
-  for (const char* suffix : {".tar.zst", ".tar.gz", ".tzst", ".tgz"}) {
-    const std::string s = suffix;
-    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0)
-      return name.substr(0, name.size() - s.size());
-  }
-  return f.stem().string();
+  const std::string name = f.filename().string();
+  const std::string stem = archive_stem(name);
+  return stem != name ? stem : f.stem().string();
 }
 
 /// A bundle of `--reports DIR` judged here as `gpu-triage --bundle FILE`
@@ -88,8 +86,7 @@ HostReport from_bundle(const FleetOptions& o, const fs::path& f, std::map<std::s
   // A bundle holds what the triage collects: the triage's stages, not the
   // fleet's (an ssh gather has fewer).
   Report r = std::move(replay_bundle(f.string(), CollectInputs{}, default_command().stages).report);
-  const bool unread = r.snapshot.source == Origin::kCapture && !r.snapshot.nvml.loaded &&
-                      r.snapshot.nvml.error_message;
+  const bool unread = bundle_unread(r);
   std::string name = r.snapshot.hostname && !unread ? *r.snapshot.hostname : bundle_stem(f);
   std::string host = unique_name(name, f, seen);
   if (unread) return host_unknown(host, HostVia::kBundle, *r.snapshot.nvml.error_message);

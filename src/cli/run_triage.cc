@@ -113,7 +113,7 @@ Report collect_report(const Options& o, Stages stages, bool& abandoned_threads,
                             : collect_node(in, stages);
   abandoned_threads = c.abandoned_threads;
   Report report = std::move(c.report);
-  if (o.bundle && report.snapshot.source == Origin::kCapture && report.snapshot.nvml.error_message)
+  if (o.bundle && bundle_unread(report))
     print_error("gpu-triage", *report.snapshot.nvml.error_message);
   if (o.smi_xml && !report.snapshot.nvml.loaded && report.snapshot.nvml.error_message)
     print_error("gpu-triage", "--smi-xml: " + *report.snapshot.nvml.error_message);
@@ -169,7 +169,7 @@ int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
   }
   // An unreadable capture said why on stderr already (collect_report).
   const bool capture_unread =
-      (o.smi_xml && !snap.nvml.loaded) || (o.bundle && snap.source == Origin::kCapture);
+      (o.smi_xml && !snap.nvml.loaded) || (o.bundle && bundle_unread(report));
   if (!snap.nvml.initialized && o.json && !capture_unread)
     print_error("gpu-triage", snap.nvml.error_message.value_or("NVML unusable"));
   if (textfile_error) {
