@@ -239,7 +239,7 @@ void DataFollower::verify_settled(int64_t now, std::vector<Change>& out) {
     s.verified = true;
     if (fc.intact()) {
       ++progress_.new_intact;
-      intact_at_ms_.push_back(now);
+      intact_.push_back(Intact{now, s.mtime_ns});
       last_new_ms_ = now;
       continue;
     }
@@ -263,17 +263,33 @@ void DataFollower::note_stall(Change c, std::vector<Change>& out) {
   out.push_back(std::move(c));
 }
 
+// The pace is read from when the new files were written (their mtimes), not
+// from when a tick saw them: a loaded node's slow tick sees three files
+// written 0.5 s apart at once, and their observed span is 0. The observed
+// times are used when any mtime is not one the job could have written at.
+std::optional<double> DataFollower::pace_span_s(int64_t now) const {
+  if (intact_.size() < 2) return std::nullopt;
+  const bool mtimes_usable = std::all_of(intact_.begin(), intact_.end(), [&](const Intact& f) {
+    // A file moved in from elsewhere keeps an old mtime: not a time it was written here.
+    return plausible_mtime(f.mtime_ns, now) && f.mtime_ns / 1000000 >= f.seen_ms - kPaceWindowMs;
+  });
+  if (!mtimes_usable)
+    return static_cast<double>(intact_.back().seen_ms - intact_.front().seen_ms) / 1000.0;
+  const auto [lo, hi] =
+      std::minmax_element(intact_.begin(), intact_.end(),
+                          [](const Intact& a, const Intact& b) { return a.mtime_ns < b.mtime_ns; });
+  return static_cast<double>(hi->mtime_ns - lo->mtime_ns) / 1e9;
+}
+
 void DataFollower::update_pace(int64_t now, std::vector<Change>& out) {
-  while (!intact_at_ms_.empty() && now - intact_at_ms_.front() > kPaceWindowMs)
-    intact_at_ms_.pop_front();
+  while (!intact_.empty() && now - intact_.front().seen_ms > kPaceWindowMs) intact_.pop_front();
   progress_.per_min.reset();
   progress_.eta_s.reset();
-  if (intact_at_ms_.size() >= 2) {
-    const double span_s = (intact_at_ms_.back() - intact_at_ms_.front()) / 1000.0;
-    if (span_s > 0) {
-      progress_.per_min = 60.0 * static_cast<double>(intact_at_ms_.size() - 1) / span_s;
-      usual_interval_s_ = span_s / static_cast<double>(intact_at_ms_.size() - 1);
-    }
+  const std::optional<double> span_s = pace_span_s(now);
+  if (span_s && *span_s > 0) {
+    const auto gaps = static_cast<double>(intact_.size() - 1);
+    progress_.per_min = 60.0 * gaps / *span_s;
+    usual_interval_s_ = *span_s / gaps;
   }
   if (expect_) {
     progress_.remaining = std::max<int64_t>(

@@ -111,6 +111,7 @@ class DataFollower {
   void adopt(Identity id, int64_t now);
   void verify_settled(int64_t now, std::vector<Change>& out);
   void update_pace(int64_t now, std::vector<Change>& out);
+  std::optional<double> pace_span_s(int64_t now) const;
   void note_stall(Change c, std::vector<Change>& out);
   Change change(ChangeKind kind, Severity sev, std::string text, int64_t now) const;
 
@@ -120,7 +121,12 @@ class DataFollower {
   std::optional<Identity> identity_;  ///< the folder seen_ describes
   dev_t home_dev_ = 0;                ///< its filesystem, when first seen
   std::map<std::string, Seen> seen_;
-  std::deque<int64_t> intact_at_ms_;  ///< when new intact files settled (last 5 min)
+  /// A new intact file: when watch verified it, and when it was written.
+  struct Intact {
+    int64_t seen_ms = 0;
+    int64_t mtime_ns = 0;
+  };
+  std::deque<Intact> intact_;  ///< the new intact files verified in the last 5 min, by seen_ms
   std::optional<double> usual_interval_s_;
   int64_t last_new_ms_ = 0;
   uint64_t baseline_intact_ = 0;

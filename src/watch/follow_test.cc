@@ -334,5 +334,65 @@ TEST(DataFollower, AFarFutureMtimeIsNoTimeAndNoOverflow) {
   EXPECT_DOUBLE_EQ(*d.progress().previous_per_min, 1.0) << "one file a minute; the far one is none";
 }
 
+// CI: a loaded node's tick saw three new files written 0.5 s apart at once;
+// the pace, read from when a tick saw them, was unknown (a span of 0), the
+// stall waited on the baseline's 10 s interval (50 s) and the watch test
+// timed out. The pace comes from when the files were written.
+TEST(DataFollower, FilesSeenInOneTickKeepThePaceTheyWereWrittenAt) {
+  TempTree t;
+  const std::string dir = t.path("/out");
+  std::filesystem::create_directories(dir);
+  const int64_t base_s = 1764585600;
+  const std::string good = gzip_of(std::string(100, 'a'));
+  for (int i = 0; i < 30; ++i) {  // the job before: one each 10 s
+    const std::string f = dir + "/sample_000" + (i < 10 ? "0" : "") + std::to_string(i) + ".gz";
+    write_file(f, good);
+    set_mtime(f, base_s - 300 + 10 * i, 0);
+  }
+  const int64_t t0 = base_s * 1000;
+  DataFollower d(dir, 100, t0);
+  d.poll(t0);
+  for (int i = 30; i < 33; ++i) {
+    const std::string f = dir + "/sample_000" + std::to_string(i) + ".gz";
+    write_file(f, good);
+    set_mtime(f, base_s + 1 + (i - 30) / 2, 500000000L * ((i - 30) % 2));  // 0.5 s apart
+  }
+  d.poll(t0 + 1200);
+  d.poll(t0 + 1200 + DataFollower::kSettleS * 1000);  // all three verified in one tick
+  EXPECT_EQ(d.progress().new_intact, 3u);
+  ASSERT_TRUE(d.progress().per_min.has_value());
+  EXPECT_DOUBLE_EQ(*d.progress().per_min, 120.0);
+  // Quiet for the minimum stall (10 s; 5 x 0.5 s is less): a stall.
+  const int64_t last = t0 + 1200 + DataFollower::kSettleS * 1000;
+  EXPECT_TRUE(d.poll(last + 9000).empty());
+  std::vector<Change> stall = d.poll(last + 11000);
+  ASSERT_EQ(stall.size(), 1u);
+  EXPECT_EQ(stall[0].kind, ChangeKind::kStall);
+  EXPECT_NE(stall[0].text.find("usual interval"), std::string::npos) << stall[0].text;
+}
+
+// Files moved in with old mtimes (or one from a skewed clock) give no
+// written-at pace: the times watch saw them are used.
+TEST(DataFollower, OldOrFutureMtimesFallBackToWhenTheFilesWereSeen) {
+  TempTree t;
+  const std::string dir = t.path("/out");
+  std::filesystem::create_directories(dir);
+  const int64_t base_s = 1764585600;
+  const int64_t t0 = base_s * 1000;
+  DataFollower d(dir, std::nullopt, t0);
+  d.poll(t0);
+  const std::string good = gzip_of(std::string(100, 'a'));
+  write_file(dir + "/a.gz", good);
+  set_mtime(dir + "/a.gz", base_s - 86400, 0);  // a day old: moved in
+  d.poll(t0 + 1000);
+  d.poll(t0 + 1000 + DataFollower::kSettleS * 1000);
+  write_file(dir + "/b.gz", good);
+  set_mtime(dir + "/b.gz", base_s + 5, 0);
+  d.poll(t0 + 7000);
+  d.poll(t0 + 7000 + DataFollower::kSettleS * 1000);
+  ASSERT_TRUE(d.progress().per_min.has_value());
+  EXPECT_DOUBLE_EQ(*d.progress().per_min, 10.0) << "seen 6 s apart, not a day apart";
+}
+
 }  // namespace follow_test
 }  // namespace gt
