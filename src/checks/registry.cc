@@ -46,6 +46,7 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"nvlink.link_down", "nvlink", S::kCritical, St::kHardware, J::kLinks, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "gpu-presence-and-health", "An NVLink down while the GPU's siblings have it up"},
       {"nvlink.errors_growing", "nvlink", S::kWarning, St::kHardware, J::kLinks, R::kByCommands, E::kAlone, "", "GpuTriageGpuLinkDegraded", "gpu-presence-and-health", "NVLink error counters grew during the sample window"},
       {"topology.p2p_degraded", "topology", S::kWarning, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "none: a placement fact, not a fault that comes and goes; gpu_triage_finding shows it", "gpu-presence-and-health", "A TP/PP server's GPU pair cannot use peer-to-peer, or crosses the CPU interconnect where its siblings do not"},
+      {"topology.rank_far_numa", "topology", S::kWarning, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "none: a placement fact, not a fault that comes and goes; gpu_triage_finding shows it", "gpu-presence-and-health", "A server's process may only run on CPUs away from its GPU's NUMA node"},
       {"topology.numa_split", "topology", S::kInfo, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "none: information", "gpu-presence-and-health", "A TP/PP server's GPUs sit on more than one NUMA node"},
       {"thermal.near_slowdown", "thermal", S::kWarning, St::kHardware, J::kLinks, R::kByCommands, E::kAlone, "", "GpuTriageGpuThrottled", "gpu-presence-and-health", "Temperature within a few degrees of the GPU's slowdown threshold"},
       {"memory.held_idle", "memory", S::kWarning, St::kServers, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageIdleServerHoldingMemory", "memory-holders", "GPU memory held by an idle process"},
@@ -155,6 +156,7 @@ void judge(Report& report, const CheckOptions& options) {
   check_cuda_libraries(s, f);
   check_cuda_node(s, f);
   check_server_topology(s, f);
+  check_rank_placement(s, f);
   check_incident(s, f);
   join_gpu_events(f);
   join_recovery_events(f);

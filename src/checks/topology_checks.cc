@@ -48,18 +48,6 @@ std::optional<std::string> level_of(const GpuPeer* ab, const GpuPeer* ba) {
   return std::nullopt;
 }
 
-/// The NUMA node of GPU `index` from the PCI bus (sysfs numa_node; -1,
-/// none, is null).
-std::optional<uint32_t> numa_node_of(const NodeSnapshot& s, uint32_t index) {
-  for (const GpuState& g : s.gpus) {
-    if (g.index != index || !g.pci_bus_id) continue;
-    const std::string bus = normalize_pci_bus_id(*g.pci_bus_id);
-    for (const PciDevice& d : s.pci_devices)
-      if (d.bus_id == bus) return d.numa_node;
-  }
-  return std::nullopt;
-}
-
 std::string server_words(const Server& v) {
   std::string w = fmt::format("{} server {}", v.kind, v.id);
   std::vector<std::string> sizes;
@@ -92,7 +80,7 @@ void judge_group(const NodeSnapshot& s, const Server& v, std::vector<Finding>& o
       const std::string pair = fmt::format("{}-{}", gpus[i], gpus[j]);
       std::vector<std::string> fails = p2p_failures(ab, ba);
       if (!fails.empty()) problems.push_back({pair, fmt::format("{}", fmt::join(fails, ", "))});
-      std::optional<uint32_t> na = numa_node_of(s, gpus[i]), nb = numa_node_of(s, gpus[j]);
+      std::optional<uint32_t> na = gpu_numa_node(s, gpus[i]), nb = gpu_numa_node(s, gpus[j]);
       NodePair key = na < nb ? NodePair{na, nb} : NodePair{nb, na};
       std::optional<std::string> level = level_of(ab, ba);
       if (level == "system" && na && na == nb)
@@ -135,11 +123,11 @@ void judge_group(const NodeSnapshot& s, const Server& v, std::vector<Finding>& o
 void judge_numa(const NodeSnapshot& s, const Server& v, std::vector<Finding>& out) {
   std::set<uint32_t> nodes;
   for (const ServerGpu& sg : v.gpus)
-    if (auto n = numa_node_of(s, sg.index)) nodes.insert(*n);
+    if (auto n = gpu_numa_node(s, sg.index)) nodes.insert(*n);
   if (nodes.size() < 2) return;
   std::map<uint32_t, size_t> gpus_per_node;
   for (const GpuState& g : s.gpus)
-    if (auto n = numa_node_of(s, g.index)) ++gpus_per_node[*n];
+    if (auto n = gpu_numa_node(s, g.index)) ++gpus_per_node[*n];
   size_t most = 0;
   for (const auto& [node, count] : gpus_per_node) most = std::max(most, count);
   if (most < v.gpus.size()) return;

@@ -101,6 +101,7 @@ fi
 o df $? "$(df -P -k -- @PATHS@ 2>&1)"
 o df-i $? "$(df -P -i -- @PATHS@ 2>&1)"
 f /proc/stat /sys/module/nvidia/version /proc/driver/nvidia/version
+for n in /sys/devices/system/node/node*; do f "$n/cpulist"; done
 for d in /sys/bus/pci/devices/*; do
   [ "$(cat "$d/vendor" 2>/dev/null)" = 0x10de ] || continue
   f "$d/vendor" "$d/device" "$d/class" "$d/current_link_speed" "$d/max_link_speed" "$d/current_link_width" "$d/max_link_width" "$d/numa_node"

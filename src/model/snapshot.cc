@@ -68,6 +68,15 @@ const GpuState* gpu_by_index(const NodeSnapshot& s, uint32_t index) {
   return nullptr;
 }
 
+std::optional<uint32_t> gpu_numa_node(const NodeSnapshot& s, uint32_t index) {
+  const GpuState* g = gpu_by_index(s, index);
+  if (!g || !g->pci_bus_id) return std::nullopt;
+  const std::string bus = normalize_pci_bus_id(*g->pci_bus_id);
+  for (const PciDevice& d : s.pci_devices)
+    if (d.bus_id == bus) return d.numa_node;
+  return std::nullopt;
+}
+
 std::optional<bool> idle_over_window(const GpuState& g) {
   if (!g.utilization_gpu_pct || g.utilization_gpu_pct->samples < kMinIdleSamples)
     return std::nullopt;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/cpu_list.h"
 #include "model/cuda_readiness.h"
 #include "model/data_check.h"
 #include "model/driver_recovery.h"
@@ -62,8 +63,18 @@ struct GpuProcess {
   std::optional<int64_t> start_time_unix_s;
   std::optional<uint32_t> ppid;
   std::optional<std::vector<uint32_t>> nspid;  ///< NSpid: line of status
+  /// Cpus_allowed_list: line of status, the CPUs it may run on (its
+  /// affinity within its cpuset); null when not read or malformed.
+  std::optional<CpuList> cpus_allowed;
   std::optional<ProcessOwner> owner;
   bool operator==(const GpuProcess&) const = default;
+};
+
+/// A NUMA node of the machine (/sys/devices/system/node/nodeN).
+struct NumaNode {
+  uint32_t id = 0;
+  std::optional<CpuList> cpus;  ///< cpulist; empty for a memory-only node, null if unreadable
+  bool operator==(const NumaNode&) const = default;
 };
 
 /// A device on the PCI bus with NVIDIA's vendor id and a display/3D class.
@@ -513,7 +524,10 @@ struct NodeSnapshot {
   /// The GPU processes grouped into servers (model/server.h); null when no
   /// GPU's process list could be read.
   std::optional<std::vector<Server>> servers;
-  std::vector<PciDevice> pci_devices;   ///< every NVIDIA GPU on the bus
+  std::vector<PciDevice> pci_devices;  ///< every NVIDIA GPU on the bus
+  /// The machine's NUMA nodes and their CPUs; null when not read (a capture,
+  /// no /sys/devices/system/node).
+  std::optional<std::vector<NumaNode>> numa_nodes;
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
   std::vector<DiskUsage> disks;         ///< one per --path (and /), in the order given
   /// What runs this node: "vm" (DMI vendor/product or the cpuinfo
@@ -566,6 +580,10 @@ std::string normalize_pci_bus_id(std::string_view bus_id);
 
 /// The GPU with NVML index `index`, or nullptr.
 const GpuState* gpu_by_index(const NodeSnapshot& s, uint32_t index);
+
+/// The NUMA node of GPU `index`: its PCI device's numa_node (null: the bus
+/// was not read, the GPU has no bus id, or the platform gives none).
+std::optional<uint32_t> gpu_numa_node(const NodeSnapshot& s, uint32_t index);
 
 /// Whether a GPU stayed idle over the sample window: every sample read 0%,
 /// with at least kMinIdleSamples samples; nullopt when utilization was not

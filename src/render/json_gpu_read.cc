@@ -48,6 +48,7 @@ GpuProcess process_of(const J& j, const std::string& path) {
   o.get("user", p.user);
   o.get("ppid", p.ppid);
   o.get("nspid", p.nspid);
+  o.get("cpus_allowed", p.cpus_allowed);
   o.get("start_time_unix_s", p.start_time_unix_s);
   if (const J* w = o.find("owner"); w && !w->is_null()) p.owner = owner_of(*w, o.at("owner"));
   return p;

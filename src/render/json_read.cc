@@ -104,6 +104,15 @@ void read_hex(const J& j, const std::string& path, std::optional<uint32_t>& out)
   out = wide ? std::optional<uint32_t>(static_cast<uint32_t>(*wide)) : std::nullopt;
 }
 
+void read(const J& j, const std::string& path, CpuList& out) {
+  std::string text;
+  read(j, path, text);
+  std::optional<CpuList> cpus = parse_cpu_list(text);
+  if (!cpus)
+    fail(path, "expected a CPU list as \"0-31,64-95\", got \"" + text.substr(0, 40) + "\"");
+  out = std::move(*cpus);
+}
+
 void read_time(const J& j, const std::string& path, std::optional<int64_t>& out) {
   if (j.is_null()) {
     out.reset();

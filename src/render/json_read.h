@@ -83,6 +83,8 @@ void read_hex(const J& j, const std::string& path, std::optional<uint64_t>& out)
 void read_hex(const J& j, const std::string& path, std::optional<uint32_t>& out);
 /// "2026-11-29T16:15:27Z" (format_utc) -> Unix seconds; null -> nullopt.
 void read_time(const J& j, const std::string& path, std::optional<int64_t>& out);
+/// "0-31,64-95" (format_cpu_list) -> the CPUs; anything else is an error.
+void read(const J& j, const std::string& path, CpuList& out);
 /// A string, or null for "" (the renderers write an empty text as null).
 void read_or_empty(const J& j, const std::string& path, std::string& out);
 

@@ -50,6 +50,7 @@ J process_json(const GpuProcess& p) {
   j["user"] = opt(p.user);
   j["ppid"] = opt(p.ppid);
   j["nspid"] = opt(p.nspid);
+  j["cpus_allowed"] = p.cpus_allowed ? J(format_cpu_list(*p.cpus_allowed)) : J(nullptr);
   j["start_time"] = iso_time(p.start_time_unix_s);
   j["start_time_unix_s"] = opt(p.start_time_unix_s);
   j["owner"] = owner_json(p.owner);
@@ -147,6 +148,14 @@ J pci_json(const PciDevice& d) {
       {"numa_node", opt(d.numa_node)},
       {"model", opt(d.model)},
       {"uuid", opt(d.uuid)}};
+}
+
+J numa_nodes_json(const std::optional<std::vector<NumaNode>>& nodes) {
+  if (!nodes) return nullptr;
+  J out = J::array();
+  for (const NumaNode& n : *nodes)
+    out.push_back({{"id", n.id}, {"cpus", n.cpus ? J(format_cpu_list(*n.cpus)) : J(nullptr)}});
+  return out;
 }
 
 J kernel_log_json(const std::optional<KernelLog>& log) {
@@ -418,6 +427,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   J pci = J::array();
   for (const PciDevice& d : snap.pci_devices) pci.push_back(pci_json(d));
   j["pci_devices"] = pci;
+  j["numa_nodes"] = numa_nodes_json(snap.numa_nodes);
   j["kernel_log"] = kernel_log_json(snap.kernel_log);
   j["disks"] = disks_json(snap.disks);
   j["machine_kind"] = opt(snap.machine_kind);

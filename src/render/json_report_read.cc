@@ -6,6 +6,7 @@
 // process_pids) are not read back.
 #include "render/json_report_read.h"
 
+#include "history/state_file.h"
 #include "render/json_cuda.h"
 #include "render/json_read.h"
 #include "render/json_report.h"
@@ -34,6 +35,14 @@ PciDevice pci_of(const J& j, const std::string& path) {
   o.get("model", d.model);
   o.get("uuid", d.uuid);
   return d;
+}
+
+NumaNode numa_node_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  NumaNode n;
+  o.get("id", n.id);
+  o.get("cpus", n.cpus);
+  return n;
 }
 
 KernelLog::Source log_source_of(const J& j, const std::string& path) {
@@ -383,6 +392,7 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   if (const J* g = o.find("gpus")) read_each(*g, o.at("gpus"), s.gpus, gpu_of);
   read_optional_each(o, "servers", s.servers, server_of);
   if (const J* p = o.find("pci_devices")) read_each(*p, o.at("pci_devices"), s.pci_devices, pci_of);
+  read_optional_each(o, "numa_nodes", s.numa_nodes, numa_node_of);
   if (const J* k = o.find("kernel_log"); k && !k->is_null())
     s.kernel_log = kernel_log_of(*k, o.at("kernel_log"));
   if (const J* d = o.find("disks")) read_each(*d, o.at("disks"), s.disks, disk_of);

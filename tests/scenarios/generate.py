@@ -396,7 +396,7 @@ PROC_ENV = ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 
 
 def proc(root, pid, comm, argv, ppid, uid, start_s, cgroup, state="S",
-         threads=1, vsize_kb=20000, rss_kb=12000, env=None):
+         threads=1, vsize_kb=20000, rss_kb=12000, env=None, cpus=None):
     """A /proc/<pid> directory. comm is truncated to 15 chars like the
     kernel does; argv and env are lists (joined with NULs, NUL-terminated;
     env defaults to PROC_ENV)."""
@@ -417,7 +417,8 @@ def proc(root, pid, comm, argv, ppid, uid, start_s, cgroup, state="S",
           f"Gid:\t{uid}\t{uid}\t{uid}\t{uid}\nFDSize:\t256\nGroups:\t{uid} \n"
           f"NStgid:\t{pid}\nNSpid:\t{pid}\nNSpgid:\t{pid}\nNSsid:\t{pid}\n"
           f"VmPeak:\t{vsize_kb + 1024} kB\nVmSize:\t{vsize_kb} kB\n"
-          f"VmRSS:\t{rss_kb} kB\nThreads:\t{threads}\n")
+          f"VmRSS:\t{rss_kb} kB\nThreads:\t{threads}\n"
+          + (f"Cpus_allowed_list:\t{cpus}\n" if cpus else ""))
     write(root, d + "stat",
           stat_line(pid, comm, state, ppid, pid, int(start_s * HZ), threads,
                     vsize_kb, rss_kb // 4, 1234, 567))
@@ -1061,6 +1062,50 @@ def hgx_nvlink_tp8(path):
     return s
 
 
+def numa_nodes(root, cpulists):
+    """/sys/devices/system/node/nodeN/cpulist for each node's CPU list."""
+    for n, cpus in enumerate(cpulists):
+        write(root, f"sys/devices/system/node/node{n}/cpulist", cpus + "\n")
+    write(root, "sys/devices/system/node/possible", f"0-{len(cpulists) - 1}\n")
+
+
+def numa_pinned_tp2(path):
+    """A two-socket H100 node (issue 38 item 4): a vLLM server with TP=2 on
+    GPU 0 (NUMA node 0) and GPU 4 (node 1), started under
+    `numactl --cpunodebind=0`: both ranks may only run on node 0's CPUs, so
+    rank 1 works across the CPU interconnect from its GPU. Its GPUs sit on
+    two nodes where one node has four (topology.numa_split, info)."""
+    root = os.path.join(path, "root")
+    base_root(root, ["svc-vllm:x:996:996:vLLM:/var/lib/vllm:/usr/sbin/nologin"])
+    nvidia_module(root, "570.124.04")
+    gpu_pci_tree(root, H100_BUSES, "0x2330", ("0x10de", "0x16c1"))
+    numa_nodes(root, ["0-31,64-95", "32-63,96-127"])
+    init_proc(root)
+    devs = h100x8("numa-pinned-tp2")
+    unit, model, port = "vllm.service", "Qwen/Qwen2.5-32B-Instruct", 8000
+    cg = "/system.slice/" + unit
+    launcher = 5100
+    node0 = "0-31,64-95"
+    proc(root, launcher, "vllm",
+         ["/usr/bin/python3", "/usr/local/bin/vllm", "serve", model,
+          "--tensor-parallel-size", "2", "--port", str(port)],
+         1, 996, 25.0, cg, threads=48, cpus=node0)
+    write(root, "etc/systemd/system/" + unit,
+          VLLM_UNIT.format(model=model, port=port).replace(
+              "ExecStart=", "ExecStart=/usr/bin/numactl --cpunodebind=0 ").replace(
+              "--tensor-parallel-size 4", "--tensor-parallel-size 2"))
+    for r, gpu in enumerate([0, 4]):
+        pid = launcher + 1 + r
+        proc(root, pid, "VLLM::Worker_TP", [f"VLLM::Worker_TP{r}"],
+             launcher, 996, 40.0 + 0.1 * r, cg, threads=90, cpus=node0)
+        busy(devs[gpu], 88, 560, 55)
+        devs[gpu]["processes"] = [{"pid": pid, "used_mib": 71234, "type": "compute"}]
+    return scenario_json(
+        "8x H100, two sockets: one vLLM server, TP=2 on GPU 0 (NUMA node 0) "
+        "and GPU 4 (node 1), both ranks pinned to node 0 by numactl",
+        "current", "570.124.04", "570.124.04", "12.570.124.04", 12080, devs)
+
+
 TGI_CONTAINER = "4f2a9c1e7b3d" + "8e6f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f"
 
 
@@ -1537,6 +1582,7 @@ SCENARIOS = {
     "story": story,
     "p2p-lost-vm": p2p_lost_vm,
     "hgx-nvlink-tp8": hgx_nvlink_tp8,
+    "numa-pinned-tp2": numa_pinned_tp2,
     "incident-clean-reboot": incident_clean_reboot,
     "incident-panic": incident_panic,
     "incident-clock-off": incident_clock_off,

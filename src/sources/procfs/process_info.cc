@@ -14,7 +14,8 @@
 //   may leave runs of NULs or spaces; we join NULs with single spaces.
 // - status: "Key:\tvalue" lines; "Uid:" holds real, effective, saved and fs
 //   uids; "NSpid:" (kernel >= 4.1) lists the PID in each namespace from the
-//   reader's outward-in view down to the innermost.
+//   reader's outward-in view down to the innermost; "Cpus_allowed_list:"
+//   the CPUs it may run on ("0-31,64-95", its main thread's affinity).
 // - cgroup: see cgroup_owner.cc.
 // A process can exit between any two reads. Its files then fail with ENOENT
 // or ESRCH (FsRoot maps both to NotFound), and we drop what we read so far
@@ -158,6 +159,8 @@ void fill_from_stat(const FsRoot& root, const std::string& text, GpuProcess& p) 
 void fill_from_status(const std::string& text, GpuProcess& p) {
   std::optional<Fields> uids = key_values(text, "Uid");
   if (uids && !uids->empty()) p.uid = parse_uint<uint32_t>(uids->front());
+  std::optional<Fields> cpus = key_values(text, "Cpus_allowed_list");
+  if (cpus && cpus->size() == 1) p.cpus_allowed = parse_cpu_list(cpus->front());
   std::optional<Fields> nspid = key_values(text, "NSpid");
   if (!nspid || nspid->empty()) return;
   std::vector<uint32_t> levels;
@@ -177,6 +180,7 @@ void clear_proc_fields(GpuProcess& p) {
   p.start_time_unix_s.reset();
   p.ppid.reset();
   p.nspid.reset();
+  p.cpus_allowed.reset();
   p.owner.reset();
 }
 

@@ -1,10 +1,13 @@
 #include "sources/procfs/process_info.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,7 +29,8 @@ constexpr char kStatus[] =
     "Ngid:\t0\nPid:\t4242\nPPid:\t4100\nTracerPid:\t0\n"
     "Uid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\n"
     "FDSize:\t256\nGroups:\t27 1000 \nNStgid:\t4242\t17\nNSpid:\t4242\t17\n"
-    "NSpgid:\t4242\t17\nNSsid:\t4100\t1\nVmPeak:\t 9876543 kB\n";
+    "NSpgid:\t4242\t17\nNSsid:\t4100\t1\nVmPeak:\t 9876543 kB\n"
+    "Cpus_allowed:\tffffffff,00000000,ffffffff\nCpus_allowed_list:\t0-31,64-95\n";
 constexpr char kPasswd[] =
     "root:x:0:0:root:/root:/bin/bash\n"
     "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
@@ -191,6 +195,47 @@ TEST(FillProcessDetails, PermissionDeniedLeavesOnlyThatFieldNull) {
         std::_Exit(ok ? 0 : 1);
       },
       ::testing::ExitedWithCode(0), "");
+}
+
+TEST(FillProcessDetails, CpusAllowedListIsTheProcessesCpus) {
+  TempTree t;
+  write_process(t);
+  GpuProcess p = filled(t);
+  ASSERT_TRUE(p.cpus_allowed);
+  EXPECT_EQ(format_cpu_list(*p.cpus_allowed), "0-31,64-95");
+  t.write("/proc/4242/status", "Name:\tpython3\nUid:\t0\t0\t0\t0\nCpus_allowed_list:\t0-x\n");
+  EXPECT_FALSE(filled(t).cpus_allowed) << "garbage is unknown, not no CPUs";
+  t.write("/proc/4242/status", "Name:\tpython3\nUid:\t0\t0\t0\t0\n");
+  EXPECT_FALSE(filled(t).cpus_allowed);
+}
+
+// A real process pinned as taskset pins a rank: its status says so.
+TEST(FillProcessDetails, APinnedLiveChildReadsItsAffinity) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    const char ok = ::sched_setaffinity(0, sizeof set, &set) == 0 ? 'y' : 'n';
+    (void)!::write(ready[1], &ok, 1);
+    ::pause();
+    std::_Exit(0);
+  }
+  char ok = 0;
+  ASSERT_EQ(::read(ready[0], &ok, 1), 1);
+  GpuProcess p;
+  p.pid = static_cast<uint32_t>(child);
+  fill_process_details(FsRoot("/"), p);
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  ASSERT_EQ(ok, 'y');
+  ASSERT_TRUE(p.cpus_allowed);
+  EXPECT_EQ(format_cpu_list(*p.cpus_allowed), "0");
 }
 
 TEST(FillProcessDetails, LiveSelfThroughRealRoot) {
