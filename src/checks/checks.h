@@ -42,6 +42,9 @@ void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_cuda_node(const NodeSnapshot& s, std::vector<Finding>& out);
 /// Each TP/PP server's GPUs as a group: peer-to-peer and NUMA (topology_checks.cc).
 void check_server_topology(const NodeSnapshot& s, std::vector<Finding>& out);
+/// RDMA readiness (checks/rdma_checks.cc): ports down, rates apart, no
+/// GPUDirect RDMA peer-memory module.
+void check_rdma(const NodeSnapshot& s, std::vector<Finding>& out);
 /// gpu.repeat_offender from the record across boots and this run's findings
 /// so far (`out`); runs after the joins.
 void check_history(const NodeSnapshot& s, std::vector<Finding>& out);

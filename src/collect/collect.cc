@@ -26,6 +26,7 @@
 #include "sources/smi_xml/smi_capture_file.h"
 #include "sources/sysfs/machine_kind.h"
 #include "sources/sysfs/pci_devices.h"
+#include "sources/sysfs/rdma_devices.h"
 
 namespace gt {
 namespace {
@@ -200,6 +201,7 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
     snap.pci_devices = std::move(*pci);
   else
     snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+  snap.rdma = read_rdma(root, snap.pci_devices, snap.nvidia_modules, snap.warnings);
   if (std::optional<MachineKind> m = read_machine_kind(root)) {
     snap.machine_kind = m->kind;
     snap.machine_evidence = m->evidence;
