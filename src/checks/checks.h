@@ -45,6 +45,9 @@ void check_server_topology(const NodeSnapshot& s, std::vector<Finding>& out);
 /// topology.rank_far_numa: a server's process that may only run on CPUs
 /// away from its GPU's NUMA node (rank_placement.cc).
 void check_rank_placement(const NodeSnapshot& s, std::vector<Finding>& out);
+/// RDMA readiness (checks/rdma_checks.cc): ports down, rates apart, no
+/// GPUDirect RDMA peer-memory module.
+void check_rdma(const NodeSnapshot& s, std::vector<Finding>& out);
 /// gpu.repeat_offender from the record across boots and this run's findings
 /// so far (`out`); runs after the joins.
 void check_history(const NodeSnapshot& s, std::vector<Finding>& out);

@@ -48,6 +48,9 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"topology.p2p_degraded", "topology", S::kWarning, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "none: a placement fact, not a fault that comes and goes; gpu_triage_finding shows it", "gpu-presence-and-health", "A TP/PP server's GPU pair cannot use peer-to-peer, or crosses the CPU interconnect where its siblings do not"},
       {"topology.rank_far_numa", "topology", S::kWarning, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "none: a placement fact, not a fault that comes and goes; gpu_triage_finding shows it", "gpu-presence-and-health", "A server's process may only run on CPUs away from its GPU's NUMA node"},
       {"topology.numa_split", "topology", S::kInfo, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "none: information", "gpu-presence-and-health", "A TP/PP server's GPUs sit on more than one NUMA node"},
+      {"rdma.port_down", "rdma", S::kWarning, St::kHardware, J::kApart, R::kByCommands, E::kAlone, "", "none: the fabric's own monitoring (UFM, the SM) owns its ports; gpu_triage_finding shows it", "rdma-readiness", "An InfiniBand port, or a RoCE port whose net device is up, is not ACTIVE"},
+      {"rdma.rate_mismatch", "rdma", S::kWarning, St::kHardware, J::kApart, R::kByCommands, E::kAlone, "", "none: a link fact; gpu_triage_finding shows it", "rdma-readiness", "Active RDMA ports of one board type run at different rates"},
+      {"rdma.peermem_missing", "rdma", S::kWarning, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "none: configuration, not a fault; gpu_triage_finding shows it", "rdma-readiness", "RDMA ports active and NVIDIA GPUs present, but no GPUDirect RDMA peer-memory module (info where dma-buf may stand in)"},
       {"thermal.near_slowdown", "thermal", S::kWarning, St::kHardware, J::kLinks, R::kByCommands, E::kAlone, "", "GpuTriageGpuThrottled", "gpu-presence-and-health", "Temperature within a few degrees of the GPU's slowdown threshold"},
       {"memory.held_idle", "memory", S::kWarning, St::kServers, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageIdleServerHoldingMemory", "memory-holders", "GPU memory held by an idle process"},
       {"memory.held_no_process", "memory", S::kWarning, St::kHolders, J::kApart, R::kByCommands, E::kAlone, "", "none: a PID namespace or a leftover context; the dashboard shows the memory", "memory-holders", "GPU memory held with no visible process"},
@@ -157,6 +160,7 @@ void judge(Report& report, const CheckOptions& options) {
   check_cuda_node(s, f);
   check_server_topology(s, f);
   check_rank_placement(s, f);
+  check_rdma(s, f);
   check_incident(s, f);
   join_gpu_events(f);
   join_recovery_events(f);

@@ -27,6 +27,7 @@
 #include "sources/sysfs/machine_kind.h"
 #include "sources/sysfs/numa_nodes.h"
 #include "sources/sysfs/pci_devices.h"
+#include "sources/sysfs/rdma_devices.h"
 
 namespace gt {
 namespace {
@@ -202,6 +203,7 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
   else
     snap.warnings.push_back("PCI bus not read: " + pci.error().message);
   snap.numa_nodes = read_numa_nodes(root);
+  snap.rdma = read_rdma(root, snap.pci_devices, snap.nvidia_modules, snap.warnings);
   if (std::optional<MachineKind> m = read_machine_kind(root)) {
     snap.machine_kind = m->kind;
     snap.machine_evidence = m->evidence;

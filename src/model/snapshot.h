@@ -23,6 +23,7 @@
 #include "model/mounts.h"
 #include "model/nvml_init.h"
 #include "model/owner_kind.h"
+#include "model/rdma.h"
 #include "model/server.h"
 
 namespace gt {
@@ -561,6 +562,9 @@ struct NodeSnapshot {
   /// Whether CUDA will start here (model/cuda_readiness.h): the readiness
   /// stage; null when not collected (a capture, a command without it).
   std::optional<CudaReadiness> cuda;
+  /// RDMA devices, the peer-memory module and each GPU's nearest NIC
+  /// (model/rdma.h); null: no /sys/class/infiniband device, or not read.
+  std::optional<RdmaState> rdma;
   std::vector<std::string> warnings;  ///< collection problems, in words
   bool operator==(const NodeSnapshot&) const = default;
 };

@@ -6,6 +6,7 @@
 #include "render/incident_render.h"
 #include "render/json_cuda.h"
 #include "render/json_gpu_health.h"
+#include "render/json_rdma.h"
 #include "render/json_util.h"
 #include "util/json_text.h"
 #include "util/time_format.h"
@@ -436,6 +437,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["incident"] = incident_to_json(snap.incident);
   j["mounts"] = mounts_json(snap.mounts);
   j["cuda"] = cuda_readiness_json(snap.cuda);
+  j["rdma"] = rdma_json(snap.rdma);
   j["history"] = history_json(snap.history, snap.fingerprint);
   j["nvidia_modules"] = modules_json(snap.nvidia_modules);
   j["nvidia_services"] = services_json(snap.nvidia_services);

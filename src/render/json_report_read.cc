@@ -8,6 +8,7 @@
 
 #include "history/state_file.h"
 #include "render/json_cuda.h"
+#include "render/json_rdma.h"
 #include "render/json_read.h"
 #include "render/json_report.h"
 #include "util/json_depth.h"
@@ -403,6 +404,7 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
     s.incident = incident_of(*i, o.at("incident"));
   if (const J* m = o.find("mounts")) read_each(*m, o.at("mounts"), s.mounts, mount_of);
   if (const J* c = o.find("cuda"); c && !c->is_null()) s.cuda = cuda_readiness_of(*c, o.at("cuda"));
+  if (const J* r = o.find("rdma"); r && !r->is_null()) s.rdma = rdma_of(*r, o.at("rdma"));
   if (const J* h = o.find("history"); h && !h->is_null()) {
     s.history = history_of(*h, o.at("history"));
     Obj ho(*h, o.at("history"));

@@ -1550,6 +1550,67 @@ def incident_clock_off(path):
     return s
 
 
+def linked_pci(root, bdf, devpath):
+    """Moves the plain folder sys/bus/pci/devices/<bdf> to its place on the
+    PCI tree, sys/devices/<devpath>, and links it back as a live node does
+    (its driver link made relative to the new place)."""
+    bus_dir = os.path.join(root, "sys/bus/pci/devices", bdf)
+    dest = os.path.join(root, "sys/devices", devpath)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    shutil.move(bus_dir, dest)
+    symlink(root, f"sys/bus/pci/devices/{bdf}", f"../../../devices/{devpath}")
+    driver = os.path.join(dest, "driver")
+    if os.path.islink(driver):
+        name = os.path.basename(os.readlink(driver))
+        os.remove(driver)
+        up = "../" * (len(devpath.split("/")) + 1)
+        os.symlink(f"{up}bus/pci/drivers/{name}", driver)
+
+
+def rdma_hca(root, name, bdf, devpath, numa, state, phys, rate):
+    """A ConnectX-7 (single-port NDR InfiniBand) at sys/devices/<devpath>,
+    laid out as the kernel does: the class link, the `device` link, ports."""
+    pci_device(root, bdf, "0x15b3", "0x1021", "0x020700", "mlx5_core", 5, 16,
+               numa=numa, sub=("0x15b3", "0x0041"))
+    linked_pci(root, bdf, devpath)
+    ib = f"sys/devices/{devpath}/infiniband/{name}"
+    symlink(root, f"sys/class/infiniband/{name}", f"../../devices/{devpath}/infiniband/{name}")
+    symlink(root, f"{ib}/device", f"../../../{bdf}")
+    write(root, f"{ib}/board_id", "MT_0000000838\n")
+    write(root, f"{ib}/fw_ver", "28.39.1002\n")
+    write(root, f"{ib}/node_type", "1: CA\n")
+    write(root, f"{ib}/ports/1/state", state + "\n")
+    write(root, f"{ib}/ports/1/phys_state", phys + "\n")
+    write(root, f"{ib}/ports/1/rate", rate + "\n")
+    write(root, f"{ib}/ports/1/link_layer", "InfiniBand\n")
+
+
+def rdma_port_down(path):
+    """healthy-h100x8 as an HGX node for multi-node jobs (issue 38 item 5):
+    each GPU and its NDR HCA under one PCIe switch (the real symlinked
+    sysfs layout), mlx5_3's port down (Polling: no link), and
+    nvidia_peermem not loaded under the proprietary module."""
+    s = healthy_h100x8(path)
+    root = os.path.join(path, "root")
+    write(root, "proc/sys/kernel/osrelease", "6.1.0-28-amd64\n")
+    for i, bus in enumerate(H100_BUSES):
+        b = int(bus, 16)
+        hb = b - 3
+        top = f"pci0000:{hb:02x}/0000:{hb:02x}:01.0/0000:{hb + 1:02x}:00.0"
+        linked_pci(root, f"0000:{b:02x}:00.0", f"{top}/0000:{hb + 2:02x}:00.0/0000:{b:02x}:00.0")
+        nic = f"0000:{b + 1:02x}:00.0"
+        down = i == 3
+        rdma_hca(root, f"mlx5_{i}", nic, f"{top}/0000:{hb + 2:02x}:01.0/{nic}",
+                 0 if i < 4 else 1, "1: DOWN" if down else "4: ACTIVE",
+                 "2: Polling" if down else "5: LinkUp",
+                 "10 Gb/sec (4X SDR)" if down else "400 Gb/sec (4X NDR)")
+    s["description"] = (
+        "healthy-h100x8 with 8 single-port NDR InfiniBand HCAs (mlx5_0-7), each "
+        "under its GPU's PCIe switch: mlx5_3's port DOWN (phys Polling), and "
+        "nvidia_peermem not loaded (proprietary module): GPUDirect RDMA off")
+    return s
+
+
 SCENARIOS = {
     "healthy-h100x8": healthy_h100x8,
     "after-crash": after_crash,
@@ -1583,6 +1644,7 @@ SCENARIOS = {
     "p2p-lost-vm": p2p_lost_vm,
     "hgx-nvlink-tp8": hgx_nvlink_tp8,
     "numa-pinned-tp2": numa_pinned_tp2,
+    "rdma-port-down": rdma_port_down,
     "incident-clean-reboot": incident_clean_reboot,
     "incident-panic": incident_panic,
     "incident-clock-off": incident_clock_off,
