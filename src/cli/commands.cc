@@ -20,6 +20,7 @@ int cmd_help(const Command& self, int argc, char** argv);
 int cmd_cuda(const Command& self, int argc, char** argv);
 int cmd_cuda_child(const Command& self, int argc, char** argv);
 int cmd_bundle(const Command& self, int argc, char** argv);
+int cmd_topo(const Command& self, int argc, char** argv);
 
 namespace {
 
@@ -52,6 +53,8 @@ const Command kCommands[] = {
      cmd_history, 0, 0, true},
     {"cuda", "run CUDA on every selected GPU, each under its own deadline: does it really work?",
      cmd_cuda, kGpus | kServers, 0, true},
+    {"topo", "the GPUs and RDMA NICs as a group: the matrix of what each pair shares, NUMA nodes",
+     cmd_topo, kGpus | kHost, 0, true},
     {"bundle", "one archive of the node as the triage saw it, redacted, before acting on it",
      cmd_bundle, kNode, static_cast<Steps>(kJudge), true},
     {"__cuda-child", "the cuda command's child process (internal, not for people)", cmd_cuda_child,

@@ -56,6 +56,14 @@ struct GpuNic {
   std::string gpu_bus_id;            ///< canonical "0000:19:00.0"
   std::optional<std::string> nic;    ///< the nearest device's name; null: unknown
   std::optional<std::string> level;  ///< as above; null: no path known
+  /// How near each RDMA device with a PCI function is, in devices' order
+  /// (the topology matrix's NIC columns).
+  struct ToNic {
+    std::string nic;
+    std::optional<std::string> level;
+    bool operator==(const ToNic&) const = default;
+  };
+  std::vector<ToNic> to_each;
   bool operator==(const GpuNic&) const = default;
 };
 

@@ -43,9 +43,15 @@ J rdma_json(const std::optional<RdmaState>& r) {
   J devices = J::array();
   for (const RdmaDevice& d : r->devices) devices.push_back(device_json(d));
   J nics = J::array();
-  for (const GpuNic& g : r->gpu_nics)
-    nics.push_back(
-        {{"gpu_pci_bus_id", g.gpu_bus_id}, {"nic", opt(g.nic)}, {"level", opt(g.level)}});
+  for (const GpuNic& g : r->gpu_nics) {
+    J each = J::array();
+    for (const GpuNic::ToNic& t : g.to_each)
+      each.push_back({{"nic", t.nic}, {"level", opt(t.level)}});
+    nics.push_back({{"gpu_pci_bus_id", g.gpu_bus_id},
+                    {"nic", opt(g.nic)},
+                    {"level", opt(g.level)},
+                    {"to_each", each}});
+  }
   return {{"devices", devices},
           {"peer_memory_module", opt(r->peer_memory_module)},
           {"open_kernel_module", opt(r->open_kernel_module)},
@@ -86,12 +92,21 @@ RdmaDevice device_of(const J& j, const std::string& path) {
   return d;
 }
 
+GpuNic::ToNic to_nic_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  GpuNic::ToNic t;
+  o.get("nic", t.nic);
+  o.get("level", t.level);
+  return t;
+}
+
 GpuNic gpu_nic_of(const J& j, const std::string& path) {
   Obj o(j, path);
   GpuNic g;
   o.get("gpu_pci_bus_id", g.gpu_bus_id);
   o.get("nic", g.nic);
   o.get("level", g.level);
+  if (const J* t = o.find("to_each")) read_each(*t, o.at("to_each"), g.to_each, to_nic_of);
   return g;
 }
 

@@ -12,6 +12,7 @@
 #include "holders/stop.h"
 #include "render/incident_render.h"
 #include "render/text_wrap.h"
+#include "render/topology_matrix.h"
 #include "util/byte_units.h"
 #include "util/index_list.h"
 #include "util/plural.h"
@@ -751,6 +752,8 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
     header(snap, opt, paint, out);
     gpu_table(snap, opt, paint, out);
     if (opt.wide) wide_identity(snap, out);
+    if (std::string m = opt.wide ? render_topology_matrix(snap, std::string::npos) : ""; !m.empty())
+      out << "\n" << m;
     process_table(snap, opt, paint, out);
   }
   bool pci_disagrees =

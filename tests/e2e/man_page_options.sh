@@ -7,7 +7,7 @@ MAN="$GT_SOURCE_DIR/docs/gpu-triage.1"
 # The page as text: groff's \- is a plain dash.
 sed 's/\\-/-/g' "$MAN" >"$TMP/man.txt"
 
-for cmd in "" free serve data history watch fleet bundle; do
+for cmd in "" free serve data history watch fleet bundle topo; do
   # shellcheck disable=SC2086
   "$TOOL" $cmd --help >"$TMP/help" || fail "$cmd --help"
   # Long options anywhere in the help, short ones that start an option line.

@@ -153,6 +153,7 @@ GpuNic nearest_nic(const FsRoot& root, const PciDevice& gpu,
   for (const RdmaDevice& d : devices) {
     if (!d.pci_bus_id) continue;
     std::optional<std::string> level = pci_nearness(path, gpu.numa_node, d.pci_path, d.numa_node);
+    g.to_each.push_back({d.name, level});
     if (nearness_rank(level) < best) {
       best = nearness_rank(level);
       g.nic = d.name;
