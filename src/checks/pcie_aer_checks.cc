@@ -262,8 +262,8 @@ void aer_uncorrectable(const NodeSnapshot& s, const AerSite& site, AerClass c,
   f.action =
       fatal ? fmt::format(
                   "A fatal error means the link could not be trusted: the kernel's AER recovery "
-                  "reset it, and what was in flight to {} was lost (a job on it most likely "
-                  "failed, and the GPU may have fallen off the bus). Drain {}, read the kernel "
+                  "reset it, and what was in flight to {} was lost (a job running there most "
+                  "likely failed; a GPU may have fallen off the bus). Drain {}, read the kernel "
                   "log's AER lines (which device reported which error), then check the seating, "
                   "the riser or cable and the slot of the link; reseat, and replace the part if it "
                   "recurs. The counts clear only when the node reboots.",

@@ -24,9 +24,9 @@
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
 #include "sources/smi_xml/smi_capture_file.h"
+#include "sources/sysfs/aer_counters.h"
 #include "sources/sysfs/machine_kind.h"
 #include "sources/sysfs/pci_devices.h"
-#include "sources/sysfs/pcie_aer.h"
 
 namespace gt {
 namespace {

@@ -3,7 +3,7 @@
 // sysfs-bus-pci-devices-aer), for each NVIDIA GPU and every bridge above it
 // up to its root port. They count since the device was enumerated (boot,
 // or a hot-plug/rescan): nothing clears them while the node runs. Plain
-// data, read by src/sources/sysfs/pcie_aer.h, judged by
+// data, read by src/sources/sysfs/aer_counters.h, judged by
 // src/checks/pcie_aer_checks.cc.
 #pragma once
 

@@ -1,28 +1,17 @@
-#include "sources/sysfs/pcie_aer.h"
+#include "sources/sysfs/aer_counters.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "sources/sysfs/pci_devices.h"
 #include "sources/sysfs/pci_path.h"
+#include "util/numeric.h"
 
 namespace gt {
 namespace {
 
-constexpr size_t kMaxAerFileBytes = 8192;
-constexpr size_t kMaxAerLines = 64;
-constexpr size_t kMaxAerNameBytes = 64;
-constexpr size_t kMaxAerErrorsKept = 32;
-
 /// A decimal count filling `s`; nullopt for anything else (a sign, a
 /// space, a count past 2^64).
-std::optional<uint64_t> aer_count(std::string_view s) {
-  if (s.empty() || s.size() > 20) return std::nullopt;
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
+std::optional<uint64_t> aer_count(std::string_view s) { return parse_int<uint64_t>(s); }
 
 bool aer_name_printable(std::string_view n) {
   if (n.empty() || n.size() > kMaxAerNameBytes || n.front() == ' ' || n.back() == ' ') return false;

@@ -24,6 +24,13 @@
 
 namespace gt {
 
+/// Bounds of an aer_dev_* file as read: the kernel's has some 20 lines of
+/// short names in well under 1 KiB.
+inline constexpr size_t kMaxAerFileBytes = 8192;
+inline constexpr size_t kMaxAerLines = 64;
+inline constexpr size_t kMaxAerNameBytes = 64;
+inline constexpr size_t kMaxAerErrorsKept = 32;  ///< named errors kept per file
+
 /// A whole aer_dev_* file: every line "NAME COUNT" (NAME printable, at most
 /// 64 bytes), the last one "TOTAL_<total_key> COUNT" (total_key "ERR_COR",
 /// "ERR_NONFATAL", "ERR_FATAL"); at most 64 lines. Nullopt otherwise.

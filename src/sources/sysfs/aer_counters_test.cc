@@ -1,4 +1,4 @@
-#include "sources/sysfs/pcie_aer.h"
+#include "sources/sysfs/aer_counters.h"
 
 #include <gtest/gtest.h>
 
