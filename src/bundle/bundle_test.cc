@@ -124,9 +124,15 @@ TEST(BundleTreeCopy, CopiesWhatWasReadInTheFixtureLayout) {
   EXPECT_EQ(find(c.entries, "root/proc/7/stat")->bytes, "7 (python) S");
   EXPECT_EQ(find(c.entries, "root/proc/7/environ"), nullptr);  // never read
   EXPECT_EQ(find(c.entries, "root/etc/not-read"), nullptr);
-  // The device's link was gone through: its files sit under its name.
-  EXPECT_EQ(find(c.entries, "root/sys/bus/pci/devices/0000:01:00.0"), nullptr);
-  ASSERT_NE(find(c.entries, "root/sys/bus/pci/devices/0000:01:00.0/vendor"), nullptr);
+  // The device's link was read and gone through: the link is kept (its
+  // target is the device's place in the PCIe tree) and its files sit where
+  // it leads.
+  const TreeEntry* link = find(c.entries, "root/sys/bus/pci/devices/0000:01:00.0");
+  ASSERT_NE(link, nullptr);
+  EXPECT_EQ(link->type, TreeEntry::Type::kLink);
+  EXPECT_EQ(link->target, "../../../devices/pci0000:00/0000:01:00.0");
+  EXPECT_EQ(find(c.entries, "root/sys/bus/pci/devices/0000:01:00.0/vendor"), nullptr);
+  ASSERT_NE(find(c.entries, "root/sys/devices/pci0000:00/0000:01:00.0/vendor"), nullptr);
   // An opened log keeps its newest bytes, the cut noted.
   const TreeEntry* kern = find(c.entries, "root/var/log/kern.log");
   ASSERT_NE(kern, nullptr);
@@ -134,6 +140,40 @@ TEST(BundleTreeCopy, CopiesWhatWasReadInTheFixtureLayout) {
   EXPECT_TRUE(kern->bytes.ends_with("NEWEST"));
   ASSERT_EQ(c.notes.size(), 1u);
   EXPECT_NE(c.notes[0].find("/var/log/kern.log: its last 100 of 1006 bytes"), std::string::npos);
+}
+
+TEST(BundleTreeCopy, OnlyASysLinkReadAsALinkIsKept) {
+  TempTree t;
+  t.write("/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/aer_dev_fatal", "TOTAL_ERR_FATAL 0\n");
+  t.symlink("../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0",
+            "/sys/bus/pci/devices/0000:01:00.0");
+  t.write("/work/job/out.txt", "x");
+  t.symlink("/work/job", "/proc/7/cwd");
+  t.write("/sys/class/block/vda/size", "100\n");
+  FsRoot root = t.root();
+  auto log = std::make_shared<ReadLog>();
+  root.set_read_log(log);
+  ASSERT_TRUE(root.read_link("/sys/bus/pci/devices/0000:01:00.0"));
+  ASSERT_TRUE(root.read("/sys/bus/pci/devices/0000:01:00.0/aer_dev_fatal"));
+  ASSERT_TRUE(root.read_link("/proc/7/cwd"));
+  ASSERT_TRUE(root.read("/proc/7/cwd/out.txt"));
+  ASSERT_TRUE(root.read("/sys/class/block/vda/size"));  // gone through, never read as a link
+  TreeCopy c = copy_read_files(t.root(), log->entries(), 100);
+  ASSERT_NE(find(c.entries, "root/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/aer_dev_fatal"),
+            nullptr);
+  ASSERT_NE(find(c.entries, "root/sys/bus/pci/devices/0000:01:00.0"), nullptr);
+  // Outside /sys a link gone through stays a folder of what was read.
+  EXPECT_EQ(find(c.entries, "root/proc/7/cwd"), nullptr);
+  EXPECT_NE(find(c.entries, "root/proc/7/cwd/out.txt"), nullptr);
+  EXPECT_NE(find(c.entries, "root/sys/class/block/vda/size"), nullptr);
+  // Extracted, the replay reads the file through the link and finds its path.
+  std::filesystem::create_directories(t.path("/out"));
+  ASSERT_TRUE(extract_entries(c.entries, t.path("/out")));
+  FsRoot replay(t.path("/out/root"));
+  EXPECT_EQ(replay.read("/sys/bus/pci/devices/0000:01:00.0/aer_dev_fatal").value(),
+            "TOTAL_ERR_FATAL 0\n");
+  EXPECT_EQ(replay.read_link("/sys/bus/pci/devices/0000:01:00.0"),
+            "../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0");
 }
 
 TEST(BundleFile, TheCapCutsTheLogsFirstAndSaysSo) {

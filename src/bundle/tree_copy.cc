@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <set>
 
+#include "util/path_in_root.h"
+
 namespace gt {
 namespace {
 
@@ -90,6 +92,28 @@ void copy_found(const FsRoot& root, const std::string& path, TreeCopy& out,
   out.notes.push_back(path + ": found, not read: an empty stand-in");
 }
 
+/// A /sys link a collector read and went through (/sys/bus/pci/devices/X,
+/// whose target is the device's place in the PCIe tree) is kept as the
+/// link, and what was read through it moves to where it leads inside the
+/// root, so the replay finds both the files and the path (the bridges above
+/// a GPU). Other links gone through stay folders of their own entries.
+void keep_sys_links(const FsRoot& root, std::vector<ReadEntry>& log) {
+  for (size_t i = 0; i < log.size(); ++i) {
+    const std::string link = log[i].path;
+    if (log[i].kind != ReadEntry::Kind::kLink || !link.starts_with("/sys/")) continue;
+    const std::string below = link + "/";
+    if (std::none_of(log.begin(), log.end(),
+                     [&](const ReadEntry& e) { return e.path.starts_with(below); }))
+      continue;
+    Result<PathInRoot> at = resolve_in_root(root, link);
+    if (!at || !at->exists || at->path == link || at->path.starts_with(below) ||
+        below.starts_with(at->path + "/"))
+      continue;
+    for (ReadEntry& e : log)
+      if (e.path.starts_with(below)) e.path = at->path + e.path.substr(link.size());
+  }
+}
+
 /// The order of precedence when a path was asked for in several ways:
 /// what was read wins over what was only found.
 int rank(ReadEntry::Kind k) {
@@ -113,12 +137,14 @@ int rank(ReadEntry::Kind k) {
 TreeCopy copy_read_files(const FsRoot& root, const std::vector<ReadEntry>& log,
                          uint64_t file_cap_bytes) {
   TreeCopy out;
-  std::vector<ReadEntry> sorted = log;
+  std::vector<ReadEntry> kept = log;
+  keep_sys_links(root, kept);
+  std::vector<ReadEntry> sorted = kept;
   std::stable_sort(sorted.begin(), sorted.end(), [](const ReadEntry& a, const ReadEntry& b) {
     return rank(a.kind) < rank(b.kind);
   });
   std::set<std::string> paths;
-  for (const ReadEntry& e : log) paths.insert(e.path);
+  for (const ReadEntry& e : kept) paths.insert(e.path);
   std::set<std::string> done;     // a path is one entry: the first kind that can be copied
   std::vector<std::string> more;  // the targets of links found
   for (const ReadEntry& e : sorted) {

@@ -22,6 +22,9 @@ void check_gpu_health(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_memory_holders(const NodeSnapshot& s, const CheckOptions& o, std::vector<Finding>& out);
 void check_ecc(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_pcie_and_persistence(const NodeSnapshot& s, std::vector<Finding>& out);
+/// pcie.aer_*: the kernel's AER counters of each GPU and the bridges above
+/// it (checks/pcie_aer_checks.cc).
+void check_pcie_aer(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_recovery_action(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_ecc_history(const NodeSnapshot& s, std::vector<Finding>& out);
 void check_fabric_and_nvlink(const NodeSnapshot& s, std::vector<Finding>& out);

@@ -63,6 +63,9 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"ecc.retired_pages_dbe", "ecc", S::kWarning, St::kHardware, J::kCounters, R::kByCommands, E::kAlone, "", "none: a soft limit; GpuTriageGpuRetiredPagesNearLimit warns before the RMA limit", "memory-errors", "More double-bit retired pages than DCGM's soft limit"},
       {"ecc.remap_no_spare", "ecc", S::kWarning, St::kHardware, J::kCounters, R::kRma, E::kAlone, "", "GpuTriageGpuMemoryErrors", "memory-errors", "A memory bank has no spare rows left (row remapper histogram)"},
       {"pcie.link_downgraded", "pcie", S::kWarning, St::kHardware, J::kLinks, R::kByCommands, E::kAlone, "", "GpuTriageGpuLinkDegraded", "pcie-clocks-persistence", "PCIe link below its maximum while busy"},
+      {"pcie.aer_fatal", "pcie", S::kCritical, St::kHardware, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "pcie-errors-aer", "A fatal uncorrectable PCIe error (AER) since boot on a GPU or a bridge above it: the link was reset"},
+      {"pcie.aer_nonfatal", "pcie", S::kWarning, St::kHardware, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageGpuLinkDegraded", "pcie-errors-aer", "A non-fatal uncorrectable PCIe error (AER) since boot on a GPU or a bridge above it"},
+      {"pcie.aer_correctable_growing", "pcie", S::kWarning, St::kHardware, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageGpuLinkDegraded", "pcie-errors-aer", "PCIe correctable errors (AER) on a GPU or a bridge above it growing fast (window or since the last run)"},
       {"pcie.link_idle_low", "pcie", S::kInfo, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "none: normal power saving", "pcie-clocks-persistence", "PCIe link lowered while idle (normal power saving)"},
       {"clocks.hw_slowdown", "clocks", S::kWarning, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageGpuThrottled", "pcie-clocks-persistence", "Clocks cut by hardware slowdown"},
       {"clocks.thermal", "clocks", S::kWarning, St::kTuning, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageGpuThrottled", "pcie-clocks-persistence", "Clocks cut by thermal slowdown"},
@@ -150,6 +153,7 @@ void judge(Report& report, const CheckOptions& options) {
   check_ecc_history(s, f);
   check_fabric_and_nvlink(s, f);
   check_pcie_and_persistence(s, f);
+  check_pcie_aer(s, f);
   check_thermal_and_limits(s, f);
   check_kernel_log(s, options, f);
   check_mounts(s, f);  // before the disks: mount first, then judge the space

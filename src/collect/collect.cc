@@ -24,6 +24,7 @@
 #include "sources/procfs/servers.h"
 #include "sources/procfs/stuck_tasks.h"
 #include "sources/smi_xml/smi_capture_file.h"
+#include "sources/sysfs/aer_counters.h"
 #include "sources/sysfs/machine_kind.h"
 #include "sources/sysfs/numa_nodes.h"
 #include "sources/sysfs/pci_devices.h"
@@ -117,6 +118,19 @@ Fingerprint take_fingerprint(const FsRoot& root, const NodeSnapshot& s) {
   return f;
 }
 
+/// The AER totals `recorded` read at its window's start, on `s`'s GPUs and
+/// bridges (a bundle's replay reads each file once).
+void keep_aer_window_start(const NodeSnapshot& recorded, NodeSnapshot& s) {
+  std::vector<std::pair<std::string, AerTotals>> start;
+  for (const PciDevice& d : recorded.pci_devices)
+    if (d.aer.at_window_start) start.emplace_back(d.bus_id, *d.aer.at_window_start);
+  for (const PcieBridge& b : recorded.pcie_bridges)
+    if (b.aer.at_window_start) start.emplace_back(b.bus_id, *b.aer.at_window_start);
+  for (PciDevice& d : s.pci_devices) d.aer.at_window_start.reset();
+  for (PcieBridge& b : s.pcie_bridges) b.aer.at_window_start.reset();
+  set_aer_window_start(s, start);
+}
+
 /// This node's table. Stuck tasks are read at both ends of the NVML
 /// collection (the sample window): only a task stuck at both counts.
 /// The commands and clock of `root` (host_seams_for); a live node read for
@@ -133,19 +147,22 @@ std::shared_ptr<HostSeams> seams_for(const CollectInputs& in, const FsRoot& root
 std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned) {
   auto seams = seams_for(in, root);
   auto stuck_before = std::make_shared<std::optional<std::vector<StuckTask>>>();
+  auto aer_before = std::make_shared<std::vector<std::pair<std::string, AerTotals>>>();
   auto all_disks = std::make_shared<std::vector<DiskUsage>>();
   return {
       {Stage::kHost,
-       [&root, stuck_before](NodeSnapshot&) {
+       [&root, stuck_before, aer_before](NodeSnapshot&) {
          std::vector<std::string> first_scan_warnings;
          *stuck_before = read_stuck_nvidia_tasks(root, &first_scan_warnings);
+         *aer_before = read_aer_window_start(root);
        }},
       {Stage::kGpus,
        [&](NodeSnapshot& s) { abandoned = collect_gpus(in, root, s).abandoned_threads; }},
       {Stage::kServers, [&root](NodeSnapshot& s) { s.servers = group_servers(s, &root); }},
       {Stage::kHost,
-       [&root, stuck_before](NodeSnapshot& s) {
+       [&root, stuck_before, aer_before](NodeSnapshot& s) {
          read_host_facts(root, s);
+         set_aer_window_start(s, *aer_before);
          s.stuck_nvidia_tasks =
              persisting_tasks(*stuck_before, read_stuck_nvidia_tasks(root, &s.warnings));
        }},
@@ -204,6 +221,8 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
     snap.warnings.push_back("PCI bus not read: " + pci.error().message);
   snap.numa_nodes = read_numa_nodes(root);
   snap.rdma = read_rdma(root, snap.pci_devices, snap.nvidia_modules, snap.warnings);
+  snap.pcie_bridges.clear();
+  read_pcie_aer(root, snap);
   if (std::optional<MachineKind> m = read_machine_kind(root)) {
     snap.machine_kind = m->kind;
     snap.machine_evidence = m->evidence;
@@ -265,6 +284,9 @@ Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in
         s.fingerprint = recorded.fingerprint;
       };
   out.report = collect_with(recorded.source, table, stages);
+  // The tree holds one read of each AER file: the window's start is the
+  // node's own, as its report recorded it.
+  keep_aer_window_start(recorded, out.report.snapshot);
   out.report.snapshot.collected_at_unix_ms = recorded.collected_at_unix_ms;
   out.report.snapshot.sample_window_s = recorded.sample_window_s;
   return out;

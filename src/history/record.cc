@@ -223,4 +223,17 @@ const HistoryBoot* find_boot(const GpuHistory& h, const std::string& boot_id) {
   return nullptr;
 }
 
+void record_aer(GpuHistory& h, const NodeSnapshot& s, int64_t now_unix_s) {
+  if (!h.boot_id) return;
+  std::vector<AerRecord> now;
+  auto add = [&](const std::string& bus, const AerCounters& c) {
+    const AerTotals t = aer_totals(c);
+    if ((t.correctable || t.nonfatal || t.fatal) && now.size() < kMaxHistoryAer)
+      now.push_back({bus, *h.boot_id, now_unix_s, t});
+  };
+  for (const PciDevice& d : s.pci_devices) add(d.bus_id, d.aer);
+  for (const PcieBridge& b : s.pcie_bridges) add(b.bus_id, b.aer);
+  if (!now.empty()) h.aer = std::move(now);
+}
+
 }  // namespace gt

@@ -48,6 +48,13 @@ std::vector<std::string> boots_with(const GpuHistory& h, const std::string& uuid
 void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& observed,
              const std::optional<Fingerprint>& fingerprint = std::nullopt);
 
+/// The record's AER totals become this run's (`s`'s GPUs and bridges whose
+/// counters were read, at most kMaxHistoryAer), read in h.boot_id at
+/// `now_unix_s`. Nothing changes without a boot id; a run that read no AER
+/// file keeps the earlier totals (a node without AER says nothing).
+inline constexpr size_t kMaxHistoryAer = 256;
+void record_aer(GpuHistory& h, const NodeSnapshot& s, int64_t now_unix_s);
+
 /// Forgets everything (uuid empty) or one GPU; returns the number of GPU
 /// records removed.
 size_t clear_history(GpuHistory& h, const std::string& uuid);

@@ -175,3 +175,27 @@ TEST(HistoryRecord, ABigRecordIsTrimmedToTheNewestBootsInOneStep) {
 
 }  // namespace record_test
 }  // namespace gt
+
+namespace gt {
+
+TEST(HistoryRecord, TheLatestRunsAerTotalsAreKept) {
+  Report r = healthy_node(2);
+  NodeSnapshot& s = r.snapshot;
+  s.pci_devices[0].aer.fatal = AerCounter{0, {}};
+  s.pci_devices[0].aer.correctable = AerCounter{7, {{"RxErr", 7}}};
+  s.pcie_bridges = {{"0000:15:01.0", true, {}}, {"0000:16:00.0", false, {}}};
+  s.pcie_bridges[0].aer.fatal = AerCounter{1, {}};
+  GpuHistory h;
+  record_aer(h, s, 1700000000);
+  EXPECT_TRUE(h.aer.empty());  // no boot id: nothing to key the totals by
+  h.boot_id = "b1";
+  record_aer(h, s, 1700000000);
+  ASSERT_EQ(h.aer.size(), 2u);  // the GPU and the bridge read; the others say nothing
+  EXPECT_EQ(h.aer[0], (AerRecord{"0000:19:00.0", "b1", 1700000000, {7, std::nullopt, 0}}));
+  EXPECT_EQ(h.aer[1].bus_id, "0000:15:01.0");
+  // A run that read no AER file keeps the earlier totals.
+  record_aer(h, healthy_node(2).snapshot, 1700000100);
+  EXPECT_EQ(h.aer.size(), 2u);
+}
+
+}  // namespace gt

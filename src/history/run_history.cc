@@ -49,6 +49,7 @@ void record_run(Report& report) {
         "history across boots: the previous boot's Xids are not recorded: the journal names no "
         "previous boot (volatile or first boot), so its id is unknown");
   const std::optional<Fingerprint>& fingerprint = s.fingerprint;
+  const NodeSnapshot& snap = s;
   std::vector<std::string> warnings;
   Status w = update_history(
       dir,
@@ -57,6 +58,7 @@ void record_run(Report& report) {
         h.previous_boot_id = previous;
         h.previous_boot_first_unix_s = previous_first;
         add_run(h, now, observed, fingerprint);
+        record_aer(h, snap, now);
       },
       warnings);
   s.warnings.insert(s.warnings.end(), warnings.begin(), warnings.end());

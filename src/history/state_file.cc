@@ -94,6 +94,14 @@ std::optional<T> opt_number(const nlohmann::json& j, const char* key) {
   return it->get<T>();
 }
 
+/// A count (AER totals): a non-negative integer, or null.
+std::optional<uint64_t> opt_count(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number_unsigned()) throw std::runtime_error(std::string(key) + " is not a count");
+  return it->get<uint64_t>();
+}
+
 std::vector<std::string> texts(const nlohmann::json& j, const char* key) {
   std::vector<std::string> out;
   for (const auto& v : list(j, key, kMaxPrintItems, key)) {
@@ -136,6 +144,14 @@ GpuHistory parse_document(const nlohmann::json& j) {
     }
     h.gpus.push_back(r);
   }
+  // Records before AER totals were kept have none.
+  if (j.contains("aer") && !j.at("aer").is_null())
+    for (const auto& a : list(j, "aer", kMaxRecordAer, "AER records"))
+      h.aer.push_back(
+          {text_of(a.at("bus_id"), "a bus id"),
+           text_of(a.at("boot_id"), "a boot id"),
+           unix_s(a.at("read_unix_s"), "read_unix_s"),
+           {opt_count(a, "correctable"), opt_count(a, "nonfatal"), opt_count(a, "fatal")}});
   return h;
 }
 
@@ -345,7 +361,19 @@ J history_to_json(const GpuHistory& h) {
       findings.push_back({{"id", f.finding_id}, {"boot_ids", f.boot_ids}});
     gpus.push_back({{"uuid", g.uuid}, {"findings", findings}});
   }
-  return J{{"schema", "gpu-triage/history"}, {"version", 2}, {"boots", boots}, {"gpus", gpus}};
+  J aer = J::array();
+  for (const AerRecord& a : h.aer)
+    aer.push_back({{"bus_id", a.bus_id},
+                   {"boot_id", a.boot_id},
+                   {"read_unix_s", a.read_unix_s},
+                   {"correctable", or_null(a.totals.correctable)},
+                   {"nonfatal", or_null(a.totals.nonfatal)},
+                   {"fatal", or_null(a.totals.fatal)}});
+  return J{{"schema", "gpu-triage/history"},
+           {"version", 2},
+           {"boots", boots},
+           {"gpus", gpus},
+           {"aer", aer}};
 }
 
 Result<GpuHistory> history_from_json(std::string_view text) {

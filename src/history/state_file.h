@@ -36,6 +36,7 @@ inline constexpr size_t kMaxRecordBoots = 1024;
 inline constexpr size_t kMaxRecordGpus = 1024;
 inline constexpr size_t kMaxRecordFindings = 1024;  ///< per GPU
 inline constexpr size_t kMaxRecordTextBytes = 256;  ///< a boot id, a UUID, a finding id
+inline constexpr size_t kMaxRecordAer = 1024;       ///< AER records (GPUs and bridges)
 
 /// A fingerprint as the record (and the report's JSON) holds it.
 nlohmann::ordered_json fingerprint_to_json(const Fingerprint& f);

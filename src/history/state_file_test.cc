@@ -89,6 +89,44 @@ TEST(StateFile, AVersion1RecordStillReads) {
   ASSERT_EQ(h->boots.size(), 3u);
   EXPECT_FALSE(h->boots[0].first_fingerprint);
   EXPECT_EQ(h->gpus.size(), 2u);
+  EXPECT_TRUE(h->aer.empty());  // written before AER totals were kept
+}
+
+TEST(StateFile, AerTotalsReadBackTheSame) {
+  TempTree t;
+  GpuHistory h;
+  h.file = t.path("/state/history.json");
+  h.aer = {{"0000:15:01.0", "0f2c-boot", 1700000000, {12, 0, 1}},
+           {"0000:19:00.0", "0f2c-boot", 1700000000, {std::nullopt, std::nullopt, 0}}};
+  std::filesystem::create_directories(t.path("/state"));
+  ASSERT_TRUE(write_history(h));
+  std::vector<std::string> warnings;
+  Result<GpuHistory> back = read_history(t.path("/state"), warnings);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->aer, h.aer);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(StateFile, AerTotalsThatAreNotCountsSetTheRecordAside) {
+  for (const char* bad : {R"({"bus_id": "x", "boot_id": "b", "read_unix_s": 1700000000,
+                              "correctable": -1, "nonfatal": null, "fatal": 0})",
+                          R"({"bus_id": "x", "boot_id": "b", "read_unix_s": 1700000000,
+                              "correctable": 1.5, "nonfatal": null, "fatal": 0})",
+                          R"({"bus_id": "x", "boot_id": "b", "read_unix_s": -5,
+                              "correctable": 1, "nonfatal": null, "fatal": 0})",
+                          R"({"boot_id": "b", "read_unix_s": 1700000000})"}) {
+    TempTree t;
+    t.write("/state/history.json",
+            std::string(R"({"schema": "gpu-triage/history", "version": 2, "boots": [],
+                            "gpus": [], "aer": [)") +
+                bad + "]}");
+    std::vector<std::string> warnings;
+    Result<GpuHistory> h = read_history(t.path("/state"), warnings);
+    ASSERT_TRUE(h);
+    EXPECT_TRUE(h->aer.empty()) << bad;
+    ASSERT_EQ(warnings.size(), 1u) << bad;
+    EXPECT_NE(warnings[0].find("set aside"), std::string::npos);
+  }
 }
 
 TEST(StateFile, AFingerprintOverItsBoundsSetsTheRecordAside) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/fingerprint.h"
+#include "model/pcie_aer.h"
 
 namespace gt {
 
@@ -38,6 +39,17 @@ struct GpuRecord {
   bool operator==(const GpuRecord&) const = default;
 };
 
+/// A GPU's or bridge's AER totals as the latest run read them (issue 38):
+/// the next run says how many are new since. The kernel's counters start
+/// at zero with each boot (and each re-enumeration of the device).
+struct AerRecord {
+  std::string bus_id;   ///< "0000:15:01.0"
+  std::string boot_id;  ///< the boot they were read in
+  int64_t read_unix_s = 0;
+  AerTotals totals;
+  bool operator==(const AerRecord&) const = default;
+};
+
 struct GpuHistory {
   std::string file;                    ///< the state file read (and written)
   std::optional<std::string> boot_id;  ///< this run's boot
@@ -48,6 +60,9 @@ struct GpuHistory {
   std::optional<int64_t> previous_boot_first_unix_s;  ///< its first journal entry
   std::vector<HistoryBoot> boots;                     ///< bounded: the latest kMaxBoots
   std::vector<GpuRecord> gpus;                        ///< by UUID, in the order first seen
+  /// The latest run's AER totals, one per GPU and bridge read (empty in a
+  /// record written before they were kept).
+  std::vector<AerRecord> aer;
   bool operator==(const GpuHistory&) const = default;
 };
 

@@ -23,6 +23,7 @@
 #include "model/mounts.h"
 #include "model/nvml_init.h"
 #include "model/owner_kind.h"
+#include "model/pcie_aer.h"
 #include "model/rdma.h"
 #include "model/server.h"
 
@@ -96,6 +97,13 @@ struct PciDevice {
   /// "GPU UUID:"; null when absent or unreadable ("GPU-????...").
   std::optional<std::string> model;
   std::optional<std::string> uuid;
+  /// Its AER counters (model/pcie_aer.h): each null where not read.
+  AerCounters aer;
+  /// The bridges above it, root port first, from its sysfs path
+  /// (/sys/devices/pci0000:15/0000:15:01.0/.../<bus_id>): [] when it sits
+  /// on the host bridge itself; null when the path is not known (no link,
+  /// as in a fixture tree of plain folders, or a path of no known form).
+  std::optional<std::vector<std::string>> upstream_bridges;
   bool operator==(const PciDevice&) const = default;
 };
 
@@ -529,6 +537,9 @@ struct NodeSnapshot {
   /// The machine's NUMA nodes and their CPUs; null when not read (a capture,
   /// no /sys/devices/system/node).
   std::optional<std::vector<NumaNode>> numa_nodes;
+  /// Every bridge above those GPUs, once, by bus id (their
+  /// upstream_bridges name them); empty when no path is known.
+  std::vector<PcieBridge> pcie_bridges;
   std::optional<KernelLog> kernel_log;  ///< null when not read (--no-kernel-log)
   std::vector<DiskUsage> disks;         ///< one per --path (and /), in the order given
   /// What runs this node: "vm" (DMI vendor/product or the cpuinfo

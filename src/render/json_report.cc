@@ -135,6 +135,36 @@ J gpu_json(const GpuState& g) {
   return j;
 }
 
+J aer_totals_json(const AerTotals& t) {
+  return J{
+      {"correctable", opt(t.correctable)}, {"nonfatal", opt(t.nonfatal)}, {"fatal", opt(t.fatal)}};
+}
+
+J aer_counter_json(const std::optional<AerCounter>& c) {
+  if (!c) return nullptr;
+  J errors = J::array();
+  for (const AerErrorCount& e : c->errors) errors.push_back({{"name", e.name}, {"count", e.count}});
+  return J{{"total", c->total}, {"errors", errors}};
+}
+
+/// A function's AER counters (model/pcie_aer.h); null when none was read.
+J aer_json(const AerCounters& a) {
+  if (!aer_read(a) && !a.at_window_start) return nullptr;
+  return J{{"correctable", aer_counter_json(a.correctable)},
+           {"nonfatal", aer_counter_json(a.nonfatal)},
+           {"fatal", aer_counter_json(a.fatal)},
+           {"rootport_total",
+            aer_totals_json({a.rootport_correctable, a.rootport_nonfatal, a.rootport_fatal})},
+           {"at_window_start", a.at_window_start ? aer_totals_json(*a.at_window_start) : J()}};
+}
+
+J bridges_json(const std::vector<PcieBridge>& bridges) {
+  J arr = J::array();
+  for (const PcieBridge& b : bridges)
+    arr.push_back({{"bus_id", b.bus_id}, {"root_port", b.root_port}, {"aer", aer_json(b.aer)}});
+  return arr;
+}
+
 J pci_json(const PciDevice& d) {
   return J{
       {"bus_id", d.bus_id},
@@ -148,7 +178,9 @@ J pci_json(const PciDevice& d) {
         {"width", {{"current", opt(d.current_link_width)}, {"max", opt(d.max_link_width)}}}}},
       {"numa_node", opt(d.numa_node)},
       {"model", opt(d.model)},
-      {"uuid", opt(d.uuid)}};
+      {"uuid", opt(d.uuid)},
+      {"aer", aer_json(d.aer)},
+      {"upstream_bridges", opt(d.upstream_bridges)}};
 }
 
 J numa_nodes_json(const std::optional<std::vector<NumaNode>>& nodes) {
@@ -284,6 +316,7 @@ J history_json(const std::optional<GpuHistory>& h, const std::optional<Fingerpri
            {"previous_boot_first_unix_s", opt(h->previous_boot_first_unix_s)},
            {"boots", j["boots"]},
            {"gpus", j["gpus"]},
+           {"aer", j["aer"]},
            {"fingerprint", fp ? fingerprint_to_json(*fp) : J()}};
 }
 
@@ -429,6 +462,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   for (const PciDevice& d : snap.pci_devices) pci.push_back(pci_json(d));
   j["pci_devices"] = pci;
   j["numa_nodes"] = numa_nodes_json(snap.numa_nodes);
+  j["pcie_bridges"] = bridges_json(snap.pcie_bridges);
   j["kernel_log"] = kernel_log_json(snap.kernel_log);
   j["disks"] = disks_json(snap.disks);
   j["machine_kind"] = opt(snap.machine_kind);

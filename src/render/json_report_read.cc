@@ -18,6 +18,57 @@ namespace {
 
 using namespace json_read;
 
+AerTotals aer_totals_of(const Obj& o) {
+  AerTotals t;
+  o.get("correctable", t.correctable);
+  o.get("nonfatal", t.nonfatal);
+  o.get("fatal", t.fatal);
+  return t;
+}
+
+void aer_counter_at(const Obj& o, const char* key, std::optional<AerCounter>& out) {
+  const J* v = o.find(key);
+  if (!v || v->is_null()) return;
+  Obj c(*v, o.at(key));
+  AerCounter a;
+  c.get("total", a.total);
+  if (const J* e = c.find("errors"))
+    read_each(*e, c.at("errors"), a.errors, [](const J& x, const std::string& at) {
+      Obj eo(x, at);
+      AerErrorCount n;
+      eo.get("name", n.name);
+      eo.get("count", n.count);
+      return n;
+    });
+  out = std::move(a);
+}
+
+AerCounters aer_of(const Obj& parent) {
+  AerCounters a;
+  const J* v = parent.find("aer");
+  if (!v || v->is_null()) return a;
+  Obj o(*v, parent.at("aer"));
+  aer_counter_at(o, "correctable", a.correctable);
+  aer_counter_at(o, "nonfatal", a.nonfatal);
+  aer_counter_at(o, "fatal", a.fatal);
+  const AerTotals rp = aer_totals_of(o.sub("rootport_total"));
+  a.rootport_correctable = rp.correctable;
+  a.rootport_nonfatal = rp.nonfatal;
+  a.rootport_fatal = rp.fatal;
+  if (const J* w = o.find("at_window_start"); w && !w->is_null())
+    a.at_window_start = aer_totals_of(Obj(*w, o.at("at_window_start")));
+  return a;
+}
+
+PcieBridge bridge_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  PcieBridge b;
+  o.get("bus_id", b.bus_id);
+  o.get("root_port", b.root_port);
+  b.aer = aer_of(o);
+  return b;
+}
+
 PciDevice pci_of(const J& j, const std::string& path) {
   Obj o(j, path);
   PciDevice d;
@@ -35,6 +86,8 @@ PciDevice pci_of(const J& j, const std::string& path) {
   o.get("numa_node", d.numa_node);
   o.get("model", d.model);
   o.get("uuid", d.uuid);
+  d.aer = aer_of(o);
+  o.get("upstream_bridges", d.upstream_bridges);
   return d;
 }
 
@@ -212,6 +265,16 @@ GpuHistory history_of(const J& j, const std::string& path) {
       boot.first_fingerprint = fingerprint_at(bo, "first_fingerprint");
       boot.last_fingerprint = fingerprint_at(bo, "last_fingerprint");
       return boot;
+    });
+  if (const J* a = o.find("aer"); a && !a->is_null())
+    read_each(*a, o.at("aer"), h.aer, [](const J& x, const std::string& at) {
+      Obj ao(x, at);
+      AerRecord r;
+      ao.get("bus_id", r.bus_id);
+      ao.get("boot_id", r.boot_id);
+      ao.get("read_unix_s", r.read_unix_s);
+      r.totals = aer_totals_of(ao);
+      return r;
     });
   if (const J* g = o.find("gpus"))
     read_each(*g, o.at("gpus"), h.gpus, [](const J& x, const std::string& at) {
@@ -394,6 +457,8 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   read_optional_each(o, "servers", s.servers, server_of);
   if (const J* p = o.find("pci_devices")) read_each(*p, o.at("pci_devices"), s.pci_devices, pci_of);
   read_optional_each(o, "numa_nodes", s.numa_nodes, numa_node_of);
+  if (const J* b = o.find("pcie_bridges"))
+    read_each(*b, o.at("pcie_bridges"), s.pcie_bridges, bridge_of);
   if (const J* k = o.find("kernel_log"); k && !k->is_null())
     s.kernel_log = kernel_log_of(*k, o.at("kernel_log"));
   if (const J* d = o.find("disks")) read_each(*d, o.at("disks"), s.disks, disk_of);

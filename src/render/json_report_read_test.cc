@@ -211,6 +211,16 @@ void fill_node(NodeSnapshot& s) {
   s.pci_devices[0].numa_node = 1;
   s.pci_devices[0].model = "NVIDIA RTX PRO 6000";
   s.pci_devices[0].uuid = "GPU-5b7d1c2e-0000-4000-8000-000000000000";
+  AerCounters& aer = s.pci_devices[0].aer;
+  aer.correctable = AerCounter{12, {{"RxErr", 11}, {"dev_cor_errs_bit[3]", 1}}};
+  aer.fatal = AerCounter{0, {}};
+  aer.at_window_start = AerTotals{10, std::nullopt, 0};
+  s.pci_devices[0].upstream_bridges = std::vector<std::string>{"0000:15:01.0", "0000:16:00.0"};
+  PcieBridge rp{"0000:15:01.0", true, {}};
+  rp.aer.fatal = AerCounter{1, {{"SDES", 1}}};
+  rp.aer.rootport_fatal = 1;
+  rp.aer.rootport_correctable = 0;
+  s.pcie_bridges = {rp, {"0000:16:00.0", false, {}}};
   s.kernel_log = full_kernel_log();
   s.data = full_data();
   s.incident = full_incident();
@@ -221,6 +231,7 @@ void fill_node(NodeSnapshot& s) {
   h.boot_id = "b-now";
   h.boots = {{"b-before", 1764000000, 1764380000}};
   h.gpus = {{"GPU-5b7d", {{"gpu.xid.79", {"b-before"}}}}};
+  h.aer = {{"0000:15:01.0", "b-before", 1764380000, {3, std::nullopt, 1}}};
   Fingerprint& fp = s.fingerprint.emplace();
   fp.taken_unix_s = 1764380000;
   fp.gpus = {{"GPU-5b7d", "1654922003345", "96.00.99.00.01", "0000:2a:00.0", 5, 16}};

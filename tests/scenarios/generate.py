@@ -457,6 +457,95 @@ def healthy_h100x8(path):
         "550.90.07", "12.550.90.07", 12040, devs)
 
 
+# The AER counters' names as drivers/pci/pcie/aer.c (Linux 5.4 to 6.x)
+# prints them in aer_dev_correctable and aer_dev_nonfatal / aer_dev_fatal.
+AER_COR_NAMES = ["RxErr", "BadTLP", "BadDLLP", "Rollover", "Timeout",
+                 "NonFatalErr", "CorrIntErr", "HeaderOF"]
+AER_UNCOR_NAMES = ["Undefined", "DLP", "SDES", "TLP", "FCP", "CmpltTO",
+                   "CmpltAbrt", "UnxCmplt", "RxOF", "MalfTLP", "ECRC",
+                   "UnsupReq", "ACSViol", "UncorrIntErr", "BlockedTLP",
+                   "AtomicOpBlocked", "TLPBlockedErr", "PoisonTLPBlocked"]
+
+
+def aer_files(root, d, cor=None, nonfatal=None, fatal=None, rootport=None):
+    """A function's AER counters in folder `d`: {name: count} per file, each
+    ending with its TOTAL_ERR_* line (one error per message here);
+    rootport=(cor, nonfatal, fatal) for a root port's received totals."""
+    def body(names, counts, total):
+        counts = counts or {}
+        return ("".join(f"{n} {counts.get(n, 0)}\n" for n in names)
+                + f"TOTAL_{total} {sum(counts.values())}\n")
+    write(root, d + "aer_dev_correctable", body(AER_COR_NAMES, cor, "ERR_COR"))
+    write(root, d + "aer_dev_nonfatal",
+          body(AER_UNCOR_NAMES, nonfatal, "ERR_NONFATAL"))
+    write(root, d + "aer_dev_fatal", body(AER_UNCOR_NAMES, fatal, "ERR_FATAL"))
+    if rootport is not None:
+        for name, n in zip(("cor", "nonfatal", "fatal"), rootport):
+            write(root, d + f"aer_rootport_total_err_{name}", f"{n}\n")
+
+
+def pci_bridge(root, parent, bdf, vendor, dev, aer):
+    """A bridge's folder below `parent` (sys/devices/...), linked from
+    sys/bus/pci/devices/<bdf> as on a live node; returns its folder."""
+    d = f"{parent}/{bdf}/"
+    write(root, d + "vendor", vendor + "\n")
+    write(root, d + "device", dev + "\n")
+    write(root, d + "class", "0x060400\n")
+    aer_files(root, d, **aer)
+    symlink(root, f"sys/bus/pci/devices/{bdf}",
+            os.path.relpath(os.path.join(root, d), os.path.join(root, "sys/bus/pci/devices")))
+    return d.rstrip("/")
+
+
+def pcie_tree(root, buses, bridge_aer):
+    """Moves each GPU's folder to its place in the PCIe tree, as a live node
+    has it: two GPUs below each root port and PCIe switch
+    (pci0000:HH/0000:HH:01.0/0000:HH+1:00.0/0000:HH+2:0N.0/<gpu>), and
+    sys/bus/pci/devices/<bdf> a link there. Every function has AER counters;
+    bridge_aer: {bdf: aer_files arguments} for the ones that counted."""
+    links = os.path.join(root, "sys/bus/pci/devices")
+    for p in range(0, len(buses), 2):
+        hh = [0x15, 0x48, 0x97, 0xC7][p // 2]
+        host = f"sys/devices/pci0000:{hh:02x}"
+        rp = f"0000:{hh:02x}:01.0"
+        up = f"0000:{hh + 1:02x}:00.0"
+        rp_dir = pci_bridge(root, host, rp, "0x8086", "0x352a",
+                            {"rootport": (0, 0, 0), **bridge_aer.get(rp, {})})
+        up_dir = pci_bridge(root, rp_dir, up, "0x1000", "0xc030",
+                            bridge_aer.get(up, {}))
+        for k, bus in enumerate(buses[p:p + 2]):
+            down = f"0000:{hh + 2:02x}:{k:02x}.0"
+            down_dir = pci_bridge(root, up_dir, down, "0x1000", "0xc030",
+                                  bridge_aer.get(down, {}))
+            bdf = f"0000:{bus.lower()}:00.0"
+            new = os.path.join(root, down_dir, bdf)
+            os.rename(os.path.join(links, bdf), new)
+            os.remove(os.path.join(new, "driver"))
+            os.symlink(os.path.relpath(os.path.join(root, "sys/bus/pci/drivers/nvidia"), new),
+                       os.path.join(new, "driver"))
+            aer_files(root, os.path.join(down_dir, bdf) + "/")
+            os.symlink(os.path.relpath(new, links), os.path.join(links, bdf))
+
+
+def pcie_aer_fatal(path):
+    """Issue 38 item 3: healthy-h100x8 in a live node's sysfs layout, with AER
+    counters on every GPU and bridge. The root port above GPUs 2 and 3
+    counted one fatal error (a Surprise Down: the link went down and the
+    kernel's recovery reset it); NVML sees all eight GPUs answer. A switch
+    port's few correctable errors are stable: no finding."""
+    s = healthy_h100x8(path)
+    pcie_tree(os.path.join(path, "root"), H100_BUSES, {
+        "0000:48:01.0": {"fatal": {"SDES": 1}, "rootport": (0, 0, 1)},
+        "0000:17:00.0": {"cor": {"RxErr": 3, "BadTLP": 1}},
+    })
+    s["description"] = (
+        "8x H100 as healthy-h100x8 in a live node's sysfs layout (each GPU below a "
+        "root port and a PCIe switch), AER counters on every function: the root "
+        "port above GPUs 2 and 3 counted one fatal error (Surprise Down); a "
+        "switch port's 4 correctable errors are stable")
+    return s
+
+
 SGLANG_PIDS = list(range(3187, 3195))
 LAUNCHER_PID = 3141
 SGLANG_CMD = ["/usr/bin/python3", "-m", "sglang.launch_server",
@@ -1613,6 +1702,7 @@ def rdma_port_down(path):
 
 SCENARIOS = {
     "healthy-h100x8": healthy_h100x8,
+    "pcie-aer-fatal": pcie_aer_fatal,
     "after-crash": after_crash,
     "no-driver": no_driver,
     "no-gpu": no_gpu,

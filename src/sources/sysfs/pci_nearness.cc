@@ -1,7 +1,5 @@
 #include "sources/sysfs/pci_nearness.h"
 
-#include <cctype>
-
 #include "util/path_in_root.h"
 
 namespace gt {
@@ -9,41 +7,10 @@ namespace {
 
 constexpr size_t kMaxChain = 32;
 
-bool lower_hex(std::string_view s) {
-  for (char c : s)
-    if (!std::isxdigit(static_cast<unsigned char>(c)) ||
-        std::isupper(static_cast<unsigned char>(c)))
-      return false;
-  return !s.empty();
-}
-
-/// "pci0000:16": the host bridge of domain 0000, bus 0x16.
-bool is_host_bridge(std::string_view s) {
-  return s.size() == 10 && s.starts_with("pci") && lower_hex(s.substr(3, 4)) && s[7] == ':' &&
-         lower_hex(s.substr(8, 2));
-}
-
-std::vector<std::string_view> path_parts(std::string_view path) {
-  std::vector<std::string_view> out;
-  while (!path.empty()) {
-    size_t slash = path.find('/');
-    std::string_view part = path.substr(0, slash);
-    if (!part.empty()) out.push_back(part);
-    if (slash == std::string_view::npos) break;
-    path.remove_prefix(slash + 1);
-  }
-  return out;
-}
-
 }  // namespace
 
-bool is_pci_address(std::string_view s) {
-  return s.size() == 12 && lower_hex(s.substr(0, 4)) && s[4] == ':' && lower_hex(s.substr(5, 2)) &&
-         s[7] == ':' && lower_hex(s.substr(8, 2)) && s[10] == '.' && s[11] >= '0' && s[11] <= '7';
-}
-
 std::vector<std::string> pci_chain(std::string_view sysfs_path) {
-  std::vector<std::string_view> parts = path_parts(sysfs_path);
+  std::vector<std::string_view> parts = pci_path_components(sysfs_path);
   if (parts.size() < 4 || parts[0] != "sys" || parts[1] != "devices" || !is_host_bridge(parts[2]))
     return {};
   if (parts.size() - 2 > kMaxChain) return {};

@@ -14,12 +14,10 @@
 #include <string_view>
 #include <vector>
 
+#include "sources/sysfs/pci_path.h"
 #include "util/fs_root.h"
 
 namespace gt {
-
-/// "0000:17:00.0" (lowercase hex, domain:bus:device.function).
-bool is_pci_address(std::string_view s);
 
 /// The chain of a sysfs device path, from its host bridge down to the
 /// function: "/sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0" ->
