@@ -30,20 +30,25 @@ const GpuProcess* process_with_cpus(const NodeSnapshot& s, uint32_t pid) {
   return nullptr;
 }
 
-/// The GPU a member works on: the one it holds the most memory on. A
-/// process on several GPUs of different nodes whose sizes are unknown has
-/// no one GPU (nullopt): it is not judged.
+/// The GPU a member works on: its one GPU, or the first of several on one
+/// node, or the one it holds the most memory on. A process on GPUs of
+/// different nodes with any size unknown has no one GPU (nullopt): it is not
+/// judged.
 std::optional<uint32_t> main_gpu(const NodeSnapshot& s, const ServerMember& m) {
   if (m.memory.empty()) return std::nullopt;
   if (m.memory.size() == 1) return m.memory[0].first;
-  const auto most = std::max_element(m.memory.begin(), m.memory.end(), [](auto& a, auto& b) {
-    return a.second.value_or(0) < b.second.value_or(0);
-  });
-  if (most->second) return most->first;
   const std::optional<uint32_t> node = gpu_numa_node(s, m.memory[0].first);
-  for (const auto& [index, bytes] : m.memory)
-    if (gpu_numa_node(s, index) != node) return std::nullopt;
-  return m.memory[0].first;
+  const bool one_node = std::all_of(m.memory.begin(), m.memory.end(), [&](const auto& g) {
+    return gpu_numa_node(s, g.first) == node;
+  });
+  if (one_node) return m.memory[0].first;
+  // On two nodes: the most memory says where it works, only when every size is known.
+  const bool sizes_known = std::all_of(m.memory.begin(), m.memory.end(),
+                                       [](const auto& g) { return g.second.has_value(); });
+  if (!sizes_known) return std::nullopt;
+  return std::max_element(m.memory.begin(), m.memory.end(),
+                          [](const auto& a, const auto& b) { return *a.second < *b.second; })
+      ->first;
 }
 
 const NumaNode* node_by_id(const std::vector<NumaNode>& nodes, uint32_t id) {
@@ -82,6 +87,11 @@ std::optional<FarRank> far_rank(const NodeSnapshot& s, const ServerMember& m) {
   const NumaNode* node = node_by_id(*s.numa_nodes, *node_id);
   if (!node || !node->cpus || node->cpus->empty()) return std::nullopt;
   if (p->cpus_allowed->intersects(*node->cpus)) return std::nullopt;
+  // CPUs of no known node (a list the kernel would not write): unknown.
+  const bool on_a_node = std::any_of(s.numa_nodes->begin(), s.numa_nodes->end(), [&](auto& n) {
+    return n.cpus && n.cpus->intersects(*p->cpus_allowed);
+  });
+  if (!on_a_node) return std::nullopt;
   FarRank r;
   r.who = m.rank ? fmt::format("rank {} (pid {}, GPU {})", *m.rank, m.pid, *gpu)
                  : fmt::format("pid {} (GPU {})", m.pid, *gpu);

@@ -135,6 +135,18 @@ TEST(RankPlacement, AProcessOnGpusOfTwoNodesIsJudgedByWhereItsMemoryIs) {
   EXPECT_EQ(run(r.snapshot).size(), 1u) << "its work is on GPU 4";
   (*r.snapshot.servers)[0].members[1].memory = {{0, std::nullopt}, {4, std::nullopt}};
   EXPECT_TRUE(run(r.snapshot).empty()) << "sizes unknown, GPUs on two nodes: not judged";
+  // The trial: one size unknown (on its near GPU) is not "the most memory on GPU 4".
+  (*r.snapshot.servers)[0].members[1].memory = {{0, std::nullopt}, {4, 70ull << 30}};
+  EXPECT_TRUE(run(r.snapshot).empty()) << "one size unknown: not judged";
+}
+
+// The trial: CPUs that no node has (200-201 on a 64-CPU machine) are not a
+// placement on the far node.
+TEST(RankPlacement, CpusOfNoKnownNodeAreUnknown) {
+  Report r = healthy_node(8);
+  two_sockets(r.snapshot);
+  tp2(r.snapshot, {0, 4}, {"0-31", "200-201"});
+  EXPECT_TRUE(run(r.snapshot).empty());
 }
 
 }  // namespace rank_placement_test

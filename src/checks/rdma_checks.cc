@@ -152,10 +152,13 @@ std::string near_gpus_words(const RdmaState& r) {
     near += g.level == std::optional<std::string>("switch");
   }
   if (known == 0) return "which GPUs share a PCIe switch with a NIC is not known here";
+  const std::string unknown = known < r.gpu_nics.size()
+                                  ? fmt::format(" ({} more not known)", r.gpu_nics.size() - known)
+                                  : "";
   return fmt::format(
-      "{} of {} GPUs share a PCIe switch with an RDMA NIC, where NCCL uses GPUDirect RDMA by "
+      "{} of {} GPUs{} share a PCIe switch with an RDMA NIC, where NCCL uses GPUDirect RDMA by "
       "default (NCCL_NET_GDR_LEVEL PXB)",
-      near, r.gpu_nics.size());
+      near, known, unknown);
 }
 
 void peermem_missing(const NodeSnapshot& s, std::vector<Finding>& out) {

@@ -37,7 +37,7 @@ std::optional<TopoCli> parse_topo_args(int argc, char** argv, int& code) {
       kTopoProg};
   app.footer(
       "Exit codes: 0 the matrix was printed; 3 nothing to show (NVML did not start, or fewer "
-      "than two GPUs and no NIC); 64 bad usage.");
+      "than two GPUs with their pairs or NUMA nodes known, and no NIC); 64 bad usage.");
   TopoCli c;
   std::string timeout = "5s";
   app.add_option("--timeout", timeout, "Deadline for the NVML collection (default 5s)");

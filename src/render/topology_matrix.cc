@@ -85,11 +85,13 @@ std::string node_cpus(const NodeSnapshot& s, std::optional<uint32_t> node) {
 
 std::string numa_cell(std::optional<uint32_t> node) { return node ? std::to_string(*node) : "?"; }
 
-/// `text` cut to `room` columns (ASCII: CPU lists), "~" marking the cut.
+/// A CPU list cut to `room` columns at a comma (never inside a number),
+/// "~" marking the cut.
 std::string fit(const std::string& text, size_t room) {
   if (text.size() <= room) return text;
-  if (room < 2) return "~";
-  return text.substr(0, room - 1) + "~";
+  const size_t comma = room >= 2 ? text.rfind(',', room - 2) : std::string::npos;
+  if (comma == std::string::npos) return "~";
+  return text.substr(0, comma + 1) + "~";
 }
 
 struct Row {
@@ -99,10 +101,12 @@ struct Row {
   std::string cpus;
 };
 
+/// Two GPUs whose pairs or NUMA nodes are known, or a GPU and a NIC.
 bool worth_showing(const NodeSnapshot& s, size_t nics) {
-  const auto with_peers = std::count_if(
-      s.gpus.begin(), s.gpus.end(), [](const GpuState& g) { return g.peers && !g.peers->empty(); });
-  return with_peers >= 2 || (nics > 0 && !s.gpus.empty());
+  const auto known = std::count_if(s.gpus.begin(), s.gpus.end(), [&](const GpuState& g) {
+    return (g.peers && !g.peers->empty()) || gpu_numa_node(s, g.index);
+  });
+  return known >= 2 || (nics > 0 && !s.gpus.empty());
 }
 
 }  // namespace
@@ -152,13 +156,15 @@ std::string render_topology_matrix(const NodeSnapshot& s, size_t width) {
   out +=
       "  X itself; NV NVLink; PIX one PCIe switch; PXB several; PHB the host bridge;\n"
       "  NODE one NUMA node; SYS across the CPU interconnect; SW a GPU and a NIC under\n"
-      "  one PCIe switch; * NVML: no peer-to-peer read or write for the pair; ? unknown\n";
+      "  one PCIe switch; * NVML: no peer-to-peer read or write for the pair; ? unknown\n"
+      "  - a pair of NICs (not read)\n";
   return out;
 }
 
 std::string render_topology_nothing(const NodeSnapshot& s) {
   return std::string("gpu-triage topo: nothing to show: ") +
-         (s.nvml.initialized ? "fewer than two GPUs answered their peers, and no RDMA NIC\n"
+         (s.nvml.initialized ? "fewer than two GPUs with their pairs (NVML) or NUMA nodes (sysfs) "
+                               "known, and no RDMA NIC\n"
                              : "NVML did not start (run gpu-triage for why)\n");
 }
 

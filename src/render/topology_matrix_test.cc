@@ -84,14 +84,20 @@ TEST(TopologyMatrix, AHostileNicNameIsEscapedAndALongCpuListClipped) {
   EXPECT_EQ(m.find('\x1b'), std::string::npos) << m;
   std::istringstream lines(m);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
-  EXPECT_NE(m.find("~"), std::string::npos) << "the CPU list is clipped, marked";
+  EXPECT_NE(m.find(",~\n"), std::string::npos) << "the CPU list is clipped at a comma, marked";
 }
 
 TEST(TopologyMatrix, NothingToShowIsEmpty) {
   Report r = healthy_node(1);
   EXPECT_EQ(render_topology_matrix(r.snapshot, 80), "");
   Report two = healthy_node(2);
-  EXPECT_EQ(render_topology_matrix(two.snapshot, 80), "") << "no peers read";
+  EXPECT_EQ(render_topology_matrix(two.snapshot, 80), "") << "no peers, no NUMA nodes read";
+  // The trial: NUMA nodes known without NVML's pairs still make a matrix (the CPUs to pin to).
+  two.snapshot.pci_devices[0].numa_node = 0;
+  two.snapshot.pci_devices[1].numa_node = 1;
+  EXPECT_NE(render_topology_matrix(two.snapshot, 80).find("  GPU1    ?    X    1"),
+            std::string::npos)
+      << render_topology_matrix(two.snapshot, 80);
 }
 
 }  // namespace topology_matrix_test

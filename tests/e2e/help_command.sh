@@ -17,7 +17,7 @@ cmp -s "$TMP/main" "$TMP/help" || fail "help differs from --help: $(diff "$TMP/m
 help_of help-help help help
 cmp -s "$TMP/main" "$TMP/help-help" || fail "help help differs from --help"
 grep -qx "Usage: gpu-triage \[OPTIONS\]" "$TMP/main" || fail "usage line: $(grep Usage "$TMP/main")"
-for cmd in free serve data history watch fleet cuda bundle; do
+for cmd in free serve data history watch fleet cuda topo bundle; do
   help_of "$cmd" "$cmd" --help
   help_of "help-$cmd" help "$cmd"
   cmp -s "$TMP/$cmd" "$TMP/help-$cmd" || fail "help $cmd differs from $cmd --help"
@@ -28,7 +28,7 @@ done
 # The subcommands are listed (help included), and bash completion still
 # finds exactly them.
 sed -n '/^Subcommands:/,/^$/ s/^  \([a-z][a-z-]*\) .*/\1/p' "$TMP/main" >"$TMP/subs"
-[[ "$(tr '\n' ' ' <"$TMP/subs")" == "free serve data watch fleet history cuda bundle help " ]] || fail "subcommands: $(cat "$TMP/subs")"
+[[ "$(tr '\n' ' ' <"$TMP/subs")" == "free serve data watch fleet history cuda topo bundle help " ]] || fail "subcommands: $(cat "$TMP/subs")"
 
 # ends_with_exit_codes FILE CODE...: the last paragraph starts "Exit codes"
 # and names each code.

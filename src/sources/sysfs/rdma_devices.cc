@@ -150,15 +150,24 @@ GpuNic nearest_nic(const FsRoot& root, const PciDevice& gpu,
   g.gpu_bus_id = normalize_pci_bus_id(gpu.bus_id);
   const std::optional<std::string> path = pci_device_path(root, g.gpu_bus_id);
   int best = nearness_rank(std::nullopt);
+  bool unknown = false;
   for (const RdmaDevice& d : devices) {
     if (!d.pci_bus_id) continue;
     std::optional<std::string> level = pci_nearness(path, gpu.numa_node, d.pci_path, d.numa_node);
     g.to_each.push_back({d.name, level});
+    unknown = unknown || !level;
     if (nearness_rank(level) < best) {
       best = nearness_rank(level);
       g.nic = d.name;
       g.level = level;
     }
+  }
+  // A NIC of unknown nearness may be the nearest: only a switch, the
+  // nearest there is, is known to beat it (a bundle's copy of a plain
+  // folder must not make a far NIC the nearest).
+  if (unknown && g.level != std::optional<std::string>("switch")) {
+    g.nic.reset();
+    g.level.reset();
   }
   return g;
 }

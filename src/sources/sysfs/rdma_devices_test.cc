@@ -118,6 +118,30 @@ TEST(RdmaDevices, NearestOfSeveralNicsAndUnknownOnPlainFolders) {
   EXPECT_EQ(r->gpu_nics[1].level, std::nullopt);
 }
 
+// The trial: a bundle keeps a NIC's class folder as a plain folder, so its
+// nearness is unknown; a NIC on the other socket (SYS) must not then be
+// named the GPU's nearest.
+TEST(RdmaDevices, ANicOfUnknownNearnessIsNotPassedOverForAFarOne) {
+  TempTree t;
+  pci_function(t, kGpuRel, "0");
+  pci_function(t, "pci0000:9a/0000:9a:01.0/0000:9b:00.0", "1");
+  port(t, rdma_device(t, "mlx5_4", "pci0000:9a/0000:9a:01.0/0000:9b:00.0"), 1, "4: ACTIVE",
+       "5: LinkUp", "400 Gb/sec (4X NDR)", "InfiniBand");
+  const std::string plain = "/sys/class/infiniband/mlx5_0";
+  t.write(plain + "/device/uevent", "DRIVER=mlx5_core\nPCI_SLOT_NAME=0000:1a:00.0\n");
+  t.write("/sys/bus/pci/devices/0000:1a:00.0/numa_node", "0\n");
+  port(t, plain, 1, "4: ACTIVE", "5: LinkUp", "400 Gb/sec (4X NDR)", "InfiniBand");
+  std::optional<RdmaState> r = read(t, {gpu_at("0000:19:00.0", 0)});
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->gpu_nics.size(), 1u);
+  EXPECT_EQ(r->gpu_nics[0].nic, std::nullopt);
+  EXPECT_EQ(r->gpu_nics[0].level, std::nullopt);
+  ASSERT_EQ(r->gpu_nics[0].to_each.size(), 2u);
+  EXPECT_EQ(r->gpu_nics[0].to_each[0].nic, "mlx5_0");
+  EXPECT_EQ(r->gpu_nics[0].to_each[0].level, std::nullopt);
+  EXPECT_EQ(r->gpu_nics[0].to_each[1].level, "system");
+}
+
 TEST(RdmaDevices, PlainFolderFixtureTakesTheUeventSlotName) {
   TempTree t;
   const std::string dir = "/sys/class/infiniband/mlx5_2";
