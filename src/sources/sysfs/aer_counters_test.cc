@@ -56,9 +56,10 @@ TEST(PcieAer, GarbageIsUnknownNeverZero) {
            "RxErr 2\nTOTAL_ERR_COR 3\nBadTLP 1\n",           // the total not last
            "TOTAL_ERR_COR 1\nTOTAL_ERR_COR 3\n",             // two totals
            "RxErr  2\nTOTAL_ERR_COR 3\n",                    // a name ending in a space
-           "Rx\x01Err 2\nTOTAL_ERR_COR 3\n",                 // a control character
-           "2\nTOTAL_ERR_COR 3\n",                           // no name
-           "\nTOTAL_ERR_COR 3\n",                            // an empty line
+           "Rx\x01"
+           "Err 2\nTOTAL_ERR_COR 3\n",  // a control character
+           "2\nTOTAL_ERR_COR 3\n",      // no name
+           "\nTOTAL_ERR_COR 3\n",       // an empty line
        })
     EXPECT_FALSE(parse_aer_counter(bad, "ERR_COR")) << bad;
   std::string many;

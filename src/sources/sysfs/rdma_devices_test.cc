@@ -199,7 +199,9 @@ TEST(RdmaDevices, HostileFilesAreUnknownNeverAState) {
   port(t, dir, 3, "", "", "400 Mb/sec", "");
   t.write(dir + "/ports/4/state", std::string(1 << 16, '4'));
   t.write(dir + "/ports/junk/state", "4: ACTIVE\n");
-  t.write(dir + "/board_id", "MT\x01bad\n");
+  t.write(dir + "/board_id",
+          "MT\x01"
+          "bad\n");
   t.symlink("device", dir + "/device");  // a loop
   std::optional<RdmaState> r = read(t);
   ASSERT_TRUE(r);
