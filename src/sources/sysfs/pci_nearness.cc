@@ -1,7 +1,5 @@
 #include "sources/sysfs/pci_nearness.h"
 
-#include "util/path_in_root.h"
-
 namespace gt {
 namespace {
 
@@ -23,12 +21,11 @@ std::vector<std::string> pci_chain(std::string_view sysfs_path) {
 }
 
 std::optional<std::string> pci_device_path(const FsRoot& root, const std::string& bus_id) {
-  if (!is_pci_address(bus_id)) return std::nullopt;
-  Result<PathInRoot> p = resolve_in_root(root, "/sys/bus/pci/devices/" + bus_id);
-  if (!p || !p->exists) return std::nullopt;
-  std::vector<std::string> chain = pci_chain(p->path);
+  const std::optional<std::string> path = resolve_pci_device(root, bus_id);
+  if (!path) return std::nullopt;
+  std::vector<std::string> chain = pci_chain(*path);
   if (chain.size() < 2 || chain.back() != bus_id) return std::nullopt;
-  return p->path;
+  return path;
 }
 
 std::optional<std::string> pci_nearness(const std::optional<std::string>& path_a,

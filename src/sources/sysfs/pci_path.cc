@@ -72,15 +72,21 @@ std::optional<std::vector<PciBridgeDir>> bridges_in_path(std::string_view resolv
   return out;
 }
 
-std::optional<std::vector<PciBridgeDir>> read_upstream_bridges(const FsRoot& root,
-                                                               const std::string& bus_id) {
+std::optional<std::string> resolve_pci_device(const FsRoot& root, const std::string& bus_id) {
   if (!is_pci_address(bus_id)) return std::nullopt;
   const std::string entry = "/sys/bus/pci/devices/" + bus_id;
   // Read as a link first: the bundle keeps what was read, the link with it.
   if (!root.read_link(entry)) return std::nullopt;
   Result<PathInRoot> at = resolve_in_root(root, entry);
   if (!at || !at->exists) return std::nullopt;
-  return bridges_in_path(at->path, bus_id);
+  return at->path;
+}
+
+std::optional<std::vector<PciBridgeDir>> read_upstream_bridges(const FsRoot& root,
+                                                               const std::string& bus_id) {
+  const std::optional<std::string> at = resolve_pci_device(root, bus_id);
+  if (!at) return std::nullopt;
+  return bridges_in_path(*at, bus_id);
 }
 
 }  // namespace gt

@@ -47,6 +47,11 @@ bool is_host_bridge(std::string_view c);
 std::optional<std::vector<PciBridgeDir>> bridges_in_path(std::string_view resolved,
                                                          std::string_view bus_id);
 
+/// Where the link /sys/bus/pci/devices/<bus_id> leads, followed inside the
+/// root and read as a link first (so a bundle keeps it); nullopt when it is
+/// no link or cannot be followed.
+std::optional<std::string> resolve_pci_device(const FsRoot& root, const std::string& bus_id);
+
 /// The bridges above the function /sys/bus/pci/devices/<bus_id>: its link
 /// followed inside the root (util/path_in_root.h, so a link never leads out
 /// of a fixture tree and a loop ends). Nullopt when it is no link, cannot
