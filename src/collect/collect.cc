@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <future>
 
 #include "data/check_data_dir.h"
 #include "history/run_history.h"
@@ -109,12 +110,34 @@ std::vector<DiskUsage> without_unread_data_dir(const CollectInputs& in,
   return disks;
 }
 
+/// The GPU servers' python environments, read on a thread of their own from
+/// the moment the servers are known until the fingerprint is taken: hashing
+/// their files is most of the fingerprint's cost, and the host, kernel log,
+/// disk and incident collectors between (which wait on files and commands)
+/// hide it (bench/fingerprint_bench.sh). Not where reads are logged for a
+/// bundle: the read log is the main thread's.
+class PythonEnvsAhead {
+ public:
+  void start(const FsRoot& root, const std::vector<Server>& servers) {
+    ahead_ = std::async(std::launch::async,
+                        [&root, servers] { return read_python_envs(root, servers, HashBounds{}); });
+  }
+  std::vector<PythonEnvPrint> take(const FsRoot& root, const NodeSnapshot& s) {
+    if (ahead_.valid()) return ahead_.get();
+    return s.servers ? read_python_envs(root, *s.servers, HashBounds{})
+                     : std::vector<PythonEnvPrint>{};
+  }
+
+ private:
+  std::future<std::vector<PythonEnvPrint>> ahead_;
+};
+
 /// The node's fingerprint, taken with the record across boots (last: it
 /// reads the GPUs, servers, readiness and mounts collected before it).
-Fingerprint take_fingerprint(const FsRoot& root, const NodeSnapshot& s) {
+Fingerprint take_fingerprint(const FsRoot& root, const NodeSnapshot& s, PythonEnvsAhead& envs) {
   Fingerprint f = fingerprint_of(s, s.collected_at_unix_ms / 1000);
   f.container = read_container_identity(root);
-  if (s.servers) f.python = read_python_envs(root, *s.servers, HashBounds{});
+  f.python = envs.take(root, s);
   return f;
 }
 
@@ -144,8 +167,12 @@ std::shared_ptr<HostSeams> seams_for(const CollectInputs& in, const FsRoot& root
   return seams;
 }
 
-std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned) {
+/// `envs_ahead`: the fingerprint's python environments are read on a thread
+/// from the servers' stage on (the record will be written: PythonEnvsAhead).
+std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned,
+                                  bool envs_ahead = false) {
   auto seams = seams_for(in, root);
+  auto envs = std::make_shared<PythonEnvsAhead>();
   auto stuck_before = std::make_shared<std::optional<std::vector<StuckTask>>>();
   auto aer_before = std::make_shared<std::vector<std::pair<std::string, AerTotals>>>();
   auto all_disks = std::make_shared<std::vector<DiskUsage>>();
@@ -158,7 +185,11 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
        }},
       {Stage::kGpus,
        [&](NodeSnapshot& s) { abandoned = collect_gpus(in, root, s).abandoned_threads; }},
-      {Stage::kServers, [&root](NodeSnapshot& s) { s.servers = group_servers(s, &root); }},
+      {Stage::kServers,
+       [&root, envs, envs_ahead](NodeSnapshot& s) {
+         s.servers = group_servers(s, &root);
+         if (envs_ahead && s.servers) envs->start(root, *s.servers);
+       }},
       {Stage::kHost,
        [&root, stuck_before, aer_before](NodeSnapshot& s) {
          read_host_facts(root, s);
@@ -194,9 +225,9 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
       {Stage::kMounts,
        [&, all_disks](NodeSnapshot& s) { s.mounts = read_mounts(root, *all_disks); }},
       {Stage::kHistory,
-       [&](NodeSnapshot& s) {
+       [&, envs](NodeSnapshot& s) {
          load_history(in.state_dir, in.no_state, root, s);
-         if (s.history) s.fingerprint = take_fingerprint(root, s);
+         if (s.history) s.fingerprint = take_fingerprint(root, s, *envs);
        }},
   };
 }
@@ -255,7 +286,9 @@ Collected collect_node(const CollectInputs& in, Stages stages) {
   FsRoot root(in.root);
   root.set_read_log(in.read_log);
   Collected out;
-  out.report = collect_with(Origin::kNvml, node_table(in, root, out.abandoned_threads), stages);
+  const bool envs_ahead = has(stages, Stage::kHistory) && !in.no_state && !in.read_log;
+  out.report =
+      collect_with(Origin::kNvml, node_table(in, root, out.abandoned_threads, envs_ahead), stages);
   out.report.snapshot.sample_window_s = in.sample_window.count() / 1000.0;
   return out;
 }

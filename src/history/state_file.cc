@@ -249,16 +249,22 @@ J or_null(const std::optional<T>& v) {
   return v ? J(*v) : J(nullptr);
 }
 
-J package_json(const PackagePrint& p) {
-  J modified = J::array();
-  for (const ModifiedFile& m : p.modified)
-    modified.push_back({{"path", m.path}, {"size_bytes", or_null(m.size_bytes)}});
-  return J{{"name", p.name},
-           {"version", p.version},
-           {"site_packages", p.site_packages},
-           {"modified", modified},
-           {"fully_checked", p.fully_checked},
-           {"notes", p.notes}};
+/// A package of the environment at `env_site`. A fingerprint holds
+/// hundreds of packages, and every run reads and writes the record: a
+/// package's site_packages is written only where it is not the
+/// environment's, its modified files and notes only where there are some.
+J package_json(const PackagePrint& p, const std::string& env_site) {
+  J j{{"name", p.name}, {"version", p.version}};
+  if (p.site_packages != env_site) j["site_packages"] = p.site_packages;
+  if (!p.modified.empty()) {
+    J modified = J::array();
+    for (const ModifiedFile& m : p.modified)
+      modified.push_back({{"path", m.path}, {"size_bytes", or_null(m.size_bytes)}});
+    j["modified"] = modified;
+  }
+  j["fully_checked"] = p.fully_checked;
+  if (!p.notes.empty()) j["notes"] = p.notes;
+  return j;
 }
 
 }  // namespace
@@ -293,9 +299,11 @@ J fingerprint_to_json(const Fingerprint& f) {
   J python = J::array();
   for (const PythonEnvPrint& e : f.python) {
     J packages = J::array();
-    for (const PackagePrint& p : e.packages) packages.push_back(package_json(p));
-    python.push_back(
-        {{"site_packages", e.site_packages}, {"used_by", e.used_by}, {"packages", packages}});
+    for (const PackagePrint& p : e.packages) packages.push_back(package_json(p, e.site_packages));
+    python.push_back({{"site_packages", e.site_packages},
+                      {"used_by", e.used_by},
+                      {"packages", packages},
+                      {"notes", e.notes}});
   }
   return J{{"taken_unix_s", f.taken_unix_s},
            {"gpus", gpus},
@@ -326,16 +334,22 @@ Fingerprint fingerprint_from_json(const nlohmann::json& j) {
     f.mounts.push_back({req_text(m, "path"), opt_text(m, "source"), opt_text(m, "device"),
                         opt_text(m, "fs_type"), opt_text(m, "expected")});
   for (const auto& e : list(j, "python", kMaxPrintItems, "python environments")) {
-    PythonEnvPrint env{req_text(e, "site_packages"), texts(e, "used_by"), {}};
+    // Notes of the environment: absent in a record written before they were kept.
+    PythonEnvPrint env{req_text(e, "site_packages"),
+                       texts(e, "used_by"),
+                       {},
+                       e.contains("notes") ? texts(e, "notes") : std::vector<std::string>{}};
     for (const auto& p : list(e, "packages", kMaxPrintItems, "packages of one environment")) {
-      PackagePrint pk{req_text(p, "name"),
-                      req_text(p, "version"),
-                      req_text(p, "site_packages"),
-                      {},
-                      p.at("fully_checked").get<bool>(),
-                      texts(p, "notes")};
-      for (const auto& m : list(p, "modified", kMaxPrintItems, "modified files"))
-        pk.modified.push_back({req_text(m, "path"), opt_number<uint64_t>(m, "size_bytes")});
+      PackagePrint pk{
+          req_text(p, "name"),
+          req_text(p, "version"),
+          p.contains("site_packages") ? req_text(p, "site_packages") : env.site_packages,
+          {},
+          p.at("fully_checked").get<bool>(),
+          p.contains("notes") ? texts(p, "notes") : std::vector<std::string>{}};
+      if (p.contains("modified"))
+        for (const auto& m : list(p, "modified", kMaxPrintItems, "modified files"))
+          pk.modified.push_back({req_text(m, "path"), opt_number<uint64_t>(m, "size_bytes")});
       env.packages.push_back(pk);
     }
     f.python.push_back(env);

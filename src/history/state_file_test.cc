@@ -51,9 +51,33 @@ Fingerprint full_fingerprint(int64_t at) {
                         "/opt/venv/lib/python3.11/site-packages",
                         {{"sglang/srt/layers/logits_processor.py", 20411}},
                         true,
-                        {}}}});
+                        {}},
+                       // Written in a few bytes: no modified files, no notes.
+                       {"torch", "2.5.1", "/opt/venv/lib/python3.11/site-packages", {}, false, {}},
+                       // Of another directory than its environment's: written.
+                       {"local", "0.1", "/src/local", {}, false, {"no RECORD to check against"}}},
+                      {"1 of 3 packages not checked against their RECORD"}});
   f.notes.push_back("a note");
   return f;
+}
+
+TEST(StateFile, APackageWrittenInFullBeforeReadsAsItsCompactForm) {
+  // Records written before the compact form: each package's site_packages,
+  // empty lists, and no notes of the environment.
+  const nlohmann::json old = nlohmann::json::parse(R"json({
+    "taken_unix_s": 1700000000, "gpus": [], "driver": {}, "kernel_release": null,
+    "container": null, "mounts": [], "notes": [],
+    "python": [{"site_packages": "/venv", "used_by": ["SGLang (pid 1)"], "packages": [
+      {"name": "torch", "version": "2.5.1", "site_packages": "/venv", "modified": [],
+       "fully_checked": true, "notes": []}]}]})json");
+  const Fingerprint f = fingerprint_from_json(old);
+  ASSERT_EQ(f.python.size(), 1u);
+  EXPECT_TRUE(f.python[0].notes.empty());
+  ASSERT_EQ(f.python[0].packages.size(), 1u);
+  EXPECT_EQ(f.python[0].packages[0].site_packages, "/venv");
+  EXPECT_EQ(fingerprint_from_json(nlohmann::json::parse(fingerprint_to_json(f).dump())), f);
+  const std::string compact = fingerprint_to_json(f)["python"][0]["packages"][0].dump();
+  EXPECT_EQ(compact, R"({"name":"torch","version":"2.5.1","fully_checked":true})");
 }
 
 TEST(StateFile, FingerprintsReadBackTheSame) {

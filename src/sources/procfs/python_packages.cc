@@ -132,6 +132,9 @@ void check_record(const FsRoot& root, int dir, const std::string& site,
     p.notes.push_back("RECORD not read: " + text.error().message);
     return;
   }
+  // Reading a RECORD costs of the budget as a file does: it bounds how
+  // many are read in an environment of thousands of packages.
+  budget -= std::min(budget, std::max<uint64_t>(text->size(), kMinFileCost));
   size_t no_hash = 0, unreadable = 0, too_large = 0, over_budget = 0;
   std::string_view t = *text;
   size_t at = 0;
@@ -195,12 +198,16 @@ std::optional<PackagePrint> read_dist_info(const FsRoot& root, int site_fd, cons
   p.name = stem.substr(0, dash);
   p.version = stem.substr(dash + 1);
   if (Result<int> fd = open_beneath(root, site_fd, site, dir + "/METADATA")) {
-    Result<std::string> meta = read_fd_capped(*fd, dir, 64 << 10, "METADATA");
+    // Only the header is needed, and Name and Version open it: its first
+    // page, and the rest of 64 KiB where they are not in it.
+    std::string head(kMinFileCost, '\0');
+    const ssize_t n = ::pread(*fd, head.data(), head.size(), 0);
+    head.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    if (head.size() == kMinFileCost && header_field(head, "Version").empty())
+      if (Result<std::string> meta = read_fd_capped(*fd, dir, 64 << 10, "METADATA")) head = *meta;
     ::close(*fd);
-    // Only the header is needed; a long description past 64 KiB is fine.
-    std::string_view text = meta ? std::string_view(*meta) : std::string_view();
-    if (std::string n = header_field(text, "Name"); !n.empty()) p.name = n;
-    if (std::string v = header_field(text, "Version"); !v.empty()) p.version = v;
+    if (std::string name = header_field(head, "Name"); !name.empty()) p.name = name;
+    if (std::string v = header_field(head, "Version"); !v.empty()) p.version = v;
   }
   return p;
 }
@@ -287,7 +294,8 @@ std::optional<std::string> site_packages_in_maps(std::string_view maps) {
 
 std::vector<PackagePrint> read_site_packages(const FsRoot& root, const std::string& site,
                                              const HashBounds& bounds, uint64_t& budget_bytes,
-                                             const std::string& first_package) {
+                                             const std::string& first_package,
+                                             std::vector<std::string>* notes) {
   std::vector<PackagePrint> out;
   std::vector<std::string> dirs;  // each package's *.dist-info, beside it
   Result<std::vector<std::string>> names = root.list(site);
@@ -308,8 +316,19 @@ std::vector<PackagePrint> read_site_packages(const FsRoot& root, const std::stri
   std::stable_partition(order.begin(), order.end(), [&](size_t i) {
     return !first_package.empty() && normal_name(out[i].name) == normal_name(first_package);
   });
-  for (size_t i : order) check_record(root, site_fd, site, dirs[i], bounds, budget_bytes, out[i]);
+  size_t not_reached = 0;
+  for (size_t i : order) {
+    if (budget_bytes < kMinFileCost) {
+      ++not_reached;  // not fully checked; said once for the environment
+      continue;
+    }
+    check_record(root, site_fd, site, dirs[i], bounds, budget_bytes, out[i]);
+  }
   if (site_fd >= 0) ::close(site_fd);
+  if (not_reached && notes)
+    notes->push_back(fmt::format(
+        "{} of {} packages not checked against their RECORD: this run's {} bytes of reading spent",
+        not_reached, out.size(), bounds.per_run_bytes));
   return out;
 }
 
@@ -335,7 +354,9 @@ std::vector<PythonEnvPrint> read_python_envs(const FsRoot& root, const std::vect
       same->used_by.push_back(who);
       continue;
     }
-    envs.push_back({*site, {who}, read_site_packages(root, *site, bounds, budget, sv.kind)});
+    PythonEnvPrint env{*site, {who}, {}, {}};
+    env.packages = read_site_packages(root, *site, bounds, budget, sv.kind, &env.notes);
+    envs.push_back(std::move(env));
   }
   return envs;
 }

@@ -27,7 +27,7 @@ namespace gt {
 
 struct HashBounds {
   uint64_t per_file_bytes = 1ull << 20;  ///< a larger .py is not hashed (said)
-  uint64_t per_run_bytes = 4ull << 20;   ///< hashing stops here, each file at least 4 KiB (said)
+  uint64_t per_run_bytes = 4ull << 20;   ///< reading stops here, each file at least 4 KiB (said)
   uint64_t record_bytes = 4ull << 20;    ///< a RECORD larger is not read (said)
 };
 
@@ -36,10 +36,14 @@ std::vector<PythonEnvPrint> read_python_envs(const FsRoot& root, const std::vect
                                              const HashBounds& bounds);
 
 /// The packages of one site-packages directory; `budget_bytes` is what is
-/// left to hash this run (decremented).
+/// left to read this run (decremented: each RECORD and each hashed file, a
+/// page at least). Once it is spent, the remaining packages' RECORDs are
+/// not read: they are not fully checked, and `notes` (the environment's)
+/// says how many.
 std::vector<PackagePrint> read_site_packages(const FsRoot& root, const std::string& site,
                                              const HashBounds& bounds, uint64_t& budget_bytes,
-                                             const std::string& first_package = "");
+                                             const std::string& first_package = "",
+                                             std::vector<std::string>* notes = nullptr);
 
 /// The site-packages directory of the first mapped file under one; nullopt
 /// when none is mapped.

@@ -104,11 +104,51 @@ TEST(PythonPackages, BoundsPerFileAndPerRunAreSaid) {
   EXPECT_NE(p[0].notes.at(0).find("2 .py file(s) over 5 bytes"), std::string::npos);
 
   HashBounds budget;
-  budget.per_run_bytes = 4096;  // one file's worth: each costs a page at least
+  budget.per_run_bytes = 8192;  // the RECORD and one file: each costs a page at least
   p = read(t, budget);
   EXPECT_FALSE(p[0].fully_checked);
-  EXPECT_NE(p[0].notes.at(0).find("1 .py file(s) not hashed: this run's 4096 bytes"),
+  EXPECT_NE(p[0].notes.at(0).find("1 .py file(s) not hashed: this run's 8192 bytes"),
             std::string::npos);
+}
+
+TEST(PythonPackages, PackagesPastASpentBudgetAreNotReadAndSaidOnceForTheEnvironment) {
+  TempTree t;
+  write_package(t);
+  const std::string s = kSite;
+  for (const char* other : {"other", "third"}) {
+    t.write(s + "/" + other + "-2.0.dist-info/METADATA",
+            std::string("Metadata-Version: 2.1\nName: ") + other + "\nVersion: 2.0\n\n");
+    t.write(s + "/" + other + "-2.0.dist-info/RECORD",
+            std::string(other) + "/x.py," + kHelloDigest + ",6\n");
+    t.write(s + "/" + other + "/x.py", "hellO\n");  // modified, but past the budget
+  }
+  HashBounds b;
+  b.per_run_bytes = 3 * 4096;  // pkg's RECORD and its two files
+  uint64_t budget = b.per_run_bytes;
+  std::vector<std::string> notes;
+  std::vector<PackagePrint> p = read_site_packages(t.root(), kSite, b, budget, "pkg", &notes);
+  ASSERT_EQ(p.size(), 3u);
+  for (const PackagePrint& pk : p) {
+    EXPECT_TRUE(pk.modified.empty()) << pk.name;  // pkg is pristine; the others not read
+    EXPECT_EQ(pk.fully_checked, pk.name == "pkg") << pk.name;
+    EXPECT_TRUE(pk.notes.empty()) << pk.name;
+    EXPECT_EQ(pk.version, pk.name == "pkg" ? "1.0" : "2.0");  // read all the same
+  }
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "2 of 3 packages not checked against their RECORD: this run's 12288 bytes of "
+            "reading spent");
+}
+
+TEST(PythonPackages, VersionPastTheFirstPageOfMetadataIsRead) {
+  TempTree t;
+  const std::string s = kSite;
+  t.write(s + "/late-0.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: late\n" + std::string(5000, 'x') + "\nVersion: 3.1\n\n");
+  t.write(s + "/late-0.dist-info/RECORD", "");
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].version, "3.1");
 }
 
 TEST(PythonPackages, HugeRecordIsNotReadAndSaid) {
