@@ -181,7 +181,7 @@ void gpus(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
           fmt::format("at {}: {} serial {}; now {} serial {}", b.when, or_unknown(there->uuid),
                       *there->serial, or_unknown(is.uuid), *is.serial);
       f.action =
-          "Said once: the new board starts with a clean record; its predecessor's Xids "
+          "The new board starts with a clean record; its predecessor's Xids "
           "stay with the old UUID.";
       out.push_back(f);
       continue;
@@ -296,22 +296,43 @@ void container_after_job(const NodeSnapshot& s, const Fingerprint& now, std::vec
   out.push_back(f);
 }
 
+/// The notes (info) among `found` are said once per boot: each gets its
+/// key, and one an operator's triage already showed in this boot (the
+/// record's said_changes) is left out. Warnings hold while the change does.
+void say_notes_once(const GpuHistory& h, std::vector<Finding>& found, std::vector<Finding>& out) {
+  const HistoryBoot* boot = nullptr;
+  for (const HistoryBoot& b : h.boots)
+    if (h.boot_id && b.boot_id == *h.boot_id) boot = &b;
+  for (Finding& f : found) {
+    if (f.severity == Severity::kInfo) {
+      f.said_once_key =
+          f.id + " " + f.subject.gpu_uuid.value_or(f.subject.path.value_or("")) + ": " + f.title;
+      if (boot && std::find(boot->said_changes.begin(), boot->said_changes.end(),
+                            *f.said_once_key) != boot->said_changes.end())
+        continue;
+    }
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 void check_changes(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.fingerprint || !s.history) return;
   const Fingerprint& now = *s.fingerprint;
   const Baseline b = baseline_of(*s.history);
+  std::vector<Finding> found;
   if (!b.print) {
-    local_patches(now, out);
-    container_after_job(s, now, out);
-    return;
+    local_patches(now, found);
+    container_after_job(s, now, found);
+  } else {
+    container_and_patches(*b.print, now, b, found);
+    mounts(*b.print, now, b, found);
+    gpus(*b.print, now, b, found);
+    driver(*b.print, now, b, found);
+    packages(*b.print, now, b, found);
   }
-  container_and_patches(*b.print, now, b, out);
-  mounts(*b.print, now, b, out);
-  gpus(*b.print, now, b, out);
-  driver(*b.print, now, b, out);
-  packages(*b.print, now, b, out);
+  say_notes_once(*s.history, found, out);
 }
 
 }  // namespace gt

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "checks/checks.h"
+#include "history/record.h"
 #include "model/snapshot.h"
 
 namespace gt {
@@ -127,6 +128,36 @@ TEST(ChangeChecks, MovedGpuVbiosDriverAndPackageVersionsAreNotes) {
   EXPECT_FALSE(by_id(f, "change.gpu_replaced"));  // same UUIDs: moved, not replaced
   EXPECT_NE(by_id(f, "change.package_version")->title.find("torch 2.7.0 -> 2.8.0"),
             std::string::npos);
+}
+
+TEST(ChangeChecks, NotesAreSaidOnceInABootWarningsWhileTheyHold) {
+  Fingerprint now = before();
+  now.driver.kernel_module_version = "595.10.01";  // on purpose: a note
+  now.mounts[0].source = "/dev/nvme0n1p1";         // the data elsewhere: a warning
+  now.mounts[0].device = "nvme0n1p1";
+  NodeSnapshot s = with_record(before(), now);
+  std::vector<Finding> first = judge_changes(s);
+  const Finding* driver = by_id(first, "change.driver");
+  ASSERT_TRUE(driver);
+  ASSERT_TRUE(driver->said_once_key);
+  EXPECT_FALSE(by_id(first, "change.data_device")->said_once_key);
+
+  // An operator's triage showed it (record_run marks it said in this boot).
+  s.history->boots.push_back({"boot-2", 1767226000, 1767226000, now, now, {}});
+  mark_said(*s.history, {*driver->said_once_key});
+  std::vector<Finding> later = judge_changes(s);
+  EXPECT_FALSE(by_id(later, "change.driver"));
+  EXPECT_TRUE(by_id(later, "change.data_device"));
+
+  // Another change of the same kind is another note.
+  s.fingerprint->driver.kernel_module_version = "600.01";
+  EXPECT_TRUE(by_id(judge_changes(s), "change.driver"));
+  // And the next boot has said nothing yet.
+  s.fingerprint->driver.kernel_module_version = "595.10.01";
+  s.history->boot_id = "boot-3";
+  s.history->boots.push_back({"boot-3", 1767300000, 1767300000, std::nullopt, std::nullopt, {}});
+  s.history->boots.erase(s.history->boots.begin() + 1);  // the record as boot 3 reads it
+  EXPECT_TRUE(by_id(judge_changes(s), "change.driver"));
 }
 
 TEST(ChangeChecks, ThePreviousBootWinsOverThisBootsFirstRun) {

@@ -130,7 +130,8 @@ int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
   Report report = collect_report(o, self.stages, abandoned_threads);
   // After judging: this run joins the record across boots.
   // A bundle's replay judges another node's record: it never writes it.
-  if (has(self.steps, Step::kRecord) && !o.bundle) record_run(report);
+  // Its report is read by a person: the notes said once are said.
+  if (has(self.steps, Step::kRecord) && !o.bundle) record_run(report, true);
   const NodeSnapshot& snap = report.snapshot;
   std::optional<std::string> textfile_error;  // printed last, after the report
   if (o.textfile) {

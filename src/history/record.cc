@@ -185,7 +185,7 @@ void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& obs
   auto b = std::find_if(h.boots.begin(), h.boots.end(),
                         [&](const HistoryBoot& x) { return x.boot_id == id; });
   if (b == h.boots.end()) {
-    h.boots.push_back({id, now_unix_s, now_unix_s, std::nullopt, std::nullopt});
+    h.boots.push_back({id, now_unix_s, now_unix_s, std::nullopt, std::nullopt, {}});
     b = h.boots.end() - 1;
   } else {
     b->last_seen_unix_s = now_unix_s;
@@ -215,6 +215,19 @@ size_t clear_history(GpuHistory& h, const std::string& uuid) {
     std::erase_if(h.gpus, [&](const GpuRecord& g) { return g.uuid == uuid; });
   }
   return before - h.gpus.size();
+}
+
+void mark_said(GpuHistory& h, const std::vector<std::string>& keys) {
+  if (!h.boot_id) return;
+  for (HistoryBoot& b : h.boots) {
+    if (b.boot_id != *h.boot_id) continue;
+    for (const std::string& k : keys)
+      if (std::find(b.said_changes.begin(), b.said_changes.end(), k) == b.said_changes.end())
+        b.said_changes.push_back(k);
+    if (b.said_changes.size() > kMaxSaidChanges)
+      b.said_changes.erase(b.said_changes.begin(),
+                           b.said_changes.end() - static_cast<std::ptrdiff_t>(kMaxSaidChanges));
+  }
 }
 
 const HistoryBoot* find_boot(const GpuHistory& h, const std::string& boot_id) {

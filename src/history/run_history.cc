@@ -29,7 +29,7 @@ void load_history(const std::optional<std::string>& state_dir, bool no_state, co
   }
 }
 
-void record_run(Report& report) {
+void record_run(Report& report, bool said_to_operator) {
   NodeSnapshot& s = report.snapshot;
   if (!s.history) return;
   const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
@@ -49,6 +49,9 @@ void record_run(Report& report) {
         "history across boots: the previous boot's Xids are not recorded: the journal names no "
         "previous boot (volatile or first boot), so its id is unknown");
   const std::optional<Fingerprint>& fingerprint = s.fingerprint;
+  std::vector<std::string> said;  // the notes said once, shown by this run
+  for (const Finding& f : report.findings)
+    if (f.said_once_key) said.push_back(*f.said_once_key);
   const NodeSnapshot& snap = s;
   std::vector<std::string> warnings;
   Status w = update_history(
@@ -59,6 +62,7 @@ void record_run(Report& report) {
         h.previous_boot_first_unix_s = previous_first;
         add_run(h, now, observed, fingerprint);
         record_aer(h, snap, now);
+        if (said_to_operator) mark_said(h, said);
       },
       warnings);
   s.warnings.insert(s.warnings.end(), warnings.begin(), warnings.end());

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "history/record.h"
 #include "util/atomic_file.h"
 #include "util/errno_error.h"
 #include "util/json_text.h"
@@ -128,12 +129,18 @@ GpuHistory parse_document(const nlohmann::json& j) {
   for (const auto& b : boots) {
     h.boots.push_back({text_of(b.at("boot_id"), "a boot id"),
                        unix_s(b.at("first_seen_unix_s"), "first_seen_unix_s"),
-                       unix_s(b.at("last_seen_unix_s"), "last_seen_unix_s"), std::nullopt,
-                       std::nullopt});
+                       unix_s(b.at("last_seen_unix_s"), "last_seen_unix_s"),
+                       std::nullopt,
+                       std::nullopt,
+                       {}});
     // Version 1 records have no fingerprints.
     for (auto [key, into] : {std::pair{"first_fingerprint", &h.boots.back().first_fingerprint},
                              std::pair{"last_fingerprint", &h.boots.back().last_fingerprint}})
       if (b.contains(key) && !b.at(key).is_null()) *into = fingerprint_from_json(b.at(key));
+    if (b.contains("said_changes")) {
+      within(b.at("said_changes").size(), kMaxSaidChanges, "changes said in one boot");
+      h.boots.back().said_changes = texts(b, "said_changes");
+    }
   }
   for (const auto& g : gpus) {
     GpuRecord r{text_of(g.at("uuid"), "a GPU UUID"), {}};
@@ -361,13 +368,14 @@ Fingerprint fingerprint_from_json(const nlohmann::json& j) {
 J history_to_json(const GpuHistory& h) {
   J boots = J::array();
   for (const HistoryBoot& b : h.boots)
-    boots.push_back({{"boot_id", b.boot_id},
-                     {"first_seen_unix_s", b.first_seen_unix_s},
-                     {"last_seen_unix_s", b.last_seen_unix_s},
-                     {"first_fingerprint",
-                      b.first_fingerprint ? fingerprint_to_json(*b.first_fingerprint) : J()},
-                     {"last_fingerprint",
-                      b.last_fingerprint ? fingerprint_to_json(*b.last_fingerprint) : J()}});
+    boots.push_back(
+        {{"boot_id", b.boot_id},
+         {"first_seen_unix_s", b.first_seen_unix_s},
+         {"last_seen_unix_s", b.last_seen_unix_s},
+         {"first_fingerprint",
+          b.first_fingerprint ? fingerprint_to_json(*b.first_fingerprint) : J()},
+         {"last_fingerprint", b.last_fingerprint ? fingerprint_to_json(*b.last_fingerprint) : J()},
+         {"said_changes", b.said_changes}});
   J gpus = J::array();
   for (const GpuRecord& g : h.gpus) {
     J findings = J::array();

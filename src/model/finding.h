@@ -42,6 +42,10 @@ struct Finding {
   /// The fleet finding that explains this one ("fleet.xid_correlated.31":
   /// the same Xid on several hosts at once); null outside a fleet.
   std::optional<std::string> explained_by;
+  /// Set on a note said once per boot (a change made on purpose: a driver
+  /// upgrade): the key under which an operator's triage records it as said
+  /// (HistoryBoot::said_changes); null for findings said while they hold.
+  std::optional<std::string> said_once_key;
   bool operator==(const Finding&) const = default;
 };
 

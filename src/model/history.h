@@ -23,6 +23,11 @@ struct HistoryBoot {
   /// boot recorded only from the journal (the previous boot's Xids).
   std::optional<Fingerprint> first_fingerprint;
   std::optional<Fingerprint> last_fingerprint;
+  /// The notes of what changed (info change.* findings, by
+  /// Finding::said_once_key) an operator's triage has shown in this boot:
+  /// later runs of the boot do not say them again (the "what happened"
+  /// timeline still does). Absent in records written before.
+  std::vector<std::string> said_changes;
   bool operator==(const HistoryBoot&) const = default;
 };
 

@@ -101,3 +101,17 @@ json_check 'any(p["name"] == "sglang" and not p["fully_checked"] and any("1 .py 
 sed -i 's/,sha256=[^,]*,/,,/' "$DIR/root/$SITE/sglang-0.4.6.dist-info/RECORD"
 run "$DIR" --sample 0 --json --state-dir "$STATE"
 json_check 'any(p["name"] == "sglang" and not p["fully_checked"] and any("without a sha256" in n for n in p["notes"]) for e in d["history"]["fingerprint"]["python"] for p in e["packages"])' "a RECORD without hashes is said"
+
+# A driver upgraded on purpose is a note said once: the first triage of the
+# boot after it says it, a second triage of that boot does not (an
+# operator's triage recorded it as said), the next boot says nothing.
+boot 4 "$NEW" nvme0n1p1
+echo 595.10.01 >"$DIR/root/sys/module/nvidia/version"
+run "$DIR" --sample 0 --json --state-dir "$STATE"
+json_check 'any(f["id"] == "change.driver" and f["severity"] == "info" and "kernel module 590.48.01 -> 595.10.01" in f["title"] for f in d["findings"])' "the driver change, said"
+run "$DIR" --sample 0 --json --state-dir "$STATE"
+json_check 'not any(f["id"] == "change.driver" for f in d["findings"])' "said once: not again in the same boot"
+json_check 'any(any(k.startswith("change.driver") for k in b["said_changes"]) for b in d["history"]["boots"])' "the record keeps it as said"
+echo "5e1f0c25-4f3a-4b6c-9d8e-7f6a5b4c3d2e" >"$DIR/root/proc/sys/kernel/random/boot_id"
+run "$DIR" --sample 0 --json --state-dir "$STATE"
+json_check 'not any(f["id"] == "change.driver" for f in d["findings"])' "the next boot: nothing changed since boot 4"
