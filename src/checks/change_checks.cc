@@ -252,6 +252,32 @@ void packages(const Fingerprint& before, const Fingerprint& now, const Baseline&
   out.push_back(f);
 }
 
+/// A unit starting a GPU server now that ran none when the job last ran
+/// starts it again after every boot (the story's auto-started SGLang).
+void server_units(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
+                  std::vector<Finding>& out) {
+  if (!before.server_units || !now.server_units) return;  // not known then or now
+  for (const UnitPrint& u : *now.server_units) {
+    const bool ran = std::any_of(before.server_units->begin(), before.server_units->end(),
+                                 [&](const UnitPrint& w) { return w.unit == u.unit; });
+    if (ran) continue;
+    Finding f = node_finding("change.server_unit");
+    f.subject.kind = "node";
+    f.title = fmt::format(
+        "{} starts a GPU server ({}) now and ran none at {}: it starts it again after every boot",
+        u.unit, u.server, b.when);
+    f.evidence = fmt::format("{}{}{}", u.unit, u.auto_started ? ", started at boot" : "",
+                             u.restart_policy ? ", " + *u.restart_policy : "");
+    f.action =
+        "If the job needs these GPUs, disable the unit as well as stopping its server, or the "
+        "next reboot brings it back.";
+    f.commands = {u.user_unit
+                      ? "systemctl --user disable --now " + u.unit + "   # as the user who owns it"
+                      : "sudo systemctl disable --now " + u.unit};
+    out.push_back(f);
+  }
+}
+
 /// Without a record to compare with: a local patch is said, so that it is
 /// known before a recreated container loses it.
 void local_patches(const Fingerprint& now, std::vector<Finding>& out) {
@@ -331,6 +357,7 @@ void check_changes(const NodeSnapshot& s, std::vector<Finding>& out) {
     gpus(*b.print, now, b, found);
     driver(*b.print, now, b, found);
     packages(*b.print, now, b, found);
+    server_units(*b.print, now, b, found);
   }
   say_notes_once(*s.history, found, out);
 }

@@ -130,6 +130,27 @@ TEST(ChangeChecks, MovedGpuVbiosDriverAndPackageVersionsAreNotes) {
             std::string::npos);
 }
 
+TEST(ChangeChecks, AUnitThatRanNoServerBeforeIsSaidWithItsDisable) {
+  Fingerprint was = before();
+  was.server_units.emplace();  // read, and none
+  Fingerprint now = before();
+  now.server_units = {{"sglang.service", "SGLang", "Restart=always", true, false},
+                      {"lab.service", "vLLM", std::nullopt, false, true}};
+  std::vector<Finding> f = judge_changes(with_record(was, now));
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].id, "change.server_unit");
+  EXPECT_NE(f[0].title.find("sglang.service starts a GPU server (SGLang) now and ran none"),
+            std::string::npos)
+      << f[0].title;
+  EXPECT_EQ(f[0].evidence, "sglang.service, started at boot, Restart=always");
+  EXPECT_EQ(f[0].commands, std::vector<std::string>{"sudo systemctl disable --now sglang.service"});
+  EXPECT_NE(f[1].commands.at(0).find("systemctl --user disable --now lab.service"),
+            std::string::npos);
+  // The same unit before: nothing; units not recorded then (an older record): nothing.
+  EXPECT_TRUE(judge_changes(with_record(now, now)).empty());
+  EXPECT_TRUE(judge_changes(with_record(before(), now)).empty());
+}
+
 TEST(ChangeChecks, NotesAreSaidOnceInABootWarningsWhileTheyHold) {
   Fingerprint now = before();
   now.driver.kernel_module_version = "595.10.01";  // on purpose: a note

@@ -312,6 +312,16 @@ J fingerprint_to_json(const Fingerprint& f) {
                       {"packages", packages},
                       {"notes", e.notes}});
   }
+  J units = nullptr;
+  if (f.server_units) {
+    units = J::array();
+    for (const UnitPrint& u : *f.server_units)
+      units.push_back({{"unit", u.unit},
+                       {"server", u.server},
+                       {"restart_policy", or_null(u.restart_policy)},
+                       {"auto_started", u.auto_started},
+                       {"user_unit", u.user_unit}});
+  }
   return J{{"taken_unix_s", f.taken_unix_s},
            {"gpus", gpus},
            {"driver", driver},
@@ -319,6 +329,7 @@ J fingerprint_to_json(const Fingerprint& f) {
            {"container", container},
            {"mounts", mounts},
            {"python", python},
+           {"server_units", units},
            {"notes", f.notes}};
 }
 
@@ -360,6 +371,14 @@ Fingerprint fingerprint_from_json(const nlohmann::json& j) {
       env.packages.push_back(pk);
     }
     f.python.push_back(env);
+  }
+  // Null, or absent in a record written before they were kept: not known.
+  if (j.contains("server_units") && !j.at("server_units").is_null()) {
+    f.server_units.emplace();
+    for (const auto& u : list(j, "server_units", kMaxPrintItems, "units of a fingerprint"))
+      f.server_units->push_back({req_text(u, "unit"), req_text(u, "server"),
+                                 opt_text(u, "restart_policy"), u.at("auto_started").get<bool>(),
+                                 u.at("user_unit").get<bool>()});
   }
   f.notes = texts(j, "notes");
   return f;

@@ -57,6 +57,7 @@ Fingerprint full_fingerprint(int64_t at) {
                        // Of another directory than its environment's: written.
                        {"local", "0.1", "/src/local", {}, false, {"no RECORD to check against"}}},
                       {"1 of 3 packages not checked against their RECORD"}});
+  f.server_units = {{"sglang.service", "SGLang", "Restart=always", true, false}};
   f.notes.push_back("a note");
   return f;
 }
@@ -73,6 +74,7 @@ TEST(StateFile, APackageWrittenInFullBeforeReadsAsItsCompactForm) {
   const Fingerprint f = fingerprint_from_json(old);
   ASSERT_EQ(f.python.size(), 1u);
   EXPECT_TRUE(f.python[0].notes.empty());
+  EXPECT_FALSE(f.server_units);  // not recorded then: not known, not none
   ASSERT_EQ(f.python[0].packages.size(), 1u);
   EXPECT_EQ(f.python[0].packages[0].site_packages, "/venv");
   EXPECT_EQ(fingerprint_from_json(nlohmann::json::parse(fingerprint_to_json(f).dump())), f);

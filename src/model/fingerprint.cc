@@ -1,5 +1,7 @@
 #include "model/fingerprint.h"
 
+#include <algorithm>
+
 #include "model/snapshot.h"
 
 namespace gt {
@@ -28,6 +30,22 @@ MountPrint mount_of(const MountInfo& m) {
   return {m.path, m.source, m.mounted_device, m.fs_type, m.expected_by};
 }
 
+/// Each unit once, in the servers' order.
+std::vector<UnitPrint> units_of(const std::vector<Server>& servers) {
+  std::vector<UnitPrint> out;
+  for (const Server& sv : servers) {
+    const bool unit =
+        sv.owner_kind == OwnerKind::kSystemdUnit || sv.owner_kind == OwnerKind::kSystemdUserUnit;
+    if (!unit || !sv.owner_name || sv.graphics_only) continue;
+    const bool known = std::any_of(out.begin(), out.end(),
+                                   [&](const UnitPrint& u) { return u.unit == *sv.owner_name; });
+    if (!known)
+      out.push_back({*sv.owner_name, sv.kind, sv.restart_policy, sv.auto_started,
+                     sv.owner_kind == OwnerKind::kSystemdUserUnit});
+  }
+  return out;
+}
+
 }  // namespace
 
 Fingerprint fingerprint_of(const NodeSnapshot& s, int64_t taken_unix_s) {
@@ -44,6 +62,7 @@ Fingerprint fingerprint_of(const NodeSnapshot& s, int64_t taken_unix_s) {
   f.kernel_release = s.kernel_release;
   for (const MountInfo& m : s.mounts)
     if (!m.error) f.mounts.push_back(mount_of(m));
+  if (s.servers) f.server_units = units_of(*s.servers);
   return f;
 }
 

@@ -96,6 +96,17 @@ struct PythonEnvPrint {
   bool operator==(const PythonEnvPrint&) const = default;
 };
 
+/// A systemd unit (system or user) that starts a GPU server: it starts it
+/// again after every boot, whoever stopped it.
+struct UnitPrint {
+  std::string unit;                           ///< "sglang.service"
+  std::string server;                         ///< the server's kind: "SGLang"
+  std::optional<std::string> restart_policy;  ///< "Restart=always"
+  bool auto_started = false;                  ///< within minutes of boot
+  bool user_unit = false;                     ///< a user's manager's (systemctl --user)
+  bool operator==(const UnitPrint&) const = default;
+};
+
 struct Fingerprint {
   int64_t taken_unix_s = 0;
   std::vector<GpuPrint> gpus;  ///< NVML index order
@@ -104,6 +115,9 @@ struct Fingerprint {
   std::optional<ContainerPrint> container;  ///< null: not read (a capture)
   std::vector<MountPrint> mounts;
   std::vector<PythonEnvPrint> python;
+  /// The units that start the GPU servers running now; null: not read (a
+  /// capture, a record written before they were kept).
+  std::optional<std::vector<UnitPrint>> server_units;
   std::vector<std::string> notes;  ///< bounds met, what could not be read
   bool operator==(const Fingerprint&) const = default;
 };

@@ -42,7 +42,33 @@ TEST(Fingerprint, FromTheSnapshotUnknownStaysNull) {
   EXPECT_EQ(f.kernel_release, "6.8.0-51-generic");
   ASSERT_EQ(f.mounts.size(), 1u);  // an unread mount is not a fingerprint
   EXPECT_EQ(f.mounts[0].device, "nvme0n1p1");
-  EXPECT_FALSE(f.container);  // the collector's
+  EXPECT_FALSE(f.container);     // the collector's
+  EXPECT_FALSE(f.server_units);  // servers not grouped: not known
+}
+
+TEST(Fingerprint, TheUnitsThatOwnTheServersEachOnce) {
+  NodeSnapshot s;
+  auto server = [](std::string kind, std::optional<OwnerKind> owner, std::string name) {
+    Server sv;
+    sv.kind = std::move(kind);
+    sv.owner_kind = owner;
+    sv.owner_name = std::move(name);
+    return sv;
+  };
+  Server a = server("SGLang", OwnerKind::kSystemdUnit, "sglang.service");
+  a.auto_started = true;
+  a.restart_policy = "Restart=always";
+  s.servers = {a, server("SGLang", OwnerKind::kSystemdUnit, "sglang.service"),
+               server("vLLM", OwnerKind::kDocker, std::string(64, 'c')),
+               server("torchrun", OwnerKind::kSystemdUserUnit, "job.service")};
+  Fingerprint f = fingerprint_of(s, 1767225600);
+  ASSERT_TRUE(f.server_units);
+  ASSERT_EQ(f.server_units->size(), 2u);  // a container is not a unit
+  EXPECT_EQ((*f.server_units)[0],
+            (UnitPrint{"sglang.service", "SGLang", "Restart=always", true, false}));
+  EXPECT_TRUE((*f.server_units)[1].user_unit);
+  s.servers->clear();
+  EXPECT_EQ(fingerprint_of(s, 0).server_units, std::vector<UnitPrint>{});  // read: none
 }
 
 TEST(Fingerprint, FindPackageAcrossEnvironments) {
