@@ -1,7 +1,8 @@
 // What changed since the job last ran (issue 36): this run's fingerprint
 // (model/fingerprint.h) against the last one of a previous boot in the
 // record across boots (the run "before the crash"), else the first of this
-// boot. One finding per change, worded by what it breaks: a container
+// boot, compared once (checks/fingerprint_compare.h, which fleet --drift
+// uses too). One finding per change, worded by what it breaks: a container
 // recreated takes every change made inside it (a patched package is
 // pristine again: re-apply the patch before resuming), a data path now on
 // another device holds other data, a board replaced at a bus id is not the
@@ -11,73 +12,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
 
 #include "checks/checks.h"
+#include "checks/fingerprint_compare.h"
 #include "util/time_format.h"
 
 namespace gt {
 namespace {
 
-struct Baseline {
-  const Fingerprint* print = nullptr;
-  std::string when;  ///< "the last run of boot 1d0c5e21 (2026-01-01 10:00 UTC)"
-};
-
-Baseline baseline_of(const GpuHistory& h) {
-  for (auto b = h.boots.rbegin(); b != h.boots.rend(); ++b)
-    if (b->boot_id != h.boot_id && b->last_fingerprint)
-      return {&*b->last_fingerprint,
-              fmt::format("the last run of boot {} ({})", b->boot_id.substr(0, 8),
-                          format_utc(b->last_fingerprint->taken_unix_s, "%Y-%m-%d %H:%M UTC"))};
-  for (const HistoryBoot& b : h.boots)
-    if (b.boot_id == h.boot_id && b.first_fingerprint)
-      return {&*b.first_fingerprint,
-              fmt::format("this boot's first run ({})",
-                          format_utc(b.first_fingerprint->taken_unix_s, "%Y-%m-%d %H:%M UTC"))};
-  return {};
-}
+using Kind = FingerprintChangeKind;
 
 std::string or_unknown(const std::optional<std::string>& s) { return s.value_or("unknown"); }
-
-std::string file_list(const std::vector<ModifiedFile>& files) {
-  std::string out;
-  for (const ModifiedFile& m : files) out += (out.empty() ? "" : ", ") + m.path;
-  return out;
-}
-
-/// What became of a package that had local changes before.
-std::optional<std::string> patch_fate(const Fingerprint& now, const PackagePrint& before) {
-  const PackagePrint* p = find_package(now, before.name);
-  // Absent from this run is "no longer installed" only where this run read
-  // the environment it was in: with no server on that interpreter now, the
-  // package was not looked at, and its fate is unknown.
-  const bool env_read = std::any_of(now.python.begin(), now.python.end(), [&](const auto& e) {
-    return e.site_packages == before.site_packages;
-  });
-  if (!p && !env_read) return std::nullopt;
-  if (!p) return "is no longer installed";
-  if (p->version != before.version) return "is now version " + p->version;
-  if (p->modified.empty() && p->fully_checked) return std::string("now matches its wheel");
-  return std::nullopt;  // still modified, or not fully checked: not said to be gone
-}
-
-/// The packages whose local changes are gone, one phrase each.
-std::vector<std::string> lost_patches(const Fingerprint& before, const Fingerprint& now,
-                                      std::string& evidence) {
-  std::vector<std::string> out;
-  for (const PythonEnvPrint& e : before.python)
-    for (const PackagePrint& p : e.packages) {
-      if (p.modified.empty()) continue;
-      std::optional<std::string> fate = patch_fate(now, p);
-      if (!fate) continue;
-      out.push_back(fmt::format("{} {} had {} locally modified file{} before ({}) and {}", p.name,
-                                p.version, p.modified.size(), p.modified.size() == 1 ? "" : "s",
-                                file_list(p.modified), *fate));
-      evidence += fmt::format("{}: {} in {}; ", p.name, file_list(p.modified), p.site_packages);
-    }
-  return out;
-}
 
 std::string joined(const std::vector<std::string>& v, const char* sep) {
   std::string out;
@@ -85,21 +32,45 @@ std::string joined(const std::vector<std::string>& v, const char* sep) {
   return out;
 }
 
-void container_and_patches(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
-                           std::vector<Finding>& out) {
+std::vector<const FingerprintChange*> of_kind(const std::vector<FingerprintChange>& changes,
+                                              Kind kind) {
+  std::vector<const FingerprintChange*> out;
+  for (const FingerprintChange& c : changes)
+    if (c.kind == kind) out.push_back(&c);
+  return out;
+}
+
+/// "is no longer installed", "is now version 0.4.7", "now matches its wheel".
+std::string fate_phrase(const FingerprintChange& c) {
+  if (*c.fate == PatchFate::kNotInstalled) return "is no longer installed";
+  if (*c.fate == PatchFate::kOtherVersion) return "is now version " + c.after;
+  return "now matches its wheel";
+}
+
+void container_and_patches(const std::vector<FingerprintChange>& changes,
+                           const FingerprintBaseline& b, std::vector<Finding>& out) {
+  std::vector<std::string> lost;
   std::string patch_evidence;
-  const std::vector<std::string> lost = lost_patches(before, now, patch_evidence);
-  const bool recreated =
-      before.container && now.container && before.container->id != now.container->id;
+  for (const FingerprintChange* c : of_kind(changes, Kind::kPatchGone)) {
+    const PackagePrint& p = *c->package_before;
+    lost.push_back(fmt::format("{} {} had {} locally modified file{} before ({}) and {}", p.name,
+                               p.version, p.modified.size(), p.modified.size() == 1 ? "" : "s",
+                               modified_file_list(p.modified), fate_phrase(*c)));
+    patch_evidence +=
+        fmt::format("{}: {} in {}; ", p.name, modified_file_list(p.modified), p.site_packages);
+  }
+  const std::vector<const FingerprintChange*> container =
+      of_kind(changes, Kind::kContainerRecreated);
+  const bool recreated = !container.empty();
   if (!recreated && lost.empty()) return;
   Finding f = node_finding(recreated ? "change.container_recreated" : "change.patch_gone");
   f.subject.kind = "node";
   std::string created;
-  if (recreated && now.container->created_unix_s)
-    created = " (created " + format_utc(*now.container->created_unix_s, "%Y-%m-%d %H:%M UTC") + ")";
+  if (recreated && container[0]->created_unix_s)
+    created = " (created " + format_utc(*container[0]->created_unix_s, "%Y-%m-%d %H:%M UTC") + ")";
   if (recreated)
-    f.evidence = fmt::format("container {} at {}, now {}{}; ", before.container->id.substr(0, 12),
-                             b.when, now.container->id.substr(0, 12), created);
+    f.evidence = fmt::format("container {} at {}, now {}{}; ", container[0]->before.substr(0, 12),
+                             b.when, container[0]->after.substr(0, 12), created);
   f.evidence += patch_evidence + "record " + b.when;
   if (lost.empty()) {
     f.severity = Severity::kInfo;
@@ -123,109 +94,87 @@ void container_and_patches(const Fingerprint& before, const Fingerprint& now, co
   out.push_back(f);
 }
 
-void mounts(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
-            std::vector<Finding>& out) {
-  for (const MountPrint& was : before.mounts) {
-    auto is = std::find_if(now.mounts.begin(), now.mounts.end(),
-                           [&](const MountPrint& m) { return m.path == was.path; });
-    if (is == now.mounts.end()) continue;
-    const bool moved = (was.device && is->device)
-                           ? *was.device != *is->device
-                           : (was.source && is->source && *was.source != *is->source);
-    if (!moved) continue;
-    Finding f = node_finding("change.data_device");
-    f.subject.kind = "path";
-    f.subject.path = was.path;
-    f.title = fmt::format("{} was {} and is now {}: the data under it is another disk's", was.path,
-                          or_unknown(was.device ? was.device : was.source),
-                          or_unknown(is->device ? is->device : is->source));
-    f.evidence =
-        fmt::format("at {}: {} {} ({}); now: {} {} ({})", b.when, or_unknown(was.source),
-                    or_unknown(was.fs_type), or_unknown(was.expected), or_unknown(is->source),
-                    or_unknown(is->fs_type), or_unknown(is->expected));
-    f.action =
-        "Check that the job's data (checkpoints, output) is on the new device, or copied "
-        "from the old one, before resuming.";
-    f.commands = {"lsblk -f", "findmnt " + was.path};
-    out.push_back(f);
+Finding data_device(const FingerprintChange& c, const FingerprintBaseline& b) {
+  const MountPrint& was = *c.mount_before;
+  const MountPrint& is = *c.mount_after;
+  Finding f = node_finding("change.data_device");
+  f.subject.kind = "path";
+  f.subject.path = was.path;
+  f.title = fmt::format("{} was {} and is now {}: the data under it is another disk's", was.path,
+                        c.before, c.after);
+  f.evidence = fmt::format("at {}: {} {} ({}); now: {} {} ({})", b.when, or_unknown(was.source),
+                           or_unknown(was.fs_type), or_unknown(was.expected), or_unknown(is.source),
+                           or_unknown(is.fs_type), or_unknown(is.expected));
+  f.action =
+      "Check that the job's data (checkpoints, output) is on the new device, or copied "
+      "from the old one, before resuming.";
+  f.commands = {"lsblk -f", "findmnt " + was.path};
+  return f;
+}
+
+/// A finding about the GPU as it is now.
+Finding gpu_change_finding(const char* id, const GpuPrint& is) {
+  Finding f = node_finding(id);
+  f.subject = Subject{.kind = "gpu", .gpu_uuid = is.uuid, .pci_bus_id = is.pci_bus_id};
+  return f;
+}
+
+Finding gpu_replaced(const FingerprintChange& c, const FingerprintBaseline& b) {
+  const GpuPrint& there = *c.gpu_before;
+  const GpuPrint& is = *c.gpu_after;
+  Finding f = gpu_change_finding("change.gpu_replaced", is);
+  f.title = fmt::format(
+      "The GPU at {} was replaced (serial {} -> {}): the old board's "
+      "record does not apply to it",
+      *is.pci_bus_id, *there.serial, *is.serial);
+  f.evidence = fmt::format("at {}: {} serial {}; now {} serial {}", b.when, or_unknown(there.uuid),
+                           *there.serial, or_unknown(is.uuid), *is.serial);
+  f.action =
+      "The new board starts with a clean record; its predecessor's Xids "
+      "stay with the old UUID.";
+  return f;
+}
+
+Finding gpu_moved(const FingerprintChange& c, const FingerprintBaseline& b) {
+  Finding f = gpu_change_finding("change.gpu_moved", *c.gpu_after);
+  f.title = fmt::format("GPU {} is at {} now, {} at {}", c.item, c.after, c.before, b.when);
+  f.evidence = f.title;
+  f.action = "Indices and bus ids in the job's configuration may name another GPU now.";
+  return f;
+}
+
+Finding vbios(const FingerprintChange& c, const FingerprintBaseline& b) {
+  Finding f = gpu_change_finding("change.vbios", *c.gpu_after);
+  f.title = fmt::format("GPU {}'s VBIOS changed: {} -> {}", c.item, c.before, c.after);
+  f.evidence = "since " + b.when;
+  f.action = "Said once: a firmware update changes the GPU's behaviour under the job.";
+  return f;
+}
+
+/// Mounts and GPUs: one finding per change, in the comparison's order.
+void one_each(const std::vector<FingerprintChange>& changes, const FingerprintBaseline& b,
+              std::vector<Finding>& out) {
+  for (const FingerprintChange& c : changes) {
+    if (c.kind == Kind::kDataDevice) out.push_back(data_device(c, b));
+    if (c.kind == Kind::kGpuReplaced) out.push_back(gpu_replaced(c, b));
+    if (c.kind == Kind::kGpuMoved) out.push_back(gpu_moved(c, b));
+    if (c.kind == Kind::kVbios) out.push_back(vbios(c, b));
   }
 }
 
-const GpuPrint* by_bus(const Fingerprint& f, const std::optional<std::string>& bus) {
-  for (const GpuPrint& g : f.gpus)
-    if (bus && g.pci_bus_id == bus) return &g;
-  return nullptr;
+/// "kernel module 580.95.05 -> 590.48.01" for each change of those kinds.
+std::vector<std::string> version_changes(const std::vector<FingerprintChange>& changes,
+                                         std::initializer_list<Kind> kinds) {
+  std::vector<std::string> out;
+  for (const FingerprintChange& c : changes)
+    if (std::find(kinds.begin(), kinds.end(), c.kind) != kinds.end())
+      out.push_back(fmt::format("{} {} -> {}", c.item, c.before, c.after));
+  return out;
 }
 
-const GpuPrint* by_uuid(const Fingerprint& f, const std::optional<std::string>& uuid) {
-  for (const GpuPrint& g : f.gpus)
-    if (uuid && g.uuid == uuid) return &g;
-  return nullptr;
-}
-
-void gpus(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
-          std::vector<Finding>& out) {
-  for (const GpuPrint& is : now.gpus) {
-    const GpuPrint* same = by_uuid(before, is.uuid);
-    const GpuPrint* there = by_bus(before, is.pci_bus_id);
-    if (!same && there && there->serial && is.serial && *there->serial != *is.serial) {
-      Finding f = node_finding("change.gpu_replaced");
-      f.subject.kind = "gpu";
-      f.subject.gpu_uuid = is.uuid;
-      f.subject.pci_bus_id = is.pci_bus_id;
-      f.title = fmt::format(
-          "The GPU at {} was replaced (serial {} -> {}): the old board's "
-          "record does not apply to it",
-          *is.pci_bus_id, *there->serial, *is.serial);
-      f.evidence =
-          fmt::format("at {}: {} serial {}; now {} serial {}", b.when, or_unknown(there->uuid),
-                      *there->serial, or_unknown(is.uuid), *is.serial);
-      f.action =
-          "The new board starts with a clean record; its predecessor's Xids "
-          "stay with the old UUID.";
-      out.push_back(f);
-      continue;
-    }
-    if (!same) continue;
-    if (same->pci_bus_id && is.pci_bus_id && *same->pci_bus_id != *is.pci_bus_id) {
-      Finding f = node_finding("change.gpu_moved");
-      f.subject.kind = "gpu";
-      f.subject.gpu_uuid = is.uuid;
-      f.subject.pci_bus_id = is.pci_bus_id;
-      f.title = fmt::format("GPU {} is at {} now, {} at {}", *is.uuid, *is.pci_bus_id,
-                            *same->pci_bus_id, b.when);
-      f.evidence = f.title;
-      f.action = "Indices and bus ids in the job's configuration may name another GPU now.";
-      out.push_back(f);
-    }
-    if (same->vbios_version && is.vbios_version && *same->vbios_version != *is.vbios_version) {
-      Finding f = node_finding("change.vbios");
-      f.subject.kind = "gpu";
-      f.subject.gpu_uuid = is.uuid;
-      f.subject.pci_bus_id = is.pci_bus_id;
-      f.title = fmt::format("GPU {}'s VBIOS changed: {} -> {}", *is.uuid, *same->vbios_version,
-                            *is.vbios_version);
-      f.evidence = "since " + b.when;
-      f.action = "Said once: a firmware update changes the GPU's behaviour under the job.";
-      out.push_back(f);
-    }
-  }
-}
-
-void version_change(const char* what, const std::optional<std::string>& was,
-                    const std::optional<std::string>& is, std::vector<std::string>& changes) {
-  if (was && is && *was != *is) changes.push_back(fmt::format("{} {} -> {}", what, *was, *is));
-}
-
-void driver(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
+void driver(const std::vector<FingerprintChange>& all, const FingerprintBaseline& b,
             std::vector<Finding>& out) {
-  std::vector<std::string> changes;
-  version_change("kernel module", before.driver.kernel_module_version,
-                 now.driver.kernel_module_version, changes);
-  version_change("NVML", before.driver.nvml_driver_version, now.driver.nvml_driver_version,
-                 changes);
-  version_change("libcuda", before.driver.libcuda_version, now.driver.libcuda_version, changes);
-  version_change("kernel", before.kernel_release, now.kernel_release, changes);
+  const std::vector<std::string> changes = version_changes(all, {Kind::kDriver, Kind::kKernel});
   if (changes.empty()) return;
   Finding f = node_finding("change.driver");
   f.subject.kind = "node";
@@ -235,13 +184,9 @@ void driver(const Fingerprint& before, const Fingerprint& now, const Baseline& b
   out.push_back(f);
 }
 
-void packages(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
+void packages(const std::vector<FingerprintChange>& all, const FingerprintBaseline& b,
               std::vector<Finding>& out) {
-  std::vector<std::string> changes;
-  for (const PythonEnvPrint& e : before.python)
-    for (const PackagePrint& p : e.packages)
-      if (const PackagePrint* q = find_package(now, p.name); q && q->version != p.version)
-        changes.push_back(fmt::format("{} {} -> {}", p.name, p.version, q->version));
+  const std::vector<std::string> changes = version_changes(all, {Kind::kPackageVersion});
   if (changes.empty()) return;
   Finding f = node_finding("change.package_version");
   f.subject.kind = "node";
@@ -254,13 +199,10 @@ void packages(const Fingerprint& before, const Fingerprint& now, const Baseline&
 
 /// A unit starting a GPU server now that ran none when the job last ran
 /// starts it again after every boot (the story's auto-started SGLang).
-void server_units(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
+void server_units(const std::vector<FingerprintChange>& all, const FingerprintBaseline& b,
                   std::vector<Finding>& out) {
-  if (!before.server_units || !now.server_units) return;  // not known then or now
-  for (const UnitPrint& u : *now.server_units) {
-    const bool ran = std::any_of(before.server_units->begin(), before.server_units->end(),
-                                 [&](const UnitPrint& w) { return w.unit == u.unit; });
-    if (ran) continue;
+  for (const FingerprintChange* c : of_kind(all, Kind::kServerUnit)) {
+    const UnitPrint& u = *c->unit_after;
     Finding f = node_finding("change.server_unit");
     f.subject.kind = "node";
     f.title = fmt::format(
@@ -278,6 +220,25 @@ void server_units(const Fingerprint& before, const Fingerprint& now, const Basel
   }
 }
 
+/// The notes (info) among `found` are said once per boot: each gets its
+/// key, and one an operator's triage already showed in this boot (the
+/// record's said_changes) is left out. Warnings hold while the change does.
+void say_notes_once(const GpuHistory& h, std::vector<Finding>& found, std::vector<Finding>& out) {
+  const HistoryBoot* boot = nullptr;
+  for (const HistoryBoot& b : h.boots)
+    if (h.boot_id && b.boot_id == *h.boot_id) boot = &b;
+  for (Finding& f : found) {
+    if (f.severity == Severity::kInfo) {
+      f.said_once_key =
+          f.id + " " + f.subject.gpu_uuid.value_or(f.subject.path.value_or("")) + ": " + f.title;
+      if (boot && std::find(boot->said_changes.begin(), boot->said_changes.end(),
+                            *f.said_once_key) != boot->said_changes.end())
+        continue;
+    }
+    out.push_back(std::move(f));
+  }
+}
+
 /// Without a record to compare with: a local patch is said, so that it is
 /// known before a recreated container loses it.
 void local_patches(const Fingerprint& now, std::vector<Finding>& out) {
@@ -291,7 +252,7 @@ void local_patches(const Fingerprint& now, std::vector<Finding>& out) {
           "{} {} has {} locally modified file{} ({}): a recreated container "
           "or a reinstall loses them",
           p.name, p.version, p.modified.size(), p.modified.size() == 1 ? "" : "s",
-          file_list(p.modified));
+          modified_file_list(p.modified));
       f.evidence = fmt::format("differ from RECORD's sha256 in {}, used by {}", p.site_packages,
                                joined(e.used_by, ", "));
       f.action = "Keep the patch where a new container can get it (an image layer, a repository).";
@@ -322,42 +283,23 @@ void container_after_job(const NodeSnapshot& s, const Fingerprint& now, std::vec
   out.push_back(f);
 }
 
-/// The notes (info) among `found` are said once per boot: each gets its
-/// key, and one an operator's triage already showed in this boot (the
-/// record's said_changes) is left out. Warnings hold while the change does.
-void say_notes_once(const GpuHistory& h, std::vector<Finding>& found, std::vector<Finding>& out) {
-  const HistoryBoot* boot = nullptr;
-  for (const HistoryBoot& b : h.boots)
-    if (h.boot_id && b.boot_id == *h.boot_id) boot = &b;
-  for (Finding& f : found) {
-    if (f.severity == Severity::kInfo) {
-      f.said_once_key =
-          f.id + " " + f.subject.gpu_uuid.value_or(f.subject.path.value_or("")) + ": " + f.title;
-      if (boot && std::find(boot->said_changes.begin(), boot->said_changes.end(),
-                            *f.said_once_key) != boot->said_changes.end())
-        continue;
-    }
-    out.push_back(std::move(f));
-  }
-}
-
 }  // namespace
 
 void check_changes(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.fingerprint || !s.history) return;
   const Fingerprint& now = *s.fingerprint;
-  const Baseline b = baseline_of(*s.history);
+  const FingerprintBaseline b = fingerprint_baseline(*s.history);
   std::vector<Finding> found;
   if (!b.print) {
     local_patches(now, found);
     container_after_job(s, now, found);
   } else {
-    container_and_patches(*b.print, now, b, found);
-    mounts(*b.print, now, b, found);
-    gpus(*b.print, now, b, found);
-    driver(*b.print, now, b, found);
-    packages(*b.print, now, b, found);
-    server_units(*b.print, now, b, found);
+    const std::vector<FingerprintChange> changes = compare_fingerprints(*b.print, now);
+    container_and_patches(changes, b, found);
+    one_each(changes, b, found);
+    driver(changes, b, found);
+    packages(changes, b, found);
+    server_units(changes, b, found);
   }
   say_notes_once(*s.history, found, out);
 }

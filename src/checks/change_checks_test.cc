@@ -1,37 +1,17 @@
 #include <gtest/gtest.h>
 
 #include "checks/checks.h"
+#include "checks/test_fingerprint.h"
 #include "history/record.h"
 #include "model/snapshot.h"
 
 namespace gt {
 namespace change_checks_test {
 
-const std::string kOld(64, 'a');
-const std::string kNew(64, 'b');
+const std::string kOld = kStoryOldContainer;
+const std::string kNew = kStoryNewContainer;
 
-/// The story before the crash: patched sglang in container kOld, /data on vdb1.
-Fingerprint before() {
-  Fingerprint f;
-  f.taken_unix_s = 1767225000;
-  f.gpus = {{"GPU-0", "1000", "96.00.99.00.01", "0000:18:00.0", 5, 16},
-            {"GPU-1", "1001", "96.00.99.00.01", "0000:2a:00.0", 5, 16}};
-  f.driver.kernel_module_version = "590.48.01";
-  f.kernel_release = "6.8.0-51-generic";
-  f.container = ContainerPrint{kOld, 1767000000, "/proc/self/cgroup"};
-  f.mounts = {{"/data", "/dev/vdb1", "vdb1", "ext4", "/etc/fstab:3: UUID=7f3c /data"}};
-  f.python = {{"/venv/site-packages",
-               {"SGLang (pid 3187)"},
-               {{"sglang",
-                 "0.4.6",
-                 "/venv/site-packages",
-                 {{"sglang/srt/model_executor/model_runner.py", 100},
-                  {"sglang/srt/layers/logits_processor.py", 200}},
-                 true,
-                 {}},
-                {"torch", "2.7.0", "/venv/site-packages", {}, true, {}}}}};
-  return f;
-}
+Fingerprint before() { return story_fingerprint(); }
 
 NodeSnapshot with_record(const Fingerprint& was, const Fingerprint& now) {
   NodeSnapshot s;

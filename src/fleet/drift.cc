@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "checks/fingerprint_compare.h"
+
 namespace gt {
 namespace {
 
@@ -137,10 +139,37 @@ DriftProperty judge_property(
 
 }  // namespace
 
+HostOwnPast own_past_of(const HostReport& h) {
+  HostOwnPast p;
+  p.host = h.host;
+  if (!h.report) {
+    p.why = "no report";
+    return p;
+  }
+  const NodeSnapshot& s = h.report->snapshot;
+  if (!s.fingerprint || !s.history) {
+    p.why = "no record";  // gathered or captured here, or a run without a record
+    return p;
+  }
+  const FingerprintBaseline b = fingerprint_baseline(*s.history);
+  if (!b.print) {
+    p.state = OwnPastState::kNoEarlierRun;
+    return p;
+  }
+  p.state = OwnPastState::kCompared;
+  p.baseline_boot_id = b.boot_id;
+  p.baseline_this_boot = b.this_boot;
+  p.baseline_unix_s = b.taken_unix_s;
+  p.baseline_when = b.when;
+  p.changes = compare_fingerprints(*b.print, *s.fingerprint);
+  return p;
+}
+
 DriftReport find_drift(const std::vector<HostReport>& hosts) {
   DriftReport d;
   std::vector<std::pair<std::string, HostValues>> compared;
   for (const HostReport& h : hosts) {
+    d.own_past.push_back(own_past_of(h));
     if (auto why = why_not_compared(h)) {
       d.not_compared.push_back({h.host, *why});
       continue;

@@ -108,6 +108,104 @@ TEST(Drift, AHostMixedWithinItselfDiffersAndATieHasNoMajority) {
   EXPECT_EQ(d.differing[0].others[1].value, "on on 7 GPUs, off on 1 GPU");
 }
 
+/// A host whose report carries its record across boots: the last run of
+/// boot 1 printed `was`, this run (boot 2) prints `now`.
+HostReport with_past(const std::string& name, const Fingerprint& was, const Fingerprint& now) {
+  HostReport h = host(name);
+  GpuHistory& record = h.report->snapshot.history.emplace();
+  record.boot_id = "5e1f0c22-4f3a-4b6c-9d8e-7f6a5b4c3d2e";
+  record.boots = {{"5e1f0c21-4f3a-4b6c-9d8e-7f6a5b4c3d2e", 1767200000, 1767225000, was, was}};
+  h.report->snapshot.fingerprint = now;
+  return h;
+}
+
+Fingerprint print() {
+  Fingerprint f;
+  f.taken_unix_s = 1767225000;
+  f.gpus = {{"GPU-0", "1000", "96.00.99.00.01", "0000:18:00.0", 5, 16}};
+  f.driver.kernel_module_version = "580.95.05";
+  f.kernel_release = "6.8.0-51-generic";
+  f.container = ContainerPrint{std::string(64, 'a'), 1767000000, "/proc/self/cgroup"};
+  return f;
+}
+
+TEST(DriftOwnPast, EachHostAgainstItsOwnRecordNeverUnknownAsUnchanged) {
+  Fingerprint upgraded = print();
+  upgraded.driver.kernel_module_version = "590.48.01";
+  upgraded.gpus[0].serial = "2000";
+  upgraded.gpus[0].uuid = "GPU-9";
+  std::vector<HostReport> fleet = {with_past("changed", print(), upgraded),
+                                   with_past("same", print(), print()), host("gathered")};
+  // A fingerprint and a record with this boot only, no fingerprint in it.
+  HostReport first = with_past("first", print(), print());
+  first.report->snapshot.history->boots = {
+      {"5e1f0c22-4f3a-4b6c-9d8e-7f6a5b4c3d2e", 1767300000, 1767300000, {}, {}}};
+  fleet.push_back(first);
+  fleet.push_back(host_unknown("down", HostVia::kSsh, "ssh: timeout"));
+  DriftReport d = find_drift(fleet);
+  ASSERT_EQ(d.own_past.size(), 5u);
+  const HostOwnPast& changed = d.own_past[0];
+  EXPECT_EQ(changed.state, OwnPastState::kCompared);
+  EXPECT_EQ(changed.baseline_boot_id, "5e1f0c21-4f3a-4b6c-9d8e-7f6a5b4c3d2e");
+  EXPECT_FALSE(changed.baseline_this_boot);
+  EXPECT_EQ(changed.baseline_unix_s, 1767225000);
+  ASSERT_EQ(changed.changes.size(), 2u);
+  EXPECT_EQ(changed.changes[0].kind, FingerprintChangeKind::kGpuReplaced);
+  EXPECT_EQ(changed.changes[1].kind, FingerprintChangeKind::kDriver);
+  EXPECT_EQ(changed.changes[1].before, "580.95.05");
+  EXPECT_EQ(changed.changes[1].after, "590.48.01");
+  EXPECT_EQ(d.own_past[1].state, OwnPastState::kCompared);
+  EXPECT_TRUE(d.own_past[1].changes.empty());
+  EXPECT_EQ(d.own_past[2].state, OwnPastState::kNotKnown);  // no fingerprint: not "unchanged"
+  EXPECT_EQ(d.own_past[2].why, "no record");
+  EXPECT_EQ(d.own_past[3].state, OwnPastState::kNoEarlierRun);
+  EXPECT_EQ(d.own_past[4].state, OwnPastState::kNotKnown);
+  EXPECT_EQ(d.own_past[4].why, "no report");
+
+  std::ostringstream text;
+  render_drift_text(d, text);
+  const std::string t = text.str();
+  for (const char* line :
+       {"drift: own past: 1 host changed, 1 unchanged, 1 with no earlier run recorded, 2 not "
+        "known\n",
+        "drift: own past: changed: since the last run of boot 5e1f0c21 (2025-12-31 23:50 UTC): "
+        "driver kernel module: 580.95.05 -> 590.48.01\n",
+        "drift: own past: changed: since the last run of boot 5e1f0c21 (2025-12-31 23:50 UTC): "
+        "gpu_replaced 0000:18:00.0: serial 1000 (GPU-0) -> serial 2000 (GPU-9)\n",
+        "drift: own past: same: unchanged since the last run of boot 5e1f0c21 (2025-12-31 23:50 "
+        "UTC)\n",
+        "drift: own past: gathered: own past not known (no record)\n",
+        "drift: own past: first: no earlier run recorded\n",
+        "drift: own past: down: own past not known (no report)\n"})
+    EXPECT_NE(t.find(line), std::string::npos) << line << "\n" << t;
+  const J j = drift_to_json(d);
+  ASSERT_EQ(j["own_past"].size(), 5u);
+  EXPECT_EQ(j["own_past"][0]["state"], "compared");
+  EXPECT_EQ(j["own_past"][0]["baseline"]["time"], "2025-12-31T23:50:00Z");
+  EXPECT_EQ(j["own_past"][0]["changes"][1], (J{{"kind", "driver"},
+                                               {"item", "kernel module"},
+                                               {"before", "580.95.05"},
+                                               {"after", "590.48.01"}}));
+  EXPECT_TRUE(j["own_past"][2]["baseline"].is_null());
+  EXPECT_EQ(j["own_past"][2]["state"], "not_known");
+  EXPECT_EQ(j["own_past"][3]["state"], "no_earlier_run");
+}
+
+TEST(DriftOwnPast, ARecordReadBackFromTheReportsJsonGivesTheSameChanges) {
+  Fingerprint moved = print();
+  moved.gpus[0].pci_bus_id = "0000:19:00.0";
+  HostReport h = with_past("n1", print(), moved);
+  Result<Report> read = report_from_json(report_to_json(*h.report));
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  HostOwnPast direct = own_past_of(h);
+  HostOwnPast back = own_past_of(host_report("n1", HostVia::kReport, *read));
+  ASSERT_EQ(back.state, OwnPastState::kCompared);
+  ASSERT_EQ(back.changes.size(), 1u);
+  EXPECT_EQ(back.changes[0].kind, FingerprintChangeKind::kGpuMoved);
+  EXPECT_EQ(back.changes[0].before, direct.changes[0].before);
+  EXPECT_EQ(back.changes[0].after, direct.changes[0].after);
+}
+
 HostReport with_xid(const std::string& name, int code, int64_t time_unix_s) {
   HostReport h = host(name);
   KernelLogEvent e;

@@ -20,6 +20,18 @@ const char* host_via_name(HostVia via) {
   return "?";
 }
 
+const char* own_past_state_name(OwnPastState s) {
+  switch (s) {
+    case OwnPastState::kNotKnown:
+      return "not_known";
+    case OwnPastState::kNoEarlierRun:
+      return "no_earlier_run";
+    case OwnPastState::kCompared:
+      return "compared";
+  }
+  return "?";
+}
+
 Verdict host_verdict(const HostReport& r) {
   return r.report ? report_verdict(*r.report) : Verdict::kUnknown;
 }

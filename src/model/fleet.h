@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/fingerprint_change.h"
 #include "model/report.h"
 
 namespace gt {
@@ -77,10 +78,40 @@ struct NotCompared {
   std::string why;  ///< "UNKNOWN: ssh: ...", "UNKNOWN: x.json: report schema version 3, ..."
 };
 
+/// Where a host stands against its own past (fleet --drift's second part).
+enum class OwnPastState : uint8_t {
+  kNotKnown,      ///< no fingerprint in its report, or no report: never "unchanged"
+  kNoEarlierRun,  ///< a fingerprint, and no earlier run in its record
+  kCompared,      ///< compared with its baseline (no changes: unchanged)
+};
+
+inline constexpr std::array kOwnPastStates{OwnPastState::kNotKnown, OwnPastState::kNoEarlierRun,
+                                           OwnPastState::kCompared};
+
+/// "not_known", "no_earlier_run", "compared".
+const char* own_past_state_name(OwnPastState s);
+
+/// One host's fingerprint against the baseline of its own record across
+/// boots (the rule of the node's change checks: the last run of a previous
+/// boot, else this boot's first run).
+struct HostOwnPast {
+  std::string host;
+  OwnPastState state = OwnPastState::kNotKnown;
+  std::optional<std::string> why;  ///< kNotKnown: "no record", "no report"
+  /// kCompared: the baseline.
+  std::optional<std::string> baseline_boot_id;
+  bool baseline_this_boot = false;  ///< this boot's first run (no previous boot's)
+  std::optional<int64_t> baseline_unix_s;
+  std::optional<std::string> baseline_when;  ///< "the last run of boot 1d0c5e21 (... UTC)"
+  std::vector<FingerprintChange> changes;    ///< kCompared: empty when unchanged
+};
+
 struct DriftReport {
   size_t hosts_compared = 0;
   std::vector<DriftProperty> differing;
   std::vector<NotCompared> not_compared;
+  /// Each host against its own past, in the hosts' order.
+  std::vector<HostOwnPast> own_past;
 };
 
 }  // namespace gt

@@ -88,5 +88,14 @@ TEST(ModelWords, RankedAndNumberedEnums) {
   expect_named(kHostVias, host_via_name, Order::kAsDeclared);
 }
 
+// The order of a fingerprint's changes is the comparison's (and the node's
+// findings'), listed as declared.
+TEST(ModelWords, FingerprintChangeKindAndOwnPastState) {
+  expect_named(kFingerprintChangeKinds, fingerprint_change_kind_name, Order::kAsDeclared);
+  EXPECT_STREQ(fingerprint_change_kind_name(FingerprintChangeKind::kGpuReplaced), "gpu_replaced");
+  expect_named(kOwnPastStates, own_past_state_name, Order::kAsDeclared);
+  EXPECT_STREQ(own_past_state_name(OwnPastState::kNoEarlierRun), "no_earlier_run");
+}
+
 }  // namespace model_words_test
 }  // namespace gt

@@ -56,6 +56,60 @@ std::string host_list(const std::vector<std::string>& hosts) {
 
 J value_json(const DriftValue& v) { return J{{"value", v.value}, {"hosts", v.hosts}}; }
 
+/// "drift: own past: HOST: ..." lines, after a count of each state.
+void render_own_past_text(const std::vector<HostOwnPast>& hosts, std::ostream& out) {
+  if (hosts.empty()) return;
+  size_t changed = 0, unchanged = 0, no_run = 0, unknown = 0;
+  for (const HostOwnPast& h : hosts) {
+    if (h.state == OwnPastState::kCompared) ++(h.changes.empty() ? unchanged : changed);
+    if (h.state == OwnPastState::kNoEarlierRun) ++no_run;
+    if (h.state == OwnPastState::kNotKnown) ++unknown;
+  }
+  out << "drift: own past: " << count_of(changed, "host", "hosts") << " changed, " << unchanged
+      << " unchanged, " << no_run << " with no earlier run recorded, " << unknown << " not known\n";
+  for (const HostOwnPast& h : hosts) {
+    const std::string head = "drift: own past: " + for_terminal(h.host) + ": ";
+    if (h.state == OwnPastState::kNotKnown) {
+      out << head << "own past not known (" << for_terminal(h.why.value_or("no record")) << ")\n";
+      continue;
+    }
+    if (h.state == OwnPastState::kNoEarlierRun) {
+      out << head << "no earlier run recorded\n";
+      continue;
+    }
+    const std::string when = for_terminal(h.baseline_when.value_or("an earlier run"));
+    if (h.changes.empty()) out << head << "unchanged since " << when << "\n";
+    for (const FingerprintChange& c : h.changes)
+      out << head << "since " << when << ": " << fingerprint_change_kind_name(c.kind) << " "
+          << for_terminal(c.item) << ": " << for_terminal(c.before) << " -> "
+          << for_terminal(c.after) << "\n";
+  }
+}
+
+J own_past_json(const std::vector<HostOwnPast>& hosts) {
+  J a = J::array();
+  for (const HostOwnPast& h : hosts) {
+    J changes = J::array();
+    for (const FingerprintChange& c : h.changes)
+      changes.push_back(J{{"kind", fingerprint_change_kind_name(c.kind)},
+                          {"item", c.item},
+                          {"before", c.before},
+                          {"after", c.after}});
+    J baseline;
+    if (h.state == OwnPastState::kCompared)
+      baseline = J{{"boot_id", h.baseline_boot_id ? J(*h.baseline_boot_id) : J()},
+                   {"this_boot", h.baseline_this_boot},
+                   {"time", h.baseline_unix_s ? J(format_utc(*h.baseline_unix_s)) : J()},
+                   {"when", h.baseline_when ? J(*h.baseline_when) : J()}};
+    a.push_back(J{{"host", h.host},
+                  {"state", own_past_state_name(h.state)},
+                  {"why", h.why ? J(*h.why) : J()},
+                  {"baseline", baseline},
+                  {"changes", changes}});
+  }
+  return a;
+}
+
 }  // namespace
 
 std::string host_line(const HostReport& r) {
@@ -128,6 +182,7 @@ void render_drift_text(const DriftReport& d, std::ostream& out) {
   }
   for (const NotCompared& n : d.not_compared)
     out << "drift: not compared: " << for_terminal(n.host) << ": " << for_terminal(n.why) << "\n";
+  render_own_past_text(d.own_past, out);
 }
 
 nlohmann::ordered_json drift_to_json(const DriftReport& d) {
@@ -143,7 +198,10 @@ nlohmann::ordered_json drift_to_json(const DriftReport& d) {
   }
   J nc = J::array();
   for (const NotCompared& n : d.not_compared) nc.push_back(J{{"host", n.host}, {"why", n.why}});
-  return J{{"hosts_compared", d.hosts_compared}, {"differing", props}, {"not_compared", nc}};
+  return J{{"hosts_compared", d.hosts_compared},
+           {"differing", props},
+           {"not_compared", nc},
+           {"own_past", own_past_json(d.own_past)}};
 }
 
 nlohmann::ordered_json fleet_findings_json(const std::vector<FleetFinding>& found) {

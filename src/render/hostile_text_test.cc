@@ -191,6 +191,14 @@ TEST(HostileText, FleetHostLinesAndErrors) {
                              {DriftValue{kEvil, {kEvil}}},
                              {kEvil}});
   drift.not_compared.push_back({kEvil, kEvil});
+  HostOwnPast past;
+  past.host = kEvil;
+  past.state = OwnPastState::kCompared;
+  past.baseline_when = kEvil;
+  FingerprintChange change;
+  change.item = change.before = change.after = kEvil;
+  past.changes = {change};
+  drift.own_past = {past, {kEvil, OwnPastState::kNotKnown, kEvil}};
   FleetFinding f;
   f.id = "fleet.xid_correlated.31";
   f.title = kEvil;
