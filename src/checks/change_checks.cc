@@ -85,6 +85,20 @@ std::string joined(const std::vector<std::string>& v, const char* sep) {
   return out;
 }
 
+/// A container's image as said: "docker.io/lmsysorg/sglang:latest (id
+/// 9b1c0e2f3a4d)", or the short id alone when the name is not known.
+std::string image_text(const ContainerPrint& c) {
+  const std::string id = "id " + c.image_id->substr(0, 12);
+  return c.image ? *c.image + " (" + id + ")" : id;
+}
+
+/// Of a recreated container, whether its image is another one; null when
+/// either image id is not known.
+std::optional<bool> other_image(const ContainerPrint& was, const ContainerPrint& is) {
+  if (!was.image_id || !is.image_id) return std::nullopt;
+  return *was.image_id != *is.image_id;
+}
+
 void container_and_patches(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
                            std::vector<Finding>& out) {
   std::string patch_evidence;
@@ -97,16 +111,24 @@ void container_and_patches(const Fingerprint& before, const Fingerprint& now, co
   std::string created;
   if (recreated && now.container->created_unix_s)
     created = " (created " + format_utc(*now.container->created_unix_s, "%Y-%m-%d %H:%M UTC") + ")";
-  if (recreated)
-    f.evidence = fmt::format("container {} at {}, now {}{}; ", before.container->id.substr(0, 12),
+  const std::optional<bool> another =
+      recreated ? other_image(*before.container, *now.container) : std::nullopt;
+  if (recreated) {
+    f.evidence = fmt::format("container {} at {}, now {}{}", before.container->id.substr(0, 12),
                              b.when, now.container->id.substr(0, 12), created);
+    if (another)
+      f.evidence += *another ? fmt::format(", image {} -> {}", image_text(*before.container),
+                                           image_text(*now.container))
+                             : ", from the same image " + image_text(*now.container);
+    f.evidence += "; ";
+  }
   f.evidence += patch_evidence + "record " + b.when;
   if (lost.empty()) {
     f.severity = Severity::kInfo;
     f.title = fmt::format(
-        "The container was recreated since {}{}: anything installed or changed "
+        "The container was recreated{} since {}{}: anything installed or changed "
         "inside the old one is gone",
-        b.when, created);
+        another.value_or(false) ? " from another image" : "", b.when, created);
     f.action = "Check that what the job needs inside the container is there before resuming.";
     out.push_back(f);
     return;
@@ -163,6 +185,13 @@ const GpuPrint* by_uuid(const Fingerprint& f, const std::optional<std::string>& 
   return nullptr;
 }
 
+/// " part number 692-2G520-0200-000" where the board said it, else "".
+std::string part_text(const GpuPrint& g) {
+  return g.board_part_number ? " part number " + *g.board_part_number : "";
+}
+
+/// A GPU that kept its serial at a bus id is the same board whatever its
+/// part number says: the serial decides (a part number alone says nothing).
 void gpus(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
           std::vector<Finding>& out) {
   for (const GpuPrint& is : now.gpus) {
@@ -177,9 +206,9 @@ void gpus(const Fingerprint& before, const Fingerprint& now, const Baseline& b,
           "The GPU at {} was replaced (serial {} -> {}): the old board's "
           "record does not apply to it",
           *is.pci_bus_id, *there->serial, *is.serial);
-      f.evidence =
-          fmt::format("at {}: {} serial {}; now {} serial {}", b.when, or_unknown(there->uuid),
-                      *there->serial, or_unknown(is.uuid), *is.serial);
+      f.evidence = fmt::format("at {}: {} serial {}{}; now {} serial {}{}", b.when,
+                               or_unknown(there->uuid), *there->serial, part_text(*there),
+                               or_unknown(is.uuid), *is.serial, part_text(is));
       f.action =
           "Said once: the new board starts with a clean record; its predecessor's Xids "
           "stay with the old UUID.";
