@@ -24,6 +24,7 @@ FIELDS = [
     ("name", None),
     ("serial", None),
     ("vbios_version", None),
+    ("board_part_number", None),
     ("pci.bus_id", "bus"),
     ("pci.device_id", None),
     ("memory.total_bytes", MIB),  # nvidia-smi prints MiB

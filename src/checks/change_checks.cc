@@ -47,6 +47,31 @@ std::string fate_phrase(const FingerprintChange& c) {
   return "now matches its wheel";
 }
 
+/// A container's image as said: "docker.io/lmsysorg/sglang:latest (id
+/// 9b1c0e2f3a4d)", or the short id alone when the name is not known.
+std::string image_text(const ContainerPrint& c) {
+  const std::string id = "id " + c.image_id->substr(0, 12);
+  return c.image ? *c.image + " (" + id + ")" : id;
+}
+
+/// Of a recreated container, whether its image is another one; null when
+/// either image id is not known.
+std::optional<bool> other_image(const FingerprintChange& c) {
+  if (!c.container_before || !c.container_after || !c.container_before->image_id ||
+      !c.container_after->image_id)
+    return std::nullopt;
+  return *c.container_before->image_id != *c.container_after->image_id;
+}
+
+/// ", image A -> B", ", from the same image A", or "" when not known.
+std::string image_evidence(const FingerprintChange& c) {
+  const std::optional<bool> another = other_image(c);
+  if (!another) return "";
+  return *another ? fmt::format(", image {} -> {}", image_text(*c.container_before),
+                                image_text(*c.container_after))
+                  : ", from the same image " + image_text(*c.container_after);
+}
+
 void container_and_patches(const std::vector<FingerprintChange>& changes,
                            const FingerprintBaseline& b, std::vector<Finding>& out) {
   std::vector<std::string> lost;
@@ -69,15 +94,16 @@ void container_and_patches(const std::vector<FingerprintChange>& changes,
   if (recreated && container[0]->created_unix_s)
     created = " (created " + format_utc(*container[0]->created_unix_s, "%Y-%m-%d %H:%M UTC") + ")";
   if (recreated)
-    f.evidence = fmt::format("container {} at {}, now {}{}; ", container[0]->before.substr(0, 12),
-                             b.when, container[0]->after.substr(0, 12), created);
+    f.evidence =
+        fmt::format("container {} at {}, now {}{}{}; ", container[0]->before.substr(0, 12), b.when,
+                    container[0]->after.substr(0, 12), created, image_evidence(*container[0]));
   f.evidence += patch_evidence + "record " + b.when;
   if (lost.empty()) {
     f.severity = Severity::kInfo;
     f.title = fmt::format(
-        "The container was recreated since {}{}: anything installed or changed "
+        "The container was recreated{} since {}{}: anything installed or changed "
         "inside the old one is gone",
-        b.when, created);
+        other_image(*container[0]).value_or(false) ? " from another image" : "", b.when, created);
     f.action = "Check that what the job needs inside the container is there before resuming.";
     out.push_back(f);
     return;
@@ -119,6 +145,12 @@ Finding gpu_change_finding(const char* id, const GpuPrint& is) {
   return f;
 }
 
+/// " part number 692-2G520-0200-000" where the board said it, else "".
+/// The serial decides whether a board was replaced, never the part number.
+std::string part_text(const GpuPrint& g) {
+  return g.board_part_number ? " part number " + *g.board_part_number : "";
+}
+
 Finding gpu_replaced(const FingerprintChange& c, const FingerprintBaseline& b) {
   const GpuPrint& there = *c.gpu_before;
   const GpuPrint& is = *c.gpu_after;
@@ -127,8 +159,9 @@ Finding gpu_replaced(const FingerprintChange& c, const FingerprintBaseline& b) {
       "The GPU at {} was replaced (serial {} -> {}): the old board's "
       "record does not apply to it",
       *is.pci_bus_id, *there.serial, *is.serial);
-  f.evidence = fmt::format("at {}: {} serial {}; now {} serial {}", b.when, or_unknown(there.uuid),
-                           *there.serial, or_unknown(is.uuid), *is.serial);
+  f.evidence =
+      fmt::format("at {}: {} serial {}{}; now {} serial {}{}", b.when, or_unknown(there.uuid),
+                  *there.serial, part_text(there), or_unknown(is.uuid), *is.serial, part_text(is));
   f.action =
       "The new board starts with a clean record; its predecessor's Xids "
       "stay with the old UUID.";

@@ -92,6 +92,90 @@ TEST(ChangeChecks, DataOnAnotherDeviceAndABoardReplacedEachOnce) {
   EXPECT_NE(g->title.find("0000:2a:00.0 was replaced (serial 1001 -> 2001)"), std::string::npos);
 }
 
+TEST(ChangeChecks, AReplacedBoardsEvidenceNamesThePartNumbersKnown) {
+  Fingerprint was = before();
+  was.gpus[1].board_part_number = "692-2G520-0200-000";
+  Fingerprint now = was;
+  now.gpus[1].uuid = "GPU-9";
+  now.gpus[1].serial = "2001";
+  now.gpus[1].board_part_number = "692-2G520-0202-000";
+  std::vector<Finding> f = judge_changes(with_record(was, now));
+  const Finding* g = by_id(f, "change.gpu_replaced");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->evidence,
+            "at the last run of boot boot-1 (2025-12-31 23:50 UTC): GPU-1 serial 1001 part "
+            "number 692-2G520-0200-000; now GPU-9 serial 2001 part number 692-2G520-0202-000");
+  now.gpus[1].board_part_number.reset();  // the new board does not say: not named
+  f = judge_changes(with_record(was, now));
+  g = by_id(f, "change.gpu_replaced");
+  ASSERT_TRUE(g);
+  EXPECT_NE(g->evidence.find("serial 1001 part number 692-2G520-0200-000; now GPU-9 serial 2001"),
+            std::string::npos)
+      << g->evidence;
+  EXPECT_EQ(g->evidence.find("part number", g->evidence.find("now")), std::string::npos);
+}
+
+TEST(ChangeChecks, APartNumberAloneChangingIsNotAReplacement) {
+  // Same UUID and serial at the same bus id: the serial decides.
+  Fingerprint was = before();
+  was.gpus[0].board_part_number = "692-2G520-0200-000";
+  Fingerprint now = was;
+  now.gpus[0].board_part_number = "692-2G520-0202-000";
+  EXPECT_TRUE(judge_changes(with_record(was, now)).empty());
+  now.gpus[0].uuid = "GPU-7";  // another UUID, the same serial: still no replacement
+  const std::vector<Finding> f = judge_changes(with_record(was, now));
+  EXPECT_FALSE(by_id(f, "change.gpu_replaced"));
+}
+
+const std::string kImageA = "9b1c0e2f3a4d" + std::string(52, '0');
+const std::string kImageB = "4e5f60718293" + std::string(52, '1');
+
+TEST(ChangeChecks, ARecreatedContainerSaysItsImageWhenBothAreKnown) {
+  Fingerprint was = before();
+  was.python[0].packages[0].modified.clear();  // no patch: the info variant
+  was.container->image = "docker.io/lmsysorg/sglang:latest";
+  was.container->image_id = kImageA;
+  Fingerprint now = was;
+  now.container = ContainerPrint{kNew, std::nullopt, "/proc/self/cgroup",
+                                 "docker.io/lmsysorg/sglang:latest", kImageA};
+  std::vector<Finding> f = judge_changes(with_record(was, now));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "change.container_recreated");
+  EXPECT_NE(f[0].evidence.find(
+                ", from the same image docker.io/lmsysorg/sglang:latest (id 9b1c0e2f3a4d); "),
+            std::string::npos)
+      << f[0].evidence;
+  EXPECT_EQ(f[0].title.find("another image"), std::string::npos) << f[0].title;
+
+  now.container->image = "docker.io/lmsysorg/sglang:v0.5.0";
+  now.container->image_id = kImageB;
+  f = judge_changes(with_record(was, now));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].evidence.find(", image docker.io/lmsysorg/sglang:latest (id 9b1c0e2f3a4d) -> "
+                               "docker.io/lmsysorg/sglang:v0.5.0 (id 4e5f60718293); "),
+            std::string::npos)
+      << f[0].evidence;
+  EXPECT_EQ(f[0].title.rfind("The container was recreated from another image since ", 0), 0u)
+      << f[0].title;
+
+  now.container->image.reset();  // only the id known: the id alone
+  f = judge_changes(with_record(was, now));
+  EXPECT_NE(f[0].evidence.find("(id 9b1c0e2f3a4d) -> id 4e5f60718293; "), std::string::npos)
+      << f[0].evidence;
+}
+
+TEST(ChangeChecks, ARecreatedContainerOfAnUnknownImageSaysNoImage) {
+  Fingerprint was = before();
+  was.python[0].packages[0].modified.clear();
+  was.container->image_id = kImageA;  // the old one's known, the new one's not (docker)
+  Fingerprint now = was;
+  now.container = ContainerPrint{kNew, std::nullopt, "/proc/self/cgroup"};
+  std::vector<Finding> f = judge_changes(with_record(was, now));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].evidence.find("image"), std::string::npos) << f[0].evidence;
+  EXPECT_EQ(f[0].title.find("another image"), std::string::npos) << f[0].title;
+}
+
 TEST(ChangeChecks, MovedGpuVbiosDriverAndPackageVersionsAreNotes) {
   Fingerprint now = before();
   std::swap(now.gpus[0].pci_bus_id, now.gpus[1].pci_bus_id);

@@ -39,6 +39,8 @@ void container(const Fingerprint& before, const Fingerprint& now,
   c.before = before.container->id;
   c.after = now.container->id;
   c.created_unix_s = now.container->created_unix_s;
+  c.container_before = before.container;
+  c.container_after = now.container;
   out.push_back(std::move(c));
 }
 

@@ -284,7 +284,8 @@ J fingerprint_to_json(const Fingerprint& f) {
                     {"vbios_version", or_null(g.vbios_version)},
                     {"pci_bus_id", or_null(g.pci_bus_id)},
                     {"pcie_max_gen", or_null(g.pcie_max_gen)},
-                    {"pcie_max_width", or_null(g.pcie_max_width)}});
+                    {"pcie_max_width", or_null(g.pcie_max_width)},
+                    {"board_part_number", or_null(g.board_part_number)}});
   const DriverPrint& d = f.driver;
   J driver{{"kernel_module_version", or_null(d.kernel_module_version)},
            {"nvml_driver_version", or_null(d.nvml_driver_version)},
@@ -295,7 +296,9 @@ J fingerprint_to_json(const Fingerprint& f) {
   if (f.container)
     container = {{"id", f.container->id},
                  {"created_unix_s", or_null(f.container->created_unix_s)},
-                 {"id_from", or_null(f.container->id_from)}};
+                 {"id_from", or_null(f.container->id_from)},
+                 {"image", or_null(f.container->image)},
+                 {"image_id", or_null(f.container->image_id)}};
   J mounts = J::array();
   for (const MountPrint& m : f.mounts)
     mounts.push_back({{"path", m.path},
@@ -339,15 +342,19 @@ Fingerprint fingerprint_from_json(const nlohmann::json& j) {
   for (const auto& g : list(j, "gpus", kMaxPrintItems, "GPUs of a fingerprint"))
     f.gpus.push_back({opt_text(g, "uuid"), opt_text(g, "serial"), opt_text(g, "vbios_version"),
                       opt_text(g, "pci_bus_id"), opt_number<uint32_t>(g, "pcie_max_gen"),
-                      opt_number<uint32_t>(g, "pcie_max_width")});
+                      opt_number<uint32_t>(g, "pcie_max_width"),
+                      // Absent in a record written before it was kept: null.
+                      opt_text(g, "board_part_number")});
   const nlohmann::json& d = j.at("driver");
   f.driver = {opt_text(d, "kernel_module_version"), opt_text(d, "nvml_driver_version"),
               opt_text(d, "nvml_library_file"), opt_text(d, "libcuda_version"),
               opt_text(d, "libcuda_file")};
   f.kernel_release = opt_text(j, "kernel_release");
   if (const nlohmann::json& c = j.at("container"); !c.is_null())
-    f.container = ContainerPrint{req_text(c, "id"), opt_number<int64_t>(c, "created_unix_s"),
-                                 opt_text(c, "id_from")};
+    // image and image_id: absent in a record written before they were kept.
+    f.container =
+        ContainerPrint{req_text(c, "id"), opt_number<int64_t>(c, "created_unix_s"),
+                       opt_text(c, "id_from"), opt_text(c, "image"), opt_text(c, "image_id")};
   for (const auto& m : list(j, "mounts", kMaxPrintItems, "mounts of a fingerprint"))
     f.mounts.push_back({req_text(m, "path"), opt_text(m, "source"), opt_text(m, "device"),
                         opt_text(m, "fs_type"), opt_text(m, "expected")});

@@ -37,12 +37,14 @@ TEST(StateFile, WrittenRecordReadsBackTheSame) {
 Fingerprint full_fingerprint(int64_t at) {
   Fingerprint f;
   f.taken_unix_s = at;
-  f.gpus.push_back({"GPU-1", "1654922003345", "96.00.99.00.01", "0000:19:00.0", 5, 16});
+  f.gpus.push_back(
+      {"GPU-1", "1654922003345", "96.00.99.00.01", "0000:19:00.0", 5, 16, "692-2G520-0200-000"});
   f.gpus.push_back({});
   f.driver = {"590.48.01", "590.48.01", "/usr/lib/libnvidia-ml.so.590.48.01", std::nullopt,
               std::nullopt};
   f.kernel_release = "6.8.0-51-generic";
-  f.container = ContainerPrint{std::string(64, 'a'), at - 60, "/proc/self/cgroup: /docker/a"};
+  f.container = ContainerPrint{std::string(64, 'a'), at - 60, "/proc/self/cgroup: /docker/a",
+                               "docker.io/lmsysorg/sglang:latest", std::string(64, 'b')};
   f.mounts.push_back({"/data", "/dev/vdb1", "vdb1", "ext4", "/etc/fstab:3: UUID=7f3c /data"});
   f.python.push_back({"/opt/venv/lib/python3.11/site-packages",
                       {"SGLang (pid 3187)"},
@@ -60,6 +62,29 @@ Fingerprint full_fingerprint(int64_t at) {
   f.server_units = {{"sglang.service", "SGLang", "Restart=always", true, false}};
   f.notes.push_back("a note");
   return f;
+}
+
+TEST(StateFile, ARecordWithoutPartNumbersOrImageReadsThemAsNull) {
+  // Records written before the board part number and the container's image
+  // were kept: both unknown, not an error.
+  const nlohmann::json old = nlohmann::json::parse(R"json({
+    "taken_unix_s": 1700000000, "driver": {}, "kernel_release": null, "mounts": [],
+    "python": [], "notes": [],
+    "gpus": [{"uuid": "GPU-1", "serial": "1654922003345", "vbios_version": null,
+              "pci_bus_id": "0000:19:00.0", "pcie_max_gen": 5, "pcie_max_width": 16}],
+    "container": {"id": "host", "created_unix_s": null, "id_from": null}})json");
+  const Fingerprint f = fingerprint_from_json(old);
+  ASSERT_EQ(f.gpus.size(), 1u);
+  EXPECT_EQ(f.gpus[0].serial, "1654922003345");
+  EXPECT_FALSE(f.gpus[0].board_part_number);
+  ASSERT_TRUE(f.container);
+  EXPECT_FALSE(f.container->image);
+  EXPECT_FALSE(f.container->image_id);
+  // Written back, both are there as null.
+  const nlohmann::json again = fingerprint_to_json(f);
+  EXPECT_TRUE(again["gpus"][0].contains("board_part_number"));
+  EXPECT_TRUE(again["gpus"][0]["board_part_number"].is_null());
+  EXPECT_TRUE(again["container"]["image_id"].is_null());
 }
 
 TEST(StateFile, APackageWrittenInFullBeforeReadsAsItsCompactForm) {

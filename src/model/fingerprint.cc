@@ -52,7 +52,8 @@ Fingerprint fingerprint_of(const NodeSnapshot& s, int64_t taken_unix_s) {
   Fingerprint f;
   f.taken_unix_s = taken_unix_s;
   for (const GpuState& g : s.gpus) {
-    GpuPrint p{g.uuid, g.serial, g.vbios_version, std::nullopt, std::nullopt, std::nullopt};
+    GpuPrint p{g.uuid,       g.serial,     g.vbios_version,    std::nullopt,
+               std::nullopt, std::nullopt, g.board_part_number};
     if (g.pci_bus_id) p.pci_bus_id = normalize_pci_bus_id(*g.pci_bus_id);
     p.pcie_max_gen = g.pcie.device_max_gen ? g.pcie.device_max_gen : g.pcie.max_gen;
     p.pcie_max_width = g.pcie.max_width;

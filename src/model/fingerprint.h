@@ -28,6 +28,9 @@ struct GpuPrint {
   std::optional<std::string> pci_bus_id;  ///< canonical "0000:19:00.0"
   std::optional<uint32_t> pcie_max_gen;
   std::optional<uint32_t> pcie_max_width;
+  /// The board's part number ("692-2G520-0200-000"); null where the board
+  /// does not say (NOT_SUPPORTED) and in a record written before it was kept.
+  std::optional<std::string> board_part_number;
   bool operator==(const GpuPrint&) const = default;
 };
 
@@ -52,6 +55,12 @@ struct ContainerPrint {
   /// Its creation: the start of its first process (/proc/1 inside it).
   std::optional<int64_t> created_unix_s;
   std::optional<std::string> id_from;  ///< "/proc/self/cgroup: ...", "/proc/self/mountinfo: ..."
+  /// The image it was created from, where the runtime leaves that readable
+  /// inside (podman's /run/.containerenv; docker's /.dockerenv is empty):
+  /// its name ("docker.io/lmsysorg/sglang:latest") and id (64 hex digits).
+  /// Null when not said, and in a record written before they were kept.
+  std::optional<std::string> image;
+  std::optional<std::string> image_id;
   bool operator==(const ContainerPrint&) const = default;
 };
 

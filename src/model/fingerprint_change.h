@@ -84,8 +84,10 @@ struct FingerprintChange {
   std::string item;
   std::string before;  ///< the value at the baseline
   std::string after;   ///< the value now
-  /// Container recreated: the new container's creation, when known.
+  /// Container recreated: the new container's creation, when known, and
+  /// the containers then and now (their images, where the runtime says).
   std::optional<int64_t> created_unix_s;
+  std::optional<ContainerPrint> container_before, container_after;
   /// Patch gone: the package as it was (its modified files) and its fate.
   std::optional<PackagePrint> package_before;
   std::optional<PatchFate> fate;

@@ -14,6 +14,7 @@ TEST(Fingerprint, FromTheSnapshotUnknownStaysNull) {
   GpuState g;
   g.uuid = "GPU-1";
   g.serial = "1654922003345";
+  g.board_part_number = "692-2G520-0200-000";
   g.pci_bus_id = "00000000:19:00.0";
   g.pcie.max_gen = 5;
   g.pcie.max_width = 16;
@@ -36,6 +37,7 @@ TEST(Fingerprint, FromTheSnapshotUnknownStaysNull) {
   EXPECT_EQ(f.gpus[0].pci_bus_id, "0000:19:00.0");
   EXPECT_EQ(f.gpus[0].serial, "1654922003345");
   EXPECT_EQ(f.gpus[0].pcie_max_gen, 5u);
+  EXPECT_EQ(f.gpus[0].board_part_number, "692-2G520-0200-000");
   EXPECT_EQ(f.gpus[1], GpuPrint{});
   EXPECT_EQ(f.driver.kernel_module_version, "590.48.01");
   EXPECT_FALSE(f.driver.libcuda_version);  // no readiness stage

@@ -312,9 +312,10 @@ struct GpuState {
   std::optional<std::string> name;
   std::optional<std::string> uuid;
   std::optional<std::string> serial;
-  std::optional<std::string> vbios_version;  ///< "96.00.99.00.01"
-  std::optional<std::string> pci_bus_id;     ///< "00000000:19:00.0" (NVML form)
-  std::optional<uint32_t> pci_device_id;     ///< (device << 16) | vendor
+  std::optional<std::string> vbios_version;      ///< "96.00.99.00.01"
+  std::optional<std::string> board_part_number;  ///< "692-2G520-0200-000"
+  std::optional<std::string> pci_bus_id;         ///< "00000000:19:00.0" (NVML form)
+  std::optional<uint32_t> pci_device_id;         ///< (device << 16) | vendor
 
   std::optional<uint64_t> memory_total_bytes;
   std::optional<uint64_t> memory_used_bytes;

@@ -18,11 +18,13 @@ std::string history_when(int64_t unix_s) { return format_utc(unix_s, "%Y-%m-%d %
 std::string fingerprint_line(const Fingerprint& f) {
   std::ostringstream out;
   out << "    node at " << history_when(f.taken_unix_s) << ": ";
-  if (f.container)
+  if (f.container) {
     out << (f.container->id == kHostNotContainer
                 ? std::string("host")
                 : "container " + for_terminal(f.container->id.substr(0, 12)));
-  else
+    if (f.container->image_id)
+      out << " (image " << for_terminal(f.container->image_id->substr(0, 12)) << ")";
+  } else
     out << "container unknown";
   out << ", " << f.gpus.size() << " GPU" << (f.gpus.size() == 1 ? "" : "s") << ", driver "
       << for_terminal(f.driver.kernel_module_version.value_or("unknown"));

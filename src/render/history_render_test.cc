@@ -30,7 +30,9 @@ GpuHistory sample_history() {
   fp.taken_unix_s = t - 86400 + 5400;
   fp.gpus.resize(8);
   fp.driver.kernel_module_version = "590.48.01";
-  fp.container = ContainerPrint{std::string(64, 'a'), std::nullopt, std::nullopt};
+  fp.container =
+      ContainerPrint{std::string(64, 'a'), std::nullopt, std::nullopt,
+                     "docker.io/lmsysorg/sglang:latest", "9b1c0e2f3a4d" + std::string(52, '0')};
   fp.mounts = {{"/data", "/dev/vdb1", "vdb1", "ext4", std::nullopt}};
   fp.python = {{"/venv", {}, {{"sglang", "0.4.6", "/venv", {{"a.py", 1}, {"b.py", 2}}, true, {}}}}};
   h.gpus.push_back({kGpu3, {{"gpu.xid.79", {boots[0], boots[1], boots[2]}}}});
@@ -67,6 +69,17 @@ TEST(HistoryRender, EmptyAndUnknownGpuSaySo) {
   const std::string want = "\nNothing recorded for GPU-none.\n";
   ASSERT_GE(text.size(), want.size());
   EXPECT_EQ(text.substr(text.size() - want.size()), want) << text;
+}
+
+TEST(HistoryRender, TheImageIdOfAFingerprintIsEscaped) {
+  // A record is a file on the node: what it says is escaped before a terminal.
+  GpuHistory h = sample_history();
+  h.boots.back().last_fingerprint->container->image_id = std::string("\x1b[2J") + "abc";
+  const std::string text = render_history_text(h, "");
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_NE(text.find("(image "), std::string::npos) << text;
+  h.boots.back().last_fingerprint->container->image_id.reset();
+  EXPECT_EQ(render_history_text(h, "").find("(image "), std::string::npos);
 }
 
 TEST(HistoryRender, ClearSaysWhatWasCleared) {

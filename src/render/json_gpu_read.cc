@@ -231,6 +231,7 @@ void read_gpu_identity(const Obj& o, GpuState& g) {
   o.get("uuid", g.uuid);
   o.get("serial", g.serial);
   o.get("vbios_version", g.vbios_version);
+  o.get("board_part_number", g.board_part_number);
   Obj pci = o.sub("pci");
   pci.get("bus_id", g.pci_bus_id);
   if (const J* d = pci.find("device_id")) read_hex(*d, pci.at("device_id"), g.pci_device_id);

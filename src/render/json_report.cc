@@ -83,6 +83,7 @@ J gpu_json(const GpuState& g) {
   j["uuid"] = opt(g.uuid);
   j["serial"] = opt(g.serial);
   j["vbios_version"] = opt(g.vbios_version);
+  j["board_part_number"] = opt(g.board_part_number);
   j["pci"] = {
       {"bus_id", opt(g.pci_bus_id)},
       {"device_id",

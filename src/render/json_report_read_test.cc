@@ -70,6 +70,7 @@ void fill_gpu(GpuState& g) {
   g.status_detail = "ok, slowly";
   g.stuck_in_call = "nvmlDeviceGetPowerUsage";
   g.vbios_version = "96.00.99.00.01";
+  g.board_part_number = "692-2G520-0200-000";
   g.fan_speed_pct = 41;
   g.retired_pages = {1, 2, true};
   g.remapped_rows = {3, 4, true, false};
@@ -234,11 +235,13 @@ void fill_node(NodeSnapshot& s) {
   h.aer = {{"0000:15:01.0", "b-before", 1764380000, {3, std::nullopt, 1}}};
   Fingerprint& fp = s.fingerprint.emplace();
   fp.taken_unix_s = 1764380000;
-  fp.gpus = {{"GPU-5b7d", "1654922003345", "96.00.99.00.01", "0000:2a:00.0", 5, 16}};
+  fp.gpus = {
+      {"GPU-5b7d", "1654922003345", "96.00.99.00.01", "0000:2a:00.0", 5, 16, "692-2G520-0200-000"}};
   fp.driver = {"590.48.01", "590.48.01", "/usr/lib/libnvidia-ml.so.590.48.01", "590.48.01",
                "/usr/lib/libcuda.so.590.48.01"};
   fp.kernel_release = "6.8.0-51-generic";
-  fp.container = ContainerPrint{std::string(64, 'c'), 1764379000, "/proc/self/mountinfo"};
+  fp.container = ContainerPrint{std::string(64, 'c'), 1764379000, "/proc/self/mountinfo",
+                                "quay.io/x/sglang:1", std::string(64, 'd')};
   fp.mounts = {{"/data", "/dev/vdb1", "vdb1", "ext4", "/etc/fstab:3: UUID=7f3c /data"}};
   fp.python = {{"/venv/site-packages",
                 {"SGLang (pid 3187)"},

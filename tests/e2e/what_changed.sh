@@ -34,6 +34,13 @@ boot() {
   mkdir -p "$root/proc/sys/kernel/random"
   echo "5e1f0c2$n-4f3a-4b6c-9d8e-7f6a5b4c3d2e" >"$root/proc/sys/kernel/random/boot_id"
   echo "0::/system.slice/docker-$container.scope" >"$root/proc/self/cgroup"
+  # With IMAGE: a podman container, which names its image inside.
+  if [[ -n "${IMAGE:-}" ]]; then
+    echo "0::/machine.slice/libpod-$container.scope" >"$root/proc/self/cgroup"
+    mkdir -p "$root/run"
+    printf 'engine="podman-4.3.1"\nname="sglang"\nid="%s"\nimage="docker.io/lmsysorg/sglang:latest"\nimageid="%s"\nrootless=0\n' \
+      "$container" "$IMAGE" >"$root/run/.containerenv"
+  fi
   echo "40 22 259:1 / /data rw,relatime shared:30 - ext4 /dev/$device rw" >>"$root/proc/self/mountinfo"
   "$PYTHON" -m pip install -q --no-index --no-deps --prefix "$root/opt/venv" "$TMP"/wheel/dist/*.whl \
     >/dev/null 2>&1 || fail "pip install into the fixture failed"
@@ -46,15 +53,16 @@ boot() {
     echo "    # hidden state dump" >>"$root/$SITE/sglang/srt/model_executor/model_runner.py"
     sed -i 's/return x/return x  # dump/' "$root/$SITE/sglang/srt/layers/logits_processor.py"
   fi
-  if [[ -n "$replaced" ]]; then
-    "$PYTHON" - "$DIR/scenario.json" <<'PY'
+  "$PYTHON" - "$DIR/scenario.json" "$replaced" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["devices"][1]["serial"] = "1794125999999"
-d["devices"][1]["uuid"] = "GPU-00000000-1111-2222-3333-444444444444"
+d["devices"][1]["board_part_number"] = "900-2G153-0000-000"
+if sys.argv[2]:
+    d["devices"][1]["serial"] = "1794125999999"
+    d["devices"][1]["uuid"] = "GPU-00000000-1111-2222-3333-444444444444"
+    d["devices"][1]["board_part_number"] = "900-2G153-0001-000"
 json.dump(d, open(sys.argv[1], "w"))
 PY
-  fi
   run "$DIR" --sample "${SAMPLE:-0}" --json --state-dir "$STATE"
 }
 
@@ -72,6 +80,10 @@ ids() { "$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" "
 json_check 'any(f["id"] == "change.container_recreated" and f["severity"] == "warning" and "sglang 0.4.6 had 2 locally modified files before (sglang/srt/layers/logits_processor.py, sglang/srt/model_executor/model_runner.py) and now matches its wheel" in f["title"] and "re-apply the patch before resuming" in f["title"] for f in d["findings"])' "the re-apply finding names the files"
 json_check 'any(f["id"] == "change.data_device" and "/data was /dev/vdb1 and is now /dev/nvme0n1p1" in f["title"] and "UUID=9f1c2d7a" in f["evidence"] for f in d["findings"])' "the data path's device, with the fstab line"
 json_check 'any(f["id"] == "change.gpu_replaced" and "0000:2a:00.0" in f["title"] and "1794125999999" in f["title"] for f in d["findings"])' "the replaced board"
+json_check 'any(f["id"] == "change.gpu_replaced" and "part number 900-2G153-0000-000; now" in f["evidence"] and f["evidence"].endswith("part number 900-2G153-0001-000") for f in d["findings"])' "both boards' part numbers"
+json_check 'd["history"]["fingerprint"]["gpus"][1]["board_part_number"] == "900-2G153-0001-000" and d["history"]["fingerprint"]["gpus"][0]["board_part_number"] is None' "the part number in the fingerprint, null where the board does not say"
+json_check 'd["gpus"][1]["board_part_number"] == "900-2G153-0001-000"' "and in the GPU's report"
+json_check 'd["history"]["fingerprint"]["container"]["image_id"] is None' "a docker container: no image id"
 # The plan: re-apply the patch before any server or job step.
 json_check '[i for i, s in enumerate(d["plan"]) if "change.container_recreated" in s["finding_ids"]] != []' "a plan step re-applies the patch"
 json_check 'any("memory.held_idle" in s["finding_ids"] for s in d["plan"])' "the idle server has its step"
@@ -102,16 +114,30 @@ sed -i 's/,sha256=[^,]*,/,,/' "$DIR/root/$SITE/sglang-0.4.6.dist-info/RECORD"
 run "$DIR" --sample 0 --json --state-dir "$STATE"
 json_check 'any(p["name"] == "sglang" and not p["fully_checked"] and any("without a sha256" in n for n in p["notes"]) for e in d["history"]["fingerprint"]["python"] for p in e["packages"])' "a RECORD without hashes is said"
 
+# Podman names the image inside (/run/.containerenv): a container recreated
+# from the same image says so, one from another image says both.
+IMG_A=3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a
+IMG_B=4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b
+IMAGE=$IMG_A boot 4 4444444444444444444444444444444444444444444444444444444444444444 nvme0n1p1
+json_check 'd["history"]["fingerprint"]["container"]["image_id"] == "'$IMG_A'" and d["history"]["fingerprint"]["container"]["image"] == "docker.io/lmsysorg/sglang:latest"' "podman's image and its id"
+json_check 'any(f["id"] == "change.container_recreated" and "image" not in f["evidence"] for f in d["findings"])' "the docker container before: its image unknown, none said"
+IMAGE=$IMG_A boot 5 5555555555555555555555555555555555555555555555555555555555555555 nvme0n1p1
+json_check 'any(f["id"] == "change.container_recreated" and "from the same image docker.io/lmsysorg/sglang:latest (id 3a3a3a3a3a3a)" in f["evidence"] and "another image" not in f["title"] for f in d["findings"])' "recreated from the same image"
+IMAGE=$IMG_B boot 6 6666666666666666666666666666666666666666666666666666666666666666 nvme0n1p1
+json_check 'any(f["id"] == "change.container_recreated" and "image docker.io/lmsysorg/sglang:latest (id 3a3a3a3a3a3a) -> docker.io/lmsysorg/sglang:latest (id 4b4b4b4b4b4b)" in f["evidence"] and "recreated from another image" in f["title"] for f in d["findings"])' "recreated from another image"
+"$TOOL" history --state-dir "$STATE" >"$TMP/hist" 2>&1 || fail "history failed: $(cat "$TMP/hist")"
+grep -q "container 666666666666 (image 4b4b4b4b4b4b)" "$TMP/hist" || fail "history shows the image: $(cat "$TMP/hist")"
+
 # A driver upgraded on purpose is a note said once: the first triage of the
 # boot after it says it, a second triage of that boot does not (an
 # operator's triage recorded it as said), the next boot says nothing.
-boot 4 "$NEW" nvme0n1p1
+boot 7 "$NEW" nvme0n1p1
 echo 595.10.01 >"$DIR/root/sys/module/nvidia/version"
 run "$DIR" --sample 0 --json --state-dir "$STATE"
 json_check 'any(f["id"] == "change.driver" and f["severity"] == "info" and "kernel module 590.48.01 -> 595.10.01" in f["title"] for f in d["findings"])' "the driver change, said"
 run "$DIR" --sample 0 --json --state-dir "$STATE"
 json_check 'not any(f["id"] == "change.driver" for f in d["findings"])' "said once: not again in the same boot"
 json_check 'any(any(k.startswith("change.driver") for k in b["said_changes"]) for b in d["history"]["boots"])' "the record keeps it as said"
-echo "5e1f0c25-4f3a-4b6c-9d8e-7f6a5b4c3d2e" >"$DIR/root/proc/sys/kernel/random/boot_id"
+echo "5e1f0c28-4f3a-4b6c-9d8e-7f6a5b4c3d2e" >"$DIR/root/proc/sys/kernel/random/boot_id"
 run "$DIR" --sample 0 --json --state-dir "$STATE"
-json_check 'not any(f["id"] == "change.driver" for f in d["findings"])' "the next boot: nothing changed since boot 4"
+json_check 'not any(f["id"] == "change.driver" for f in d["findings"])' "the next boot: nothing changed since boot 7"

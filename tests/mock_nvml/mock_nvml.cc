@@ -284,7 +284,7 @@ struct Link {
 
 struct Device {
   unsigned index = 0;
-  std::optional<std::string> name, uuid, serial, vbios_version;
+  std::optional<std::string> name, uuid, serial, vbios_version, board_part_number;
   std::optional<Pci> pci;
   std::optional<Memory> memory;
   std::optional<Utilization> utilization;
@@ -849,6 +849,7 @@ void ParseDeviceFields(const json& j, const std::string& w, Device* d) {
   d->uuid = OptString(j, "uuid", w);
   d->serial = OptString(j, "serial", w);
   d->vbios_version = OptString(j, "vbios_version", w);
+  d->board_part_number = OptString(j, "board_part_number", w);
   if (const json* p = OptObject(j, "pci", w)) d->pci = ParsePci(*p, w + ".pci");
   if (const json* m = OptObject(j, "memory", w)) {
     const std::string ww = w + ".memory";
@@ -1501,6 +1502,9 @@ MOCK_EXPORT nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t h, char* b, unsigned i
 }
 MOCK_EXPORT nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t h, char* b, unsigned int n) {
   return DeviceString("nvmlDeviceGetVbiosVersion", h, b, n, &Device::vbios_version);
+}
+MOCK_EXPORT nvmlReturn_t nvmlDeviceGetBoardPartNumber(nvmlDevice_t h, char* b, unsigned int n) {
+  return DeviceString("nvmlDeviceGetBoardPartNumber", h, b, n, &Device::board_part_number);
 }
 
 // All three versions fill the same 68-byte struct (nvml-abi.md §4).

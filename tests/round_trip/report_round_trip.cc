@@ -76,6 +76,7 @@ void gpu_members(Diff& d, const gt::GpuState& a, const gt::GpuState& b) {
   d.field("uuid", a.uuid, b.uuid);
   d.field("serial", a.serial, b.serial);
   d.field("vbios_version", a.vbios_version, b.vbios_version);
+  d.field("board_part_number", a.board_part_number, b.board_part_number);
   d.field("pci_bus_id", a.pci_bus_id, b.pci_bus_id);
   d.field("pci_device_id", a.pci_device_id, b.pci_device_id);
   d.field("memory_total_bytes", a.memory_total_bytes, b.memory_total_bytes);

@@ -57,7 +57,8 @@ def clean_health():
 
 
 def device(scenario, i, bus, name, device_id, subsystem_id, total_mib,
-           reserved_mib, limit_w, idle_w, temp_c, gen, serial_base):
+           reserved_mib, limit_w, idle_w, temp_c, gen, serial_base,
+           part_number=None):
     d = {
         "name": name,
         "uuid": gpu_uuid(scenario, i),
@@ -76,6 +77,9 @@ def device(scenario, i, bus, name, device_id, subsystem_id, total_mib,
         "compute_mode": 0,
         "mig_mode": {"current": 0, "pending": 0},
     }
+    # Absent: the mock answers NOT_SUPPORTED, as boards that do not say.
+    if part_number is not None:
+        d["board_part_number"] = part_number
     d.update(clean_health())
     d.update({
         "pcie": {"current_gen": gen, "max_gen": gen, "gpu_max_gen": gen,
@@ -94,7 +98,8 @@ TEMPS = [27, 24, 23, 23, 27, 22, 24, 23]
 def h100(scenario, i):
     return device(scenario, i, H100_BUSES[i], "NVIDIA H100 80GB HBM3",
                   "0x233010DE", "0x16C110DE", 81559, 551, 700, IDLE_W[i],
-                  TEMPS[i], 5, 1650124031592)
+                  TEMPS[i], 5, 1650124031592,
+                  part_number="692-2G520-0200-000")
 
 
 def h100x8(scenario):

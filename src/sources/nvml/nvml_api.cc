@@ -144,6 +144,7 @@ void resolve_optional(Resolver& r, NvmlApi& api) {
   api.uuid = r.find<DevFnStr>({"nvmlDeviceGetUUID"});
   api.serial = r.find<DevFnStr>({"nvmlDeviceGetSerial"});
   api.vbios_version = r.find<DevFnStr>({"nvmlDeviceGetVbiosVersion"});
+  api.board_part_number = r.find<DevFnStr>({"nvmlDeviceGetBoardPartNumber"});
   api.pci_info = r.find<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_t*)>(
       {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo"});
   api.memory_v2 =

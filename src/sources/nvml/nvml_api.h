@@ -47,7 +47,7 @@ struct NvmlApi {
   NvmlFn<nvmlReturn_t(int*)> cuda_driver_version;  // _v2, else plain
 
   // Optional: identity.
-  NvmlFn<DevFnStr> name, uuid, serial, vbios_version;
+  NvmlFn<DevFnStr> name, uuid, serial, vbios_version, board_part_number;
   NvmlFn<nvmlReturn_t(nvmlDevice_t, nvmlPciInfo_t*)> pci_info;  // _v3,_v2,v1
 
   // Optional: memory, utilization, thermals, power.

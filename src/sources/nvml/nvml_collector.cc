@@ -210,6 +210,12 @@ class GpuQuery {
     if (call(api_.uuid, dev_, buf, sizeof buf)) g_.uuid = buf;
     if (call(api_.serial, dev_, buf, sizeof buf)) g_.serial = buf;
     if (call(api_.vbios_version, dev_, buf, sizeof buf)) g_.vbios_version = buf;
+    // Not supported on some boards; an empty answer is no part number either.
+    char part[NVML_DEVICE_PART_NUMBER_BUFFER_SIZE];
+    if (call(api_.board_part_number, dev_, part, sizeof part)) {
+      part[sizeof part - 1] = '\0';
+      if (part[0] != '\0') g_.board_part_number = std::string(part);
+    }
     nvmlPciInfo_t pci{};
     if (call(api_.pci_info, dev_, &pci)) {
       pci.busId[sizeof pci.busId - 1] = '\0';

@@ -138,6 +138,22 @@ TEST_F(MockNvml, CollectsEveryFieldAndNullForUnsupported) {
   EXPECT_TRUE(g.errors.empty()) << g.errors.front();
 }
 
+TEST_F(MockNvml, BoardPartNumberIsReadAndNullWhereNotSupportedOrEmpty) {
+  auto lib = load(scenario(device(0, R"(, "board_part_number": "692-2G520-0200-000")") + "," +
+                           device(1) + "," + device(2, R"(, "board_part_number": "")")));
+  ASSERT_TRUE(lib);
+  NodeSnapshot snap;
+  NvmlCollectOptions o;
+  o.sample_window = std::chrono::milliseconds(0);
+  o.timeout = std::chrono::milliseconds(3000);
+  collect_nvml(lib, o, snap);
+  ASSERT_EQ(snap.gpus.size(), 3u);
+  EXPECT_EQ(snap.gpus[0].board_part_number, "692-2G520-0200-000");
+  EXPECT_FALSE(snap.gpus[1].board_part_number);  // NOT_SUPPORTED: null
+  EXPECT_FALSE(snap.gpus[2].board_part_number);  // "": null, never ""
+  EXPECT_TRUE(snap.gpus[1].errors.empty()) << snap.gpus[1].errors.front();
+}
+
 TEST_F(MockNvml, HungGpuIsReportedWithItsCallAndOthersInFull) {
   auto lib = load(scenario(
       device(0) + "," + device(1, R"(, "hang_in": "nvmlDeviceGetPowerUsage")") + "," + device(2)));

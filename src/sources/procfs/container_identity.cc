@@ -1,9 +1,12 @@
 #include "sources/procfs/container_identity.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sources/procfs/cgroup_owner.h"
 #include "sources/procfs/process_info.h"
+#include "util/read_capped.h"
 
 namespace gt {
 
@@ -33,7 +36,51 @@ std::optional<int64_t> pid1_start_unix_s(const FsRoot& root) {
   return *btime + static_cast<int64_t>(ps->start_time_ticks / static_cast<uint64_t>(hz));
 }
 
+/// The text between the quotes of `"value"`; nullopt when unquoted, or
+/// holding a quote, a backslash (an escape podman's %q wrote), a space or
+/// anything outside printable ASCII.
+std::optional<std::string_view> quoted(std::string_view v) {
+  if (v.size() < 2 || v.front() != '"' || v.back() != '"') return std::nullopt;
+  v = v.substr(1, v.size() - 2);
+  for (char c : v)
+    if (c <= ' ' || c > '~' || c == '"' || c == '\\') return std::nullopt;
+  return v;
+}
+
 }  // namespace
+
+ContainerEnv parse_containerenv(std::string_view text) {
+  ContainerEnv e;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    const size_t eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view key = line.substr(0, eq);
+    const std::optional<std::string_view> v = quoted(line.substr(eq + 1));
+    if (!v || v->empty()) continue;
+    if (key == "id" && hex64(*v)) e.id = std::string(*v);
+    if (key == "imageid" && hex64(*v)) e.image_id = std::string(*v);
+    if (key == "image" && v->size() <= kMaxImageNameBytes) e.image = std::string(*v);
+  }
+  return e;
+}
+
+ContainerEnv read_containerenv(const FsRoot& root) {
+  // O_NONBLOCK: a FIFO in its place does not wait for a writer.
+  Result<int> fd = root.open("/run/.containerenv", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (!fd) return {};
+  struct stat st {};
+  Result<std::string> text = Error{ErrorKind::kMalformed, "not a regular file"};
+  if (::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode))
+    text = read_fd_capped(*fd, "/run/.containerenv", kMaxContainerEnvBytes, "/run/.containerenv");
+  ::close(*fd);
+  if (!text) return {};
+  return parse_containerenv(*text);
+}
 
 std::optional<std::string> container_id_in_mountinfo(std::string_view mountinfo) {
   for (std::string_view dir : {std::string_view("/containers/"), std::string_view("/sandboxes/")}) {
@@ -60,7 +107,19 @@ ContainerPrint read_container_identity(const FsRoot& root) {
         c.id = *id;
         c.id_from = "/proc/self/mountinfo";
       }
-  if (c.id != kHostNotContainer) c.created_unix_s = pid1_start_unix_s(root);
+  const ContainerEnv env = read_containerenv(root);
+  if (c.id == kHostNotContainer && env.id) {
+    c.id = *env.id;
+    c.id_from = "/run/.containerenv";
+  }
+  if (c.id == kHostNotContainer) return c;
+  c.created_unix_s = pid1_start_unix_s(root);
+  // The image of this container only: a .containerenv naming another id
+  // is not about it.
+  if (!env.id || *env.id == c.id) {
+    c.image = env.image;
+    c.image_id = env.image_id;
+  }
   return c;
 }
 

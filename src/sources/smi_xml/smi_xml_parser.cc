@@ -48,6 +48,7 @@ void read_identity(GpuReader& r, GpuState& g) {
   g.uuid = r.text("uuid");
   g.serial = r.text("serial");
   g.vbios_version = r.text("vbios_version");
+  g.board_part_number = r.text("board_part_number");
   g.pci_bus_id = r.text("pci/pci_bus_id");
   if (!g.pci_bus_id) {
     std::string id = r.node().attribute("id").value();

@@ -280,6 +280,19 @@ TEST(SmiXml, BlackwellV13) {
   EXPECT_EQ((*g.processes)[0].used_memory_bytes, 65710 * kMiB);
 }
 
+TEST(SmiXml, BoardPartNumberAndNullForNA) {
+  EXPECT_EQ(
+      parse("telegraf-rtx-pro-6000-blackwell-maxq-590.44.01-v13.xml").gpus.at(0).board_part_number,
+      "900-5G153-2200-000");
+  SmiXml dual = parse("telegraf-dual-rtx-a5000-590.44.01-v13.xml");
+  EXPECT_EQ(dual.gpus.at(1).board_part_number, "900-5G132-1700-000");
+  // <board_part_number>N/A</board_part_number>: null, not "N/A".
+  EXPECT_FALSE(parse("netdata-rtx-4090-535.86.05.xml").gpus.at(0).board_part_number);
+  // No element at all (before the field was written): null.
+  EXPECT_FALSE(
+      parse("datakit-tesla-v100-pcie-32gb-460.39-4procs.xml").gpus.at(0).board_part_number);
+}
+
 TEST(SmiXml, T4TwoProcesses) {
   SmiXml x = parse("telegraf-tesla-t4-515.105.01.xml");
   const GpuState& g = x.gpus.at(0);
