@@ -57,6 +57,10 @@ void check_history(const NodeSnapshot& s, std::vector<Finding>& out);
 /// change.*: this run's fingerprint against the record's last run of a
 /// previous boot, else this boot's first (checks/change_checks.cc).
 void check_changes(const NodeSnapshot& s, std::vector<Finding>& out);
+/// The "what happened" timeline gets what changed (checks/change_timeline.cc):
+/// the run compared with, the container's creation, each change when first
+/// seen. Kept while the boot lasts, whatever the notes said once.
+void add_change_timeline(NodeSnapshot& s);
 /// driver.wedged from the tasks stuck in nvidia code; then folds the NVML
 /// timeouts into it (join_driver_wedged), so it runs after join_gpu_events.
 void check_driver_wedged(const NodeSnapshot& s, std::vector<Finding>& out);

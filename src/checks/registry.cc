@@ -172,6 +172,7 @@ void judge(Report& report, const CheckOptions& options) {
   check_driver_wedged(s, f);  // after the GPU joins: it folds the NVML timeouts in
   check_history(s, f);        // after the joins: a joined Xid counts too
   check_changes(s, f);
+  add_change_timeline(report.snapshot);
   if (options.running_as_root) drop_sudo(f);
   std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);

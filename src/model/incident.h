@@ -3,6 +3,7 @@
 // is null, never 0; times are Unix seconds.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -110,6 +111,15 @@ struct Incident {
   std::vector<std::string> unread;     ///< what could not be read, one line each
   bool operator==(const Incident&) const = default;
 };
+
+/// Puts the timeline in time order, undated lines last, equal times as added.
+inline void sort_timeline(std::vector<IncidentLine>& timeline) {
+  std::stable_sort(timeline.begin(), timeline.end(),
+                   [](const IncidentLine& a, const IncidentLine& b) {
+                     if (!a.time_unix_s || !b.time_unix_s) return a.time_unix_s && !b.time_unix_s;
+                     return *a.time_unix_s < *b.time_unix_s;
+                   });
+}
 
 /// The previous boot's "last minutes": messages this close to its last entry.
 inline constexpr int64_t kLastMinutesS = 15 * 60;

@@ -87,6 +87,9 @@ json_check 'd["history"]["fingerprint"]["container"]["image_id"] is None' "a doc
 # The plan: re-apply the patch before any server or job step.
 json_check '[i for i, s in enumerate(d["plan"]) if "change.container_recreated" in s["finding_ids"]] != []' "a plan step re-applies the patch"
 json_check 'any("memory.held_idle" in s["finding_ids"] for s in d["plan"])' "the idle server has its step"
+# The timeline: the run compared with, then each change.
+json_check 'any(l["what"].startswith("gpu-triage'"'"'s run compared with (the last run of boot 5e1f0c21") and "/data on /dev/vdb1" in l["what"] for l in d["incident"]["timeline"])' "the timeline names the run compared with"
+json_check 'sum(l["what"].startswith("changed since then: ") for l in d["incident"]["timeline"]) >= 3 and any("data device /data" in l["what"] for l in d["incident"]["timeline"])' "the timeline carries each change"
 json_check 'all(i > [j for j, t in enumerate(d["plan"]) if "change.container_recreated" in t["finding_ids"]][0] for i, s in enumerate(d["plan"]) if any(x.startswith(("memory.held", "data.")) for x in s["finding_ids"]))' "the patch step comes before the servers and the job"
 
 # Boot 2 bundled, then replayed: the record across boots and the fingerprint

@@ -128,11 +128,7 @@ void build_timeline(Incident& in, const std::optional<std::vector<Server>>& serv
     add(in, in.boot_time_unix_s, "this boot" + id + up, "/proc/stat");
   for (const Server& s : servers.value_or(std::vector<Server>{}))
     if (!s.graphics_only) server_line(in, s);
-  std::stable_sort(in.timeline.begin(), in.timeline.end(),
-                   [](const IncidentLine& a, const IncidentLine& b) {
-                     if (!a.time_unix_s || !b.time_unix_s) return a.time_unix_s && !b.time_unix_s;
-                     return *a.time_unix_s < *b.time_unix_s;
-                   });
+  sort_timeline(in.timeline);
 }
 
 }  // namespace gt
