@@ -15,7 +15,8 @@ install(FILES ${CMAKE_BINARY_DIR}/gpu-triage.1.gz DESTINATION ${CMAKE_INSTALL_MA
 
 install(FILES packaging/bash-completion/gpu-triage
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
-install(FILES packaging/systemd/gpu-triage-serve.service DESTINATION lib/systemd/system)
+install(FILES packaging/systemd/gpu-triage-serve.service packaging/systemd/gpu-triage-record.service
+              packaging/systemd/gpu-triage-record.timer DESTINATION lib/systemd/system)
 install(FILES packaging/default/gpu-triage-serve DESTINATION /etc/default)
 install(DIRECTORY contrib/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gpu-triage/contrib
         USE_SOURCE_PERMISSIONS)

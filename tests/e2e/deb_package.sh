@@ -20,6 +20,7 @@ dpkg-deb -c "$deb" | awk '{print $NF}' >"$TMP/out"
 for f in ./usr/bin/gpu-triage ./usr/share/man/man1/gpu-triage.1.gz \
   ./usr/share/bash-completion/completions/gpu-triage \
   ./usr/lib/systemd/system/gpu-triage-serve.service ./etc/default/gpu-triage-serve \
+  ./usr/lib/systemd/system/gpu-triage-record.service ./usr/lib/systemd/system/gpu-triage-record.timer \
   ./usr/share/gpu-triage/contrib/npd/gpu-triage-monitor.json \
   ./usr/share/gpu-triage/contrib/npd/check-config.py \
   ./usr/share/gpu-triage/contrib/nhc/gpu_triage.nhc \
@@ -54,6 +55,10 @@ expect_out_contains "--move-bad-to"
 expect_out_contains "Exit status of free"
 grep -q '^ExecStart=/usr/bin/gpu-triage serve \$GPU_TRIAGE_SERVE_ARGS$' \
   "$TMP/root/usr/lib/systemd/system/gpu-triage-serve.service" || fail "unit ExecStart"
+# The record across boots is writable under ProtectSystem=strict.
+for u in gpu-triage-serve.service gpu-triage-record.service; do
+  grep -qx 'StateDirectory=gpu-triage' "$TMP/root/usr/lib/systemd/system/$u" || fail "$u: StateDirectory"
+done
 if [[ -r /usr/share/bash-completion/bash_completion ]]; then
   bash -c '
     source /usr/share/bash-completion/bash_completion
