@@ -97,7 +97,8 @@ void container_and_patches(const std::vector<FingerprintChange>& changes,
     f.evidence =
         fmt::format("container {} at {}, now {}{}{}; ", container[0]->before.substr(0, 12), b.when,
                     container[0]->after.substr(0, 12), created, image_evidence(*container[0]));
-  f.evidence += patch_evidence + "record " + b.when;
+  f.evidence += patch_evidence + (recreated ? "" : "record " + b.when);
+  if (f.evidence.ends_with("; ")) f.evidence.resize(f.evidence.size() - 2);
   if (lost.empty()) {
     f.severity = Severity::kInfo;
     f.title = fmt::format(
@@ -238,9 +239,17 @@ void server_units(const std::vector<FingerprintChange>& all, const FingerprintBa
     const UnitPrint& u = *c->unit_after;
     Finding f = node_finding("change.server_unit");
     f.subject.kind = "node";
-    f.title = fmt::format(
-        "{} starts a GPU server ({}) now and ran none at {}: it starts it again after every boot",
-        u.unit, u.server, b.when);
+    // Only a start at boot says the unit is enabled; else it may have been
+    // started by hand (systemctl start) and not come back.
+    f.title = u.auto_started
+                  ? fmt::format(
+                        "{} started a GPU server ({}) at boot and ran none at {}: it starts it "
+                        "again after every boot",
+                        u.unit, u.server, b.when)
+                  : fmt::format(
+                        "{} runs a GPU server ({}) now and ran none at {}: if the unit is "
+                        "enabled, it starts it again after every boot",
+                        u.unit, u.server, b.when);
     f.evidence = fmt::format("{}{}{}", u.unit, u.auto_started ? ", started at boot" : "",
                              u.restart_policy ? ", " + *u.restart_policy : "");
     f.action =
@@ -328,7 +337,15 @@ void check_changes(const NodeSnapshot& s, std::vector<Finding>& out) {
     container_after_job(s, now, found);
   } else {
     const std::vector<FingerprintChange> changes = compare_fingerprints(*b.print, now);
-    container_and_patches(changes, b, found);
+    // A patch made after the baseline and lost since this boot's latest run
+    // (a container recreated within the boot) is the one to re-apply.
+    const FingerprintBaseline latest = this_boots_latest(*s.history);
+    const std::vector<FingerprintChange> recent =
+        latest.print ? compare_fingerprints(*latest.print, now) : std::vector<FingerprintChange>{};
+    if (!of_kind(recent, Kind::kPatchGone).empty())
+      container_and_patches(recent, latest, found);
+    else
+      container_and_patches(changes, b, found);
     one_each(changes, b, found);
     driver(changes, b, found);
     packages(changes, b, found);

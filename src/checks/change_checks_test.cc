@@ -68,7 +68,13 @@ TEST(ChangeChecks, AServerNotRunningNowLeavesItsPatchUnknownNotGone) {
   Fingerprint now = before();
   now.python.clear();  // no GPU process runs that interpreter this time
   EXPECT_TRUE(judge_changes(with_record(before(), now)).empty());
-  now.python = {{"/venv/site-packages", {"SGLang (pid 4001)"}, {}}};  // read, sglang absent
+  // Listed with no package at all: not read (its notes say why), not gone.
+  now.python = {{"/venv/site-packages", {"SGLang (pid 4001)"}, {}, {"not read: too many links"}}};
+  EXPECT_TRUE(judge_changes(with_record(before(), now)).empty());
+  now.python = {
+      {"/venv/site-packages",
+       {"SGLang (pid 4001)"},
+       {{"torch", "2.7.0", "/venv/site-packages", {}, true, {}}}}};  // read, sglang absent
   std::vector<Finding> f = judge_changes(with_record(before(), now));
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].id, "change.patch_gone");
@@ -142,7 +148,7 @@ TEST(ChangeChecks, ARecreatedContainerSaysItsImageWhenBothAreKnown) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].id, "change.container_recreated");
   EXPECT_NE(f[0].evidence.find(
-                ", from the same image docker.io/lmsysorg/sglang:latest (id 9b1c0e2f3a4d); "),
+                ", from the same image docker.io/lmsysorg/sglang:latest (id 9b1c0e2f3a4d)"),
             std::string::npos)
       << f[0].evidence;
   EXPECT_EQ(f[0].title.find("another image"), std::string::npos) << f[0].title;
@@ -152,7 +158,7 @@ TEST(ChangeChecks, ARecreatedContainerSaysItsImageWhenBothAreKnown) {
   f = judge_changes(with_record(was, now));
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].evidence.find(", image docker.io/lmsysorg/sglang:latest (id 9b1c0e2f3a4d) -> "
-                               "docker.io/lmsysorg/sglang:v0.5.0 (id 4e5f60718293); "),
+                               "docker.io/lmsysorg/sglang:v0.5.0 (id 4e5f60718293)"),
             std::string::npos)
       << f[0].evidence;
   EXPECT_EQ(f[0].title.rfind("The container was recreated from another image since ", 0), 0u)
@@ -160,7 +166,7 @@ TEST(ChangeChecks, ARecreatedContainerSaysItsImageWhenBothAreKnown) {
 
   now.container->image.reset();  // only the id known: the id alone
   f = judge_changes(with_record(was, now));
-  EXPECT_NE(f[0].evidence.find("(id 9b1c0e2f3a4d) -> id 4e5f60718293; "), std::string::npos)
+  EXPECT_NE(f[0].evidence.find("(id 9b1c0e2f3a4d) -> id 4e5f60718293"), std::string::npos)
       << f[0].evidence;
 }
 
@@ -203,16 +209,49 @@ TEST(ChangeChecks, AUnitThatRanNoServerBeforeIsSaidWithItsDisable) {
   std::vector<Finding> f = judge_changes(with_record(was, now));
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].id, "change.server_unit");
-  EXPECT_NE(f[0].title.find("sglang.service starts a GPU server (SGLang) now and ran none"),
+  EXPECT_NE(f[0].title.find("sglang.service started a GPU server (SGLang) at boot and ran none"),
             std::string::npos)
       << f[0].title;
   EXPECT_EQ(f[0].evidence, "sglang.service, started at boot, Restart=always");
   EXPECT_EQ(f[0].commands, std::vector<std::string>{"sudo systemctl disable --now sglang.service"});
   EXPECT_NE(f[1].commands.at(0).find("systemctl --user disable --now lab.service"),
             std::string::npos);
+  // Not started at boot: perhaps by hand, so "if the unit is enabled".
+  EXPECT_NE(f[1].title.find("lab.service runs a GPU server (vLLM) now and ran none"),
+            std::string::npos)
+      << f[1].title;
+  EXPECT_NE(f[1].title.find("if the unit is enabled"), std::string::npos);
   // The same unit before: nothing; units not recorded then (an older record): nothing.
   EXPECT_TRUE(judge_changes(with_record(now, now)).empty());
   EXPECT_TRUE(judge_changes(with_record(before(), now)).empty());
+}
+
+TEST(ChangeChecks, APatchMadeInThisBootAndLostWithItsContainerIsAWarning) {
+  // Boot 1 pristine in container A; boot 2: container B, patched by hand;
+  // then, still in boot 2, container C from the pristine image.
+  Fingerprint boot1 = before();
+  boot1.python[0].packages[0].modified.clear();
+  Fingerprint patched = before();
+  patched.taken_unix_s = 1767226000;
+  patched.container = ContainerPrint{kNew, 1767225900, "/proc/self/cgroup"};
+  Fingerprint now = boot1;
+  now.taken_unix_s = 1767227000;
+  now.container = ContainerPrint{std::string(64, 'c'), 1767226900, "/proc/self/cgroup"};
+  NodeSnapshot s = with_record(boot1, now);
+  s.history->boots.push_back({"boot-2", 1767225950, 1767226000, boot1, patched, {}});
+  s.history->boots.back().first_fingerprint->container = patched.container;
+  std::vector<Finding> f = judge_changes(s);
+  const Finding* gone = by_id(f, "change.container_recreated");
+  ASSERT_TRUE(gone);
+  EXPECT_EQ(gone->severity, Severity::kWarning);
+  EXPECT_NE(gone->title.find("sglang 0.4.6 had 2 locally modified files before"), std::string::npos)
+      << gone->title;
+  EXPECT_NE(gone->evidence.find("container bbbbbbbbbbbb at this boot's latest run"),
+            std::string::npos)
+      << gone->evidence;
+  EXPECT_EQ(std::count_if(f.begin(), f.end(),
+                          [](const Finding& x) { return x.id == "change.container_recreated"; }),
+            1);
 }
 
 TEST(ChangeChecks, NotesAreSaidOnceInABootWarningsWhileTheyHold) {

@@ -20,8 +20,10 @@ std::optional<PatchFate> patch_fate(const Fingerprint& now, const PackagePrint& 
   // Absent from this run is "no longer installed" only where this run read
   // the environment it was in: with no server on that interpreter now, the
   // package was not looked at, and its fate is unknown.
+  // An environment whose directory could not be listed has no packages
+  // (its notes say why): that is not "no longer installed".
   const bool env_read = std::any_of(now.python.begin(), now.python.end(), [&](const auto& e) {
-    return e.site_packages == before.site_packages;
+    return e.site_packages == before.site_packages && !e.packages.empty();
   });
   if (!p && !env_read) return std::nullopt;
   if (!p) return PatchFate::kNotInstalled;
@@ -187,6 +189,17 @@ FingerprintBaseline fingerprint_baseline(const GpuHistory& h) {
       return {&*b.first_fingerprint, b.boot_id, true, b.first_fingerprint->taken_unix_s,
               fmt::format("this boot's first run ({})",
                           format_utc(b.first_fingerprint->taken_unix_s, kMinute))};
+  return {};
+}
+
+FingerprintBaseline this_boots_latest(const GpuHistory& h) {
+  const FingerprintBaseline b = fingerprint_baseline(h);
+  for (const HistoryBoot& boot : h.boots)
+    if (h.boot_id && boot.boot_id == *h.boot_id && boot.last_fingerprint &&
+        &*boot.last_fingerprint != b.print && *boot.last_fingerprint != *b.print)
+      return {&*boot.last_fingerprint, boot.boot_id, true, boot.last_fingerprint->taken_unix_s,
+              fmt::format("this boot's latest run ({})",
+                          format_utc(boot.last_fingerprint->taken_unix_s, "%Y-%m-%d %H:%M UTC"))};
   return {};
 }
 

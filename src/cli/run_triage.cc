@@ -130,8 +130,11 @@ int run_triage(const Command& self, const Options& o, bool& abandoned_threads) {
   Report report = collect_report(o, self.stages, abandoned_threads);
   // After judging: this run joins the record across boots.
   // A bundle's replay judges another node's record: it never writes it.
-  // Its report is read by a person: the notes said once are said.
-  if (has(self.steps, Step::kRecord) && !o.bundle) record_run(report, true);
+  // The table report is read by a person: the notes said once are said.
+  // A line, JSON or a textfile is read by a program (a timer, a fleet, a
+  // scrape): the notes wait for a person's triage.
+  const bool to_a_person = !o.json && !o.oneline && !o.textfile;
+  if (has(self.steps, Step::kRecord) && !o.bundle) record_run(report, to_a_person);
   const NodeSnapshot& snap = report.snapshot;
   std::optional<std::string> textfile_error;  // printed last, after the report
   if (o.textfile) {

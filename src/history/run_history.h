@@ -19,8 +19,8 @@ void load_history(const std::optional<std::string>& state_dir, bool no_state, co
 
 /// Adds this run's findings (history/record.h) to the record and writes it.
 /// `said_to_operator`: the run's report goes to a person (the triage
-/// command, not serve's scrapes), so its notes said once are recorded as
-/// said (Finding::said_once_key).
+/// command's table; not JSON, a line, a textfile or serve's scrapes), so
+/// its notes said once are recorded as said (Finding::said_once_key).
 void record_run(Report& report, bool said_to_operator = false);
 
 }  // namespace gt

@@ -131,13 +131,19 @@ json_check 'any(f["id"] == "change.container_recreated" and "image docker.io/lms
 "$TOOL" history --state-dir "$STATE" >"$TMP/hist" 2>&1 || fail "history failed: $(cat "$TMP/hist")"
 grep -q "container 666666666666 (image 4b4b4b4b4b4b)" "$TMP/hist" || fail "history shows the image: $(cat "$TMP/hist")"
 
-# A driver upgraded on purpose is a note said once: the first triage of the
-# boot after it says it, a second triage of that boot does not (an
-# operator's triage recorded it as said), the next boot says nothing.
+# A driver upgraded on purpose is a note said once: the first table report
+# of the boot after it says it (a person read it), later runs of that boot
+# do not; JSON and --oneline (a program's) leave it unsaid; the next boot
+# says nothing.
 boot 7 "$NEW" nvme0n1p1
 echo 595.10.01 >"$DIR/root/sys/module/nvidia/version"
 run "$DIR" --sample 0 --json --state-dir "$STATE"
 json_check 'any(f["id"] == "change.driver" and f["severity"] == "info" and "kernel module 590.48.01 -> 595.10.01" in f["title"] for f in d["findings"])' "the driver change, said"
+run "$DIR" --sample 0 --oneline --state-dir "$STATE"
+run "$DIR" --sample 0 --json --state-dir "$STATE"
+json_check 'any(f["id"] == "change.driver" for f in d["findings"])' "JSON and a line are not a person's: still to be said"
+run "$DIR" --sample 0 --state-dir "$STATE"
+grep -q "change.driver" "$TMP/out" || fail "the table report says the driver change: $(cat "$TMP/out")"
 run "$DIR" --sample 0 --json --state-dir "$STATE"
 json_check 'not any(f["id"] == "change.driver" for f in d["findings"])' "said once: not again in the same boot"
 json_check 'any(any(k.startswith("change.driver") for k in b["said_changes"]) for b in d["history"]["boots"])' "the record keeps it as said"

@@ -90,7 +90,12 @@ RecordedFileCheck check_file(const FsRoot& root, int dir, const std::string& sit
                              const RecordLine& r, const HashBounds& bounds, uint64_t& budget,
                              uint64_t& size_out) {
   Result<int> fd = open_beneath(root, dir, site, r.path);
-  if (!fd) return RecordedFileCheck::kUnreadable;
+  if (!fd) {
+    // A failed open costs as an open does: thousands of missing files (an
+    // image with its .py stripped) are bounded like the rest.
+    budget -= std::min(budget, kMinFileCost);
+    return RecordedFileCheck::kUnreadable;
+  }
   struct stat st {};
   RecordedFileCheck out = RecordedFileCheck::kSame;
   if (::fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -126,10 +131,20 @@ void check_record(const FsRoot& root, int dir, const std::string& site,
     p.notes.push_back("no RECORD to check against: " + fd.error().message);
     return;
   }
+  struct stat st {};
+  if (::fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(*fd);  // a FIFO or a device in its place: nothing checked
+    p.notes.push_back("RECORD not read: not a regular file");
+    return;
+  }
   Result<std::string> text = read_fd_capped(*fd, record_file, bounds.record_bytes, "a RECORD");
   ::close(*fd);
   if (!text) {
     p.notes.push_back("RECORD not read: " + text.error().message);
+    return;
+  }
+  if (text->empty()) {  // a RECORD lists itself at least: an empty one was cut short
+    p.notes.push_back("RECORD is empty: nothing to check against");
     return;
   }
   // Reading a RECORD costs of the budget as a file does: it bounds how
@@ -142,7 +157,9 @@ void check_record(const FsRoot& root, int dir, const std::string& site,
     size_t end = t.find('\n', at);
     std::string_view line = t.substr(at, end == std::string_view::npos ? end : end - at);
     at = end == std::string_view::npos ? t.size() : end + 1;
-    if (line.find(".py,") == std::string_view::npos) continue;  // cheap: most lines are not .py
+    // Cheap: most lines name no .py file. Not ".py,": a name with a comma
+    // or a quote is quoted (".../a,b.py",sha256=...).
+    if (line.find(".py") == std::string_view::npos) continue;
     std::optional<RecordLine> r = parse_record_line(line);
     if (!r || !r->path.ends_with(".py") || r->path.starts_with("..") || r->path.starts_with("/"))
       continue;
@@ -191,12 +208,12 @@ std::optional<PackagePrint> read_dist_info(const FsRoot& root, int site_fd, cons
                                            const std::string& dir) {
   PackagePrint p;
   p.site_packages = site;
-  // The directory name is NAME-VERSION.dist-info; METADATA says it exactly.
+  // The directory name is NAME-VERSION.dist-info; METADATA says it exactly
+  // (and is all there is where the name has no version).
   const std::string stem = dir.substr(0, dir.size() - 10);
   const size_t dash = stem.find('-');
-  if (dash == std::string::npos) return std::nullopt;
   p.name = stem.substr(0, dash);
-  p.version = stem.substr(dash + 1);
+  if (dash != std::string::npos) p.version = stem.substr(dash + 1);
   if (Result<int> fd = open_beneath(root, site_fd, site, dir + "/METADATA")) {
     // Only the header is needed, and Name and Version open it: its first
     // page, and the rest of 64 KiB where they are not in it.
@@ -208,6 +225,11 @@ std::optional<PackagePrint> read_dist_info(const FsRoot& root, int site_fd, cons
     ::close(*fd);
     if (std::string name = header_field(head, "Name"); !name.empty()) p.name = name;
     if (std::string v = header_field(head, "Version"); !v.empty()) p.version = v;
+  }
+  if (p.name.empty()) return std::nullopt;
+  if (p.version.empty()) {
+    p.version = "?";
+    p.notes.push_back("no version in its directory's name or METADATA");
   }
   return p;
 }
@@ -299,7 +321,10 @@ std::vector<PackagePrint> read_site_packages(const FsRoot& root, const std::stri
   std::vector<PackagePrint> out;
   std::vector<std::string> dirs;  // each package's *.dist-info, beside it
   Result<std::vector<std::string>> names = root.list(site);
-  if (!names) return out;
+  if (!names) {
+    if (notes) notes->push_back("not read: " + names.error().message);
+    return out;
+  }
   // Every file below is opened beneath this one descriptor (open_beneath).
   Result<int> dir_fd = root.open(site, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   const int site_fd = dir_fd ? *dir_fd : -1;

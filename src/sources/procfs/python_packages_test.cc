@@ -140,6 +140,70 @@ TEST(PythonPackages, PackagesPastASpentBudgetAreNotReadAndSaidOnceForTheEnvironm
             "reading spent");
 }
 
+TEST(PythonPackages, AQuotedRecordLineIsChecked) {
+  TempTree t;
+  const std::string s = kSite;
+  t.write(s + "/q-2.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: q\nVersion: 2.0\n\n");
+  // pip quotes a name with a comma or a quote: the line has `.py",`.
+  t.write(s + "/q-2.0.dist-info/RECORD", std::string("\"q/a,\"\"b.py\",") + kHelloDigest + ",6\n");
+  t.write(s + "/q/a,\"b.py", "hellO\n");
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 1u);
+  ASSERT_EQ(p[0].modified.size(), 1u);
+  EXPECT_EQ(p[0].modified[0].path, "q/a,\"b.py");
+}
+
+TEST(PythonPackages, ADistInfoWithoutAVersionInItsNameIsReadFromMetadata) {
+  TempTree t;
+  const std::string s = kSite;
+  t.write(s + "/sglang.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: sglang\nVersion: 0.4.6\n\n");
+  t.write(s + "/sglang.dist-info/RECORD", std::string("sglang/a.py,") + kHelloDigest + ",6\n");
+  t.write(s + "/sglang/a.py", "hellO\n");
+  t.write(s + "/bare.dist-info/RECORD", "");
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 2u);
+  const PackagePrint& bare = p[0].name == "bare" ? p[0] : p[1];
+  const PackagePrint& sg = p[0].name == "bare" ? p[1] : p[0];
+  EXPECT_EQ(sg.version, "0.4.6");
+  EXPECT_EQ(sg.modified.size(), 1u);
+  EXPECT_EQ(bare.version, "?");
+  EXPECT_FALSE(bare.fully_checked);
+}
+
+TEST(PythonPackages, ARecordThatIsAFifoOrEmptyIsNotChecked) {
+  TempTree t;
+  write_package(t);
+  const std::string record = t.path(std::string(kSite) + "/pkg-1.0.dist-info/RECORD");
+  ::unlink(record.c_str());
+  ::mkfifo(record.c_str(), 0644);  // never waited for
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_FALSE(p[0].fully_checked);
+  EXPECT_NE(p[0].notes.at(0).find("not a regular file"), std::string::npos);
+  ::unlink(record.c_str());
+  t.write(std::string(kSite) + "/pkg-1.0.dist-info/RECORD", "");
+  p = read(t);
+  EXPECT_FALSE(p[0].fully_checked);
+  EXPECT_NE(p[0].notes.at(0).find("RECORD is empty"), std::string::npos);
+}
+
+TEST(PythonPackages, AnUnreadableSitePackagesIsSaidAndMissingFilesCostTheBudget) {
+  TempTree t;
+  uint64_t budget = 1 << 20;
+  std::vector<std::string> notes;
+  EXPECT_TRUE(read_site_packages(t.root(), kSite, HashBounds{}, budget, "", &notes).empty());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("not read: ", 0), 0u) << notes[0];
+
+  write_package(t);  // then its two files removed: each open costs a page
+  ::unlink(t.path(std::string(kSite) + "/pkg/a.py").c_str());
+  ::unlink(t.path(std::string(kSite) + "/pkg/b.py").c_str());
+  budget = 1 << 20;
+  read_site_packages(t.root(), kSite, HashBounds{}, budget, "", nullptr);
+  EXPECT_EQ(budget, (1u << 20) - 3 * 4096);  // the RECORD and two failed opens
+}
+
 TEST(PythonPackages, VersionPastTheFirstPageOfMetadataIsRead) {
   TempTree t;
   const std::string s = kSite;
