@@ -137,6 +137,10 @@ class PythonEnvsAhead {
 Fingerprint take_fingerprint(const FsRoot& root, const NodeSnapshot& s, PythonEnvsAhead& envs) {
   Fingerprint f = fingerprint_of(s, s.collected_at_unix_ms / 1000);
   f.container = read_container_identity(root);
+  if (!f.container)
+    f.notes.push_back(
+        "in a container whose id no file names (/.dockerenv or /run/.containerenv "
+        "without one): its recreation cannot be told");
   f.python = envs.take(root, s);
   return f;
 }

@@ -94,7 +94,7 @@ std::optional<std::string> container_id_in_mountinfo(std::string_view mountinfo)
   return std::nullopt;
 }
 
-ContainerPrint read_container_identity(const FsRoot& root) {
+std::optional<ContainerPrint> read_container_identity(const FsRoot& root) {
   ContainerPrint c;
   if (Result<std::string> cg = root.read("/proc/self/cgroup"))
     if (std::optional<ProcessOwner> o = parse_cgroup_owner(*cg); o && names_container(o->kind)) {
@@ -112,7 +112,11 @@ ContainerPrint read_container_identity(const FsRoot& root) {
     c.id = *env.id;
     c.id_from = "/run/.containerenv";
   }
-  if (c.id == kHostNotContainer) return c;
+  if (c.id == kHostNotContainer) {
+    // A runtime's marker without an id: a container, which one unknown.
+    if (root.exists("/.dockerenv") || root.exists("/run/.containerenv")) return std::nullopt;
+    return c;
+  }
   c.created_unix_s = pid1_start_unix_s(root);
   // The image of this container only: a .containerenv naming another id
   // is not about it.

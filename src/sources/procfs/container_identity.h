@@ -18,8 +18,11 @@
 namespace gt {
 
 /// The container's id, where it came from, and (in a container) its
-/// creation time and image; id "host" when no file names a container.
-ContainerPrint read_container_identity(const FsRoot& root);
+/// creation time and image; id "host" when no file names a container and
+/// none marks one. Null in a container whose id no file names (a
+/// /.dockerenv or /run/.containerenv with no readable id): unknown, never
+/// "host".
+std::optional<ContainerPrint> read_container_identity(const FsRoot& root);
 
 /// What podman's /run/.containerenv says of the container (lines
 /// `key="value"`): each value only when it is well formed (id and imageid

@@ -14,7 +14,7 @@ constexpr const char* kId = "3f1a7c2b9d8e4f6a5b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6
 TEST(ContainerIdentity, HostWhenTheCgroupIsAUnit) {
   TempTree t;
   t.write("/proc/self/cgroup", "0::/system.slice/sglang.service\n");
-  ContainerPrint c = read_container_identity(t.root());
+  ContainerPrint c = read_container_identity(t.root()).value();
   EXPECT_EQ(c.id, "host");
   EXPECT_FALSE(c.created_unix_s);
 }
@@ -24,7 +24,7 @@ TEST(ContainerIdentity, DockerFromCgroupWithItsCreation) {
   t.write("/proc/self/cgroup", std::string("0::/system.slice/docker-") + kId + ".scope\n");
   t.write("/proc/stat", "cpu 1 2 3\nbtime 1767225600\n");
   fake_proc(t, 1, 0, "sh", "sh", 0, "/");  // started 1001 ticks after boot
-  ContainerPrint c = read_container_identity(t.root());
+  ContainerPrint c = read_container_identity(t.root()).value();
   EXPECT_EQ(c.id, kId);
   ASSERT_TRUE(c.id_from);
   EXPECT_NE(c.id_from->find("/proc/self/cgroup"), std::string::npos);
@@ -37,7 +37,7 @@ TEST(ContainerIdentity, FromMountinfoUnderAPrivateCgroupNamespace) {
   t.write("/proc/self/cgroup", "0::/\n");
   t.write("/proc/self/mountinfo", std::string("540 530 252:1 /var/lib/docker/containers/") + kId +
                                       "/hostname /etc/hostname rw,relatime - ext4 /dev/vda1 rw\n");
-  ContainerPrint c = read_container_identity(t.root());
+  ContainerPrint c = read_container_identity(t.root()).value();
   EXPECT_EQ(c.id, kId);
   EXPECT_EQ(c.id_from, "/proc/self/mountinfo");
 }
@@ -58,7 +58,8 @@ std::string containerenv(const std::string& id, const std::string& image,
 
 /// The identity read from a tree whose /proc/self/cgroup is `cgroup` and
 /// that holds `file` with `text` (/run/.containerenv, /.dockerenv).
-ContainerPrint identity_with(const std::string& cgroup, const char* file, const std::string& text) {
+std::optional<ContainerPrint> identity_with(const std::string& cgroup, const char* file,
+                                            const std::string& text) {
   TempTree t;
   t.write("/proc/self/cgroup", cgroup);
   t.write(file, text);
@@ -70,7 +71,8 @@ const std::string kDockerCgroup = std::string("0::/system.slice/docker-") + kId 
 
 TEST(ContainerIdentity, PodmanImageFromContainerenv) {
   ContainerPrint c = identity_with(kPodmanCgroup, "/run/.containerenv",
-                                   containerenv(kId, "docker.io/lmsysorg/sglang:latest", kImageId));
+                                   containerenv(kId, "docker.io/lmsysorg/sglang:latest", kImageId))
+                         .value();
   EXPECT_EQ(c.id, kId);
   EXPECT_EQ(c.image, "docker.io/lmsysorg/sglang:latest");
   EXPECT_EQ(c.image_id, kImageId);
@@ -78,14 +80,15 @@ TEST(ContainerIdentity, PodmanImageFromContainerenv) {
 
 TEST(ContainerIdentity, ContainerenvNamesTheContainerNoOtherFileNames) {
   ContainerPrint c =
-      identity_with("0::/\n", "/run/.containerenv", containerenv(kId, "quay.io/x/y:1", kImageId));
+      identity_with("0::/\n", "/run/.containerenv", containerenv(kId, "quay.io/x/y:1", kImageId))
+          .value();
   EXPECT_EQ(c.id, kId);
   EXPECT_EQ(c.id_from, "/run/.containerenv");
   EXPECT_EQ(c.image_id, kImageId);
 }
 
 TEST(ContainerIdentity, DockerenvIsEmptySoTheImageIsUnknown) {
-  ContainerPrint c = identity_with(kDockerCgroup, "/.dockerenv", "");
+  ContainerPrint c = identity_with(kDockerCgroup, "/.dockerenv", "").value();
   EXPECT_EQ(c.id, kId);
   EXPECT_FALSE(c.image);
   EXPECT_FALSE(c.image_id);
@@ -93,17 +96,21 @@ TEST(ContainerIdentity, DockerenvIsEmptySoTheImageIsUnknown) {
 
 TEST(ContainerIdentity, ContainerenvOfAnotherContainerIsNotThisOnesImage) {
   ContainerPrint c = identity_with(kDockerCgroup, "/run/.containerenv",
-                                   containerenv(kImageId, "quay.io/x/y:1", kImageId));
+                                   containerenv(kImageId, "quay.io/x/y:1", kImageId))
+                         .value();
   EXPECT_EQ(c.id, kId);
   EXPECT_FALSE(c.image);
   EXPECT_FALSE(c.image_id);
 }
 
-TEST(ContainerIdentity, HostHasNoImageEvenWithAContainerenvWithoutId) {
-  ContainerPrint c = identity_with("0::/system.slice/sglang.service\n", "/run/.containerenv",
-                                   "image=\"quay.io/x/y:1\"\n");
-  EXPECT_EQ(c.id, "host");
-  EXPECT_FALSE(c.image);
+TEST(ContainerIdentity, AMarkerWithoutAnIdIsAContainerNotKnownNeverTheHost) {
+  // podman's .containerenv is empty in an unprivileged container; Docker's
+  // .dockerenv always is: a container, whose id no file here names.
+  EXPECT_FALSE(identity_with("0::/\n", "/run/.containerenv", "image=\"quay.io/x/y:1\"\n"));
+  EXPECT_FALSE(identity_with("0::/\n", "/.dockerenv", ""));
+  std::optional<ContainerPrint> host = identity_with("0::/system.slice/x.service\n", "/etc/x", "");
+  ASSERT_TRUE(host);
+  EXPECT_EQ(host->id, "host");
 }
 
 TEST(ContainerIdentity, ContainerenvMissingOrADirectoryIsAllNull) {
