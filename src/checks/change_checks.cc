@@ -17,6 +17,7 @@
 
 #include "checks/checks.h"
 #include "checks/fingerprint_compare.h"
+#include "history/record.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -266,9 +267,7 @@ void server_units(const std::vector<FingerprintChange>& all, const FingerprintBa
 /// key, and one an operator's triage already showed in this boot (the
 /// record's said_changes) is left out. Warnings hold while the change does.
 void say_notes_once(const GpuHistory& h, std::vector<Finding>& found, std::vector<Finding>& out) {
-  const HistoryBoot* boot = nullptr;
-  for (const HistoryBoot& b : h.boots)
-    if (h.boot_id && b.boot_id == *h.boot_id) boot = &b;
+  const HistoryBoot* boot = h.boot_id ? find_boot(h, *h.boot_id) : nullptr;
   for (Finding& f : found) {
     if (f.severity == Severity::kInfo) {
       f.said_once_key =
@@ -339,7 +338,7 @@ void check_changes(const NodeSnapshot& s, std::vector<Finding>& out) {
     const std::vector<FingerprintChange> changes = compare_fingerprints(*b.print, now);
     // A patch made after the baseline and lost since this boot's latest run
     // (a container recreated within the boot) is the one to re-apply.
-    const FingerprintBaseline latest = this_boots_latest(*s.history);
+    const FingerprintBaseline latest = this_boots_latest(*s.history, b);
     const std::vector<FingerprintChange> recent =
         latest.print ? compare_fingerprints(*latest.print, now) : std::vector<FingerprintChange>{};
     if (!of_kind(recent, Kind::kPatchGone).empty())

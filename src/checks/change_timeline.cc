@@ -9,6 +9,7 @@
 
 #include "checks/checks.h"
 #include "checks/fingerprint_compare.h"
+#include "history/record.h"
 
 namespace gt {
 namespace {
@@ -45,9 +46,8 @@ std::string change_words(const FingerprintChange& c) {
 /// This boot's first run, when it is not the baseline itself.
 const Fingerprint* this_boots_first(const GpuHistory& h, const FingerprintBaseline& b) {
   if (b.this_boot || !h.boot_id) return nullptr;
-  for (const HistoryBoot& boot : h.boots)
-    if (boot.boot_id == *h.boot_id && boot.first_fingerprint) return &*boot.first_fingerprint;
-  return nullptr;
+  const HistoryBoot* boot = find_boot(h, *h.boot_id);
+  return boot && boot->first_fingerprint ? &*boot->first_fingerprint : nullptr;
 }
 
 }  // namespace

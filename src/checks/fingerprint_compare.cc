@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "history/record.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -177,8 +178,11 @@ void server_units(const Fingerprint& before, const Fingerprint& now,
 
 }  // namespace fingerprint_compare
 
+namespace {
+constexpr const char* kMinute = "%Y-%m-%d %H:%M UTC";
+}  // namespace
+
 FingerprintBaseline fingerprint_baseline(const GpuHistory& h) {
-  const char* kMinute = "%Y-%m-%d %H:%M UTC";
   for (auto b = h.boots.rbegin(); b != h.boots.rend(); ++b)
     if (b->boot_id != h.boot_id && b->last_fingerprint)
       return {&*b->last_fingerprint, b->boot_id, false, b->last_fingerprint->taken_unix_s,
@@ -192,15 +196,13 @@ FingerprintBaseline fingerprint_baseline(const GpuHistory& h) {
   return {};
 }
 
-FingerprintBaseline this_boots_latest(const GpuHistory& h) {
-  const FingerprintBaseline b = fingerprint_baseline(h);
-  for (const HistoryBoot& boot : h.boots)
-    if (h.boot_id && boot.boot_id == *h.boot_id && boot.last_fingerprint &&
-        &*boot.last_fingerprint != b.print && *boot.last_fingerprint != *b.print)
-      return {&*boot.last_fingerprint, boot.boot_id, true, boot.last_fingerprint->taken_unix_s,
-              fmt::format("this boot's latest run ({})",
-                          format_utc(boot.last_fingerprint->taken_unix_s, "%Y-%m-%d %H:%M UTC"))};
-  return {};
+FingerprintBaseline this_boots_latest(const GpuHistory& h, const FingerprintBaseline& b) {
+  const HistoryBoot* boot = h.boot_id ? find_boot(h, *h.boot_id) : nullptr;
+  if (!b.print || !boot || !boot->last_fingerprint) return {};
+  const Fingerprint& latest = *boot->last_fingerprint;
+  if (&latest == b.print || latest == *b.print) return {};
+  return {&latest, boot->boot_id, true, latest.taken_unix_s,
+          fmt::format("this boot's latest run ({})", format_utc(latest.taken_unix_s, kMinute))};
 }
 
 std::vector<FingerprintChange> compare_fingerprints(const Fingerprint& before,

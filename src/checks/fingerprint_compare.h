@@ -28,10 +28,11 @@ struct FingerprintBaseline {
 
 FingerprintBaseline fingerprint_baseline(const GpuHistory& h);
 
-/// This boot's latest run, where it is not the baseline (and differs from
-/// it): a container recreated within the boot loses what was patched since
-/// the baseline, which only this run saw. Null print: none.
-FingerprintBaseline this_boots_latest(const GpuHistory& h);
+/// This boot's latest run, where it is not the baseline `b` (and differs
+/// from it): a container recreated within the boot loses what was patched
+/// since the baseline, which only that run saw. Null print: none (or no
+/// baseline).
+FingerprintBaseline this_boots_latest(const GpuHistory& h, const FingerprintBaseline& b);
 
 /// What changed from `before` to `now`, in this order: the container, the
 /// packages whose local changes are gone, mounts, GPUs (replaced, or moved
