@@ -234,15 +234,21 @@ TEST(ModuleReload, UnknownHoldersStillGiveTheFullOrder) {
       any_command_has(r, "rmmod nvidia_peermem nvidia_uvm nvidia_drm nvidia_modeset nvidia"));
 }
 
-TEST(ModuleReload, SplitAfterAnUpgradeListsGpuProcessesAsHolders) {
+TEST(ModuleReload, AnUpgradeWithoutARebootListsTheProcessesOnTheOldFilesAsHolders) {
   Report r = healthy_node();
+  r.snapshot.nvml.initialized = false;  // the installed 590 NVML is refused
+  r.snapshot.nvml.init_error = NvmlInitError::kVersionMismatch;
   r.snapshot.nvml.library_version = "590.48.01";   // installed, newer
   r.snapshot.kernel_module_version = "580.95.05";  // still running
-  GpuProcess p;
+  r.snapshot.gpus.clear();
+  ProcessMappings p;  // found by its maps: NVML lists nothing
   p.pid = 4242;
-  r.snapshot.gpus[0].processes = std::vector<GpuProcess>{p};
+  p.who = "pid 4242 (python3)";
+  p.libraries = {{"/usr/lib/x86_64-linux-gnu/libcuda.so.580.95.05", "580.95.05", true}};
+  r.snapshot.cuda = CudaReadiness{};
+  r.snapshot.cuda->mapped.push_back(p);
   judge(r, {});
-  const Finding* f = find(r, "driver.version_split");
+  const Finding* f = find(r, "nvml.version_mismatch");
   ASSERT_TRUE(f);
   EXPECT_NE(f->evidence.find("GPU processes 4242"), std::string::npos) << f->evidence;
   EXPECT_TRUE(any_command_has(r, "rmmod"));

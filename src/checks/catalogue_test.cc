@@ -116,7 +116,7 @@ TEST(Catalogue, PlanRankFollowsTheStageAndTheSeverity) {
   EXPECT_EQ(rank("memory.held_idle", Severity::kWarning), 4);
   EXPECT_EQ(rank("disk.low_space", Severity::kCritical), 2);
   EXPECT_EQ(rank("disk.low_space", Severity::kWarning), 5);
-  EXPECT_EQ(rank("driver.version_split", Severity::kWarning), 5);
+  EXPECT_EQ(rank("driver.version_contradiction", Severity::kWarning), 5);
   EXPECT_EQ(rank("data.bad", Severity::kWarning), 6);
   EXPECT_EQ(rank("persistence.off", Severity::kWarning), 7);
   EXPECT_EQ(rank("kernel_log.unreadable", Severity::kInfo), 8);

@@ -64,6 +64,11 @@ void add_change_timeline(NodeSnapshot& s);
 /// driver.wedged from the tasks stuck in nvidia code; then folds the NVML
 /// timeouts into it (join_driver_wedged), so it runs after join_gpu_events.
 void check_driver_wedged(const NodeSnapshot& s, std::vector<Finding>& out);
+/// gpu.stuck: busy with no process, no memory and idle power (gpu_stuck.cc).
+void check_gpu_stuck(const NodeSnapshot& s, std::vector<Finding>& out);
+/// driver.libraries_replaced: processes on driver files deleted on disk
+/// (libraries_replaced.cc).
+void check_libraries_replaced(const NodeSnapshot& s, std::vector<Finding>& out);
 
 /// Completes the identity (bus id, name, UUID) of the one GPU NVML could not
 /// name, when the PCI bus or the kernel log say it unambiguously; sets its

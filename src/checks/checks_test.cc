@@ -57,12 +57,12 @@ TEST(Checks, VersionMismatchNamesBothVersions) {
   EXPECT_EQ(r.verdict, Severity::kCritical);
 }
 
-TEST(Checks, VersionSplitWhileNvmlWorksIsAWarning) {
+TEST(Checks, AnAnsweringNvmlNamedForAnotherReleaseIsAContradictionAndAWarning) {
   Report r = healthy_node();
   r.snapshot.nvml.library_version = "565.57.01";
   r.snapshot.kernel_module_version = "590.48.01";
   auto v = ids(r);
-  EXPECT_TRUE(has(v, "driver.version_split"));
+  EXPECT_TRUE(has(v, "driver.version_contradiction"));
   EXPECT_EQ(r.verdict, Severity::kWarning);
 }
 

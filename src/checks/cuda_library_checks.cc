@@ -105,6 +105,62 @@ std::string loaded_words(const ResolvedLibrary& l) {
   return *l.file + " (release " + *l.version + ")";
 }
 
+/// The running processes that hold GPU memory through a mapped libcuda:
+/// proof that the file passed cuInit against this module (physics.md R3).
+std::vector<std::pair<const ProcessMappings*, const MappedLibrary*>> proofs(const NodeSnapshot& s) {
+  std::vector<std::pair<const ProcessMappings*, const MappedLibrary*>> out;
+  for (const ProcessMappings& m : s.cuda->mapped) {
+    if (!m.gpu_memory_bytes || *m.gpu_memory_bytes == 0) continue;
+    for (const MappedLibrary& l : m.libraries)
+      if (l.path.find("/libcuda.so") != std::string::npos) out.push_back({&m, &l});
+  }
+  return out;
+}
+
+std::string mapped_words(const MappedLibrary& l) {
+  return l.path + (l.deleted ? " (deleted)" : "");
+}
+
+/// "pid 3187 (sglang::scheduler) and 7 more run on F": the proof beside a
+/// prediction, grouped by the file they map.
+std::string proof_words(const NodeSnapshot& s) {
+  std::map<std::string, std::vector<std::string>> by_file;
+  for (const auto& [m, l] : proofs(s)) by_file[mapped_words(*l)].push_back(m->who);
+  std::string out;
+  for (const auto& [file, who] : by_file) {
+    out += (out.empty() ? "" : "; ") + who.front() +
+           (who.size() > 1 ? " and " + std::to_string(who.size() - 1) + " more" : "") +
+           (who.size() > 1 ? " hold" : " holds") + " GPU memory through " + file;
+  }
+  return out;
+}
+
+/// A GPU process holding memory through the very file the prediction says
+/// cannot initialise: the prediction is wrong, not the node.
+const ProcessMappings* proof_against(const NodeSnapshot& s, const ResolvedLibrary& l) {
+  for (const auto& [m, mapped] : proofs(s))
+    if (!mapped->deleted && l.file && mapped->path == *l.file) return m;
+  return nullptr;
+}
+
+Finding contradiction_finding(const LoaderContext& c, const ResolvedLibrary& l,
+                              const ProcessMappings& proof, const std::string& module) {
+  Finding f = node_finding("cuda.release_contradicted");
+  f.title = c.who + "'s libcuda " + *l.file + " reads as release " + *l.version +
+            ", yet " + proof.who + " holds GPU memory through it under kernel module " + module;
+  f.evidence = library_words(l) + "; " + proof.who + " maps " + *l.file +
+               "; a libcuda of another release than the module cannot initialise, so the "
+               "release read from its " +
+               l.version_from.value_or("?") + " is not the file's";
+  f.action =
+      "The running process is the proof: CUDA works with this file under this module. "
+      "Nothing here predicts a failure; find out why the file's " +
+      l.version_from.value_or("name") +
+      " says another release (a renamed or copied library) before trusting it elsewhere.";
+  f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version"};
+  return f;
+}
+
 Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const ResolvedLibrary& l,
                          const std::string& module) {
   Finding f = node_finding("cuda.driver_mismatch");
@@ -122,8 +178,12 @@ Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const Re
                other_splits(c, module);
   if (!c.pid && s.nvml.library_version && *s.nvml.library_version != module) {
     f.evidence += "; NVML's library " + s.nvml.library_file.value_or("?") + " is " +
-                  *s.nvml.library_version + " (NVML still answers; CUDA does not)";
+                  *s.nvml.library_version;
   }
+  // The proof beside the prediction: what the running GPU processes use.
+  if (const std::string proof = proof_words(s); !proof.empty())
+    f.evidence += "; running now: " + proof + " (it initialised under this module; " + c.who +
+                  " loads " + *l.file + " instead)";
   mismatch_fix(c, l, module, f);
   return f;
 }
@@ -192,6 +252,9 @@ void judge_context(const NodeSnapshot& s, const LoaderContext& c, const LoaderCo
     return;
   }
   if (takes_forward_compat(*l, module)) return judge_forward_compat(s, c, *l, module, out);
+  // A prediction the node's own evidence contradicts is never said as fact.
+  if (const ProcessMappings* proof = proof_against(s, *l))
+    return out.push_back(contradiction_finding(c, *l, *proof, module));
   out.push_back(mismatch_finding(s, c, *l, module));
 }
 
@@ -252,12 +315,6 @@ std::optional<bool> supports_forward_compat(const std::string& gpu_name) {
     return true;
   }
   return std::nullopt;
-}
-
-bool new_job_driver_mismatch(const NodeSnapshot& s) {
-  if (!s.cuda || s.cuda->loaders.empty() || !s.kernel_module_version) return false;
-  const ResolvedLibrary* l = mismatched_libcuda(s.cuda->loaders.front(), *s.kernel_module_version);
-  return l && !takes_forward_compat(*l, *s.kernel_module_version);
 }
 
 void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out) {

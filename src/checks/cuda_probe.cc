@@ -125,7 +125,10 @@ void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<
   }
   if (!every_probed_failed_init(r)) return;  // per GPU findings say it
   Finding f = node_finding(code == 100 ? "cuda.no_device" : "cuda.init_failed");
-  f.title = fmt::format("CUDA cannot start on any GPU: cuInit returns {}",
+  // cuInit is per process, not per GPU: what failed is a new process with
+  // this libcuda. A GPU held by a running CUDA process was not probed, and
+  // that process is itself proof that CUDA started there (physics.md R3).
+  f.title = fmt::format("CUDA cannot start in a new process with this libcuda: cuInit returns {}",
                         r.init_error_name.value_or(cuda_error_name(code)));
   f.evidence =
       fmt::format("{}: cuInit returned {}", library_words(r), error_words(code, r.init_error_name));
@@ -134,6 +137,14 @@ void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<
     f.evidence += fmt::format("; cuDriverGetVersion {}", *r.driver_api_version);
   f.evidence +=
       fmt::format("; {} GPU{} listed by NVML", s.gpus.size(), s.gpus.size() == 1 ? "" : "s");
+  const size_t held = std::count_if(r.gpus.begin(), r.gpus.end(), [](const CudaGpuProbe& p) {
+    return p.outcome == CudaOutcome::kSkipped && p.detail && p.detail->starts_with("held");
+  });
+  if (held > 0)
+    f.evidence += fmt::format(
+        "; {} GPU{} not probed: held by running processes, which started CUDA with the libcuda "
+        "they mapped then",
+        held, held == 1 ? "" : "s");
   init_advice(f, r, code);
   out.push_back(f);
 }

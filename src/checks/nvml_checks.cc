@@ -2,16 +2,16 @@
 // kernel module. A mismatch is the classic state after an unattended driver
 // upgrade without a reboot: the new libnvidia-ml refuses to talk to the old
 // module (NVML_ERROR_LIB_RM_VERSION_MISMATCH, "Failed to initialize NVML:
-// Driver/library version mismatch"). A library from an older install left
-// under a newer module (the after-crash container) may still initialise, but
-// tools and CUDA in that environment then run against the wrong user space.
+// Driver/library version mismatch"). The module refuses a client of any
+// other version, older or newer, character by character
+// (RmPerformVersionCheck in open-gpu-kernel-modules; docs/physics.md R1): an
+// NVML that answers is of the module's release.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
 
 #include "checks/checks.h"
-#include "checks/cuda_library_checks.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
 #include "util/plural.h"
@@ -59,14 +59,18 @@ const KernelModule* module_named(const NodeSnapshot& s, const std::string& name)
   return nullptr;
 }
 
-/// The GPU processes NVML listed (none when NVML is down).
+/// The GPU processes NVML listed; with NVML down, the processes whose maps
+/// name a driver library (the readiness stage's scan).
 std::vector<std::string> gpu_process_pids(const NodeSnapshot& s) {
   std::vector<std::string> pids;
+  auto add = [&](uint32_t pid) {
+    std::string p = std::to_string(pid);
+    if (std::find(pids.begin(), pids.end(), p) == pids.end()) pids.push_back(p);
+  };
   for (const GpuState& g : s.gpus)
-    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) {
-      std::string pid = std::to_string(p.pid);
-      if (std::find(pids.begin(), pids.end(), pid) == pids.end()) pids.push_back(pid);
-    }
+    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{})) add(p.pid);
+  if (s.cuda)
+    for (const ProcessMappings& m : s.cuda->mapped) add(m.pid);
   return pids;
 }
 
@@ -234,38 +238,26 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
   }
   const std::optional<std::string>& lib = s.nvml.library_version;
   const std::optional<std::string>& mod = s.kernel_module_version;
-  // One cause, one finding: when a new job's libcuda is from another
-  // release too, cuda.driver_mismatch says both (NVML's split in its evidence).
-  if (lib && mod && *lib != *mod && !new_job_driver_mismatch(s)) {
-    Finding f = node_finding("driver.version_split");
-    f.title = "NVML library " + *lib + " differs from kernel module " + *mod;
-    f.evidence = "library file " + s.nvml.library_file.value_or("?") + "; /sys/module/nvidia/" +
-                 "version " + *mod + "; NVML reports driver " + s.driver_version.value_or("?");
-    if (newer(*lib, *mod)) {
-      // An upgrade without a reboot: the installed driver is the newer one.
-      f.evidence += "; " + holders_text(s);
-      f.action = "NVML still works, but the installed driver (" + *lib +
-                 ") is newer than the running module: the next CUDA program may refuse to start. "
-                 "Reboot: the simple path. Without a reboot, stop what holds the running module, "
-                 "unload the modules in order (" +
-                 unload_order_text(s) + ") and load the installed one.";
-      f.commands = reload_commands(s);
-    } else {
-      f.action =
-          "NVML still works, but tools and CUDA here use user-space libraries from another "
-          "driver release. In a container: the image carries its own driver libraries, or "
-          "they were mounted from the host before its driver changed; recreate the container "
-          "with the NVIDIA container toolkit (on the host, regenerate the CDI spec after each "
-          "driver change). On the host: install the user-space packages of the module's "
-          "release " +
-          *mod + " and pin the driver packages.";
-      f.commands = {
-          "ls -l " + s.nvml.library_file.value_or("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
-          "cat /proc/driver/nvidia/version",
-          "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # on the host, then "
-          "recreate the container"};
-      add_pin_advice(s, f);
-    }
+  // NVML answered, so the module accepted its version string: the library
+  // is the module's release, whatever its file is named (docs/physics.md
+  // R1). Two readings that cannot both be true are the finding themselves.
+  if (lib && mod && *lib != *mod) {
+    Finding f = node_finding("driver.version_contradiction");
+    f.title = "NVML answered, so its library is release " + *mod +
+              " (the kernel module's), yet its file reads " + *lib;
+    f.evidence = "library file " + s.nvml.library_file.value_or("?") + " (release " + *lib +
+                 " from its name); /sys/module/nvidia/version " + *mod +
+                 "; NVML reports driver " + s.driver_version.value_or("?") +
+                 "; the module refuses a client of any other version (RmPerformVersionCheck: "
+                 "'NVRM: API mismatch')";
+    f.action =
+        "Trust the module's release: NVML works and nothing here fails because of it. The "
+        "library's file name does not say its release (a renamed or copied file, or a link "
+        "to another file than the one NVML loaded): find where it came from before relying "
+        "on it elsewhere.";
+    f.commands = {
+        "ls -l " + s.nvml.library_file.value_or("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
+        "cat /proc/driver/nvidia/version"};
     out.push_back(f);
   }
 }

@@ -29,7 +29,10 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"cuda.driver_mismatch", "cuda", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "cuda-readiness", "The libcuda a job loads is from another release than the kernel module: cuInit fails with 803"},
       {"cuda.compat_unsupported", "cuda", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "cuda-readiness", "A forward-compatibility libcuda on a GPU without forward compatibility: cuInit fails with 804"},
       {"cuda.libraries_unread", "cuda", S::kInfo, St::kUnread, J::kApart, R::kByCommands, E::kAlone, "", "none: an unread source, said in the report", "cuda-readiness", "Which libcuda a job loads, or its release, could not be read"},
-      {"driver.version_split", "driver", S::kWarning, St::kDisk, J::kApart, R::kByCommands, E::kAlone, "", "none: the node still works; the plan step is the fix", "nvml-and-the-driver", "User-space NVML library differs from the kernel module"},
+      {"driver.version_contradiction", "driver", S::kWarning, St::kDisk, J::kApart, R::kByCommands, E::kAlone, "", "none: the node still works; the plan step is the fix", "nvml-and-the-driver", "NVML answered, so its library is the module's release, yet its file names another"},
+      {"driver.libraries_replaced", "driver", S::kWarning, St::kDriver, J::kApart, R::kByCommands, E::kAlone, "", "none: the processes still run; the plan step is the fix", "nvml-and-the-driver", "Running processes map driver libraries replaced on disk since they started"},
+      {"cuda.release_contradicted", "cuda", S::kWarning, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: CUDA works (a process proves it); the release read is wrong", "cuda-readiness", "A libcuda read as another release than the module, yet a process holds GPU memory through it"},
+      {"gpu.stuck", "gpu", S::kWarning, St::kGpu, J::kEvent, R::kByCommands, E::kAlone, "", "none: a warning, said in the report", "gpu-presence-and-health", "A GPU busy over the whole window with no process, no memory and idle power"},
       {"gpu.all_present", "gpu", S::kOk, St::kGpu, J::kApart, R::kByCommands, E::kAlone, "", "none: a positive statement", "gpu-presence-and-health", "All GPUs present and answering"},
       {"gpu.count_mismatch", "gpu", S::kCritical, St::kGpu, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageGpuCountMismatch", "gpu-presence-and-health", "Fewer GPUs than expected (NVML vs PCI bus vs --expect-gpus)"},
       {"capture.incomplete", "gpu", S::kWarning, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a saved capture only, never what serve collects", "gpu-presence-and-health", "A capture names more attached GPUs than it describes (trimmed)"},
@@ -148,6 +151,7 @@ void judge(Report& report, const CheckOptions& options) {
   check_nvml(s, f);
   check_presence(s, options, f);
   check_gpu_health(s, f);
+  check_gpu_stuck(s, f);
   check_memory_holders(s, options, f);
   check_recovery_action(s, f);
   check_ecc(s, f);
@@ -162,6 +166,7 @@ void judge(Report& report, const CheckOptions& options) {
   check_data(s, f);
   // After the mounts: of two critical steps of one rank, the mount comes first.
   check_cuda_libraries(s, f);
+  check_libraries_replaced(s, f);
   check_cuda_node(s, f);
   check_server_topology(s, f);
   check_rank_placement(s, f);

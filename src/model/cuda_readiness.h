@@ -92,9 +92,33 @@ struct ProcessLimits {
   bool operator==(const ProcessLimits&) const = default;
 };
 
+/// One NVIDIA driver library a running process has mapped (/proc/PID/maps).
+struct MappedLibrary {
+  std::string path;                    ///< as the process's maps names it
+  std::optional<std::string> version;  ///< "590.48.01" from the file name; null: not in it
+  bool deleted = false;                ///< maps says "(deleted)": replaced or removed on disk
+  bool operator==(const MappedLibrary&) const = default;
+};
+
+/// The driver libraries one running process has mapped: proof of what its
+/// CUDA runs on (a process holding GPU memory passed cuInit with its
+/// libcuda against this module, docs/physics.md R3).
+struct ProcessMappings {
+  uint32_t pid = 0;
+  std::string who;  ///< "pid 3187 (sglang::scheduler)"
+  /// Listed by NVML with GPU memory (null: NVML listed no processes, the
+  /// process was found by its maps).
+  std::optional<uint64_t> gpu_memory_bytes;
+  std::vector<MappedLibrary> libraries;  ///< libcuda, libnvidia-ml, ptxjitcompiler
+  bool operator==(const ProcessMappings&) const = default;
+};
+
 struct CudaReadiness {
   /// A new job first, then each GPU process whose LD_LIBRARY_PATH differs.
   std::vector<LoaderContext> loaders;
+  /// The driver libraries each running GPU process has mapped (those NVML
+  /// lists; with NVML not answering, the processes whose maps name one).
+  std::vector<ProcessMappings> mapped;
   std::optional<CudaDeviceNodes> devices;
   std::vector<CudaRuntimeBuild> runtimes;
   /// /dev/shm's size (statvfs f_blocks * f_frsize); null: not read.

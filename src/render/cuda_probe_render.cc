@@ -147,6 +147,27 @@ J peers_json(const CudaPeerGroup& g) {
 
 }  // namespace
 
+/// What was tested, and only that: the probed GPUs, and the held ones as
+/// their running CUDA processes prove them (never counted as passed).
+std::string tested_line(const CudaProbeReport& r) {
+  size_t probed = 0, passed = 0, held = 0;
+  for (const CudaGpuProbe& p : r.gpus) {
+    if (p.outcome == CudaOutcome::kSkipped) {
+      held += p.detail && p.detail->starts_with("held");
+      continue;
+    }
+    ++probed;
+    passed += p.outcome == CudaOutcome::kPassed;
+  }
+  std::string s = fmt::format("tested: {} of {} GPUs probed, {} passed", probed, r.gpus.size(),
+                              passed);
+  if (held > 0)
+    s += fmt::format("; {} held by a running process, whose CUDA context is the proof CUDA "
+                     "started there (not probed)",
+                     held);
+  return s;
+}
+
 std::string cuda_gpu_line(const CudaGpuProbe& p) {
   std::string who = p.nvml_index ? fmt::format("GPU {:<2}", *p.nvml_index) : "GPU ? ";
   return fit(fmt::format("{} {:<12} {}", who, for_terminal(normalize_pci_bus_id(p.pci_bus_id)),
@@ -166,6 +187,7 @@ std::string render_cuda_text(const CudaProbeReport& r, const std::vector<Finding
   if (r.nvml_error)
     out += fit("NVML unusable, no GPU selected: " + for_terminal(*r.nvml_error)) + "\n";
   for (const CudaGpuProbe& p : r.gpus) out += cuda_gpu_line(p) + "\n";
+  if (!r.gpus.empty()) out += fit(tested_line(r)) + "\n";
   for (const CudaPeerGroup& g : r.peer_groups)
     if (g.error && !r.init_error)
       out += fit("peers of " + for_terminal(g.who) + ": " + for_terminal(*g.error)) + "\n";

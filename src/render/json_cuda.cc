@@ -54,6 +54,16 @@ J runtime_json(const CudaRuntimeBuild& b) {
           {"notes", b.notes}};
 }
 
+J mappings_json(const ProcessMappings& m) {
+  J libs = J::array();
+  for (const MappedLibrary& l : m.libraries)
+    libs.push_back({{"path", l.path}, {"version", opt(l.version)}, {"deleted", l.deleted}});
+  return {{"pid", m.pid},
+          {"who", m.who},
+          {"gpu_memory_bytes", opt(m.gpu_memory_bytes)},
+          {"libraries", libs}};
+}
+
 J limits_json(const ProcessLimits& l) {
   return {{"pid", l.pid},
           {"who", l.who},
@@ -71,7 +81,9 @@ J cuda_readiness_json(const std::optional<CudaReadiness>& r) {
   for (const CudaRuntimeBuild& b : r->runtimes) runtimes.push_back(runtime_json(b));
   J limits = J::array();
   for (const ProcessLimits& l : r->limits) limits.push_back(limits_json(l));
-  return {{"loaders", loaders},   {"devices", devices_json(r->devices)},
+  J mapped = J::array();
+  for (const ProcessMappings& m : r->mapped) mapped.push_back(mappings_json(m));
+  return {{"loaders", loaders},   {"mapped", mapped}, {"devices", devices_json(r->devices)},
           {"runtimes", runtimes}, {"dev_shm_bytes", opt(r->dev_shm_bytes)},
           {"limits", limits},     {"rdma_devices", opt(r->rdma_devices)},
           {"notes", r->notes}};
@@ -139,6 +151,26 @@ CudaRuntimeBuild runtime_of(const J& j, const std::string& path) {
   return b;
 }
 
+MappedLibrary mapped_library_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  MappedLibrary l;
+  o.get("path", l.path);
+  o.get("version", l.version);
+  o.get("deleted", l.deleted);
+  return l;
+}
+
+ProcessMappings mappings_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  ProcessMappings m;
+  o.get("pid", m.pid);
+  o.get("who", m.who);
+  o.get("gpu_memory_bytes", m.gpu_memory_bytes);
+  if (const J* l = o.find("libraries"))
+    read_each(*l, o.at("libraries"), m.libraries, mapped_library_of);
+  return m;
+}
+
 ProcessLimits limits_of(const J& j, const std::string& path) {
   Obj o(j, path);
   ProcessLimits l;
@@ -155,6 +187,7 @@ CudaReadiness cuda_readiness_of(const J& j, const std::string& path) {
   Obj o(j, path);
   CudaReadiness r;
   if (const J* l = o.find("loaders")) read_each(*l, o.at("loaders"), r.loaders, loader_of);
+  if (const J* m = o.find("mapped")) read_each(*m, o.at("mapped"), r.mapped, mappings_of);
   if (const J* d = o.find("devices"); d && !d->is_null())
     r.devices = devices_of(*d, o.at("devices"));
   if (const J* b = o.find("runtimes")) read_each(*b, o.at("runtimes"), r.runtimes, runtime_of);

@@ -6,6 +6,7 @@
 //     "library_version": "565.57.01",  (the file name scripts/with-mock gives it)
 //     "driver_version": 12080,         (cuDriverGetVersion; default 12080)
 //     "init_error": 803,               (cuInit on every GPU)
+//     "compat": true,                  (a forward-compatibility libcuda)
 //     "backing_mib": 256,              (larger allocations: out of memory)
 //     "peer_denied": [[2, 5]],         (device indices whose peer access is off)
 //     "devices": {"3": {               (by the scenario's device index)
@@ -16,6 +17,11 @@
 //        "h2d_gb_per_s": 3.9, "d2h_gb_per_s": 3.9,  (default: 80% of its link)
 //        "corrupt_readback": true      (bit 4 of the word at byte 4096 reads flipped)
 //     }}}
+// NVIDIA's rule R2 (docs/physics.md) holds whatever "init_error" says: a
+// libcuda whose library_version is not the scenario's module_version fails
+// cuInit with 803, unless it is a forward-compatibility library of a newer
+// branch, which works on data-center GPUs and fails with 804 on GeForce,
+// TITAN, RTX and Quadro boards ("physics_exempt" with "R2" lifts it).
 // CUDA's ordinals are the scenario's order reversed (as CUDA's order and
 // NVML's differ on real nodes), filtered by CUDA_VISIBLE_DEVICES (UUIDs).
 // Device memory is host memory; copies sleep to the configured rate; the
@@ -54,6 +60,9 @@ struct Dev {
 
 struct State {
   json cuda = json::object();
+  std::string module_version;  // the scenario's loaded kernel module
+  bool r2_exempt = false;
+  bool all_forward_compat = true;  // every GPU a data-center board
   std::vector<Dev> devs;  // in CUDA's order, visible ones only
   bool inited = false;
   bool loaded = false;
@@ -103,6 +112,10 @@ void load() {
   }
   if (!root.is_object()) return;
   if (root.contains("cuda") && root["cuda"].is_object()) s.cuda = root["cuda"];
+  if (root.contains("module_version") && root["module_version"].is_string())
+    s.module_version = root["module_version"];
+  if (root.contains("physics_exempt") && root["physics_exempt"].is_object())
+    s.r2_exempt = root["physics_exempt"].contains("R2") || root["physics_exempt"].contains("*");
   std::vector<Dev> all;
   const json devices = root.value("devices", json::array());
   for (size_t i = 0; devices.is_array() && i < devices.size(); ++i) {
@@ -113,6 +126,8 @@ void load() {
     if (d.contains("pci") && d["pci"].is_object()) v.bus_id = d["pci"].value("bus_id", "");
     v.uuid = d.value("uuid", "");
     if (d.contains("name") && d["name"].is_string()) v.name = d["name"];
+    for (const char* board : {"GeForce", "TITAN", "RTX", "Quadro"})
+      if (v.name.find(board) != std::string::npos) s.all_forward_compat = false;
     if (d.contains("memory") && d["memory"].is_object()) {
       v.total = d["memory"].value("total_mib", 0ull) << 20;
       v.used = d["memory"].value("used_mib", 0ull) << 20;
@@ -238,10 +253,29 @@ MOCK_API cuDriverGetVersion(int* v) {
   return 0;
 }
 
+namespace {
+
+/// The branch of a release: 590 of "590.48.01"; 0 when it does not parse.
+int branch_of(const std::string& release) { return std::atoi(release.c_str()); }
+
+/// R2: what cuInit returns for this library under the scenario's module.
+CUresult release_rule(const State& s) {
+  const std::string lib = s.cuda.value("library_version", "");
+  if (s.r2_exempt || lib.empty() || s.module_version.empty() || lib == s.module_version)
+    return 0;
+  const bool compat = s.cuda.value("compat", false);
+  if (compat && branch_of(lib) > branch_of(s.module_version))
+    return s.all_forward_compat ? 0 : 804;
+  return 803;
+}
+
+}  // namespace
+
 MOCK_API cuInit(unsigned int flags) {
   load();
   State& s = state();
   if (flags != 0) return 1;
+  if (CUresult r = release_rule(s)) return r;
   if (CUresult r = state().cuda.value("init_error", 0)) return r;
   // The driver brings its GPUs up side by side: the slowest one's latency,
   // then each one's hang or error.

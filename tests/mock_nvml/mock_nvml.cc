@@ -341,6 +341,12 @@ struct Scenario {
   bool init_hang = false;
   std::optional<unsigned> init_latency_ms;
   std::optional<std::string> driver_version, nvml_version;
+  // NVIDIA's rule R1 (docs/physics.md): the module rejects a client of any
+  // other release, so init fails with LIB_RM_VERSION_MISMATCH when the
+  // library's release is not the loaded module's ("physics_exempt" with
+  // "R1" lifts it for a parser case).
+  std::optional<std::string> library_version, module_version;
+  bool r1_exempt = false;
   std::optional<int> cuda_driver_version;
   std::map<std::string, unsigned> latency_ms;
   std::map<std::string, int> errors;  // system-level injection
@@ -1074,7 +1080,11 @@ std::unique_ptr<Scenario> ParseScenario(const json& root, const std::string& pat
   }
   OptString(root, "description", "");
   OptString(root, "library_variant", "");
-  OptString(root, "library_version", "");
+  s->library_version = OptString(root, "library_version", "");
+  s->module_version = OptString(root, "module_version", "");
+  if (const json* exempt = OptObject(root, "physics_exempt", "")) {
+    s->r1_exempt = exempt->contains("R1") || exempt->contains("*");
+  }
   s->driver_version = OptString(root, "driver_version", "");
   s->nvml_version = OptString(root, "nvml_version", "");
   auto cuda = OptInt(root, "cuda_driver_version", "", 0, 1 << 30);
@@ -1369,6 +1379,10 @@ nvmlReturn_t InitImpl(const char* sym) {
     }
     if (s->init_error && *s->init_error != NVML_SUCCESS) {
       return *s->init_error;
+    }
+    if (s->library_version && s->module_version && *s->library_version != *s->module_version &&
+        !s->r1_exempt) {
+      return NVML_ERROR_LIB_RM_VERSION_MISMATCH;
     }
     s->started = std::chrono::steady_clock::now();
     g_state.store(s.release());  // never freed, see above

@@ -306,18 +306,42 @@ def ld_so_cache(root, entries):
     write(root, "etc/ld.so.cache", head + body + strings, binary=True)
 
 
-def nvidia_module(root, version, userspace=None):
-    """The loaded module `version`, and the user-space libraries of
-    `userspace` (the same release unless a scenario says otherwise)."""
+# Build dates of the releases the scenarios load (cosmetic; the tool reads
+# only the version). 590.48.01 was published 2025-12-19.
+MODULE_BUILT = {
+    "470.256.02": "Thu May  2 14:37:44 UTC 2024",
+    "535.54.03": "Tue Jun  6 22:20:39 UTC 2023",
+    "550.90.07": "Fri May 31 09:35:42 UTC 2024",
+    "550.163.01": "Wed Apr 30 21:58:40 UTC 2025",
+    "570.124.04": "Fri Feb 21 19:42:20 UTC 2025",
+    "570.133.20": "Thu Mar 20 21:37:26 UTC 2025",
+    "580.65.06": "Sun Jul 27 06:54:38 UTC 2025",
+    "590.48.01": "Thu Dec 18 23:01:19 UTC 2025",
+}
+
+
+def module_banner(version, open_module):
+    """The module's version string as NVIDIA builds it (utils.mk
+    GENERATE_NVIDSTRING): the open flavour names its builder, the
+    proprietary one does not (docs/physics.md, R6)."""
+    built = MODULE_BUILT.get(version, "Thu Nov 27 10:00:00 UTC 2025")
+    if open_module:
+        return (f"NVIDIA UNIX Open Kernel Module for x86_64  {version}  Release Build  "
+                f"(dvs-builder@U22-I3-AE18-23-3)  {built}")
+    return f"NVIDIA UNIX x86_64 Kernel Module  {version}  {built}"
+
+
+def nvidia_module(root, version, userspace=None, open_module=False):
+    """The loaded module `version` (open_module: the open flavour, which
+    Blackwell requires), and the user-space libraries of `userspace` (the
+    same release unless a scenario says otherwise)."""
     driver_libraries(root, userspace or version)
     write(root, "sys/module/nvidia/version", version + "\n")
+    banner = module_banner(version, open_module)
     kmsg(root, [(6, 4105233, "nvidia: loading out-of-tree module taints kernel."),
-                (6, 4389120, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
-                             f"{version}  Release Build  (dvs-builder@U16-I2-C03-12-4)")])
+                (6, 4389120, "NVRM: loading " + banner)])
     write(root, "proc/driver/nvidia/version",
-          f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {version}  "
-          "Release Build  (dvs-builder@U16-I2-C03-12-4)  "
-          "Thu Nov 27 10:00:00 UTC 2025\n"
+          f"NVRM version: {banner}\n"
           "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n")
 
 
@@ -451,14 +475,12 @@ def healthy_h100x8(path):
                    sub=("0x10de", "0x1796"))
     devs = [driver_signals(d, "healthy-h100x8", 550)
             for d in h100x8("healthy-h100x8")]
-    for d in devs:
-        # The current mock library answers field 230 whatever the version
-        # string says; a real R550 would not (12.8 field). "none" here.
-        d["recovery_action"] = 0
+    # No recovery action: field 230 is R570's (D2, docs/physics.md); a real
+    # R550 answers it with an error, so the tool shows it as unknown.
     return scenario_json(
         "8x H100 80GB HBM3 on R550, idle and clean; fabric registered and "
         "healthy, 18 active NVLinks per GPU without errors, far from thermal "
-        "limits, no limit time, recovery action none", "current", "550.90.07",
+        "limits, no limit time, recovery action unknown (an R570 field)", "current", "550.90.07",
         "550.90.07", "12.550.90.07", 12040, devs)
 
 
@@ -539,15 +561,40 @@ def pcie_aer_fatal(path):
     kernel's recovery reset it); NVML sees all eight GPUs answer. A switch
     port's few correctable errors are stable: no finding."""
     s = healthy_h100x8(path)
-    pcie_tree(os.path.join(path, "root"), H100_BUSES, {
+    root = os.path.join(path, "root")
+    pcie_tree(root, H100_BUSES, {
         "0000:48:01.0": {"fatal": {"SDES": 1}, "rootport": (0, 0, 1)},
         "0000:17:00.0": {"cor": {"RxErr": 3, "BadTLP": 1}},
     })
+    # nvidia.ko registers no PCIe error recovery (R8): the link reset below
+    # the port leaves GPUs 2 and 3 lost to the driver.
+    for i in (2, 3):
+        s["devices"][i]["lost"] = True
+        link_lost(root, f"0000:{H100_BUSES[i].lower()}:00.0")
+    kmsg(root, [
+        (3, 7201334012, "pcieport 0000:48:01.0: AER: Uncorrected (Fatal) error received: "
+                        "0000:48:01.0"),
+        (3, 7201334050, "pcieport 0000:48:01.0: PCIe Bus Error: severity=Uncorrected "
+                        "(Fatal), type=Transaction Layer, (Receiver ID)"),
+        (3, 7201334061, "pcieport 0000:48:01.0:   device [8086:352a] error "
+                        "status/mask=00000020/00000000"),
+        (3, 7201334070, "pcieport 0000:48:01.0:    [ 5] SDES                   (First)"),
+        (4, 7201334190, "nvidia 0000:4c:00.0: AER: can't recover (no error_detected "
+                        "callback)"),
+        (4, 7201334200, "nvidia 0000:5d:00.0: AER: can't recover (no error_detected "
+                        "callback)"),
+        (3, 7201335400, "pcieport 0000:48:01.0: AER: device recovery failed"),
+        (3, 7201912000, "NVRM: Xid (PCI:0000:4c:00): 79, pid='<unknown>', name=<unknown>, "
+                        "GPU has fallen off the bus."),
+        (3, 7201912100, "NVRM: Xid (PCI:0000:5d:00): 79, pid='<unknown>', name=<unknown>, "
+                        "GPU has fallen off the bus."),
+    ])
     s["description"] = (
         "8x H100 as healthy-h100x8 in a live node's sysfs layout (each GPU below a "
         "root port and a PCIe switch), AER counters on every function: the root "
-        "port above GPUs 2 and 3 counted one fatal error (Surprise Down); a "
-        "switch port's 4 correctable errors are stable")
+        "port above GPUs 2 and 3 counted one fatal error (Surprise Down), the "
+        "kernel's recovery failed (nvidia.ko has no error handler) and both GPUs "
+        "are lost (Xid 79); a switch port's 4 correctable errors are stable")
     return s
 
 
@@ -580,9 +627,10 @@ def after_crash(path, launcher_start_s=12.0):
     root = os.path.join(path, "root")
     base_root(root, ["svc-llm:x:997:997:SGLang service:/var/lib/svc-llm:"
                      "/usr/sbin/nologin"], hostname="llm-rtxpro-03")
-    # The container's own driver libraries are the 565 ones its image was
-    # built with; the host's module is 590 (CUDA: 803).
-    nvidia_module(root, "590.48.01", userspace="565.57.01")
+    # The whole driver user space is the module's release, as the container
+    # toolkit mounts it (R1: NVML answers only at the module's release; R3:
+    # the servers hold memory, so their libcuda initialised).
+    nvidia_module(root, "590.48.01", open_module=True)
     gpu_pci_tree(root, CRASH_BUSES, "0x2bb5", ("0x10de", "0x204e"))
     init_proc(root)
     cg = "/system.slice/sglang.service"
@@ -614,9 +662,9 @@ def after_crash(path, launcher_start_s=12.0):
     return scenario_json(
         "8x RTX PRO 6000 after the VM crash: an SGLang server that "
         "sglang.service auto-started at boot holds 75.8 GB per GPU (one TP "
-        "scheduler each) at 0% utilization; NVML library 565 left behind "
-        "under a 590 kernel module",
-        "current", "565.57.01", "590.48.01", "12.565.57.01", 13010, devs,
+        "scheduler each) at 0% utilization; driver 590.48.01 (open module, "
+        "NVML and libcuda of the same release, CUDA 13.1)",
+        "current", "590.48.01", "590.48.01", "13.590.48.01", 13010, devs,
         init={"latency_ms": 40}, latency_ms={"default": 1})
 
 
@@ -780,15 +828,17 @@ def one_gpu_hung(path):
 
 def wedged_driver(path):
     """A wedged driver: python3 (PID 4242) sleeps in state D in nvidia.ko
-    (a real RM lock wait, open-gpu-kernel-modules#968) while GPU 5's NVML
-    call never returns; an rsync in D on NFS beside it is not nvidia's."""
+    waiting for the global RM API lock (open-gpu-kernel-modules#968, #1333),
+    so NVML's init never returns; an rsync in D on NFS beside it is not
+    nvidia's."""
     devs = h100x8("wedged-driver")
-    devs[5]["hang_in"] = "nvmlDeviceGetPowerUsage"
+    # The RM API lock is one global lock (R7): nvmlInit allocates its client
+    # under it, so NVML as a whole blocks, not one GPU.
     out = h100_570(path, "wedged-driver",
                    "8x H100; driver wedged: python3 (PID 4242) in state D in "
-                   "os_acquire_rwlock_write [nvidia], GPU 5 (BB:00.0) blocks "
-                   "forever in nvmlDeviceGetPowerUsage", devs,
-                   latency_ms={"default": 2})
+                   "os_acquire_rwlock_write [nvidia] waiting for the RM API lock; "
+                   "NVML's init blocks behind it (every GPU)", devs,
+                   init={"hang": True})
     root = os.path.join(path, "root")
     init_proc(root)
     proc(root, 4242, "python3", ["/usr/bin/python3", "train.py"], 1, 0,
@@ -813,12 +863,21 @@ def wedged_driver(path):
     return out
 
 
+def link_lost(root, bdf):
+    """A function off the bus: config space reads all-ones, which sysfs's
+    live link attributes show as Unknown (R9, drivers/pci/pci-sysfs.c)."""
+    d = f"sys/bus/pci/devices/{bdf}/"
+    write(root, d + "current_link_speed", "Unknown\n")
+    write(root, d + "current_link_width", "63\n")
+
+
 def one_gpu_lost(path):
     devs = h100x8("one-gpu-lost")
     devs[3]["lost"] = True
     out = h100_570(path, "one-gpu-lost",
                    "8x H100; GPU 3 (5D:00.0) fell off the bus: every call "
                    "returns GPU_IS_LOST", devs)
+    link_lost(os.path.join(path, "root"), "0000:5d:00.0")
     driver_information(os.path.join(path, "root"), H100_BUSES,
                        "NVIDIA H100 80GB HBM3",
                        [gpu_uuid("one-gpu-lost", i) for i in range(8)])
@@ -1025,6 +1084,11 @@ def desktop_gpu(path, driver="570.124.04"):
                "0x16F410DE", 24564, 312, 450, 28, 41, 4, 1324521000011)
     d["persistence_mode"] = False
     d["utilization"] = {"gpu": [0, 0, 0, 0, 0], "memory": [0]}
+    # R16: an idle display GPU sits in P8 with its fans reporting; GeForce
+    # has no MIG and no ECC (NVML: NOT_SUPPORTED, absent here).
+    d.update(pstate=8, fan_speed_pct=30, power_draw_mw=21000)
+    for k in ("mig_mode", "ecc_mode", "ecc_errors", "retired_pages", "remapped_rows"):
+        d.pop(k, None)
     d["processes"] = []
     for pid, comm, argv, uid, cg, kind, mib in procs:
         proc(root, pid, comm, argv, 1, uid, 30.0 + pid / 100, cg)
@@ -1068,6 +1132,7 @@ def cuda_compat_datacenter(path):
             "8x H100 on R550 with cuda-compat-12-8 (libcuda 570.124.06) first in the loader's "
             "cache: forward compatibility on data-center GPUs", mutate)
     cuda_compat(os.path.join(path, "root"))
+    s["cuda_driver_version"] = 12080  # R4: the loader finds the compat libcuda first
     return s
 
 
@@ -1076,13 +1141,18 @@ def cuda_compat_rtx(path):
     driver: a GeForce board has no forward compatibility (804)."""
     s = desktop_gpu(path, driver="550.163.01")
     cuda_compat(os.path.join(path, "root"))
+    s["cuda_driver_version"] = 12080  # R4: NVML reads the compat libcuda
+    # The compat libcuda fails with 804 on a GeForce (R2), so no CUDA
+    # process holds memory here: the notebook's python is not running.
+    d = s["devices"][0]
+    d["processes"] = [p for p in d["processes"] if p["type"] != "compute"]
     s["description"] = ("1x RTX 4090 workstation on R550 with cuda-compat-12-8 (libcuda "
                         "570.124.06) first in the loader's cache: CUDA fails with 804")
     return s
 
 
 VLLM_UNIT = """[Service]
-ExecStart=/usr/local/bin/vllm serve {model} --tensor-parallel-size 4 --port {port}
+{env}ExecStart=/usr/local/bin/vllm serve {model} --tensor-parallel-size 4 --port {port}
 Restart=on-failure
 """
 
@@ -1101,16 +1171,21 @@ def two_vllm_tp4(path):
              ("vllm-qwen.service", "Qwen/Qwen2.5-72B-Instruct", 8001)]):
         cg = "/system.slice/" + unit
         launcher = 5100 + 100 * half
+        # Without CUDA_VISIBLE_DEVICES the second server would take GPUs
+        # 0-3 too (R15): its unit places it on 4-7.
+        visible = "CUDA_VISIBLE_DEVICES=4,5,6,7" if half else None
+        env = PROC_ENV + [visible] if visible else None
         proc(root, launcher, "vllm",
              ["/usr/bin/python3", "/usr/local/bin/vllm", "serve", model,
               "--tensor-parallel-size", "4", "--port", str(port)],
-             1, 996, 25.0 + half, cg, threads=48)
+             1, 996, 25.0 + half, cg, threads=48, env=env)
         write(root, "etc/systemd/system/" + unit,
-              VLLM_UNIT.format(model=model, port=port))
+              VLLM_UNIT.format(model=model, port=port,
+                               env=f"Environment={visible}\n" if visible else ""))
         for r in range(4):
             pid = launcher + 1 + r
             proc(root, pid, "VLLM::Worker_TP", [f"VLLM::Worker_TP{r}"],
-                 launcher, 996, 40.0 + half + 0.1 * r, cg, threads=90)
+                 launcher, 996, 40.0 + half + 0.1 * r, cg, threads=90, env=env)
             d = devs[4 * half + r]
             d["utilization"] = {"gpu": [0, 0, 0, 0], "memory": [0]}
             d["processes"] = [{"pid": pid, "used_mib": 71234, "type": "compute"}]
@@ -1138,7 +1213,7 @@ def hgx_nvlink_tp8(path):
          ["/usr/bin/python3", "/usr/local/bin/vllm", "serve", model,
           "--tensor-parallel-size", "8", "--port", str(port)],
          1, 996, 25.0, cg, threads=48)
-    write(root, "etc/systemd/system/" + unit, VLLM_UNIT.format(model=model, port=port))
+    write(root, "etc/systemd/system/" + unit, VLLM_UNIT.format(model=model, port=port, env=""))
     for r in range(8):
         pid = launcher + 1 + r
         proc(root, pid, "VLLM::Worker_TP", [f"VLLM::Worker_TP{r}"],
@@ -1180,18 +1255,20 @@ def numa_pinned_tp2(path):
     cg = "/system.slice/" + unit
     launcher = 5100
     node0 = "0-31,64-95"
+    env = PROC_ENV + ["CUDA_VISIBLE_DEVICES=0,4"]  # R15: else GPUs 0 and 1
     proc(root, launcher, "vllm",
          ["/usr/bin/python3", "/usr/local/bin/vllm", "serve", model,
           "--tensor-parallel-size", "2", "--port", str(port)],
-         1, 996, 25.0, cg, threads=48, cpus=node0)
+         1, 996, 25.0, cg, threads=48, cpus=node0, env=env)
     write(root, "etc/systemd/system/" + unit,
-          VLLM_UNIT.format(model=model, port=port).replace(
+          VLLM_UNIT.format(model=model, port=port,
+                           env="Environment=CUDA_VISIBLE_DEVICES=0,4\n").replace(
               "ExecStart=", "ExecStart=/usr/bin/numactl --cpunodebind=0 ").replace(
               "--tensor-parallel-size 4", "--tensor-parallel-size 2"))
     for r, gpu in enumerate([0, 4]):
         pid = launcher + 1 + r
         proc(root, pid, "VLLM::Worker_TP", [f"VLLM::Worker_TP{r}"],
-             launcher, 996, 40.0 + 0.1 * r, cg, threads=90, cpus=node0)
+             launcher, 996, 40.0 + 0.1 * r, cg, threads=90, cpus=node0, env=env)
         busy(devs[gpu], 88, 560, 55)
         devs[gpu]["processes"] = [{"pid": pid, "used_mib": 71234, "type": "compute"}]
     return scenario_json(
@@ -1265,6 +1342,24 @@ def nvlink_down(path):
                "while it is active on the other 7 GPUs", mutate)
 
 
+def training_job(path, devs, used_mib=71680):
+    """A torchrun training job on every GPU (launcher 7000, one worker per
+    GPU): what keeps GPUs busy holds memory and is listed (R3)."""
+    root = os.path.join(path, "root")
+    init_proc(root)
+    cg = "/user.slice/user-0.slice/session-4.scope"
+    proc(root, 7000, "torchrun", ["/usr/bin/python3", "/usr/local/bin/torchrun",
+                                  f"--nproc-per-node={len(devs)}", "train.py"],
+         1, 0, 600.0, cg, threads=12)
+    for r, d in enumerate(devs):
+        pid = 7001 + r
+        proc(root, pid, "python3", ["/usr/bin/python3", "-u", "train.py",
+                                    f"--local-rank={r}"], 7000, 0, 604.0 + 0.1 * r, cg,
+             threads=60)
+        d["processes"] = [{"pid": pid, "used_mib": used_mib, "type": "compute",
+                           "name": "python3"}]
+
+
 def power_brake(path):
     def mutate(devs):
         for i, d in enumerate(devs):
@@ -1275,9 +1370,12 @@ def power_brake(path):
         d["limit_time_ns"]["hw_power_brake"] = {"base": 4.2e11,
                                                 "per_s": 0.9e9}
         d.update(clock_event_reasons="0x80", power_draw_mw=212000)
-    return hgx(path, "power-brake", "580.65.06",
-               "8x H100 on R580 under load; GPU 3 (5D:00.0) is held in HW "
-               "power brake for ~90% of the window (reasons 0x80)", mutate)
+    s = hgx(path, "power-brake", "580.65.06",
+            "8x H100 on R580 under a training job (torchrun, 8 ranks, 70 GiB "
+            "each); GPU 3 (5D:00.0) is held in HW power brake for ~90% of the "
+            "window (reasons 0x80)", mutate)
+    training_job(path, s["devices"])
+    return s
 
 
 def thermal_margin(path):
@@ -1285,9 +1383,11 @@ def thermal_margin(path):
         for i, d in enumerate(devs):
             busy(d, [92, 95, 97, 94], 610 + i, 62 + i)
         busy(devs[1], [96, 98, 99, 97], 655, 86)  # 3 C from slowdown (89)
-    return hgx(path, "thermal-margin", "580.65.06",
-               "8x H100 on R580 under load; GPU 1 (3B:00.0) runs at 86 C, "
-               "3 C from its 89 C slowdown threshold", mutate)
+    s = hgx(path, "thermal-margin", "580.65.06",
+            "8x H100 on R580 under a training job (torchrun, 8 ranks); GPU 1 "
+            "(3B:00.0) runs at 86 C, 3 C from its 89 C slowdown threshold", mutate)
+    training_job(path, s["devices"])
+    return s
 
 
 def aggregate_dbe(path):
@@ -1481,10 +1581,9 @@ def incident_story(path):
 # every key); scripts/with-mock names the mock libcuda.so.<library_version>.
 
 def story_cuda_probe():
-    """The story's container libcuda is 565.57.01 under the 590.48.01 module:
-    cuInit fails with 803 on every GPU (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)."""
-    return {"cuda": {"library_version": "565.57.01", "driver_version": 12070,
-                     "init_error": 803}}
+    """The story's libcuda is the module's 590.48.01 (CUDA 13.1): the SGLang
+    schedulers hold memory through it, so cuInit works (R3)."""
+    return {"cuda": {"library_version": "590.48.01", "driver_version": 13010}}
 
 
 # --- The story (make demo): the whole first contact in one tree --------------
@@ -1545,7 +1644,7 @@ def story_disks(root):
 def story(path):
     """make demo: incident-story's node (the previous boot ended abruptly
     after the data volume's I/O errors; SGLang auto-started by its unit 41 s
-    after boot; NVML library 565 under a 590 kernel module) with the disks
+    after boot; driver 590.48.01, open module) with the disks
     of the morning after: /data in fstab by the old disk's UUID, the new
     NVMe present but not mounted. scripts/demo adds the job's output (real
     torch files, the last ones damaged at the crash) and the mount point."""
@@ -1562,7 +1661,7 @@ def story(path):
           SGLANG_UNIT.replace(" ".join(SGLANG_CMD), " ".join(STORY_SGLANG_CMD)))
     s["description"] = ("the story: the data volume failed (I/O errors, a read-only "
                         "remount, hung tasks) and the VM was killed; sglang.service "
-                        "auto-started SGLang 41 s after boot; NVML 565 under a 590 module; "
+                        "auto-started SGLang 41 s after boot; driver 590.48.01 throughout; "
                         "/data is in fstab by the old disk's UUID and the new NVMe is "
                         "not mounted")
     s.update(story_cuda_probe())
@@ -1705,6 +1804,73 @@ def rdma_port_down(path):
     return s
 
 
+def stuck_gpu(path):
+    """Issue 46: GPU 2 busy at 100% over the whole window with no process,
+    no memory beyond the reserve and idle power: a kernel that never ends or
+    a context whose process is gone (users report it: 100% with no process).
+    The realism rule R3b accepts only this pattern of busy-without-process."""
+    devs = h100x8("stuck-gpu")
+    devs[2].update(utilization={"gpu": [100, 100, 100, 100], "memory": [0]},
+                   power_draw_mw=76000)
+    return h100_570(path, "stuck-gpu",
+                    "8x H100; GPU 2 (4C:00.0) reads 100% busy over the window with no "
+                    "process, 0 MiB used beyond the reserve and 76 W of 700 W: stuck", devs)
+
+
+UPGRADE_FROM, UPGRADE_TO = "590.48.01", "595.45.04"
+
+
+def upgrade_under_server(path):
+    """Issue 46: the story's node after the driver's user space was upgraded
+    to 595.45.04 without a reboot. The module is still 590.48.01, so NVML
+    (595) is refused (R1); the SGLang server started before the upgrade
+    still runs on the libcuda it mapped, now deleted on disk (its maps say
+    "(deleted)"); a new job loads libcuda.so.595.45.04 and fails with 803."""
+    root = os.path.join(path, "root")
+    base_root(root, ["svc-llm:x:997:997:SGLang service:/var/lib/svc-llm:"
+                     "/usr/sbin/nologin"], hostname="llm-rtxpro-03")
+    nvidia_module(root, UPGRADE_FROM, userspace=UPGRADE_TO, open_module=True)
+    gpu_pci_tree(root, CRASH_BUSES, "0x2bb5", ("0x10de", "0x204e"))
+    init_proc(root)
+    cg = "/system.slice/sglang.service"
+    proc(root, LAUNCHER_PID, "python3", SGLANG_CMD, 1, 997, 41.0, cg,
+         threads=64, vsize_kb=9800000, rss_kb=1900000)
+    lib = f"/{LIB_DIR}/libcuda.so.{UPGRADE_FROM}"
+    for r, pid in enumerate(SGLANG_PIDS):
+        proc(root, pid, "sglang::scheduler", [f"sglang::scheduler_TP{r}"],
+             LAUNCHER_PID, 997, 47.5 + 0.01 * r, cg, threads=140,
+             vsize_kb=152000000, rss_kb=6100000)
+        write(root, f"proc/{pid}/maps",
+              "55d1c0a00000-55d1c0a21000 r--p 00000000 fd:01 131090                     "
+              "/usr/bin/python3.12\n"
+              "7f0a40000000-7f0a40200000 r-xp 00000000 fd:01 2883617                    "
+              f"{lib} (deleted)\n"
+              "7f0a40200000-7f0a40400000 r--p 00200000 fd:01 2883617                    "
+              f"{lib} (deleted)\n")
+    write(root, "etc/systemd/system/sglang.service", SGLANG_UNIT)
+    # Each refused client (nvidia-smi after the upgrade) in the 575+ wording.
+    kmsg(root, [(4, 86400000000,
+                 f"NVRM: API mismatch: the client 'nvidia-smi' (pid 9121) has the version "
+                 f"{UPGRADE_TO}, but this kernel module has the version {UPGRADE_FROM}.  "
+                 "Please make sure that this kernel module and all NVIDIA driver components "
+                 "have the same version.")])
+    devs = [device("upgrade-under-server", i, bus,
+                   "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+                   "0x2BB510DE", "0x204E10DE", 97887, 637, 600, 84, 34, 5,
+                   1794125000118) for i, bus in enumerate(CRASH_BUSES)]
+    s = scenario_json(
+        "the story's node after an upgrade of the driver's user space to 595.45.04 "
+        "without a reboot: module 590.48.01, NVML refused (LIB_RM_VERSION_MISMATCH); "
+        "SGLang's schedulers still run on libcuda.so.590.48.01 (deleted); a new job "
+        "would load libcuda.so.595.45.04 and fail with 803",
+        "current", UPGRADE_TO, None, None, None, devs,
+        init={"error": "LIB_RM_VERSION_MISMATCH", "latency_ms": 20})
+    # NVIDIA's release notes give no CUDA version here that was checked; the
+    # mock libcuda's value matters only to `gpu-triage cuda`, which fails first.
+    s["cuda"] = {"library_version": UPGRADE_TO, "driver_version": 13020}
+    return s
+
+
 SCENARIOS = {
     "healthy-h100x8": healthy_h100x8,
     "pcie-aer-fatal": pcie_aer_fatal,
@@ -1746,6 +1912,8 @@ SCENARIOS = {
     "missing-mount": missing_mount,
     "repeat-xid79": repeat_xid79,
     "watch-timeline": watch_timeline,
+    "stuck-gpu": stuck_gpu,
+    "upgrade-under-server": upgrade_under_server,
 }
 
 
@@ -1872,12 +2040,30 @@ def drop_none_top(s):
                                           "cuda_driver_version")}
 
 
+def with_module_version(s, path):
+    """The loaded kernel module's release, as the root's sysfs says: the
+    mock NVML refuses a library of another release (LIB_RM_VERSION_MISMATCH)
+    and the mock libcuda fails cuInit (803), as the real module does."""
+    try:
+        with open(os.path.join(path, "root/sys/module/nvidia/version")) as f:
+            version = f.read().strip()
+    except OSError:
+        return s
+    out = {}
+    for k, v in s.items():
+        out[k] = v
+        if k == "library_version":
+            out["module_version"] = version
+    out.setdefault("module_version", version)
+    return out
+
+
 def main():
     for name, fn in {**SCENARIOS, **SCENARIOS_CUDA_NODE}.items():
         path = os.path.join(HERE, name)
         shutil.rmtree(path, ignore_errors=True)
         os.makedirs(path)
-        s = drop_none_top(fn(path))
+        s = with_module_version(drop_none_top(fn(path)), path)
         with open(os.path.join(path, "scenario.json"), "w") as f:
             json.dump(s, f, indent=2)
             f.write("\n")

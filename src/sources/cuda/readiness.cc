@@ -2,6 +2,7 @@
 
 #include "sources/cuda/cuda_libraries.h"
 #include "sources/cuda/cuda_node.h"
+#include "sources/cuda/mapped_libraries.h"
 
 namespace gt {
 
@@ -9,6 +10,7 @@ CudaReadiness read_cuda_readiness(const FsRoot& root, const NodeSnapshot& snap,
                                   const ReadinessInputs& in) {
   CudaReadiness r;
   read_cuda_libraries(root, snap, r);
+  read_mapped_libraries(root, snap, r);
   read_cuda_node(root, snap, in, r);
   return r;
 }
