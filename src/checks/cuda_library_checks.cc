@@ -146,8 +146,8 @@ const ProcessMappings* proof_against(const NodeSnapshot& s, const ResolvedLibrar
 Finding contradiction_finding(const LoaderContext& c, const ResolvedLibrary& l,
                               const ProcessMappings& proof, const std::string& module) {
   Finding f = node_finding("cuda.release_contradicted");
-  f.title = c.who + "'s libcuda " + *l.file + " reads as release " + *l.version +
-            ", yet " + proof.who + " holds GPU memory through it under kernel module " + module;
+  f.title = c.who + "'s libcuda " + *l.file + " reads as release " + *l.version + ", yet " +
+            proof.who + " holds GPU memory through it under kernel module " + module;
   f.evidence = library_words(l) + "; " + proof.who + " maps " + *l.file +
                "; a libcuda of another release than the module cannot initialise, so the "
                "release read from its " +
@@ -177,8 +177,8 @@ Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const Re
                " (the module's release); /sys/module/nvidia/version " + module +
                other_splits(c, module);
   if (!c.pid && s.nvml.library_version && *s.nvml.library_version != module) {
-    f.evidence += "; NVML's library " + s.nvml.library_file.value_or("?") + " is " +
-                  *s.nvml.library_version;
+    f.evidence +=
+        "; NVML's library " + s.nvml.library_file.value_or("?") + " is " + *s.nvml.library_version;
   }
   // The proof beside the prediction: what the running GPU processes use.
   if (const std::string proof = proof_words(s); !proof.empty())

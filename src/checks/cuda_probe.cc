@@ -135,8 +135,9 @@ void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<
   if (r.module_version) f.evidence += "; kernel module " + *r.module_version;
   if (r.driver_api_version)
     f.evidence += fmt::format("; cuDriverGetVersion {}", *r.driver_api_version);
-  f.evidence +=
-      fmt::format("; {} GPU{} listed by NVML", s.gpus.size(), s.gpus.size() == 1 ? "" : "s");
+  f.evidence += s.nvml.initialized ? fmt::format("; {} GPU{} listed by NVML", s.gpus.size(),
+                                                  s.gpus.size() == 1 ? "" : "s")
+                                    : std::string("; NVML not usable, no GPU listed");
   const size_t held = std::count_if(r.gpus.begin(), r.gpus.end(), [](const CudaGpuProbe& p) {
     return p.outcome == CudaOutcome::kSkipped && p.detail && p.detail->starts_with("held");
   });

@@ -11,8 +11,8 @@
 namespace gt {
 namespace {
 
-constexpr double kBusyPct = 90;           // every sample at least this busy
-constexpr double kIdlePowerShare = 0.25;  // of the power limit: near idle
+constexpr double kBusyPct = 90;                   // every sample at least this busy
+constexpr double kIdlePowerShare = 0.25;          // of the power limit: near idle
 constexpr uint64_t kContextBytes = 256ull << 20;  // more than this is a context's memory
 
 /// Memory held beyond the driver's reserve; null when not known.
@@ -40,9 +40,10 @@ void check_gpu_stuck(const NodeSnapshot& s, std::vector<Finding>& out) {
     if (!stuck(g)) continue;
     Finding f = gpu_finding("gpu.stuck", g);
     const SampleStats& u = *g.utilization_gpu_pct;
-    f.title = fmt::format("{} is busy ({:.0f}-{:.0f}%) with no process, no memory in use and "
-                          "idle power: stuck",
-                          gpu_label(g), u.min, u.max);
+    f.title = fmt::format(
+        "{} is busy ({:.0f}-{:.0f}%) with no process, no memory in use and "
+        "idle power: stuck",
+        gpu_label(g), u.min, u.max);
     f.evidence = fmt::format(
         "utilisation {:.0f}% at least over {} samples; NVML lists no process; {} MiB used "
         "beyond the reserve; {:.0f} W of {:.0f} W. Kernels run in a context, and a context "
@@ -53,8 +54,7 @@ void check_gpu_stuck(const NodeSnapshot& s, std::vector<Finding>& out) {
     f.action =
         "Nothing that runs can be using it: reset the GPU, after checking that no process "
         "has its device open; reboot if the reset fails.";
-    f.commands = {"sudo fuser -v /dev/nvidia" + index,
-                  "sudo nvidia-smi -r -i " + index};
+    f.commands = {"sudo fuser -v /dev/nvidia" + index, "sudo nvidia-smi -r -i " + index};
     out.push_back(f);
   }
 }

@@ -74,6 +74,20 @@ std::vector<std::string> gpu_process_pids(const NodeSnapshot& s) {
   return pids;
 }
 
+/// The running processes on deleted driver libraries (an upgrade without a
+/// reboot), named: "pid 3187 (python3) and 7 more"; empty when none.
+std::string on_old_libraries(const NodeSnapshot& s) {
+  if (!s.cuda) return "";
+  std::vector<std::string> who;
+  for (const ProcessMappings& m : s.cuda->mapped)
+    if (std::any_of(m.libraries.begin(), m.libraries.end(),
+                    [](const MappedLibrary& l) { return l.deleted; }))
+      who.push_back(m.who);
+  if (who.empty()) return "";
+  return who.front() +
+         (who.size() > 1 ? " and " + std::to_string(who.size() - 1) + " more processes" : "");
+}
+
 /// What holds the running module, from the snapshot: daemons, modules
 /// stacked on it, a display server on nvidia_drm, GPU processes.
 std::string holders_text(const NodeSnapshot& s) {
@@ -188,6 +202,11 @@ Finding init_failure(const NodeSnapshot& s) {
         "cannot split them again.";
     f.commands = reload_commands(s);
     add_pin_advice(s, f);
+    if (const std::string old = on_old_libraries(s); !old.empty())
+      f.action = "First let " + old +
+                 " finish or drain them: they still run on the driver's old, deleted libraries "
+                 "and fail if restarted before the module matches. " +
+                 f.action;
   } else if (init == NvmlInitError::kDriverNotLoaded) {
     f = node_finding("nvml.driver_not_loaded");
     f.title = "The NVIDIA kernel driver is not loaded";
@@ -246,8 +265,8 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
     f.title = "NVML answered, so its library is release " + *mod +
               " (the kernel module's), yet its file reads " + *lib;
     f.evidence = "library file " + s.nvml.library_file.value_or("?") + " (release " + *lib +
-                 " from its name); /sys/module/nvidia/version " + *mod +
-                 "; NVML reports driver " + s.driver_version.value_or("?") +
+                 " from its name); /sys/module/nvidia/version " + *mod + "; NVML reports driver " +
+                 s.driver_version.value_or("?") +
                  "; the module refuses a client of any other version (RmPerformVersionCheck: "
                  "'NVRM: API mismatch')";
     f.action =

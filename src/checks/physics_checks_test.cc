@@ -140,11 +140,11 @@ TEST(Physics, NotStuckWhenAnyReadingSaysWorkOrIsUnknown) {
   for (int variant = 0; variant < 5; ++variant) {
     Report r = healthy_node();
     GpuState g = busy_without_process(74);
-    if (variant == 0) g.power_draw_w = 650;  // drawing power: not idle
+    if (variant == 0) g.power_draw_w = 650;               // drawing power: not idle
     if (variant == 1) g.memory_used_bytes = 40ull << 30;  // a context's memory
     if (variant == 2) g.utilization_gpu_pct = SampleStats{0, 60, 100, 6};  // not the whole window
-    if (variant == 3) g.processes = std::nullopt;  // the list is unknown
-    if (variant == 4) g.power_draw_w = std::nullopt;  // power unknown
+    if (variant == 3) g.processes = std::nullopt;                          // the list is unknown
+    if (variant == 4) g.power_draw_w = std::nullopt;                       // power unknown
     r.snapshot.gpus[2] = g;
     judge(r, {});
     EXPECT_FALSE(find_id(r, "gpu.stuck")) << "variant " << variant;

@@ -52,7 +52,7 @@ const Command kCommands[] = {
     {"history", "the record across boots: GPUs with the same Xid after reboots; --clear",
      cmd_history, 0, 0, true},
     {"cuda", "run CUDA on every selected GPU, each under its own deadline: does it really work?",
-     cmd_cuda, kGpus | kServers, 0, true},
+     cmd_cuda, kGpus | kHost | kServers, 0, true},
     {"topo", "the GPUs and RDMA NICs as a group: the matrix of what each pair shares, NUMA nodes",
      cmd_topo, kGpus | kHost, 0, true},
     {"bundle", "one archive of the node as the triage saw it, redacted, before acting on it",

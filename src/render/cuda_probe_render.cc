@@ -159,12 +159,8 @@ std::string tested_line(const CudaProbeReport& r) {
     ++probed;
     passed += p.outcome == CudaOutcome::kPassed;
   }
-  std::string s = fmt::format("tested: {} of {} GPUs probed, {} passed", probed, r.gpus.size(),
-                              passed);
-  if (held > 0)
-    s += fmt::format("; {} held by a running process, whose CUDA context is the proof CUDA "
-                     "started there (not probed)",
-                     held);
+  std::string s = fmt::format("tested: {} of {} probed, {} passed", probed, r.gpus.size(), passed);
+  if (held > 0) s += fmt::format("; {} held: their CUDA processes prove it runs", held);
   return s;
 }
 

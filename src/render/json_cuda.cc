@@ -83,9 +83,13 @@ J cuda_readiness_json(const std::optional<CudaReadiness>& r) {
   for (const ProcessLimits& l : r->limits) limits.push_back(limits_json(l));
   J mapped = J::array();
   for (const ProcessMappings& m : r->mapped) mapped.push_back(mappings_json(m));
-  return {{"loaders", loaders},   {"mapped", mapped}, {"devices", devices_json(r->devices)},
-          {"runtimes", runtimes}, {"dev_shm_bytes", opt(r->dev_shm_bytes)},
-          {"limits", limits},     {"rdma_devices", opt(r->rdma_devices)},
+  return {{"loaders", loaders},
+          {"mapped", mapped},
+          {"devices", devices_json(r->devices)},
+          {"runtimes", runtimes},
+          {"dev_shm_bytes", opt(r->dev_shm_bytes)},
+          {"limits", limits},
+          {"rdma_devices", opt(r->rdma_devices)},
           {"notes", r->notes}};
 }
 

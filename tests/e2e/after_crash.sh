@@ -1,14 +1,14 @@
 # The demo scenario: 8 GPUs each holding ~75.8 GB at 0% utilization, held by
 # SGLang schedulers (one per TP rank) that the sglang.service unit started;
-# the container's driver libraries (565.57.01: NVML's and libcuda) differ
-# from the kernel module (590.48.01), so CUDA will not start (803, issue 34).
+# the driver is 590.48.01 throughout (module, NVML, libcuda: NVIDIA's rules
+# R1-R3, docs/physics.md), so nothing predicts a CUDA failure (issue 46).
 source "$(dirname "$0")/common.sh"
 
 run after-crash --json --sample 200ms
-expect_rc 2
+expect_rc 1
 json_check 'd["gpu_count"] == 8 and len(d["gpus"]) == 8'
 json_check 'd["kernel_module_version"] == "590.48.01"' "kernel module version from /sys"
-json_check 'd["nvml"]["library_version"] == "565.57.01"' "library version from the real file name"
+json_check 'd["nvml"]["library_version"] == "590.48.01"' "library version from the real file name"
 json_check 'd["driver_version"] == "590.48.01" and d["cuda_driver_version"] == "13.1"'
 json_check 'all(g["name"] == "NVIDIA RTX PRO 6000 Blackwell Server Edition" for g in d["gpus"])'
 json_check 'all(abs(g["memory"]["used_bytes"] - 75.8e9) < 0.2e9 for g in d["gpus"])' "75.8 GB used"
@@ -21,8 +21,8 @@ json_check 'all(g["processes"][0]["user"] == "svc-llm" and g["processes"][0]["vi
 json_check 'all(g["fan"]["speed_pct"] is None for g in d["gpus"])' "fanless board: fan is null, not 0"
 json_check 'len(d["pci_devices"]) == 8 and all(p["driver"] == "nvidia" for p in d["pci_devices"])'
 
-json_check 'd["verdict"] == "CRITICAL" and d["exit_code"] == 2'
-json_check 'sorted(set(f["id"] for f in d["findings"])) == ["cuda.driver_mismatch", "gpu.all_present", "memory.held_idle"]' "exactly the expected findings (NVML's split is said in the 803 one)"
+json_check 'd["verdict"] == "WARNING" and d["exit_code"] == 1'
+json_check 'sorted(set(f["id"] for f in d["findings"])) == ["gpu.all_present", "memory.held_idle"]' "exactly the expected findings: no CUDA failure beside live CUDA processes"
 # One server, one finding: naming the unit, TP 8 and GPUs 0-7.
 json_check 'sum(f["id"] == "memory.held_idle" for f in d["findings"]) == 1' "one finding for one server"
 json_check 'all("sglang.service" in f["title"] and "TP=8" in f["title"] and "GPUs 0-7" in f["title"] and "started 12 s after boot" in f["title"] for f in d["findings"] if f["id"] == "memory.held_idle")' "the finding names the unit, TP 8, GPUs 0-7 and the auto-start"
@@ -34,27 +34,28 @@ json_check 'd["servers"][0]["owner_name"] == "sglang.service" and d["servers"][0
 json_check 'd["servers"][0]["auto_started"] and d["servers"][0]["started_after_boot_s"] == 12'
 json_check 'all(m["memory"][0]["memory_bytes"] == g["processes"][0]["used_memory_bytes"] for m, g in zip(d["servers"][0]["members"], d["gpus"]))' "each member with its own memory"
 json_check 'any(f["id"] == "gpu.all_present" and f["severity"] == "ok" for f in d["findings"])' "all present: a finding, not a step"
-json_check "d['plan'][1]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "then: stop the server that blocks the job"
-json_check '[p["finding_ids"] for p in d["plan"]] == [["cuda.driver_mismatch"], ["memory.held_idle"]]' "first the libraries CUDA cannot start with"
+json_check "d['plan'][0]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "first: stop the server that blocks the job"
+json_check '[p["finding_ids"] for p in d["plan"]] == [["memory.held_idle"]]' "one step"
 json_check "sum('sglang.service' in p['text'] and p['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service'] for p in d['plan']) == 1" "one plan step stops and disables the unit"
 
 run after-crash
-expect_rc 2
-head -1 "$TMP/out" | grep -q "^CRITICAL" || fail "verdict first: $(head -1 "$TMP/out")"
-expect_out_contains "NVML library 565.57.01 differs from kernel module 590.48.01"
-expect_out_contains "CUDA will fail to initialise (cuInit 803 CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)"
+expect_rc 1
+head -1 "$TMP/out" | grep -q "^WARNING" || fail "verdict first: $(head -1 "$TMP/out")"
+expect_out_contains "driver 590.48.01 (NVML)  kernel module 590.48.01  NVML library 590.48.01  CUDA 13.1"
+expect_out_lacks "differs from kernel module"
+expect_out_lacks "cuInit 803"
 expect_out_contains "unit sglang.service"
 expect_out_contains "sglang::scheduler_TP7"
 expect_out_contains "Stop the idle SGLang server (systemd unit sglang.service, started 12 s after"
 expect_out_contains "$ ${SUDO}systemctl disable sglang.service"
 
 run after-crash --oneline --sample 0
-expect_rc 2
+expect_rc 0
 # --sample 0: utilization is not sampled over a window, so no idleness is claimed.
-[[ "$(cat "$TMP/out")" == "CRITICAL gpus=8/8 critical=1 warning=0 driver=590.48.01 ids=cuda.driver_mismatch" ]] || fail "oneline: $(cat "$TMP/out")"
+[[ "$(cat "$TMP/out")" == "OK gpus=8/8 critical=0 warning=0 driver=590.48.01" ]] || fail "oneline: $(cat "$TMP/out")"
 run after-crash --oneline --sample 400ms
-expect_rc 2
-[[ "$(cat "$TMP/out")" == "CRITICAL gpus=8/8 critical=1 warning=1 driver=590.48.01 ids=cuda.driver_mismatch,memory.held_idle" ]] || fail "oneline: $(cat "$TMP/out")"
+expect_rc 1
+[[ "$(cat "$TMP/out")" == "WARNING gpus=8/8 critical=0 warning=1 driver=590.48.01 ids=memory.held_idle" ]] || fail "oneline: $(cat "$TMP/out")"
 
-run after-crash --oneline --sample 0 --exit-codes npd
+run after-crash --oneline --sample 400ms --exit-codes npd
 expect_rc 1

@@ -9,13 +9,9 @@ declare -A WANT=(
   [cuda-exclusive-held]="warning cuda.compute_mode_blocked"
   [cuda-torch-newer]="warning cuda.runtime_too_new"
   [nccl-shm-64m]="critical nccl.dev_shm_small"
-  # Item 1's (e2e.cuda_libraries): the story's 565 container under a 590
-  # module, and a compat libcuda on an RTX board.
-  [after-crash]="critical cuda.driver_mismatch"
-  [story]="critical cuda.driver_mismatch"
-  [p2p-lost-vm]="critical cuda.driver_mismatch"  # the story after a re-attach
-  [incident-story]="critical cuda.driver_mismatch"
-  [watch-timeline]="critical cuda.driver_mismatch"
+  # Item 1's (e2e.cuda_libraries): a compat libcuda older than the driver,
+  # and a compat libcuda on an RTX board.
+  [cuda-compat-older]="critical cuda.driver_mismatch"
   [cuda-compat-rtx]="critical cuda.compat_unsupported"
 )
 checked=0

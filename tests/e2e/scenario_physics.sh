@@ -16,7 +16,7 @@ $(cat "$TMP/realism")"
 # The generator's output is what is committed (a hand edit would bypass the check).
 cp -a "$GT_SOURCE_DIR/tests/scenarios" "$TMP/scenarios"
 "$PYTHON" "$TMP/scenarios/generate.py"
-diff -r "$GT_SOURCE_DIR/tests/scenarios" "$TMP/scenarios" -x __pycache__ >"$TMP/diff" ||
+diff -r --no-dereference "$GT_SOURCE_DIR/tests/scenarios" "$TMP/scenarios" -x __pycache__ >"$TMP/diff" ||
   fail "tests/scenarios differs from generate.py's output: $(head -40 "$TMP/diff")"
 
 for dir in "$GT_SOURCE_DIR"/tests/scenarios/*/; do
@@ -38,8 +38,8 @@ predicted = next((l.get("file") for l in job.get("libraries", [])
 mapped = {m["pid"]: m for m in cuda.get("mapped", [])}
 for g in d.get("gpus", []):
     for p in g.get("processes") or []:
-        if not p.get("used_memory_bytes"):
-            continue
+        if not p.get("used_memory_bytes") or "compute" not in (p.get("type") or "compute"):
+            continue  # graphics contexts do not go through libcuda
         libs = [l for l in mapped.get(p["pid"], {}).get("libraries", [])
                 if "/libcuda.so" in l["path"]]
         if not libs or any(l["path"] == predicted and not l["deleted"] for l in libs):

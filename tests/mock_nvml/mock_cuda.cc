@@ -63,7 +63,7 @@ struct State {
   std::string module_version;  // the scenario's loaded kernel module
   bool r2_exempt = false;
   bool all_forward_compat = true;  // every GPU a data-center board
-  std::vector<Dev> devs;  // in CUDA's order, visible ones only
+  std::vector<Dev> devs;           // in CUDA's order, visible ones only
   bool inited = false;
   bool loaded = false;
 };
@@ -261,11 +261,9 @@ int branch_of(const std::string& release) { return std::atoi(release.c_str()); }
 /// R2: what cuInit returns for this library under the scenario's module.
 CUresult release_rule(const State& s) {
   const std::string lib = s.cuda.value("library_version", "");
-  if (s.r2_exempt || lib.empty() || s.module_version.empty() || lib == s.module_version)
-    return 0;
+  if (s.r2_exempt || lib.empty() || s.module_version.empty() || lib == s.module_version) return 0;
   const bool compat = s.cuda.value("compat", false);
-  if (compat && branch_of(lib) > branch_of(s.module_version))
-    return s.all_forward_compat ? 0 : 804;
+  if (compat && branch_of(lib) > branch_of(s.module_version)) return s.all_forward_compat ? 0 : 804;
   return 803;
 }
 

@@ -1103,13 +1103,13 @@ def desktop_gpu(path, driver="570.124.04"):
 CUDA_COMPAT_12_8 = "570.124.06"  # cuda-compat-12-8's libcuda release
 
 
-def cuda_compat(root):
-    """cuda-compat-12-8 installed: its libcuda and ptxjitcompiler in
-    /usr/local/cuda-12.8/compat, an ld.so.conf.d file naming that directory
+def cuda_compat(root, release=CUDA_COMPAT_12_8, cuda="12.8"):
+    """cuda-compat-<cuda> installed: its libcuda and ptxjitcompiler in
+    /usr/local/cuda-<cuda>/compat, an ld.so.conf.d file naming that directory
     ahead of the driver's (as NVIDIA's package and the vLLM images do), and
     the cache ldconfig made from it (the compat directory first)."""
-    compat = "usr/local/cuda-12.8/compat"
-    driver_libraries(root, CUDA_COMPAT_12_8, compat,
+    compat = f"usr/local/cuda-{cuda}/compat"
+    driver_libraries(root, release, compat,
                      ("libcuda.so", "libnvidia-ptxjitcompiler.so"))
     write(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
     write(root, "etc/ld.so.conf.d/000-cuda-compat.conf", "/" + compat + "\n")
@@ -1133,6 +1133,21 @@ def cuda_compat_datacenter(path):
             "cache: forward compatibility on data-center GPUs", mutate)
     cuda_compat(os.path.join(path, "root"))
     s["cuda_driver_version"] = 12080  # R4: the loader finds the compat libcuda first
+    return s
+
+
+def cuda_compat_older(path):
+    """8x H100 on R570 with an image's cuda-compat-12-4 (libcuda 550.54.15)
+    first in the loader's cache: a compat library older than the driver
+    fails with 803 (R2: nvidia-container-toolkit#1679, djl-serving#1278);
+    NVML reports its CUDA 12.4 (R4). Nothing runs on the GPUs."""
+    s = hgx(path, "cuda-compat-older", "570.124.04",
+            "8x H100 on R570 with cuda-compat-12-4 (libcuda 550.54.15, older than the "
+            "driver) first in the loader's cache: cuInit 803 for a new job",
+            lambda devs: None)
+    cuda_compat(os.path.join(path, "root"), "550.54.15", "12.4")
+    s["cuda_driver_version"] = 12040  # R4: cuDriverGetVersion of the compat libcuda
+    s["cuda"] = {"library_version": "550.54.15", "driver_version": 12040, "compat": True}
     return s
 
 
@@ -1892,6 +1907,7 @@ SCENARIOS = {
     "desktop-gpu": desktop_gpu,
     "cuda-compat-datacenter": cuda_compat_datacenter,
     "cuda-compat-rtx": cuda_compat_rtx,
+    "cuda-compat-older": cuda_compat_older,
     "two-vllm-tp4": two_vllm_tp4,
     "docker-restart": docker_restart,
     "recovery-reboot": recovery_reboot,

@@ -43,8 +43,7 @@ std::string who_of(const FsRoot& root, uint32_t pid) {
 }
 
 /// The processes NVML lists, with their memory (summed over GPUs).
-std::map<uint32_t, std::optional<uint64_t>> nvml_processes(const NodeSnapshot& snap,
-                                                           bool& listed) {
+std::map<uint32_t, std::optional<uint64_t>> nvml_processes(const NodeSnapshot& snap, bool& listed) {
   std::map<uint32_t, std::optional<uint64_t>> out;
   listed = false;
   for (const GpuState& g : snap.gpus) {

@@ -24,10 +24,10 @@
 
 namespace gt {
 
-inline constexpr uint64_t kMaxMapsBytes = 16ull << 20;       ///< one process's maps
-inline constexpr size_t kMaxScannedProcesses = 4096;         ///< the scan without NVML
-inline constexpr uint64_t kMaxScannedBytes = 256ull << 20;   ///< all maps read by the scan
-inline constexpr size_t kMaxMappedProcesses = 256;           ///< processes kept
+inline constexpr uint64_t kMaxMapsBytes = 16ull << 20;      ///< one process's maps
+inline constexpr size_t kMaxScannedProcesses = 4096;        ///< the scan without NVML
+inline constexpr uint64_t kMaxScannedBytes = 256ull << 20;  ///< all maps read by the scan
+inline constexpr size_t kMaxMappedProcesses = 256;          ///< processes kept
 
 /// The driver libraries named in one maps text, each path once, in order.
 std::vector<MappedLibrary> parse_driver_mappings(std::string_view maps);

@@ -79,7 +79,7 @@ TEST(MappedLibraries, WithoutNvmlTheProcessesMappingADriverLibraryAreFound) {
   t.write("/proc/3187/comm", "sglang::schedul\n");
   t.write("/proc/1/maps", "55d1c0a00000-55d1c0a21000 r--p 00000000 fd:01 1 /sbin/init\n");
   t.write("/proc/self/maps", kMaps);  // not a PID
-  NodeSnapshot s;  // NVML not initialised: no process lists
+  NodeSnapshot s;                     // NVML not initialised: no process lists
   CudaReadiness r;
   read_mapped_libraries(t.root(), s, r);
   ASSERT_EQ(r.mapped.size(), 1u);

@@ -356,7 +356,9 @@ CudaProbeReport probe_cuda(const NodeSnapshot& snap,
   CudaProbeReport r;
   r.library = o.library;
   r.timeout_ms = static_cast<uint64_t>(o.timeout.count());
-  r.module_version = snap.driver_version;
+  // The module's own release (sysfs), which NVML reports when it answers
+  // and which is all there is when NVML is refused.
+  r.module_version = snap.kernel_module_version ? snap.kernel_module_version : snap.driver_version;
   if (!snap.nvml.initialized) r.nvml_error = snap.nvml.error_message.value_or("NVML unusable");
   std::vector<const GpuState*> sel = selected(snap, selection);
   std::vector<ChildJob> jobs = {job(o, {"--node"}, sel)};
