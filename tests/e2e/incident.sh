@@ -18,7 +18,7 @@ touch -d @$((BTIME - 300 - 540 - 600)) "$samples/sample-000122.jsonl"
 touch -d @$((BTIME - 300 - 540)) "$samples/sample-000123.jsonl"
 
 run "$TMP/incident-story" --path /data --sample 0 --wide  # one line per entry
-expect_rc 2  # critical: CUDA cannot start with the container's libraries (803)
+expect_rc 1  # warnings: the storage failure and the idle server; nothing critical
 line_of() { grep -nF -- "$1" "$TMP/out" | head -1 | cut -d: -f1 || true; }
 end=$(line_of "previous boot ended abruptly")
 write=$(line_of "last write under /data: /data/run-0412/samples/sample-000123.jsonl, 9 min before the previous boot ended")
@@ -58,7 +58,7 @@ rm -rf "$TMP/incident-story"
 copy incident-story
 echo timeout >"$TMP/incident-story/root/.gt-fixture/commands/list-boots.rc"
 run "$TMP/incident-story" --sample 0 --timeout 2s --wide
-expect_rc 2
+expect_rc 0  # nothing critical; without the journal the storage failure is not known
 expect_out_contains "not read: journal (boot list): journalctl timed out"
 ((WALL_MS < 5000)) || fail "took $WALL_MS ms"
 echo PASS

@@ -23,7 +23,7 @@ nhc two-vllm-tp4   # WARNING passes without -w
 [[ "$(cat "$TMP/out")" == "rc=0 msg=" ]] || fail "warning without -w: $(cat "$TMP/out")"
 nhc two-vllm-tp4 -w
 expect_out_contains "rc=1 msg=die 1 check_gpu_triage: WARNING gpus=8/8 critical=0 warning=2"
-nhc after-crash   # CUDA cannot start there (803): critical fails without -w
+nhc cuda-compat-older   # CUDA cannot start there (803): critical fails without -w
 grep -q "^rc=1 msg=die 1 check_gpu_triage: CRITICAL .*cuda.driver_mismatch" "$TMP/out" || fail "803: $(cat "$TMP/out")"
 nhc one-gpu-lost
 grep -q "^rc=1 msg=die 1 check_gpu_triage: CRITICAL " "$TMP/out" || fail "lost GPU: $(cat "$TMP/out")"

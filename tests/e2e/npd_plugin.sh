@@ -46,9 +46,9 @@ for dir in "$GT_SOURCE_DIR"/tests/scenarios/*/; do
   ((WALL_MS < 5000)) || fail "$s: took $WALL_MS ms, NPD's default timeout is 5 s"
   echo "$s: rc=$RC ${WALL_MS}ms $(cat "$TMP/out")"
 done
-run after-crash "${args[@]}"
+run cuda-compat-older "${args[@]}"
 expect_rc 1
-[[ "$(cat "$TMP/out")" == "CRITICAL gpus=8/8 critical=1 warning=1 ids=cuda.driver_mismatch,memory.held_idle" ]] ||
-  fail "after-crash: $(cat "$TMP/out")"
+[[ "$(cat "$TMP/out")" == "CRITICAL gpus=8/8 critical=1 warning=0 ids=cuda.driver_mismatch" ]] ||
+  fail "cuda-compat-older: $(cat "$TMP/out")"
 run healthy-h100x8 "${args[@]}"
 expect_rc 0

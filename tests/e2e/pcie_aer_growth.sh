@@ -29,7 +29,7 @@ findings() {  # id: "severity|title|evidence" per finding of that id
 run "$NODE" --sample 0 --json --state-dir "$STATE"
 expect_rc 2
 fatal=$(findings pcie.aer_fatal)
-[[ "$fatal" == "critical|Root port 0000:48:01.0 above GPU 2 (0000:4c:00.0) and GPU 3 (0000:5d:00.0): 1 fatal PCIe error (AER) since boot|"* ]] ||
+[[ "$fatal" == "critical|Root port 0000:48:01.0 above the GPU at 0000:4c:00.0 and the GPU at 0000:5d:00.0: 1 fatal PCIe error (AER) since boot|"* ]] ||
   fail "first run: $fatal"
 [[ "$fatal" == *"TOTAL_ERR_FATAL 1 in aer_dev_fatal (SDES 1)"* ]] || fail "no counts: $fatal"
 [[ "$fatal" != *"since the last run"* ]] || fail "a first run has no last run: $fatal"

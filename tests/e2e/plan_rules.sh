@@ -71,8 +71,11 @@ for log in "$GT_SOURCE_DIR"/tests/fixtures/real/kernel-log/*.log; do
   check_plan "$(basename "$log")"
 done
 run after-crash --json --sample 400ms
-# CUDA would not start (803, issue 34) before anything else; then the server that blocks the job.
-json_check "d['plan'][0]['finding_ids'] == ['cuda.driver_mismatch']" "after-crash: the 803 prediction comes first"
-json_check "d['plan'][1]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "after-crash: then stopping sglang.service"
+# The server that blocks the job is the first and only step (no CUDA failure: issue 46).
+json_check "d['plan'][0]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "after-crash: stopping sglang.service"
+json_check "len(d['plan']) == 1" "after-crash: nothing else to do"
+run upgrade-under-server --json --sample 0
+# Drain the servers on the old libraries, then reboot: the NVML step says both.
+json_check "d['plan'][0]['finding_ids'] == ['nvml.version_mismatch'] and d['plan'][0]['text'].find('First let pid 3187') >= 0" "upgrade: drain first, in the first step"
 run healthy-h100x8 --json --sample 0
 json_check 'd["plan"] == []' "a healthy node has nothing to do"

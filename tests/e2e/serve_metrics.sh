@@ -8,8 +8,8 @@ command -v promtool >/dev/null || fail "promtool missing (scripts/install-deps i
 start_serve after-crash --sample 400ms --max-age 10m
 wait_for_report
 json_check_body() { cp "$TMP/body" "$TMP/out"; json_check "$@"; }
-json_check_body 'd["verdict"] == "CRITICAL" and len(d["gpus"]) == 8' "healthz: the JSON report"
-grep -qi '^X-GPU-Triage-Verdict: CRITICAL' "$TMP/headers" || fail "verdict header: $(cat "$TMP/headers")"
+json_check_body 'd["verdict"] == "WARNING" and len(d["gpus"]) == 8' "healthz: the JSON report"
+grep -qi '^X-GPU-Triage-Verdict: WARNING' "$TMP/headers" || fail "verdict header: $(cat "$TMP/headers")"
 
 fetch /metrics
 [[ "$HTTP_STATUS" == 200 ]] || fail "/metrics status $HTTP_STATUS"
@@ -17,11 +17,11 @@ grep -qi '^Content-Type: text/plain; version=0.0.4; charset=utf-8' "$TMP/headers
   fail "content type: $(cat "$TMP/headers")"
 cp "$TMP/body" "$TMP/out"
 expect_out_contains 'gpu_triage_build_info{Hostname="llm-rtxpro-03",version="0.1.0"} 1'
-expect_out_contains 'gpu_triage_verdict{Hostname="llm-rtxpro-03",verdict="warning"} 0'
-expect_out_contains 'gpu_triage_verdict{Hostname="llm-rtxpro-03",verdict="critical"} 1'
+expect_out_contains 'gpu_triage_verdict{Hostname="llm-rtxpro-03",verdict="warning"} 1'
+expect_out_contains 'gpu_triage_verdict{Hostname="llm-rtxpro-03",verdict="critical"} 0'
 expect_out_contains 'driver_version="590.48.01"'
-expect_out_contains 'nvml_library_version="565.57.01"'
-expect_out_contains 'gpu_triage_finding{id="cuda.driver_mismatch",severity="critical",Hostname="llm-rtxpro-03"} 1'
+expect_out_contains 'nvml_library_version="590.48.01"'
+expect_out_contains 'gpu_triage_finding{id="memory.held_idle",severity="warning",pid="3141",Hostname="llm-rtxpro-03"} 1'
 grep -q '^gpu_triage_gpu_memory_used_bytes{gpu="7",UUID="GPU-[0-9a-f-]*",pci_bus_id="00000000:[0-9A-F]*:00.0",modelName="NVIDIA RTX PRO 6000 Blackwell Server Edition",Hostname="llm-rtxpro-03"} 758' "$TMP/out" ||
   fail "per-GPU labels: $(grep gpu_triage_gpu_memory_used_bytes "$TMP/out")"
 [[ $(grep -c '^gpu_triage_finding{id="memory.held_idle"' "$TMP/out") == 1 ]] || fail "one held_idle finding for the one server"

@@ -3,14 +3,14 @@
 source "$(dirname "$0")/common.sh"
 mkdir -p "$TMP/textfile"
 
-run after-crash --oneline --sample 0 --textfile "$TMP/textfile"
-expect_rc 2  # critical: CUDA cannot start with the container's libraries (803)
+run cuda-compat-older --oneline --sample 0 --textfile "$TMP/textfile"
+expect_rc 2  # critical: CUDA cannot start with the older compat libcuda (803)
 expect_out_contains "CRITICAL gpus=8/8"
 [[ -f "$TMP/textfile/gpu-triage.prom" ]] || fail "no gpu-triage.prom"
 [[ $(ls -A "$TMP/textfile") == gpu-triage.prom ]] || fail "left files behind: $(ls -A "$TMP/textfile")"
 [[ $(stat -c %a "$TMP/textfile/gpu-triage.prom") == 644 ]] || fail "mode"
 prom="$TMP/textfile/gpu-triage.prom"
-grep -q '^gpu_triage_verdict{Hostname="llm-rtxpro-03",verdict="critical"} 1$' "$prom" || fail "verdict"
+grep -q '^gpu_triage_verdict{Hostname="gpu-node-01",verdict="critical"} 1$' "$prom" || fail "verdict"
 grep -q '^gpu_triage_gpu_memory_used_bytes{gpu="0",UUID="GPU-' "$prom" || fail "per-GPU series"
 if grep -q 'gpu_triage_report_age_seconds\|gpu_triage_collections_total' "$prom"; then
   fail "serve's own metrics in a textfile"

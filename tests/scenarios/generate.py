@@ -571,6 +571,9 @@ def pcie_aer_fatal(path):
     for i in (2, 3):
         s["devices"][i]["lost"] = True
         link_lost(root, f"0000:{H100_BUSES[i].lower()}:00.0")
+    # nvidia.ko still has both devices and says which they are.
+    driver_information(root, H100_BUSES, "NVIDIA H100 80GB HBM3",
+                       [d["uuid"] for d in s["devices"]])
     kmsg(root, [
         (3, 7201334012, "pcieport 0000:48:01.0: AER: Uncorrected (Fatal) error received: "
                         "0000:48:01.0"),
@@ -584,8 +587,10 @@ def pcie_aer_fatal(path):
         (4, 7201334200, "nvidia 0000:5d:00.0: AER: can't recover (no error_detected "
                         "callback)"),
         (3, 7201335400, "pcieport 0000:48:01.0: AER: device recovery failed"),
+        (3, 7201911900, "NVRM: GPU at PCI:0000:4c:00: " + s["devices"][2]["uuid"]),
         (3, 7201912000, "NVRM: Xid (PCI:0000:4c:00): 79, pid='<unknown>', name=<unknown>, "
                         "GPU has fallen off the bus."),
+        (3, 7201912050, "NVRM: GPU at PCI:0000:5d:00: " + s["devices"][3]["uuid"]),
         (3, 7201912100, "NVRM: Xid (PCI:0000:5d:00): 79, pid='<unknown>', name=<unknown>, "
                         "GPU has fallen off the bus."),
     ])
