@@ -69,6 +69,9 @@ void check_gpu_stuck(const NodeSnapshot& s, std::vector<Finding>& out);
 /// driver.libraries_replaced: processes on driver files deleted on disk
 /// (libraries_replaced.cc).
 void check_libraries_replaced(const NodeSnapshot& s, std::vector<Finding>& out);
+/// driver.nvidia_smi_other_release: nvidia-smi's header explained
+/// (nvidia_smi_check.cc).
+void check_nvidia_smi(const NodeSnapshot& s, std::vector<Finding>& out);
 
 /// Completes the identity (bus id, name, UUID) of the one GPU NVML could not
 /// name, when the PCI bus or the kernel log say it unambiguously; sets its

@@ -136,8 +136,8 @@ void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<
   if (r.driver_api_version)
     f.evidence += fmt::format("; cuDriverGetVersion {}", *r.driver_api_version);
   f.evidence += s.nvml.initialized ? fmt::format("; {} GPU{} listed by NVML", s.gpus.size(),
-                                                  s.gpus.size() == 1 ? "" : "s")
-                                    : std::string("; NVML not usable, no GPU listed");
+                                                 s.gpus.size() == 1 ? "" : "s")
+                                   : std::string("; NVML not usable, no GPU listed");
   const size_t held = std::count_if(r.gpus.begin(), r.gpus.end(), [](const CudaGpuProbe& p) {
     return p.outcome == CudaOutcome::kSkipped && p.detail && p.detail->starts_with("held");
   });

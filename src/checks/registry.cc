@@ -30,6 +30,7 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"cuda.compat_unsupported", "cuda", S::kCritical, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "cuda-readiness", "A forward-compatibility libcuda on a GPU without forward compatibility: cuInit fails with 804"},
       {"cuda.libraries_unread", "cuda", S::kInfo, St::kUnread, J::kApart, R::kByCommands, E::kAlone, "", "none: an unread source, said in the report", "cuda-readiness", "Which libcuda a job loads, or its release, could not be read"},
       {"driver.version_contradiction", "driver", S::kWarning, St::kDisk, J::kApart, R::kByCommands, E::kAlone, "", "none: the node still works; the plan step is the fix", "nvml-and-the-driver", "NVML answered, so its library is the module's release, yet its file names another"},
+      {"driver.nvidia_smi_other_release", "driver", S::kInfo, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a note, said in the report", "nvml-and-the-driver", "The nvidia-smi first on PATH is another release than the driver: its header shows both"},
       {"driver.libraries_replaced", "driver", S::kWarning, St::kDriver, J::kApart, R::kByCommands, E::kAlone, "", "none: the processes still run; the plan step is the fix", "nvml-and-the-driver", "Running processes map driver libraries replaced on disk since they started"},
       {"cuda.release_contradicted", "cuda", S::kWarning, St::kCuda, J::kApart, R::kByCommands, E::kAlone, "", "none: CUDA works (a process proves it); the release read is wrong", "cuda-readiness", "A libcuda read as another release than the module, yet a process holds GPU memory through it"},
       {"gpu.stuck", "gpu", S::kWarning, St::kGpu, J::kEvent, R::kByCommands, E::kAlone, "", "none: a warning, said in the report", "gpu-presence-and-health", "A GPU busy over the whole window with no process, no memory and idle power"},
@@ -167,6 +168,7 @@ void judge(Report& report, const CheckOptions& options) {
   // After the mounts: of two critical steps of one rank, the mount comes first.
   check_cuda_libraries(s, f);
   check_libraries_replaced(s, f);
+  check_nvidia_smi(s, f);
   check_cuda_node(s, f);
   check_server_topology(s, f);
   check_rank_placement(s, f);

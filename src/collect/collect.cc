@@ -19,6 +19,7 @@
 #include "sources/procfs/container_identity.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/hostname.h"
+#include "sources/procfs/nvidia_smi_binary.h"
 #include "sources/procfs/os_release.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/python_packages.h"
@@ -246,6 +247,7 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
   }
   snap.kernel_module_version = read_kernel_module_version(root);
   snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
+  snap.nvidia_smi = read_nvidia_smi_binaries(root);
   snap.nvidia_modules = read_nvidia_modules(root);
   snap.nvidia_services = read_nvidia_services(root);
   snap.nvidia_services_read = true;

@@ -72,6 +72,13 @@ struct GpuProcess {
   bool operator==(const GpuProcess&) const = default;
 };
 
+/// An nvidia-smi binary on the PATH and the release it was built from.
+struct NvidiaSmiBinary {
+  std::string path;                    ///< as the node names it
+  std::optional<std::string> release;  ///< "565.57.01"; null: not found in its bytes
+  bool operator==(const NvidiaSmiBinary&) const = default;
+};
+
 /// A NUMA node of the machine (/sys/devices/system/node/nodeN).
 struct NumaNode {
   uint32_t id = 0;
@@ -528,7 +535,10 @@ struct NodeSnapshot {
   std::optional<std::string> cuda_driver_version;  ///< "13.1"
   std::optional<std::string> kernel_release;  ///< the running kernel (uname -r); null: a capture
   std::optional<std::string> kernel_module_version;  ///< /sys/module/nvidia
-  std::optional<uint32_t> gpu_count;                 ///< NVML's count
+  /// Every nvidia-smi on the operator's PATH, the one a shell runs first
+  /// (sources/procfs/nvidia_smi_binary.h); null: not looked for (a capture).
+  std::optional<std::vector<NvidiaSmiBinary>> nvidia_smi;
+  std::optional<uint32_t> gpu_count;  ///< NVML's count
 
   std::vector<GpuState> gpus;
   /// The GPU processes grouped into servers (model/server.h); null when no

@@ -192,6 +192,14 @@ J numa_nodes_json(const std::optional<std::vector<NumaNode>>& nodes) {
   return out;
 }
 
+J nvidia_smi_json(const std::optional<std::vector<NvidiaSmiBinary>>& bins) {
+  if (!bins) return nullptr;
+  J out = J::array();
+  for (const NvidiaSmiBinary& b : *bins)
+    out.push_back({{"path", b.path}, {"release", opt(b.release)}});
+  return out;
+}
+
 J kernel_log_json(const std::optional<KernelLog>& log) {
   if (!log) return nullptr;
   J sources = J::array();
@@ -454,6 +462,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["cuda_driver_version"] = opt(snap.cuda_driver_version);
   j["kernel_module_version"] = opt(snap.kernel_module_version);
   j["kernel_release"] = opt(snap.kernel_release);
+  j["nvidia_smi"] = nvidia_smi_json(snap.nvidia_smi);
   j["gpu_count"] = opt(snap.gpu_count);
   J gpus = J::array();
   for (const GpuState& g : snap.gpus) gpus.push_back(gpu_json(g));

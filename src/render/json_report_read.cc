@@ -99,6 +99,14 @@ NumaNode numa_node_of(const J& j, const std::string& path) {
   return n;
 }
 
+NvidiaSmiBinary nvidia_smi_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  NvidiaSmiBinary b;
+  o.get("path", b.path);
+  o.get("release", b.release);
+  return b;
+}
+
 KernelLog::Source log_source_of(const J& j, const std::string& path) {
   Obj o(j, path);
   KernelLog::Source s;
@@ -457,6 +465,7 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   read_optional_each(o, "servers", s.servers, server_of);
   if (const J* p = o.find("pci_devices")) read_each(*p, o.at("pci_devices"), s.pci_devices, pci_of);
   read_optional_each(o, "numa_nodes", s.numa_nodes, numa_node_of);
+  read_optional_each(o, "nvidia_smi", s.nvidia_smi, nvidia_smi_of);
   if (const J* b = o.find("pcie_bridges"))
     read_each(*b, o.at("pcie_bridges"), s.pcie_bridges, bridge_of);
   if (const J* k = o.find("kernel_log"); k && !k->is_null())

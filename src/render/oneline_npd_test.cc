@@ -36,11 +36,10 @@ TEST(OnelineNpd, AfterCrashFitsWhole) {
   r.snapshot.gpu_count = 8;
   r.snapshot.gpus.assign(8, r.snapshot.gpus.front());
   r.snapshot.pci_devices.resize(8);
-  r.findings = {finding("driver.version_contradiction", Severity::kWarning)};
+  r.findings = {finding("cuda.driver_mismatch", Severity::kWarning)};
   for (int i = 0; i < 8; ++i) r.findings.push_back(finding("memory.held_idle", Severity::kWarning));
-  EXPECT_EQ(
-      npd_line(r),
-      "WARNING gpus=8/8 critical=0 warning=9 ids=driver.version_contradiction,memory.held_idle");
+  EXPECT_EQ(npd_line(r),
+            "WARNING gpus=8/8 critical=0 warning=9 ids=cuda.driver_mismatch,memory.held_idle");
 }
 
 TEST(OnelineNpd, CutsIdsToFitAndCountsTheRest) {

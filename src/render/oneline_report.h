@@ -12,7 +12,7 @@
 namespace gt {
 
 /// Writes e.g. "WARNING gpus=8/8 critical=0 warning=9
-/// ids=driver.version_contradiction,memory.held_idle". gpus=A/B: A GPUs answering through NVML (a
+/// ids=cuda.driver_mismatch,memory.held_idle". gpus=A/B: A GPUs answering through NVML (a
 /// lost, hung or inaccessible GPU is not counted; "?" when NVML could not list them), B NVIDIA GPUs
 /// on the PCI bus ("-" for a capture, whose bus was not read); "0/0" when the machine has no NVIDIA
 /// GPU at all.

@@ -27,7 +27,7 @@ s = json.load(open(sys.argv[1]))
 d = s["devices"]
 d[1]["handle_error"] = "NO_PERMISSION"
 d[2]["errors"] = {"nvmlDeviceGetPowerUsage": "UNKNOWN", "nvmlDeviceGetTemperatureV": "UNKNOWN"}
-del d[3]["recovery_action"]
+d[3].pop("recovery_action", None)  # R550 answers none (docs/physics.md D2)
 d[3]["fields"] = {"230": "NOT_SUPPORTED", "226": 1, "227": 0}
 d[4]["nvlinks"]["links"] = {"2": {"errors": {"replay": {"per_s": 50}}}, "17": {"active": False}}
 d[5]["errors"] = {"nvmlDeviceGetMemoryInfo": "GPU_IS_LOST"}

@@ -1,0 +1,57 @@
+#include "sources/procfs/nvidia_smi_binary.h"
+
+#include <gtest/gtest.h>
+
+#include "util/test_util.h"
+
+namespace gt {
+namespace nvidia_smi_binary_test {
+namespace {
+
+// The bytes around the marker as Debian's nvidia-smi 535.261.03 has them.
+std::string smi(const std::string& release) {
+  using namespace std::string_literals;
+  return "\x7f"s + "ELF...@ERR!\0<TIME STAMP\0"s + release + "\0<NVSMIV\0Persistence-M\0"s +
+         "| NVIDIA-SMI <NVSMIV  > ...";
+}
+
+TEST(NvidiaSmiBinary, TheReleaseBeforeTheHeaderPlaceholder) {
+  EXPECT_EQ(nvidia_smi_release_in(smi("565.57.01")), "565.57.01");
+  EXPECT_EQ(nvidia_smi_release_in(smi("535.261.03")), "535.261.03");
+}
+
+TEST(NvidiaSmiBinary, NothingElseIsTakenForAVersion) {
+  EXPECT_EQ(nvidia_smi_release_in("built with 1.2.13 and 565.57.01"), std::nullopt);
+  EXPECT_EQ(nvidia_smi_release_in(smi("not.a.version")), std::nullopt);
+  using namespace std::string_literals;
+  EXPECT_EQ(nvidia_smi_release_in("\0<NVSMIV\0"s), std::nullopt);           // nothing before
+  EXPECT_EQ(nvidia_smi_release_in("565.57.01\0<NVSMIV\0"s), std::nullopt);  // no NUL before
+  EXPECT_EQ(nvidia_smi_release_in(""), std::nullopt);
+}
+
+TEST(NvidiaSmiBinary, EveryCopyOnThePathFirstFirstALinkOnce) {
+  TempTree t;
+  t.write("/usr/local/nvidia/bin/nvidia-smi", smi("565.57.01"));
+  t.write("/usr/bin/nvidia-smi", smi("590.48.01"));
+  t.symlink("/usr/bin/nvidia-smi", "/usr/local/bin/nvidia-smi");  // the same file again
+  t.write("/usr/sbin/nvidia-smi/x", "a directory is not a binary");
+  std::vector<NvidiaSmiBinary> bins = read_nvidia_smi_binaries(t.root());
+  ASSERT_EQ(bins.size(), 2u);
+  EXPECT_EQ(bins[0].path, "/usr/local/nvidia/bin/nvidia-smi");
+  EXPECT_EQ(bins[0].release, "565.57.01");
+  EXPECT_EQ(bins[1].path, "/usr/local/bin/nvidia-smi");
+  EXPECT_EQ(bins[1].release, "590.48.01");
+}
+
+TEST(NvidiaSmiBinary, NoneIsEmptyAndABinaryWithoutTheMarkerHasNoRelease) {
+  TempTree t;
+  EXPECT_TRUE(read_nvidia_smi_binaries(t.root()).empty());
+  t.write("/usr/bin/nvidia-smi", "#!/bin/sh\necho a wrapper\n");
+  std::vector<NvidiaSmiBinary> bins = read_nvidia_smi_binaries(t.root());
+  ASSERT_EQ(bins.size(), 1u);
+  EXPECT_EQ(bins[0].release, std::nullopt);
+}
+
+}  // namespace
+}  // namespace nvidia_smi_binary_test
+}  // namespace gt
