@@ -160,9 +160,12 @@ class Redactor {
     while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t')) out_.text += t_[i_++];
     size_t k = i_;
     // To the end of the line, the NUL-separated entry or the quoted string
-    // (an escaped quote or newline inside a JSON string ends it too).
+    // (an escaped quote or newline inside a JSON string ends it too), or,
+    // in a command line joined by spaces, to the next option (" -x").
     while (k < t_.size() && !is_one_of(t_[k], std::string_view("\n\r\"'\0", 5)) &&
-           !(t_[k] == '\\' && k + 1 < t_.size() && is_one_of(t_[k + 1], "\"'nrt")))
+           !(t_[k] == '\\' && k + 1 < t_.size() && is_one_of(t_[k + 1], "\"'nrt")) &&
+           !(t_[k] == ' ' && k + 2 < t_.size() && t_[k + 1] == '-' &&
+             (is_ident(t_[k + 2]) || t_[k + 2] == '-')))
       ++k;
     redact_to(k, std::string(name) + ":");
     return true;

@@ -131,6 +131,9 @@ TEST(Redact, HeaderArguments) {
                 .text,
             nul("curl|-H|Cookie: <redacted>|-H|x-api-key: <redacted>|-H|Accept: a|"));
   EXPECT_EQ(redact_secrets("api_key: Y1\nmodel: /m\n").text, "api_key: <redacted>\nmodel: /m\n");
+  // Joined by spaces (the report's cmdline): to the next option.
+  EXPECT_EQ(redact_secrets("curl -H Cookie: s=C1; t=2 -H x-api-key: K2 --port 8").text,
+            "curl -H Cookie: <redacted> -H x-api-key: <redacted> --port 8");
 }
 
 TEST(Redact, UserPasswordOptions) {

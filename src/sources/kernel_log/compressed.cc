@@ -27,6 +27,7 @@ class Tail {
       dropped_ = true;
     }
   }
+  bool dropped() const { return dropped_; }
   std::string take() {
     if (out_.size() > cap_) {
       out_.erase(0, out_.size() - cap_);
@@ -41,6 +42,11 @@ class Tail {
   std::string out_;
   bool dropped_ = false;
 };
+
+Inflated finished(Tail& tail) {
+  std::string data = tail.take();
+  return Inflated{std::move(data), std::nullopt, tail.dropped()};
+}
 
 Inflated failed(const char* format, const std::string& name, const std::string& why) {
   return Inflated{{}, std::string("cannot read ") + name + ": " + format + " data " + why};
@@ -74,7 +80,7 @@ Inflated gunzip(std::string_view in, const std::string& name, size_t cap) {
     if (compression_of(in.substr(at)) != Compression::kGzip)
       return failed("gzip", name, "followed by bytes that are not another gzip member");
   }
-  return Inflated{tail.take(), std::nullopt};
+  return finished(tail);
 }
 
 Inflated unxz(std::string_view in, const std::string& name, size_t cap) {
@@ -93,7 +99,7 @@ Inflated unxz(std::string_view in, const std::string& name, size_t cap) {
     tail.add(buf.data(), buf.size() - s.avail_out);
   }
   lzma_end(&s);
-  if (rc == LZMA_STREAM_END) return Inflated{tail.take(), std::nullopt};
+  if (rc == LZMA_STREAM_END) return finished(tail);
   if (rc == LZMA_BUF_ERROR) return failed("xz", name, "cut short");
   if (rc == LZMA_MEM_ERROR) return failed("xz", name, "needs more memory than there is");
   return failed("xz", name, rc == LZMA_FORMAT_ERROR ? "not in the .xz format" : "corrupt");
@@ -124,7 +130,7 @@ Inflated unzstd(std::string_view in, const std::string& name, size_t cap) {
   }
   ZSTD_freeDCtx(d);
   if (left != 0) return failed("zstd", name, "cut short");
-  return Inflated{tail.take(), std::nullopt};
+  return finished(tail);
 }
 
 }  // namespace

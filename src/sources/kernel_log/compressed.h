@@ -26,6 +26,7 @@ const char* compression_name(Compression c);
 struct Inflated {
   std::string data;
   std::optional<std::string> error;
+  bool cut = false;  ///< the beginning was dropped to keep `cap` bytes
 };
 
 /// Inflates `in` (every member or frame, one after the other, as gzip -d
