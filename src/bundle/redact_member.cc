@@ -25,8 +25,7 @@ RedactedMember redact_gzip(TreeEntry e) {
 }  // namespace
 
 RedactedMember redact_member(TreeEntry e) {
-  if (e.type == TreeEntry::Type::kFile &&
-      klog::compression_of(e.bytes) == klog::Compression::kGzip)
+  if (e.type == TreeEntry::Type::kFile && klog::compression_of(e.bytes) == klog::Compression::kGzip)
     return redact_gzip(std::move(e));
   RedactedMember out;
   std::string& text = e.type == TreeEntry::Type::kLink ? e.target : e.bytes;

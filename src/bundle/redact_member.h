@@ -20,9 +20,9 @@ namespace gt {
 inline constexpr size_t kGzipTextCap = 128u << 20;
 
 struct RedactedMember {
-  std::optional<TreeEntry> entry;   ///< nullopt: left out (see `left_out`)
-  std::vector<std::string> what;    ///< names and rules redacted, never a value
-  std::string left_out;             ///< why the member is not in the bundle
+  std::optional<TreeEntry> entry;  ///< nullopt: left out (see `left_out`)
+  std::vector<std::string> what;   ///< names and rules redacted, never a value
+  std::string left_out;            ///< why the member is not in the bundle
 };
 
 /// `e` with every secret replaced; folders unchanged.

@@ -14,7 +14,8 @@ std::string gunzip(const std::string& gz) {
 
 TEST(RedactMember, AGzipMemberIsRedactedInsideAndStaysGzip) {
   const std::string log = "journal: vllm serve /models/m --api-key -xBUG1 --port 8000\n";
-  RedactedMember r = redact_member({TreeEntry::Type::kFile, "bug-report/x.log.gz", gzip_bytes(log), {}});
+  RedactedMember r =
+      redact_member({TreeEntry::Type::kFile, "bug-report/x.log.gz", gzip_bytes(log), {}});
   ASSERT_TRUE(r.entry);
   const std::string text = gunzip(r.entry->bytes);
   EXPECT_EQ(text, "journal: vllm serve /models/m --api-key <redacted> --port 8000\n");

@@ -59,8 +59,10 @@ void redact_members(std::vector<TreeEntry>& entries, BundleManifest& m) {
     const std::string name = e.name;
     RedactedMember r = redact_member(std::move(e));
     for (std::string& what : r.what) m.redactions.push_back({name, std::move(what)});
-    if (r.entry) kept.push_back(std::move(*r.entry));
-    else m.notes.push_back(std::move(r.left_out));
+    if (r.entry)
+      kept.push_back(std::move(*r.entry));
+    else
+      m.notes.push_back(std::move(r.left_out));
   }
   entries = std::move(kept);
 }

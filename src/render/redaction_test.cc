@@ -21,8 +21,8 @@
 namespace gt {
 namespace redaction_test {
 
-const std::vector<std::string> kSecrets = {"PLANTEDdash1", "PLANTEDs3pw2", "AKIAPLANTED3EXAMPL",
-                                           "PLANTEDsig4", "PLANTEDcookie5", "PLANTEDpem6",
+const std::vector<std::string> kSecrets = {"PLANTEDdash1", "PLANTEDs3pw2",   "AKIAPLANTED3EXAMPL",
+                                           "PLANTEDsig4",  "PLANTEDcookie5", "PLANTEDpem6",
                                            "PLANTEDcurl7", "PLANTEDtok8"};
 
 /// The test report with a secret in every string from outside.

@@ -33,7 +33,8 @@ struct NextFind {
   size_t from = std::string_view::npos;
   size_t at = 0;
   size_t find(std::string_view t, std::string_view what, size_t pos) {
-    if (from == std::string_view::npos || pos < from || (at != std::string_view::npos && at < pos)) {
+    if (from == std::string_view::npos || pos < from ||
+        (at != std::string_view::npos && at < pos)) {
       from = pos;
       at = t.find(what, pos);
     }
@@ -114,8 +115,7 @@ class Redactor {
       return close == std::string_view::npos ? t_.size() : close + 1;
     }
     size_t j = from;
-    while (j < t_.size() && t_[j] != '\0' && (nul_list || !is_one_of(t_[j], " \t\n\r\"'\\&")))
-      ++j;
+    while (j < t_.size() && t_[j] != '\0' && (nul_list || !is_one_of(t_[j], " \t\n\r\"'\\&"))) ++j;
     return j;
   }
 

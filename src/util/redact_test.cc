@@ -40,9 +40,8 @@ TEST(Redact, UnitFileEnvironment) {
 TEST(Redact, HeadersAndUrls) {
   RedactedText r =
       redact_secrets("curl -H 'Authorization: Bearer abc' https://bob:hunter2@host/x?token=t1&x=1");
-  EXPECT_EQ(
-      r.text,
-      "curl -H 'Authorization: <redacted>' https://<redacted>@host/x?token=<redacted>&x=1");
+  EXPECT_EQ(r.text,
+            "curl -H 'Authorization: <redacted>' https://<redacted>@host/x?token=<redacted>&x=1");
   EXPECT_EQ(r.what, (std::vector<std::string>{"Authorization:", "URL userinfo", "token"}));
   // A URL without a password, a port, an e-mail address: unchanged.
   for (const char* keep : {"http://host:8000/v1", "git@github.com:a/b", "ssh://bob@host"})
@@ -100,9 +99,9 @@ TEST(Redact, PemBlocksWhereverTheyStand) {
             "--private-key <redacted> --port 9");
   EXPECT_EQ(redact_secrets(nul("KEY_PEM=-----BEGIN PRIVATE KEY-----MIIcut|PATH=/b|")).text,
             nul("KEY_PEM=<redacted>|PATH=/b|"));
-  EXPECT_EQ(redact_secrets("x -----BEGIN EC PRIVATE KEY-----\nAAA\n-----END EC PRIVATE KEY-----\n")
-                .text,
-            "x -----BEGIN EC PRIVATE KEY-----<redacted>-----END EC PRIVATE KEY-----\n");
+  EXPECT_EQ(
+      redact_secrets("x -----BEGIN EC PRIVATE KEY-----\nAAA\n-----END EC PRIVATE KEY-----\n").text,
+      "x -----BEGIN EC PRIVATE KEY-----<redacted>-----END EC PRIVATE KEY-----\n");
 }
 
 TEST(Redact, UrlUserinfoInAnyForm) {
@@ -127,9 +126,9 @@ TEST(Redact, SignatureAndTokenQueryParameters) {
 }
 
 TEST(Redact, HeaderArguments) {
-  EXPECT_EQ(redact_secrets(nul("curl|-H|Cookie: session=C1; id=2|-H|x-api-key: K2|-H|Accept: a|"))
-                .text,
-            nul("curl|-H|Cookie: <redacted>|-H|x-api-key: <redacted>|-H|Accept: a|"));
+  EXPECT_EQ(
+      redact_secrets(nul("curl|-H|Cookie: session=C1; id=2|-H|x-api-key: K2|-H|Accept: a|")).text,
+      nul("curl|-H|Cookie: <redacted>|-H|x-api-key: <redacted>|-H|Accept: a|"));
   EXPECT_EQ(redact_secrets("api_key: Y1\nmodel: /m\n").text, "api_key: <redacted>\nmodel: /m\n");
   // Joined by spaces (the report's cmdline): to the next option.
   EXPECT_EQ(redact_secrets("curl -H Cookie: s=C1; t=2 -H x-api-key: K2 --port 8").text,
@@ -153,8 +152,8 @@ TEST(Redact, TokenShapesUnderAnyName) {
       "AIzaSyA1234567890abcdefghijklmnopqrstu";
   EXPECT_EQ(redact_secrets(in).text,
             "log: got <redacted> and <redacted> <redacted> <redacted> <redacted> <redacted>");
-  for (const char* keep : {"/models/hf_downloads_llama", "/m/sk-long-model-name-instruct",
-                           "task-sk-1", "AKIA"})
+  for (const char* keep :
+       {"/models/hf_downloads_llama", "/m/sk-long-model-name-instruct", "task-sk-1", "AKIA"})
     EXPECT_EQ(redact_secrets(keep).text, keep);
 }
 

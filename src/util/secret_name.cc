@@ -24,13 +24,13 @@ std::vector<std::string> upper_parts(std::string_view name) {
 
 bool is_secret_part(const std::string& part) {
   static constexpr std::array<std::string_view, 14> kEndings = {
-      "TOKEN",  "KEY",       "SECRET",    "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL",
-      "AUTH",   "AUTHORIZATION", "COOKIE", "SESSION", "SIGNATURE", "DSN", "WEBHOOK"};
+      "TOKEN", "KEY",           "SECRET", "PASSWORD", "PASSWD",    "PASSPHRASE", "CREDENTIAL",
+      "AUTH",  "AUTHORIZATION", "COOKIE", "SESSION",  "SIGNATURE", "DSN",        "WEBHOOK"};
   // Whole parts only: short words that end many harmless ones (BYPASS,
   // COMPASS), and the plurals.
   static constexpr std::array<std::string_view, 10> kWhole = {
-      "PASS", "PAT", "SIG", "PRIVATE", "KEYS", "SECRETS", "PASSWORDS", "CREDENTIALS", "COOKIES",
-      "WEBHOOKS"};
+      "PASS",    "PAT",       "SIG",         "PRIVATE", "KEYS",
+      "SECRETS", "PASSWORDS", "CREDENTIALS", "COOKIES", "WEBHOOKS"};
   for (std::string_view w : kEndings)
     if (part.ends_with(w)) return true;
   return std::find(kWhole.begin(), kWhole.end(), part) != kWhole.end();
@@ -39,8 +39,8 @@ bool is_secret_part(const std::string& part) {
 /// A last component that names something about a secret, not the secret.
 bool is_qualifier(const std::string& part) {
   static constexpr std::array<std::string_view, 19> kQualifiers = {
-      "TYPE",   "DTYPE", "MODE", "LEN",     "LENGTH", "SIZE",  "FILE",   "PATH",  "DIR", "NAME",
-      "HEADER", "ENV",   "VAR",  "TIMEOUT", "TTL",    "COUNT", "LIMIT",  "FORMAT", "BITS"};
+      "TYPE",   "DTYPE", "MODE", "LEN",     "LENGTH", "SIZE",  "FILE",  "PATH",   "DIR", "NAME",
+      "HEADER", "ENV",   "VAR",  "TIMEOUT", "TTL",    "COUNT", "LIMIT", "FORMAT", "BITS"};
   return std::find(kQualifiers.begin(), kQualifiers.end(), part) != kQualifiers.end();
 }
 

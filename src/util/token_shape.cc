@@ -36,10 +36,14 @@ constexpr std::array<Shape, 16> kShapes = {{
 bool in_body(char c, Body b) {
   const auto u = static_cast<unsigned char>(c);
   switch (b) {
-    case Body::kAlnum: return std::isalnum(u) != 0;
-    case Body::kAlnumUnderscore: return std::isalnum(u) != 0 || c == '_';
-    case Body::kAlnumDash: return std::isalnum(u) != 0 || c == '_' || c == '-';
-    case Body::kUpperDigits: return std::isupper(u) != 0 || std::isdigit(u) != 0;
+    case Body::kAlnum:
+      return std::isalnum(u) != 0;
+    case Body::kAlnumUnderscore:
+      return std::isalnum(u) != 0 || c == '_';
+    case Body::kAlnumDash:
+      return std::isalnum(u) != 0 || c == '_' || c == '-';
+    case Body::kUpperDigits:
+      return std::isupper(u) != 0 || std::isdigit(u) != 0;
   }
   return false;
 }

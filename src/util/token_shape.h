@@ -15,8 +15,8 @@
 namespace gt {
 
 struct TokenShape {
-  size_t length = 0;          ///< bytes of the token at the position; 0: none
-  std::string_view prefix;    ///< which shape ("ghp_"), for the manifest
+  size_t length = 0;        ///< bytes of the token at the position; 0: none
+  std::string_view prefix;  ///< which shape ("ghp_"), for the manifest
 };
 
 /// The well-known token starting at `at` in `text`, if any (length 0).
