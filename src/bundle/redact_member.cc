@@ -9,7 +9,8 @@ namespace {
 
 RedactedMember redact_gzip(TreeEntry e) {
   RedactedMember out;
-  klog::Inflated in = klog::inflate_log(e.bytes, klog::Compression::kGzip, e.name, kGzipTextCap);
+  klog::Inflated in =
+      klog::inflate_log(e.bytes, klog::Compression::kGzip, e.name, kGzipTextCap, true);
   if (in.error || in.cut) {
     out.left_out = e.name + " left out, not stored unredacted: " +
                    (in.error ? *in.error : "it decompresses to more than 128 MiB");
