@@ -280,6 +280,21 @@ class Redactor {
     return true;
   }
 
+  /// A TOML, INI or Python line's `api_key = "..."` (name ending at
+  /// `name_end`): only a quoted value, so `if key == x` stays code.
+  bool spaced_assignment(std::string_view name, size_t name_end) {
+    size_t k = name_end;
+    while (k < t_.size() && (t_[k] == ' ' || t_[k] == '\t')) ++k;
+    if (k == name_end || k + 1 >= t_.size() || t_[k] != '=' || t_[k + 1] == '=') return false;
+    size_t v = k + 1;
+    while (v < t_.size() && (t_[v] == ' ' || t_[v] == '\t')) ++v;
+    if (v >= t_.size() || (t_[v] != '"' && t_[v] != '\'') || !is_secret_name(name)) return false;
+    out_.text += t_.substr(i_, v - i_);
+    i_ = v;
+    redact_to(value_end(v, false), std::string(name));
+    return true;
+  }
+
   bool assignment() {
     if (!is_ident(t_[i_]) || std::isdigit(static_cast<unsigned char>(t_[i_])) ||
         (i_ > 0 && is_ident(t_[i_ - 1])))
@@ -287,6 +302,7 @@ class Redactor {
     size_t j = i_;
     while (j < t_.size() && is_ident(t_[j])) ++j;
     const std::string_view name = t_.substr(i_, j - i_);
+    if (spaced_assignment(name, j)) return true;
     // Not a NAME= (or not a secret one): copied as it is, scanning goes on
     // after the name (Environment=HF_TOKEN=... finds HF_TOKEN next).
     if (j >= t_.size() || t_[j] != '=' || !is_secret_name(name)) {

@@ -35,6 +35,9 @@ TEST(Redact, UnitFileEnvironment) {
   EXPECT_EQ(redact_secrets("Environment=HF_TOKEN=hf_1 MODE=x\nEnvironment=\"API_KEY=a b\"\n").text,
             "Environment=HF_TOKEN=<redacted> MODE=x\nEnvironment=\"API_KEY=<redacted>\"\n");
   EXPECT_EQ(redact_secrets("export DB_PASSWORD='p w'\n").text, "export DB_PASSWORD=<redacted>\n");
+  // TOML, INI, Python: spaced, the value quoted.
+  EXPECT_EQ(redact_secrets("api_key = \"sk-1\"\nport = 8000\nif key == x:\n").text,
+            "api_key = <redacted>\nport = 8000\nif key == x:\n");
 }
 
 TEST(Redact, HeadersAndUrls) {

@@ -38,9 +38,10 @@ bool is_secret_part(const std::string& part) {
 
 /// A last component that names something about a secret, not the secret.
 bool is_qualifier(const std::string& part) {
-  static constexpr std::array<std::string_view, 19> kQualifiers = {
-      "TYPE",   "DTYPE", "MODE", "LEN",     "LENGTH", "SIZE",  "FILE",  "PATH",   "DIR", "NAME",
-      "HEADER", "ENV",   "VAR",  "TIMEOUT", "TTL",    "COUNT", "LIMIT", "FORMAT", "BITS"};
+  static constexpr std::array<std::string_view, 24> kQualifiers = {
+      "TYPE",  "DTYPE",  "MODE",   "LEN",  "LENGTH", "SIZE",    "FILE",    "PATH",
+      "DIR",   "NAME",   "HEADER", "ENV",  "VAR",    "TIMEOUT", "TTL",     "COUNT",
+      "LIMIT", "FORMAT", "BITS",   "SOCK", "PORT",   "HOST",    "ENABLED", "DISABLED"};
   return std::find(kQualifiers.begin(), kQualifiers.end(), part) != kQualifiers.end();
 }
 

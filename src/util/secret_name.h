@@ -10,8 +10,9 @@
 //     (KEYS, SECRETS, PASSWORDS, CREDENTIALS, COOKIES, WEBHOOKS);
 //   - but not when the name's last component says the value is something
 //     else about the secret: its type, mode, size, file, path, directory,
-//     name, header, environment variable, timeout or count
-//     (--key-cache-dtype, KEY_FILE, --api-key-header, SESSION_TIMEOUT).
+//     name, header, environment variable, timeout, count, socket, port,
+//     host or switch (--key-cache-dtype, KEY_FILE, --api-key-header,
+//     SESSION_TIMEOUT, SSH_AUTH_SOCK, XDG_SESSION_TYPE, AUTH_ENABLED).
 // --tokenizer, --max-num-batched-tokens, --kv-cache-dtype, --ssl-keyfile
 // and AUTHOR are no secret: no component is one of the words above.
 #pragma once

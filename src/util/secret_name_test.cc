@@ -38,11 +38,28 @@ TEST(SecretName, NamesThatSaySecret) {
 }
 
 TEST(SecretName, ComponentsNotSubstrings) {
-  for (const char* n :
-       {"tokenizer", "max-num-batched-tokens", "ssl-keyfile", "CUDA_VISIBLE_DEVICES", "PATH",
-        "model", "author", "kv-cache-dtype", "key-cache-dtype", "tokenizer-mode", "api-key-file",
-        "KEY_PATH", "session-len", "SESSION_TIMEOUT", "compass", "bypass", "api-key-header", "tp",
-        "port"})
+  for (const char* n : {"tokenizer",
+                        "max-num-batched-tokens",
+                        "ssl-keyfile",
+                        "CUDA_VISIBLE_DEVICES",
+                        "PATH",
+                        "model",
+                        "author",
+                        "kv-cache-dtype",
+                        "key-cache-dtype",
+                        "tokenizer-mode",
+                        "api-key-file",
+                        "KEY_PATH",
+                        "session-len",
+                        "SESSION_TIMEOUT",
+                        "SSH_AUTH_SOCK",
+                        "XDG_SESSION_TYPE",
+                        "AUTH_ENABLED",
+                        "compass",
+                        "bypass",
+                        "api-key-header",
+                        "tp",
+                        "port"})
     EXPECT_FALSE(is_secret_name(n)) << n;
   EXPECT_FALSE(is_secret_name(""));
   EXPECT_FALSE(is_secret_name("--"));
