@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "history/record.h"
+#include "util/redact.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -76,9 +77,12 @@ void mounts(const Fingerprint& before, const Fingerprint& now,
     auto is = std::find_if(now.mounts.begin(), now.mounts.end(),
                            [&](const MountPrint& m) { return m.path == was.path; });
     if (is == now.mounts.end()) continue;
+    // The record holds what json_text wrote, redacted (issue 47): a source
+    // with a password (//user:pw@server/share) is compared as recorded.
     const bool moved = (was.device && is->device)
                            ? *was.device != *is->device
-                           : (was.source && is->source && *was.source != *is->source);
+                           : (was.source && is->source &&
+                              redact_secrets(*was.source).text != redact_secrets(*is->source).text);
     if (!moved) continue;
     FingerprintChange c;
     c.kind = FingerprintChangeKind::kDataDevice;

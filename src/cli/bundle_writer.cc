@@ -8,12 +8,12 @@
 
 #include "bundle/bundle_file.h"
 #include "bundle/child_collectors.h"
+#include "bundle/redact_member.h"
 #include "bundle/tree_copy.h"
 #include "cli/run_triage.h"
 #include "render/bundle_manifest.h"
 #include "render/json_report.h"
 #include "render/table_report.h"
-#include "util/redact.h"
 
 namespace gt {
 namespace {
@@ -51,19 +51,20 @@ std::vector<TreeEntry> report_members(const Report& report) {
           {TreeEntry::Type::kFile, "nvml.json", render_nvml_answers(report), {}}};
 }
 
-/// Replaces every secret in every file member; the manifest names each.
+/// Replaces every secret in every member (a gzip member decompressed);
+/// the manifest names each member and rule, and each member left out.
 void redact_members(std::vector<TreeEntry>& entries, BundleManifest& m) {
+  std::vector<TreeEntry> kept;
   for (TreeEntry& e : entries) {
-    if (e.type == TreeEntry::Type::kFile) {
-      RedactedText r = redact_secrets(e.bytes);
-      e.bytes = std::move(r.text);
-      for (std::string& what : r.what) m.redactions.push_back({e.name, std::move(what)});
-    } else if (e.type == TreeEntry::Type::kLink) {
-      RedactedText r = redact_secrets(e.target);
-      e.target = std::move(r.text);
-      for (std::string& what : r.what) m.redactions.push_back({e.name, std::move(what)});
-    }
+    const std::string name = e.name;
+    RedactedMember r = redact_member(std::move(e));
+    for (std::string& what : r.what) m.redactions.push_back({name, std::move(what)});
+    if (r.entry)
+      kept.push_back(std::move(*r.entry));
+    else
+      m.notes.push_back(std::move(r.left_out));
   }
+  entries = std::move(kept);
 }
 
 /// nvidia-smi -q -x and nvidia-bug-report.sh, each under its deadline.

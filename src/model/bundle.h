@@ -51,7 +51,7 @@ struct BundleMember {
 /// member; never the value.
 struct Redaction {
   std::string member;
-  std::string what;  ///< "HF_TOKEN", "--api-key", "Authorization:", "URL password"
+  std::string what;  ///< the name or the rule: "HF_TOKEN", "--api-key", "URL userinfo"
 };
 
 /// A member cut to keep the archive under --max-size.

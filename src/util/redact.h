@@ -1,42 +1,49 @@
-// Redaction of the secrets GPU servers carry on their command lines and in
-// their environments (HF tokens, API keys), for everything `gpu-triage
-// bundle` writes (issue 37). One pass over any text: a /proc environ or
-// cmdline (NUL-separated), a unit file, a log, a JSON or text report.
-// Replaced by "<redacted>", the name kept:
-//   - NAME=VALUE where NAME is secret (below): environ entries, unit files'
-//     Environment=, shell lines, URL query parameters (?token=...);
-//   - --NAME VALUE and --NAME=VALUE where NAME is secret (--api-key,
-//     --hf-token, --auth-token);
-//   - the value of an "Authorization:" header, to the end of its line or
-//     string;
-//   - the password of a URL's user:password@;
-//   - a JSON member "NAME": "VALUE" where NAME is secret, raw or escaped
-//     inside a JSON string (an environment variable holding JSON).
-// A name is secret when one of its parts (split at '-' and '_', any case)
-// ends with TOKEN, KEY, SECRET, PASSWORD, PASSWD, CREDENTIAL or AUTH, or is
-// KEYS, SECRETS, PASSWORDS, CREDENTIALS or PAT: HF_TOKEN, GITHUB_PAT, OPENAI_API_KEY, APIKEY
-// and DB_PASSWORD are; --tokenizer, --max-num-batched-tokens and
-// --ssl-keyfile (values a replay needs, never secrets) are not.
+// Redaction of the secrets GPU servers carry on their command lines, in
+// their environments, unit files and logs (HF tokens, API keys, object-store
+// keys, webhook URLs): the one rule for every text that leaves gpu-triage
+// (issues 37 and 47). util/json_text.h applies it to every string of every
+// JSON document, util/terminal_text.h to every outside string a text
+// renderer or Prometheus label shows, and the bundle to every member it
+// copies (the bug report decompressed). One pass over any text: a /proc
+// environ or cmdline (NUL-separated), a unit file, a log, a report.
+// Replaced by "<redacted>", the name kept (names: util/secret_name.h):
+//   - NAME=VALUE with a secret NAME: environ entries, unit files'
+//     Environment=, shell lines, URL query parameters (?sig=, ?token=,
+//     X-Amz-Signature=);
+//   - --NAME VALUE and --NAME=VALUE with a secret NAME, whatever the
+//     value's first character (--api-key -x...); the next word is no value
+//     only when it is itself a long option (--no-auth --port 1);
+//   - -u, --user and --proxy-user values holding user:password;
+//   - a header or YAML member "NAME: VALUE" with a secret NAME
+//     (Authorization:, Cookie:, X-Api-Key:, api_key:), to the end of its
+//     line or string;
+//   - a URL's userinfo, user:password@ and token@ alike (an ssh:// user
+//     name is kept);
+//   - a JSON member "NAME": "VALUE" with a secret NAME, raw or escaped
+//     inside a JSON string (an environment variable holding JSON);
+//   - the body of a PEM block (-----BEGIN ... -----END), to its END line
+//     or, cut short, to the end of its value;
+//   - a well-known token shape anywhere (util/token_shape.h).
 // A value in a NUL-separated text (environ, cmdline) runs to the next NUL;
 // elsewhere to a space, a quote, a backslash, '&' or the line's end, and a
-// quoted value to its closing quote.
+// quoted value to its closing quote. Applying it twice changes nothing.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "util/secret_name.h"
+
 namespace gt {
 
 inline constexpr std::string_view kRedacted = "<redacted>";
 
-/// Whether a variable or option name carries a secret (see above).
-bool is_secret_name(std::string_view name);
-
 struct RedactedText {
   std::string text;
-  /// What was redacted, each once, in order: "HF_TOKEN", "--api-key",
-  /// "Authorization:", "URL password". Never a value.
+  /// What was redacted, each once, in order: the name ("HF_TOKEN",
+  /// "--api-key", "Authorization:") or the rule ("URL userinfo", "PEM
+  /// block", "token ghp_"). Never a value.
   std::vector<std::string> what;
 };
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "util/redact.h"
+
 namespace gt {
 namespace {
 
@@ -66,7 +68,10 @@ void append_escaped(std::string_view bytes, std::string& out) {
 
 }  // namespace
 
-std::string for_terminal(std::string_view s, size_t max_bytes) {
+std::string for_terminal(std::string_view raw, size_t max_bytes) {
+  // Secrets out first (issue 47), before anything is cut or wrapped.
+  const std::string redacted = redact_secrets(raw).text;
+  const std::string_view s = redacted;
   const bool plain = std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
   if (plain && s.size() <= max_bytes) return std::string(s);
   std::string out;

@@ -3,6 +3,8 @@
 // nvidia-smi's words, kernel-log text, an error quoting input) reaches a
 // terminal: every text renderer and every error printed to stderr passes it
 // through for_terminal(). JSON output does not (its own escaping is exact).
+// Its secrets are redacted first (util/redact.h): what a terminal, a text
+// report, a Prometheus label or a textfile shows holds none.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +14,8 @@
 
 namespace gt {
 
-/// `s` as it may be printed: valid UTF-8 kept; ESC, CR, LF and TAB shown as
+/// `s` as it may be printed: its secrets redacted (util/redact.h); valid
+/// UTF-8 kept; ESC, CR, LF and TAB shown as
 /// \e, \r, \n, \t; every other control character (C0, DEL, C1), every byte
 /// of a character that reorders or breaks lines (bidi overrides, U+2028,
 /// U+2029) and every byte that is not valid UTF-8 shown as \xNN. The result

@@ -3,11 +3,11 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include "util/gzip.h"
 #include "util/test_util.h"
 #include "watch/data_follow.h"
 #include "watch/kernel_follow.h"
@@ -160,19 +160,7 @@ TEST(KernelLogFollower, ALineWithNoNewlineIsDroppedPastItsBound) {
   EXPECT_EQ(f.poll().size(), 1u);
 }
 
-std::string gzip_of(const std::string& payload) {
-  std::string out(compressBound(payload.size()) + 64, '\0');
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(payload.data()));
-  z.avail_in = static_cast<uInt>(payload.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+std::string gzip_of(const std::string& payload) { return gzip_bytes(payload, 6); }
 
 void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;

@@ -14,12 +14,8 @@ holder=$!
 trap 'kill -9 $holder 2>/dev/null || true; rm -rf "$TMP"' EXIT
 for _ in $(seq 50); do grep -q PLANTEDargv3 /proc/$holder/cmdline 2>/dev/null && break; sleep 0.1; done
 export HOLDER=$holder
-cat >"$TMP/scenario.json" <<JSON
-{"driver_version": "550.90.07", "nvml_version": "12.550.90.07", "cuda_driver_version": 12040,
- "devices": [{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-0", "pci": {"bus_id": "00000000:19:00.0", "device_id": "0x233010DE"},
-   "memory": {"total_mib": 81559, "reserved_mib": 0, "used_mib": 0}, "utilization": {"gpu": [0], "memory": [0]},
-   "processes": [{"pid_env": "HOLDER", "used_mib": 70000, "type": "compute"}]}]}
-JSON
+# One GPU held by the process (pid from $HOLDER).
+cp "$GT_SOURCE_DIR/tests/fixtures/secrets/one_holder.json" "$TMP/scenario.json"
 
 # no_secret DIR ARCHIVE: no planted value anywhere in it.
 no_secret() {
@@ -45,7 +41,7 @@ import json, sys
 m = json.load(open(sys.argv[1])); pid = sys.argv[2]
 got = {(r["member"], r["what"]) for r in m["redactions"]}
 for want in [("root/proc/%s/cmdline" % pid, "--api-key"), ("root/proc/%s/cmdline" % pid, "--hf-token"),
-             ("root/proc/%s/cmdline" % pid, "URL password"), ("report.json", "--api-key")]:
+             ("root/proc/%s/cmdline" % pid, "URL userinfo"), ("report.json", "--api-key")]:
     assert want in got, (want, sorted(got))
 assert "PLANTED" not in open(sys.argv[1]).read()
 PY

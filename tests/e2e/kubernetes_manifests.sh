@@ -79,7 +79,13 @@ root = args[args.index("--root") + 1] if "--root" in args else None
 c = pod_checks("daemonset.yaml", ds, "gpu-triage", root)
 listen = args[args.index("--listen") + 1]
 port = int(listen.rsplit(":", 1)[1])
-check(listen.startswith(":"), f"--listen {listen}: not every address, the kubelet cannot probe it")
+# The node's own address (issue 47): the kubelet probes and Prometheus
+# scrapes the pod's IP, which with hostNetwork is status.hostIP; never
+# every address (a public interface of the node would answer too).
+check(listen == f"$(HOST_IP):{port}", f"--listen {listen}: not the node's own address $(HOST_IP)")
+host_ip = next((e for e in c.get("env", []) if e["name"] == "HOST_IP"), {})
+check(host_ip.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") == "status.hostIP",
+      f"HOST_IP is not the downward API's status.hostIP: {host_ip}")
 ports = {p["name"]: p["containerPort"] for p in c["ports"]}
 for probe in ("readinessProbe", "livenessProbe"):
     p = c.get(probe, {}).get("httpGet", {})

@@ -165,6 +165,27 @@ hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
   "x1[bB]|\\\\033|'\\\\e'" . | grep -vE '^[^:]+:[0-9]+:\s*//' |
   grep -vE '^\./(util/terminal_text\.cc|render/table_report\.cc|watch/terminal\.cc|cli/cmd_data\.cc):' || true)
 flag "an escape character outside util/terminal_text.cc and the colour codes:" "$hits"
+# Every output passes the one redaction rule (issue 47, util/redact.h).
+# JSON leaves only through json_text (json_dump_helper.sh) and outside text
+# only through for_terminal (above): each must apply the rule. A Prometheus
+# label value is written only by the label writer in render/prometheus.cc,
+# through for_terminal. A file leaves only by write_file_atomically from the
+# writers listed here, each writing a rendered (redacted) text, and the
+# bundle's members pass redact_members before the archive is built.
+# src/render/redaction_test.cc feeds a report of secrets to every renderer.
+grep -q 'redact_json_strings(redacted);' util/json_text.h ||
+  flag "json_text does not redact (util/json_text.h)" "util/json_text.h"
+grep -q 'redact_secrets(raw)' util/terminal_text.cc ||
+  flag "for_terminal does not redact (util/terminal_text.cc)" "util/terminal_text.cc"
+hits=$(grep -nE '=\\""' render/prometheus*.cc | grep -v '_test\.cc:' |
+  grep -v 'escape_label_value(for_terminal(labels\[i\]\.second))' || true)
+flag "a Prometheus label written without the label writer's for_terminal:" "$hits"
+hits=$(grep -rnE --include="*.cc" --exclude="*_test.cc" 'write_file_atomically\(' . |
+  grep -vE '^\./util/atomic_file\.cc:' |
+  grep -vE '^\./history/state_file\.cc:.*json_text\(|^\./render/textfile\.cc:|^\./bundle/bundle_file\.cc:|^\./cli/cmd_data\.cc:.*manifest_text\(' || true)
+flag "a file written that is not a rendered, redacted text (add the writer here with its reason):" "$hits"
+grep -q 'if (r.redact) redact_members(entries, m);' cli/bundle_writer.cc ||
+  flag "the bundle's members are not redacted before the archive is built" "cli/bundle_writer.cc"
 # No std::regex over input that is not bounded by a small cap (issue 32):
 # libstdc++'s executor recurses once per character, so one long line (a
 # node's nvidia-smi output, a config file, a command line) overflows the

@@ -16,38 +16,53 @@ namespace {
 constexpr size_t kChunk = 256 * 1024;
 
 /// Collects inflated bytes, keeping the last `cap` (from a line start once
-/// anything was dropped).
+/// anything was dropped), or, `whole`, all of them or none: past `cap` it
+/// holds nothing and the inflating stops (a gzip bomb costs `cap` bytes).
 class Tail {
  public:
-  explicit Tail(size_t cap) : cap_(cap) {}
+  Tail(size_t cap, bool whole) : cap_(cap), whole_(whole) {}
+  bool over() const { return whole_ && dropped_; }
   void add(const char* p, size_t n) {
+    if (over()) return;
+    if (whole_ && out_.size() + n > cap_) {
+      dropped_ = true;
+      std::string().swap(out_);
+      return;
+    }
     out_.append(p, n);
     if (out_.size() > 2 * cap_) {
       out_.erase(0, out_.size() - cap_);
       dropped_ = true;
     }
   }
+  bool dropped() const { return dropped_; }
   std::string take() {
     if (out_.size() > cap_) {
       out_.erase(0, out_.size() - cap_);
       dropped_ = true;
     }
-    if (dropped_) out_.erase(0, std::min(out_.size(), out_.find('\n') + 1));
+    if (dropped_ && !whole_) out_.erase(0, std::min(out_.size(), out_.find('\n') + 1));
     return std::move(out_);
   }
 
  private:
   size_t cap_;
+  bool whole_;
   std::string out_;
   bool dropped_ = false;
 };
+
+Inflated finished(Tail& tail) {
+  std::string data = tail.take();
+  return Inflated{std::move(data), std::nullopt, tail.dropped()};
+}
 
 Inflated failed(const char* format, const std::string& name, const std::string& why) {
   return Inflated{{}, std::string("cannot read ") + name + ": " + format + " data " + why};
 }
 
-Inflated gunzip(std::string_view in, const std::string& name, size_t cap) {
-  Tail tail(cap);
+Inflated gunzip(std::string_view in, const std::string& name, size_t cap, bool whole) {
+  Tail tail(cap, whole);
   std::vector<char> buf(kChunk);
   size_t at = 0;
   while (at < in.size()) {  // one member per round (gzip -d reads them all)
@@ -56,7 +71,7 @@ Inflated gunzip(std::string_view in, const std::string& name, size_t cap) {
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + at));
     z.avail_in = static_cast<uInt>(std::min<size_t>(in.size() - at, UINT32_MAX));
     int rc = Z_OK;
-    while (rc == Z_OK) {
+    while (rc == Z_OK && !tail.over()) {
       z.next_out = reinterpret_cast<Bytef*>(buf.data());
       z.avail_out = static_cast<uInt>(buf.size());
       rc = inflate(&z, Z_NO_FLUSH);
@@ -66,6 +81,7 @@ Inflated gunzip(std::string_view in, const std::string& name, size_t cap) {
     const std::string why = z.msg ? z.msg : "";
     const size_t used = z.total_in;
     inflateEnd(&z);
+    if (tail.over()) return finished(tail);
     if (rc != Z_STREAM_END)
       return failed("gzip", name, rc == Z_BUF_ERROR ? "cut short" : "corrupt (" + why + ")");
     at += used;
@@ -74,11 +90,11 @@ Inflated gunzip(std::string_view in, const std::string& name, size_t cap) {
     if (compression_of(in.substr(at)) != Compression::kGzip)
       return failed("gzip", name, "followed by bytes that are not another gzip member");
   }
-  return Inflated{tail.take(), std::nullopt};
+  return finished(tail);
 }
 
-Inflated unxz(std::string_view in, const std::string& name, size_t cap) {
-  Tail tail(cap);
+Inflated unxz(std::string_view in, const std::string& name, size_t cap, bool whole) {
+  Tail tail(cap, whole);
   lzma_stream s = LZMA_STREAM_INIT;
   if (lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
     return failed("xz", name, "(liblzma init failed)");
@@ -86,21 +102,22 @@ Inflated unxz(std::string_view in, const std::string& name, size_t cap) {
   s.next_in = reinterpret_cast<const uint8_t*>(in.data());
   s.avail_in = in.size();
   lzma_ret rc = LZMA_OK;
-  while (rc == LZMA_OK) {
+  while (rc == LZMA_OK && !tail.over()) {
     s.next_out = reinterpret_cast<uint8_t*>(buf.data());
     s.avail_out = buf.size();
     rc = lzma_code(&s, s.avail_in == 0 ? LZMA_FINISH : LZMA_RUN);
     tail.add(buf.data(), buf.size() - s.avail_out);
   }
   lzma_end(&s);
-  if (rc == LZMA_STREAM_END) return Inflated{tail.take(), std::nullopt};
+  if (tail.over()) return finished(tail);
+  if (rc == LZMA_STREAM_END) return finished(tail);
   if (rc == LZMA_BUF_ERROR) return failed("xz", name, "cut short");
   if (rc == LZMA_MEM_ERROR) return failed("xz", name, "needs more memory than there is");
   return failed("xz", name, rc == LZMA_FORMAT_ERROR ? "not in the .xz format" : "corrupt");
 }
 
-Inflated unzstd(std::string_view in, const std::string& name, size_t cap) {
-  Tail tail(cap);
+Inflated unzstd(std::string_view in, const std::string& name, size_t cap, bool whole) {
+  Tail tail(cap, whole);
   ZSTD_DCtx* d = ZSTD_createDCtx();
   if (!d) return failed("zstd", name, "(libzstd init failed)");
   std::vector<char> buf(kChunk);
@@ -120,11 +137,12 @@ Inflated unzstd(std::string_view in, const std::string& name, size_t cap) {
       return failed("zstd", name, "corrupt (" + why + ")");
     }
     tail.add(buf.data(), out.pos);
-    more = input.pos < input.size || (left != 0 && (had_input || out.pos > 0));
+    more = !tail.over() && (input.pos < input.size || (left != 0 && (had_input || out.pos > 0)));
   }
   ZSTD_freeDCtx(d);
+  if (tail.over()) return finished(tail);
   if (left != 0) return failed("zstd", name, "cut short");
-  return Inflated{tail.take(), std::nullopt};
+  return finished(tail);
 }
 
 }  // namespace
@@ -154,14 +172,15 @@ const char* compression_name(Compression c) {
   return "?";
 }
 
-Inflated inflate_log(std::string_view in, Compression c, const std::string& name, size_t cap) {
+Inflated inflate_log(std::string_view in, Compression c, const std::string& name, size_t cap,
+                     bool whole) {
   switch (c) {
     case Compression::kGzip:
-      return gunzip(in, name, cap);
+      return gunzip(in, name, cap, whole);
     case Compression::kXz:
-      return unxz(in, name, cap);
+      return unxz(in, name, cap, whole);
     case Compression::kZstd:
-      return unzstd(in, name, cap);
+      return unzstd(in, name, cap, whole);
     case Compression::kNone:
       break;
   }

@@ -26,12 +26,16 @@ const char* compression_name(Compression c);
 struct Inflated {
   std::string data;
   std::optional<std::string> error;
+  bool cut = false;  ///< bytes were dropped to keep `cap` (the beginning, or all: `whole`)
 };
 
 /// Inflates `in` (every member or frame, one after the other, as gzip -d
 /// and zstd -d do). A corrupt or truncated stream is an error naming the
 /// format and `name`; what came before it is dropped (a half log is not
-/// the log).
-Inflated inflate_log(std::string_view in, Compression c, const std::string& name, size_t cap);
+/// the log). `whole`: all of it or nothing, never a tail: past `cap` bytes
+/// the inflating stops and `data` is empty, `cut` true (a gzip bomb costs
+/// `cap` bytes of memory).
+Inflated inflate_log(std::string_view in, Compression c, const std::string& name, size_t cap,
+                     bool whole = false);
 
 }  // namespace gt::klog

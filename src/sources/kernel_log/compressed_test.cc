@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 #include <lzma.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #include "sources/kernel_log/kernel_log.h"
+#include "util/gzip.h"
 #include "util/test_util.h"
 
 namespace gt {
@@ -21,19 +21,7 @@ const std::string kXid79 =
     "[ 1843.308145] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python3, GPU has fallen off "
     "the bus.\n";
 
-std::string gzip(const std::string& in) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&z, in.size()) + 32, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+std::string gzip(const std::string& in) { return gzip_bytes(in, 6); }
 
 std::string xz(const std::string& in) {
   std::string out(lzma_stream_buffer_bound(in.size()), '\0');
@@ -120,6 +108,19 @@ TEST(CompressedKernelLog, CutShortOrCorruptIsAnErrorNamingTheFormat) {
 }
 
 // A file none of whose lines is a kernel log line is not "read, no Xid".
+TEST(CompressedKernelLog, WholeIsAllOrNothingAndStopsAtTheCap) {
+  // A bomb: 64 MiB of zeros in a few KiB. Whole, it is cut at 1 MiB and
+  // holds nothing; under the cap it is all there.
+  const std::string bomb = gzip(std::string(64u << 20, '\0'));
+  klog::Inflated cut = klog::inflate_log(bomb, Compression::kGzip, "b.gz", 1u << 20, true);
+  EXPECT_TRUE(cut.cut);
+  EXPECT_FALSE(cut.error);
+  EXPECT_TRUE(cut.data.empty());
+  klog::Inflated all = klog::inflate_log(gzip(kXid79), Compression::kGzip, "x.gz", 1u << 20, true);
+  EXPECT_FALSE(all.cut);
+  EXPECT_EQ(all.data, kXid79);
+}
+
 TEST(CompressedKernelLog, AFileThatIsNoKernelLogIsNotRead) {
   TempTree t;
   std::string random(3000, '\0');
