@@ -7,7 +7,8 @@
 # stand-in torch (tests/fixtures/real-gpu-check/stand-in-torch) whose
 # process the mock lists. Every step must run and pass, the kernel log's
 # may be SKIP where this machine hides /dev/kmsg. Then the hostile cases:
-# no torch, no nvidia-smi, --out not writable, no gpu-triage in the kit.
+# no torch, no nvidia-smi, --out not writable or already used, no
+# gpu-triage in the kit.
 source "$(dirname "$0")/common.sh"
 
 fixtures="$GT_SOURCE_DIR/tests/fixtures/real-gpu-check"
@@ -86,7 +87,11 @@ if ! PATH=/usr/bin:/bin command -v nvidia-smi >/dev/null; then
   expect_out_contains "SKIP speed: nvidia-smi is not on PATH"
 fi
 
-# 4. --out not writable, no gpu-triage in the kit: exit 2 before any step.
+# 4. --out not writable, or holding an earlier run's results, no gpu-triage
+#    in the kit: exit 2 before any step.
+check "/usr/bin:/bin" "" --only deadline --out "$TMP/rgc"
+expect_rc 2
+grep -q "holds an earlier run's results" "$TMP/err" || fail "$(cat "$TMP/err")"
 touch "$TMP/file"
 check "/usr/bin:/bin" "" --out "$TMP/file/rgc"
 expect_rc 2
