@@ -6,7 +6,8 @@
 Imports torch, initialises CUDA, allocates GIB GiB on GPU (an NVML index:
 CUDA_DEVICE_ORDER=PCI_BUS_ID makes torch number the GPUs as NVML does),
 writes every byte, then writes STATE_FILE (JSON) and sleeps until it is
-killed (at most 10 minutes). STATE_FILE says what happened:
+killed, its parent (the check) ends, or 10 minutes pass. STATE_FILE says
+what happened:
 
   state "holding"        CUDA initialised and the memory is held
   state "no_torch"       torch cannot be imported (reason)
@@ -64,7 +65,11 @@ def main():
         return 4
     state["hold_s"] = round(time.monotonic() - t0, 3)
     write_state(path, {**state, "state": "holding"})
-    time.sleep(600)
+    # Until killed, at most 10 minutes; and not a moment after the check
+    # itself is gone (killed with the device call): the GPU is not left held.
+    parent, end = os.getppid(), time.monotonic() + 600
+    while time.monotonic() < end and os.getppid() == parent:
+        time.sleep(0.5)
     return 0
 
 
