@@ -45,23 +45,37 @@ check() {
 t0=$(date +%s)
 check "$TMP/bin:/usr/bin:/bin" "$fixtures/stand-in-torch" --out "$TMP/rgc"
 echo "dry run: $(($(date +%s) - t0)) s"
-expect_rc 0
-for step in triage compare speed deadline cuda bundle readiness process free watch; do
+# The readiness prediction reads this machine's /dev: where NVIDIA's device
+# nodes appear (NVIDIA's own NVML, run as root by tests/nvidia, makes
+# /dev/nvidiactl) without /dev/nvidia-uvm, it rightly predicts that CUDA
+# fails, which the stand-in torch does not know: that FAIL, and no other,
+# is this machine's, not the check's.
+readiness_ok="predicted CUDA starts; torch 0.0+stand-in (CUDA 12.8) initialised CUDA"
+host_nodes="^FAIL readiness: predicted CUDA fails \(((cuda\.uvm_missing|cuda\.device_node_missing)(, )?)+\);"
+if grep -qE "$host_nodes" "$TMP/out"; then
+  echo "note: this machine has NVIDIA device nodes: $(grep "readiness:" "$TMP/out")"
+  expect_rc 1
+  expect_out_contains ", 1 FAIL, "
+else
+  expect_rc 0
+  expect_out_contains "PASS readiness: $readiness_ok"
+  expect_out_contains ", 0 FAIL, "
+fi
+for step in triage compare speed deadline cuda bundle process free watch; do
   expect_out_contains "PASS $step: "
 done
 grep -qE "^(PASS|SKIP) kernel-log: " "$TMP/out" || fail "kernel-log: $(cat "$TMP/out")"
 expect_out_contains "PASS compare: 1 GPU(s) matched by UUID"
 expect_out_contains "0 mismatch(es)"
-expect_out_contains "predicted CUDA starts; torch 0.0+stand-in (CUDA 12.8) initialised CUDA"
 grep -qE "^PASS process: PID [0-9]+ on GPU 0: 2.50 GiB \(torch 2.00 GiB\), user $(id -un), .*real-gpu-holder.py" "$TMP/out" ||
   fail "process: $(grep process: "$TMP/out")"
-expect_out_contains ", 0 FAIL, "
 [[ -f "$TMP/rgc/summary.txt" && -f "$TMP/rgc/raw/triage.out" && -f "$TMP/rgc/bundle.tar.gz" ]] ||
   fail "results missing: $(ls -R "$TMP/rgc")"
 "$PYTHON" - "$TMP/rgc/results.json" <<'PY' || fail "results.json: $(head -c 2000 "$TMP/rgc/results.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["finished"] and d["counts"]["FAIL"] == 0, d["counts"]
+assert d["finished"], d["counts"]
+assert all(s["status"] != "FAIL" or s["step"] == "readiness" for s in d["steps"]), d["counts"]
 assert [s["step"] for s in d["steps"]] == ["triage", "compare", "speed", "deadline", "kernel-log",
     "cuda", "bundle", "readiness", "process", "free", "watch"]
 free = next(s for s in d["steps"] if s["step"] == "free")["figures"]["act"]
