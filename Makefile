@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
 
 .PHONY: all build tool demo check check-asan fuzz bench format clean deps deb load portable \
-  check-portable
+  check-portable real-gpu-kit
 
 all: build
 
@@ -75,6 +75,12 @@ portable: $(STAMP)
 # ldd shows only glibc, GLIBC symbols at most 2.34, runs with env -i.
 check-portable: portable tool
 	scripts/check-portable $(PORTABLE)/gpu-triage
+
+# What a borrowed GPU machine needs, in one git-ignored folder
+# (docs/real-gpu.md): the portable binary and scripts/real-gpu-check with
+# its helpers. There: real-gpu-kit/real-gpu-check --out DIR.
+real-gpu-kit: portable
+	scripts/make-real-gpu-kit $(PORTABLE)/gpu-triage real-gpu-kit
 
 # The package of the portable binary: it depends on libc6 only.
 deb: portable
