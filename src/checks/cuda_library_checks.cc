@@ -154,7 +154,7 @@ Finding contradiction_finding(const LoaderContext& c, const ResolvedLibrary& l,
                l.version_from.value_or("?") + " is not the file's";
   f.action =
       "The running process is the proof: CUDA works with this file under this module. "
-      "Nothing here predicts a failure; find out why the file's " +
+      "Nothing here predicts a failure; find out why its " +
       l.version_from.value_or("name") +
       " says another release (a renamed or copied library) before trusting it elsewhere.";
   f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version"};

@@ -143,8 +143,8 @@ void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<
   });
   if (held > 0)
     f.evidence += fmt::format(
-        "; {} GPU{} not probed: held by running processes, which started CUDA with the libcuda "
-        "they mapped then",
+        "; {} GPU{} not probed: held by running processes (a compute process among them started "
+        "CUDA with the libcuda it mapped then)",
         held, held == 1 ? "" : "s");
   init_advice(f, r, code);
   out.push_back(f);

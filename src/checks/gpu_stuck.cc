@@ -30,7 +30,7 @@ bool stuck(const GpuState& g) {
   const std::optional<uint64_t> held = memory_beyond_reserved(g);
   if (!held || *held > kContextBytes) return false;
   return g.power_draw_w && g.power_limit_w && *g.power_limit_w > 0 &&
-         *g.power_draw_w <= kIdlePowerShare * *g.power_limit_w;
+         *g.power_draw_w < kIdlePowerShare * *g.power_limit_w;
 }
 
 }  // namespace
@@ -41,8 +41,7 @@ void check_gpu_stuck(const NodeSnapshot& s, std::vector<Finding>& out) {
     Finding f = gpu_finding("gpu.stuck", g);
     const SampleStats& u = *g.utilization_gpu_pct;
     f.title = fmt::format(
-        "{} is busy ({:.0f}-{:.0f}%) with no process, no memory in use and "
-        "idle power: stuck",
+        "{} is busy ({:.0f}-{:.0f}%) with no process and at idle power: stuck",
         gpu_label(g), u.min, u.max);
     f.evidence = fmt::format(
         "utilisation {:.0f}% at least over {} samples; NVML lists no process; {} MiB used "

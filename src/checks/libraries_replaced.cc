@@ -86,10 +86,13 @@ void check_libraries_replaced(const NodeSnapshot& s, std::vector<Finding>& out) 
         *now->version, *module);
     f.commands = {"cat /proc/driver/nvidia/version", "ls -l " + *now->file, "sudo reboot"};
   } else {
+    f.severity = Severity::kInfo;  // the same release: nothing fails
     f.action =
         "They keep running on the old files; restart them when convenient so they map the "
         "libraries on disk now (same release as the module, nothing fails meanwhile).";
-    f.commands = {"sudo grep -l 'libcuda.*(deleted)' /proc/[0-9]*/maps"};
+    f.commands = {
+        "sudo grep -l -E '(libcuda|libnvidia-ml|libnvidia-ptxjitcompiler)[^ ]* \\(deleted\\)' "
+        "/proc/[0-9]*/maps"};
   }
   out.push_back(f);
 }

@@ -260,10 +260,14 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
   // NVML answered, so the module accepted its version string: the library
   // is the module's release, whatever its file is named (docs/physics.md
   // R1). Two readings that cannot both be true are the finding themselves.
-  if (lib && mod && *lib != *mod) {
+  const std::optional<std::string>& drv = s.driver_version;
+  const bool file_differs = lib && mod && *lib != *mod;
+  if (file_differs || (drv && mod && *drv != *mod)) {
     Finding f = node_finding("driver.version_contradiction");
-    f.title = "NVML answered, so its library is release " + *mod +
-              " (the kernel module's), yet its file reads " + *lib;
+    f.title = file_differs ? "NVML answered, so its library is release " + *mod +
+                                 " (the kernel module's), yet its file reads " + *lib
+                           : "NVML reports driver " + *drv + ", yet /sys/module/nvidia/version "
+                                 "reads " + *mod + ": one of the two is not the running module";
     f.evidence = "library file " + s.nvml.library_file.value_or("?") + " (release " + *lib +
                  " from its name); /sys/module/nvidia/version " + *mod + "; NVML reports driver " +
                  s.driver_version.value_or("?") +

@@ -160,7 +160,7 @@ std::string tested_line(const CudaProbeReport& r) {
     passed += p.outcome == CudaOutcome::kPassed;
   }
   std::string s = fmt::format("tested: {} of {} probed, {} passed", probed, r.gpus.size(), passed);
-  if (held > 0) s += fmt::format("; {} held: their CUDA processes prove it runs", held);
+  if (held > 0) s += fmt::format("; {} held by running processes, not probed", held);
   return s;
 }
 

@@ -28,7 +28,7 @@ json_check '[f["id"] for f in d["findings"]] == ["cuda.init_failed"]'
 # The story: libcuda and module are both 590.48.01 (R2 holds): cuInit works;
 # every GPU is held, so nothing is probed and nothing is concluded.
 run story cuda
-expect_out_contains "tested: 0 of 8 probed, 0 passed; 8 held: their CUDA processes prove it runs"
+expect_out_contains "tested: 0 of 8 probed, 0 passed; 8 held by running processes, not probed"
 expect_out_contains "GPU 0  0000:18:00.0 skipped: held by pid 3187 (--include-busy)"
 expect_out_lacks "cannot start"
 expect_out_lacks "cuInit 803"

@@ -22,6 +22,7 @@ for r in r535 r550; do
   # The driver's own copy later on PATH is named as the one to run.
   mkdir -p "$sc/root/usr/bin"
   printf '\x00<TIME STAMP\x00550.90.07\x00<NVSMIV\x00' >"$sc/root/usr/bin/nvidia-smi"
+  chmod 755 "$sc/root/usr/bin/nvidia-smi"
   run "$sc" --json --sample 0 --no-state
   json_check "$f[0]['commands'] == ['/usr/bin/nvidia-smi']"
 done

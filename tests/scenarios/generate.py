@@ -1685,6 +1685,15 @@ def story(path):
                         "/data is in fstab by the old disk's UUID and the new NVMe is "
                         "not mounted")
     s.update(story_cuda_probe())
+    # The incident's header read NVIDIA-SMI 565.57.01 under driver 590.48.01:
+    # the nvidia-smi first on PATH was a stale copy (left by an earlier
+    # install in /usr/local/bin), the driver's own is /usr/bin's (R4). Stand-
+    # ins carry the release as NVIDIA's binary does, before "<NVSMIV".
+    for rel, release in (("usr/local/bin/nvidia-smi", "565.57.01"),
+                         ("usr/bin/nvidia-smi", "590.48.01")):
+        write(root, rel, b"\x7fELF stand-in for nvidia-smi\0<TIME STAMP\0" + release.encode()
+              + b"\0<NVSMIV\0", binary=True)
+        os.chmod(os.path.join(root, rel), 0o755)
     return s
 
 

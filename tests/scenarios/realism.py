@@ -34,10 +34,14 @@ CUDA_OF_BRANCH = {470: 11040, 535: 12020, 550: 12040, 565: 12070, 570: 12080,
 
 LIB_DIRS = ("usr/lib/x86_64-linux-gnu", "lib/x86_64-linux-gnu", "usr/lib64", "usr/lib")
 RELEASE = re.compile(r"^(\d+)\.\d+(\.\d+)?$")
+ARCH = r"(?:x86_64|aarch64|ppc64le)"
 OPEN_BANNER = re.compile(
-    r"NVIDIA UNIX Open Kernel Module for x86_64  (\S+)  Release Build  \(\S+\)  .+")
+    r"NVIDIA UNIX Open Kernel Module for " + ARCH + r"  (\S+)  Release Build  \(\S+\)  .+")
 PROPRIETARY_BANNER = re.compile(
-    r"NVIDIA UNIX x86_64 Kernel Module  (\S+)  (?!Release Build)\w{3} \w{3} .+")
+    r"NVIDIA UNIX " + ARCH + r" Kernel Module  (\S+)  (?!Release Build)\w{3} \w{3} .+")
+# Blackwell device ids (GB100/GB102: 0x29xx, GB202/GB203/GB205/GB206/GB207:
+# 0x2Bxx-0x2Fxx), as the PCI id database lists them, beside the names.
+BLACKWELL_NAME = re.compile(r"Blackwell|\b(?:G?B[123]00|GB[23]00)\b|RTX 50[0-9]0")
 
 
 class Scenario:
@@ -234,7 +238,9 @@ def r3_memory_proves_libcuda(s):
                 continue
             mapped = mapped_libcuda(s, p.get("pid"))
             if mapped:
-                works = mapped[1] == mod
+                works = mapped[1] == mod or (
+                    "/compat/" in mapped[0] and branch(mapped[1]) > branch(mod)
+                    and forward_compat_gpu(d.get("name")))
                 what = f"maps {mapped[0]}"
             else:
                 loader = loader_libcuda(s)
@@ -254,16 +260,21 @@ def r3_kernels_need_a_context(s):
     stuck GPU: busy with no process at near-idle power."""
     out = []
     for i, d in enumerate(s.devices()):
-        util = samples((d.get("utilization") or {}).get("gpu"))
-        if not util or max(util) == 0 or not answers(d) or gpu_processes(d):
+        if not answers(d) or d.get("mig_devices"):
             continue
-        if d.get("mig_devices"):
-            continue
-        limit = d.get("power_limit_mw") or 0
-        draw = d.get("power_draw_mw") or 0
-        if limit and draw >= 0.3 * limit:
-            out.append(f"GPU {i} at {max(util)}% and {draw // 1000} W with no process "
-                       "holding memory")
+        # The device as it starts, then as each timeline step leaves it.
+        states = [d]
+        for step in d.get("timeline") or []:
+            if isinstance(step, dict) and isinstance(step.get("set"), dict):
+                states.append({**states[-1], **step["set"]})
+        for st in states:
+            util = samples((st.get("utilization") or {}).get("gpu"))
+            limit = st.get("power_limit_mw") or 0
+            draw = st.get("power_draw_mw") or 0
+            if util and max(util) > 0 and limit and draw >= 0.3 * limit and not gpu_processes(st):
+                out.append(f"GPU {i} at {max(util)}% and {draw // 1000} W with no process "
+                           "holding memory")
+                break
     return out
 
 
@@ -307,7 +318,10 @@ def r6_module_banner(s):
                 out.append(f"kmsg's module line is neither flavour: {text[:90]}")
             elif bool(OPEN_BANNER.search(text)) != bool(m_open):
                 out.append("kmsg's module line and /proc/driver/nvidia/version differ in flavour")
-    blackwell = [i for i, d in enumerate(s.devices()) if "Blackwell" in (d.get("name") or "")]
+    blackwell = [i for i, d in enumerate(s.devices())
+                 if BLACKWELL_NAME.search(d.get("name") or "")
+                 or re.match(r"0x2[9B-F][0-9A-F]{2}10DE$", str((d.get("pci") or {}).get(
+                     "device_id", "")), re.I)]
     if blackwell and not m_open:
         out.append(f"GPU {blackwell[0]} is Blackwell, which needs the open kernel module")
     return out

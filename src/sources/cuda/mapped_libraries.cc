@@ -58,14 +58,30 @@ std::map<uint32_t, std::optional<uint64_t>> nvml_processes(const NodeSnapshot& s
   return out;
 }
 
+/// What could not be read, said once: the first few in words, then a count.
+struct Unread {
+  size_t count = 0;
+  std::string said;
+  void add(const std::string& why) {
+    if (++count <= 4) said += (said.empty() ? "" : "; ") + why;
+  }
+  void note_into(std::vector<std::string>& notes) const {
+    if (count == 0) return;
+    notes.push_back("driver libraries mapped: " + std::to_string(count) +
+                    " processes' maps not read, so nothing proves what they run on (" + said +
+                    (count > 4 ? "; and " + std::to_string(count - 4) + " more" : "") + ")");
+  }
+};
+
 /// Reads one process's maps; its driver libraries, or null when they cannot
-/// be read (another user's process, gone): no proof either way, counted.
-std::optional<ProcessMappings> mappings_of(const FsRoot& root, uint32_t pid, size_t& unreadable,
+/// be read (another user's process, too large, not a file): no proof either
+/// way, said. A process gone meanwhile is not said.
+std::optional<ProcessMappings> mappings_of(const FsRoot& root, uint32_t pid, Unread& unread,
                                            uint64_t& bytes) {
   const std::string path = "/proc/" + std::to_string(pid) + "/maps";
   Result<std::string> maps = read_node_file(root, path, kMaxMapsBytes, "a process's maps");
   if (!maps) {
-    if (maps.error().kind != ErrorKind::kNotFound) ++unreadable;  // gone is not unreadable
+    if (maps.error().kind != ErrorKind::kNotFound) unread.add(maps.error().message);
     return std::nullopt;
   }
   bytes += maps->size();
@@ -94,22 +110,22 @@ std::vector<uint32_t> all_pids(const FsRoot& root) {
 void scan_without_nvml(const FsRoot& root, CudaReadiness& r) {
   uint64_t bytes = 0;
   size_t scanned = 0;
-  size_t unreadable = 0;
+  Unread unread;
   for (uint32_t pid : all_pids(root)) {
     if (++scanned > kMaxScannedProcesses || bytes > kMaxScannedBytes) {
       r.notes.push_back("driver libraries mapped: the scan of /proc stopped after " +
-                        std::to_string(scanned - 1) + " processes (bound reached)");
+                        std::to_string(scanned - 1) + " processes (bound reached: " +
+                        std::to_string(kMaxScannedProcesses) + " processes or " +
+                        std::to_string(kMaxScannedBytes >> 20) + " MiB of maps)");
       break;
     }
-    std::optional<ProcessMappings> m = mappings_of(root, pid, unreadable, bytes);
+    std::optional<ProcessMappings> m = mappings_of(root, pid, unread, bytes);
     if (!m || m->libraries.empty()) continue;
     if (r.mapped.size() >= kMaxMappedProcesses) break;
     m->who = who_of(root, pid);
     r.mapped.push_back(std::move(*m));
   }
-  if (unreadable > 0 && r.mapped.empty())
-    r.notes.push_back("driver libraries mapped: " + std::to_string(unreadable) +
-                      " processes' maps not readable (run as root to see every process)");
+  unread.note_into(r.notes);
 }
 
 }  // namespace
@@ -144,15 +160,16 @@ void read_mapped_libraries(const FsRoot& root, const NodeSnapshot& snap, CudaRea
   const std::map<uint32_t, std::optional<uint64_t>> gpu = nvml_processes(snap, listed);
   if (!listed && !snap.nvml.initialized) return scan_without_nvml(root, r);
   uint64_t bytes = 0;
-  size_t unreadable = 0;
+  Unread unread;
   for (const auto& [pid, memory] : gpu) {
     if (r.mapped.size() >= kMaxMappedProcesses) break;
-    std::optional<ProcessMappings> m = mappings_of(root, pid, unreadable, bytes);
+    std::optional<ProcessMappings> m = mappings_of(root, pid, unread, bytes);
     if (!m) continue;
     m->who = who_of(root, pid);
     m->gpu_memory_bytes = memory;
     r.mapped.push_back(std::move(*m));
   }
+  unread.note_into(r.notes);
 }
 
 }  // namespace gt

@@ -1,6 +1,7 @@
 #include "sources/procfs/nvidia_smi_binary.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "util/test_util.h"
 
@@ -13,6 +14,12 @@ std::string smi(const std::string& release) {
   using namespace std::string_literals;
   return "\x7f"s + "ELF...@ERR!\0<TIME STAMP\0"s + release + "\0<NVSMIV\0Persistence-M\0"s +
          "| NVIDIA-SMI <NVSMIV  > ...";
+}
+
+/// An executable file, as a package installs nvidia-smi.
+void exe(const TempTree& t, const std::string& path, const std::string& bytes) {
+  t.write(path, bytes);
+  ::chmod(t.path(path).c_str(), 0755);
 }
 
 TEST(NvidiaSmiBinary, TheReleaseBeforeTheHeaderPlaceholder) {
@@ -31,8 +38,9 @@ TEST(NvidiaSmiBinary, NothingElseIsTakenForAVersion) {
 
 TEST(NvidiaSmiBinary, EveryCopyOnThePathFirstFirstALinkOnce) {
   TempTree t;
-  t.write("/usr/local/nvidia/bin/nvidia-smi", smi("565.57.01"));
-  t.write("/usr/bin/nvidia-smi", smi("590.48.01"));
+  exe(t, "/usr/local/nvidia/bin/nvidia-smi", smi("565.57.01"));
+  exe(t, "/usr/bin/nvidia-smi", smi("590.48.01"));
+  t.write("/usr/local/cuda/bin/nvidia-smi", smi("470.82.01"));  // mode 644: no shell runs it
   t.symlink("/usr/bin/nvidia-smi", "/usr/local/bin/nvidia-smi");  // the same file again
   t.write("/usr/sbin/nvidia-smi/x", "a directory is not a binary");
   std::vector<NvidiaSmiBinary> bins = read_nvidia_smi_binaries(t.root());
@@ -46,7 +54,7 @@ TEST(NvidiaSmiBinary, EveryCopyOnThePathFirstFirstALinkOnce) {
 TEST(NvidiaSmiBinary, NoneIsEmptyAndABinaryWithoutTheMarkerHasNoRelease) {
   TempTree t;
   EXPECT_TRUE(read_nvidia_smi_binaries(t.root()).empty());
-  t.write("/usr/bin/nvidia-smi", "#!/bin/sh\necho a wrapper\n");
+  exe(t, "/usr/bin/nvidia-smi", "#!/bin/sh\necho a wrapper\n");
   std::vector<NvidiaSmiBinary> bins = read_nvidia_smi_binaries(t.root());
   ASSERT_EQ(bins.size(), 1u);
   EXPECT_EQ(bins[0].release, std::nullopt);
