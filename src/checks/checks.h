@@ -69,6 +69,9 @@ void check_gpu_stuck(const NodeSnapshot& s, std::vector<Finding>& out);
 /// driver.libraries_replaced: processes on driver files deleted on disk
 /// (libraries_replaced.cc).
 void check_libraries_replaced(const NodeSnapshot& s, std::vector<Finding>& out);
+/// bundle.unverified: a replayed bundle whose members differ from its
+/// manifest.json (bundle_checks.cc).
+void check_bundle_replay(const NodeSnapshot& s, std::vector<Finding>& out);
 
 /// Completes the identity (bus id, name, UUID) of the one GPU NVML could not
 /// name, when the PCI bus or the kernel log say it unambiguously; sets its
