@@ -301,9 +301,11 @@ namespace {
 
 /// The disks of a recorded node: its report's figures (the tree's statvfs
 /// would be the replaying machine's scratch folder), and each path asked
-/// for now that the record has not, unread.
+/// for now that the record has not, unread. None when the record has none
+/// (its command had no disk stage: `free` writes such a bundle).
 std::vector<DiskUsage> recorded_disks(const NodeSnapshot& recorded, const CollectInputs& in) {
   std::vector<DiskUsage> out = recorded.disks;
+  if (out.empty()) return out;
   for (const std::string& p : disk_paths(in)) {
     if (std::any_of(out.begin(), out.end(), [&](const DiskUsage& d) { return d.path == p; }))
       continue;
