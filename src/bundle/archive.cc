@@ -107,7 +107,8 @@ Result<std::string> archive_bytes(const std::vector<TreeEntry>& entries,
   return out;
 }
 
-Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t max_bytes) {
+Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t max_bytes,
+                                            uint64_t max_members) {
   ArchivePtr a(archive_read_new(), archive_read_free);
   // The two compressions a bundle is written with, no more: each filter is
   // one more library the portable binary would have to carry.
@@ -118,10 +119,16 @@ Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t ma
     return Error{ErrorKind::kMalformed, archive_error(a.get(), file).message};
   std::vector<TreeEntry> out;
   uint64_t total = 0;
+  uint64_t headers = 0;
   struct archive_entry* e = nullptr;
   for (;;) {
     const int r = archive_read_next_header(a.get(), &e);
     if (r == ARCHIVE_EOF) break;
+    // Counted before anything is kept: a few KiB of compressed headers can
+    // name millions of folders.
+    if (++headers > max_members)
+      return Error{ErrorKind::kMalformed, file + ": more than " + std::to_string(max_members) +
+                                              " members, the most a bundle may hold"};
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
       return Error{ErrorKind::kMalformed, archive_error(a.get(), file).message};
     TreeEntry t;

@@ -29,10 +29,16 @@ std::string archive_stem(const std::string& name);
 Result<std::string> archive_bytes(const std::vector<TreeEntry>& entries,
                                   ArchiveCompression compression, int64_t mtime_unix_s);
 
+/// The most members (headers of any type) read_archive reads by default: a
+/// bundle of a node with thousands of processes holds tens of thousands.
+constexpr uint64_t kMaxArchiveMembers = 250000;
+
 /// The entries of an archive (any compression libarchive reads); at most
-/// `max_bytes` in all once uncompressed. Malformed with libarchive's message
+/// `max_bytes` in all once uncompressed and `max_members` headers, each
+/// bound said in the error when passed. Malformed with libarchive's message
 /// for a damaged or truncated archive.
-Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t max_bytes);
+Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t max_bytes,
+                                            uint64_t max_members = kMaxArchiveMembers);
 
 }  // namespace gt
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "data/manifest.h"
 #include "data/problem.h"
@@ -24,6 +25,36 @@ std::vector<BundleMember> describe_members(const std::vector<TreeEntry>& entries
   for (const TreeEntry& e : entries)
     if (e.type == TreeEntry::Type::kFile)
       out.push_back({e.name, e.bytes.size(), sha256_hex(e.bytes)});
+  return out;
+}
+
+std::vector<std::string> unverified_members(const std::vector<TreeEntry>& entries,
+                                            const std::vector<BundleMember>& members,
+                                            size_t max_lines) {
+  std::map<std::string, const TreeEntry*> files;
+  for (const TreeEntry& e : entries)
+    if (e.type == TreeEntry::Type::kFile && e.name != "manifest.json") files[e.name] = &e;
+  std::vector<std::string> out;
+  for (const BundleMember& m : members) {
+    auto it = files.find(m.name);
+    if (it == files.end()) {
+      out.push_back(m.name + ": in manifest.json, not a file in the archive");
+      continue;
+    }
+    const std::string& bytes = it->second->bytes;
+    if (bytes.size() != m.size_bytes)
+      out.push_back(m.name + ": " + std::to_string(bytes.size()) + " bytes, manifest.json says " +
+                    std::to_string(m.size_bytes));
+    else if (sha256_hex(bytes) != m.sha256)
+      out.push_back(m.name + ": its sha256 is not manifest.json's");
+    files.erase(it);
+  }
+  for (const auto& [name, e] : files) out.push_back(name + ": not in manifest.json");
+  if (out.size() > max_lines) {
+    const size_t more = out.size() - max_lines;
+    out.resize(max_lines);
+    out.push_back("and " + std::to_string(more) + " more");
+  }
   return out;
 }
 

@@ -23,6 +23,14 @@ std::string sha256_hex(const std::string& bytes);
 /// Each file entry's name, size and sha256, in order.
 std::vector<BundleMember> describe_members(const std::vector<TreeEntry>& entries);
 
+/// How `entries` differ from the manifest's `members`: a member missing,
+/// of another size or sha256, or a file the manifest does not list (its own
+/// manifest.json aside), one line each, at most `max_lines` and then how
+/// many more; empty when every file is the one the manifest describes.
+std::vector<std::string> unverified_members(const std::vector<TreeEntry>& entries,
+                                            const std::vector<BundleMember>& members,
+                                            size_t max_lines = 20);
+
 /// Whether a member may be cut to fit the cap: the logs (the kernel log's
 /// record file, /var/log copies, the journal) and the bug report's files.
 bool is_cuttable(const std::string& member_name);

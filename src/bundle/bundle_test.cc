@@ -243,3 +243,62 @@ TEST(BundleChildren, ABugReportThatNeverEndsIsKilledAtItsDeadline) {
 
 }  // namespace
 }  // namespace gt
+
+namespace gt {
+namespace {
+
+// Issue 48 item 4: the member count is bounded before anything is kept,
+// and the bound is said.
+TEST(BundleArchive, MoreMembersThanTheBoundIsAnErrorSayingIt) {
+  TempTree t;
+  std::vector<TreeEntry> folders;
+  for (int i = 0; i < 11; ++i)
+    folders.push_back({TreeEntry::Type::kFolder, "d" + std::to_string(i), {}, {}});
+  Result<std::string> bytes = archive_bytes(folders, ArchiveCompression::kZstd, 0);
+  ASSERT_TRUE(bytes);
+  t.write("/many", *bytes);
+  Result<std::vector<TreeEntry>> out = read_archive(t.path("/many"), 1 << 20, 10);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("more than 10 members, the most a bundle may hold"),
+            std::string::npos)
+      << out.error().message;
+  EXPECT_TRUE(read_archive(t.path("/many"), 1 << 20, 11));
+  EXPECT_EQ(kMaxArchiveMembers, 250000u);
+}
+
+// Issue 48 item 3: members against manifest.json's sizes and sha256.
+TEST(BundleFile, MembersAreCheckedAgainstTheManifest) {
+  const std::vector<TreeEntry> entries = {
+      {TreeEntry::Type::kFile, "report.json", "{}", {}},
+      {TreeEntry::Type::kFolder, "root/etc", {}, {}},
+      {TreeEntry::Type::kFile, "root/etc/fstab", "/dev/sdb1 /data ext4\n", {}},
+      {TreeEntry::Type::kLink, "root/proc/self", {}, "1"},
+      {TreeEntry::Type::kFile, "manifest.json", "{}", {}},
+  };
+  std::vector<BundleMember> members = describe_members(entries);
+  std::erase_if(members, [](const BundleMember& m) { return m.name == "manifest.json"; });
+  EXPECT_TRUE(unverified_members(entries, members).empty());
+
+  std::vector<TreeEntry> edited = entries;
+  edited[2].bytes = "/dev/sdc1 /data ext4\n";  // same size, other bytes
+  EXPECT_EQ(unverified_members(edited, members),
+            std::vector<std::string>{"root/etc/fstab: its sha256 is not manifest.json's"});
+  edited[2].bytes = "";
+  EXPECT_EQ(unverified_members(edited, members),
+            std::vector<std::string>{"root/etc/fstab: 0 bytes, manifest.json says 21"});
+  edited.erase(edited.begin() + 2);
+  edited.push_back({TreeEntry::Type::kFile, "root/etc/added", "x", {}});
+  EXPECT_EQ(unverified_members(edited, members),
+            (std::vector<std::string>{"root/etc/fstab: in manifest.json, not a file in the archive",
+                                      "root/etc/added: not in manifest.json"}));
+  // A hostile archive's thousands of differences stay a short list.
+  std::vector<TreeEntry> many;
+  for (int i = 0; i < 30; ++i)
+    many.push_back({TreeEntry::Type::kFile, "f" + std::to_string(i), "", {}});
+  const std::vector<std::string> listed = unverified_members(many, {}, 20);
+  ASSERT_EQ(listed.size(), 21u);
+  EXPECT_EQ(listed.back(), "and 10 more");
+}
+
+}  // namespace
+}  // namespace gt

@@ -18,6 +18,7 @@
 #include "checks/checks.h"
 #include "checks/fingerprint_compare.h"
 #include "history/record.h"
+#include "util/shell_word.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -136,7 +137,7 @@ Finding data_device(const FingerprintChange& c, const FingerprintBaseline& b) {
   f.action =
       "Check that the job's data (checkpoints, output) is on the new device, or copied "
       "from the old one, before resuming.";
-  f.commands = {"lsblk -f", "findmnt " + was.path};
+  f.commands = {"lsblk -f", "findmnt " + shell_word(was.path)};
   return f;
 }
 

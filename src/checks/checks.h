@@ -72,6 +72,9 @@ void check_libraries_replaced(const NodeSnapshot& s, std::vector<Finding>& out);
 /// driver.nvidia_smi_other_release: nvidia-smi's header explained
 /// (nvidia_smi_check.cc).
 void check_nvidia_smi(const NodeSnapshot& s, std::vector<Finding>& out);
+/// bundle.unverified: a replayed bundle whose members differ from its
+/// manifest.json (bundle_checks.cc).
+void check_bundle_replay(const NodeSnapshot& s, std::vector<Finding>& out);
 
 /// Completes the identity (bus id, name, UUID) of the one GPU NVML could not
 /// name, when the PCI bus or the kernel log say it unambiguously; sets its

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "checks/checks.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -57,7 +58,7 @@ void mismatch_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::s
                " before the host's driver "
                "libraries: remove that directory from the environment of " +
                c.who + " (its unit, container or launcher) and start it again.";
-    f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version"};
+    f.commands = {"ls -l " + shell_word(*l.found_at), "cat /proc/driver/nvidia/version"};
     if (c.pid)
       f.commands.push_back("tr '\\0' '\\n' < /proc/" + std::to_string(*c.pid) +
                            "/environ | grep LD_LIBRARY_PATH");
@@ -69,8 +70,8 @@ void mismatch_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::s
                ") before the driver's own libraries: remove " +
                (own_file ? "that file (or the package that installed it)" : "that line") +
                " and rebuild the loader cache, so the module's release " + module + " is loaded.";
-    f.commands = {"cat " + conf};
-    if (own_file) f.commands.push_back("sudo rm " + conf);
+    f.commands = {"cat " + shell_word(conf)};
+    if (own_file) f.commands.push_back("sudo rm " + shell_word(conf));
     f.commands.insert(f.commands.end(), {"sudo ldconfig", "ldconfig -p | grep libcuda.so.1"});
   } else if (newer(*l.version, module) && !l.compat) {
     f.action = "The installed driver libraries (" + *l.version +
@@ -79,7 +80,8 @@ void mismatch_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::s
                module +
                "): an upgrade without a reboot. Reboot to load the "
                "installed module (the simple path), then check the module's version.";
-    f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version", "sudo reboot"};
+    f.commands = {"ls -l " + shell_word(*l.found_at), "cat /proc/driver/nvidia/version",
+                  "sudo reboot"};
   } else {
     f.action = "The user-space driver libraries here are release " + *l.version +
                ", the kernel module " + module +
@@ -90,7 +92,7 @@ void mismatch_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::s
                "packages of the module's release " +
                module + ", and only then hold the driver packages (holding them now would keep " +
                *l.version + ").";
-    f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version",
+    f.commands = {"ls -l " + shell_word(*l.found_at), "cat /proc/driver/nvidia/version",
                   "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # on the host, "
                   "then recreate the container"};
   }
@@ -157,7 +159,7 @@ Finding contradiction_finding(const LoaderContext& c, const ResolvedLibrary& l,
       "Nothing here predicts a failure; find out why its " +
       l.version_from.value_or("name") +
       " says another release (a renamed or copied library) before trusting it elsewhere.";
-  f.commands = {"ls -l " + *l.found_at, "cat /proc/driver/nvidia/version"};
+  f.commands = {"ls -l " + shell_word(*l.found_at), "cat /proc/driver/nvidia/version"};
   return f;
 }
 

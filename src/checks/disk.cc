@@ -8,6 +8,7 @@
 
 #include "checks/checks.h"
 #include "util/byte_units.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -33,8 +34,9 @@ void grade(const DiskUsage& d, const std::string& also, const char* id, uint64_t
   f.action =
       "Free space (or move the output) before resuming the job; a job that fills the "
       "disk again writes truncated files.";
-  f.commands = {"df -h " + d.path, "df -i " + d.path,
-                "sudo du -xh --max-depth=2 " + d.path + " | sort -h | tail -20"};
+  const std::string path = shell_word(d.path);
+  f.commands = {"df -h " + path, "df -i " + path,
+                "sudo du -xh --max-depth=2 " + path + " | sort -h | tail -20"};
   out.push_back(f);
 }
 
@@ -56,7 +58,7 @@ void check_disks(const NodeSnapshot& s, std::vector<Finding>& out) {
       f.subject.path = d.path;
       f.title = "Could not check free space: " + *d.error;
       f.action = "Check that the path exists and is mounted.";
-      f.commands = {"findmnt -T " + d.path};
+      f.commands = {"findmnt -T " + shell_word(d.path)};
       out.push_back(f);
       continue;
     }

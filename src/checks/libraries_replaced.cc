@@ -11,6 +11,7 @@
 
 #include "checks/checks.h"
 #include "util/plural.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -84,7 +85,8 @@ void check_libraries_replaced(const NodeSnapshot& s, std::vector<Finding>& out) 
         "restarted in place fails. Let their work finish or drain them, then reboot to load "
         "the installed module; do not restart them before the reboot.",
         *now->version, *module);
-    f.commands = {"cat /proc/driver/nvidia/version", "ls -l " + *now->file, "sudo reboot"};
+    f.commands = {"cat /proc/driver/nvidia/version", "ls -l " + shell_word(*now->file),
+                  "sudo reboot"};
   } else {
     f.severity = Severity::kInfo;  // the same release: nothing fails
     f.action =

@@ -15,6 +15,7 @@
 
 #include "checks/checks.h"
 #include "util/byte_units.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -134,16 +135,18 @@ void weigh_configured(const NodeSnapshot& s, const MountInfo& m, const std::stri
 /// data, look at it read-only, point the configuration at it, then mount
 /// and verify.
 std::vector<std::string> mount_steps(const MountInfo& m) {
-  const std::string& where = *m.expected_mount_point;
-  const std::string unit = unit_of(m);
+  // Every outside string (a mount point or unit from fstab, a disk's name)
+  // as one shell word: a step is pasted as it is printed.
+  const std::string where = shell_word(*m.expected_mount_point);
+  const std::string unit = unit_of(m).empty() ? "" : shell_word(unit_of(m));
   const std::string mount_cmd =
       unit.empty() ? "sudo mount " + where : "sudo systemctl start " + unit;
-  const std::vector<std::string> verify = {"findmnt " + where, "df -h " + m.path};
+  const std::vector<std::string> verify = {"findmnt " + where, "df -h " + shell_word(m.path)};
   std::vector<std::string> out;
   if (!m.expected_device && m.expected_source_note) {
     out.push_back("lsblk -f");
     if (!m.unmounted_disks.empty()) {
-      const std::string dev = "/dev/" + first_word(m.unmounted_disks.front());
+      const std::string dev = shell_word("/dev/" + first_word(m.unmounted_disks.front()));
       const std::string look = "/mnt/gpu-triage-check";
       out.insert(out.end(), {"sudo blkid " + dev, "sudo mkdir -p " + look,
                              "sudo mount -o ro " + dev + " " + look, "sudo ls -la " + look,
@@ -224,7 +227,7 @@ Finding wrong_device(const MountInfo& m) {
       "Unmount {0} and mount the configured device before resuming the job: what the job "
       "reads and writes under {0} now is another disk's.",
       mp);
-  f.commands = {"findmnt -o TARGET,SOURCE,FSTYPE,UUID " + mp, "lsblk -f"};
+  f.commands = {"findmnt -o TARGET,SOURCE,FSTYPE,UUID " + shell_word(mp), "lsblk -f"};
   return f;
 }
 
@@ -241,7 +244,7 @@ Finding read_only(const MountInfo& m) {
       "Find the filesystem errors in the kernel log and repair the filesystem (fsck / "
       "xfs_repair, unmounted), then mount it read-write before resuming the job.";
   f.commands = {"sudo dmesg -T | grep -iE 'EXT4-fs|XFS|remount|I/O error' | tail -20",
-                "findmnt -o TARGET,SOURCE,FSTYPE,OPTIONS " + mp};
+                "findmnt -o TARGET,SOURCE,FSTYPE,OPTIONS " + shell_word(mp)};
   return f;
 }
 
@@ -260,7 +263,7 @@ Finding shared_fs(const MountInfo& m) {
   f.action = overlay ? "Write the job's output to a volume mounted into the container."
                      : "Expected for shared storage; its free space and speed are the "
                        "storage cluster's, not this node's.";
-  f.commands = {"findmnt -T " + m.path};
+  f.commands = {"findmnt -T " + shell_word(m.path)};
   return f;
 }
 

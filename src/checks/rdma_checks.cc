@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "checks/checks.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -121,7 +122,8 @@ void rate_mismatch(const NodeSnapshot& s, std::vector<Finding>& out) {
     f.action =
         "the link trained at a lower speed or width: check the cable and transceiver "
         "(reseat, or swap with a good one) and the switch port's configuration";
-    for (const std::string& n : slow) f.commands.push_back("ibstat " + n.substr(0, n.find(' ')));
+    for (const std::string& n : slow)
+      f.commands.push_back("ibstat " + shell_word(n.substr(0, n.find(' '))));
     out.push_back(f);
   }
 }

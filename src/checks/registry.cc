@@ -36,6 +36,7 @@ const std::vector<CheckSpec>& check_catalogue() {
       {"gpu.stuck", "gpu", S::kWarning, St::kGpu, J::kEvent, R::kByCommands, E::kAlone, "", "none: a warning, said in the report", "gpu-presence-and-health", "A GPU busy over the whole window with no process, no memory and idle power"},
       {"gpu.all_present", "gpu", S::kOk, St::kGpu, J::kApart, R::kByCommands, E::kAlone, "", "none: a positive statement", "gpu-presence-and-health", "All GPUs present and answering"},
       {"gpu.count_mismatch", "gpu", S::kCritical, St::kGpu, J::kApart, R::kByCommands, E::kAlone, "", "GpuTriageGpuCountMismatch", "gpu-presence-and-health", "Fewer GPUs than expected (NVML vs PCI bus vs --expect-gpus)"},
+      {"bundle.unverified", "bundle", S::kWarning, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a bundle's replay only, never what serve collects", "gpu-presence-and-health", "A replayed bundle's members differ from its manifest.json"},
       {"capture.incomplete", "gpu", S::kWarning, St::kLast, J::kApart, R::kByCommands, E::kAlone, "", "none: a saved capture only, never what serve collects", "gpu-presence-and-health", "A capture names more attached GPUs than it describes (trimmed)"},
       {"gpu.missing_from_nvml", "gpu", S::kCritical, St::kGpu, J::kDying, R::kReboot, E::kDyingMissing, "", "GpuTriageGpuMissing", "gpu-presence-and-health", "A GPU on the PCI bus that NVML cannot see (fallen off the bus)"},
       {"gpu.no_driver_bound", "gpu", S::kCritical, St::kGpu, J::kEvent, R::kByCommands, E::kAlone, "", "GpuTriageNodeCritical", "gpu-presence-and-health", "A GPU on the PCI bus with no driver bound"},
@@ -174,6 +175,7 @@ void judge(Report& report, const CheckOptions& options) {
   check_rank_placement(s, f);
   check_rdma(s, f);
   check_incident(s, f);
+  check_bundle_replay(s, f);
   join_gpu_events(f);
   join_recovery_events(f);
   check_driver_wedged(s, f);  // after the GPU joins: it folds the NVML timeouts in

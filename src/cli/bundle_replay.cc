@@ -1,14 +1,16 @@
 #include "cli/bundle_replay.h"
 
-#include <stdlib.h>
-
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "bundle/archive.h"
+#include "bundle/bundle_file.h"
 #include "render/bundle_manifest.h"
 #include "render/json_report_read.h"
 #include "sources/kernel_log/compressed.h"
+#include "util/scratch_dir.h"
 #include "util/time_format.h"
 
 namespace gt {
@@ -17,15 +19,20 @@ namespace {
 /// The most a bundle may hold uncompressed (its cap is 64 MiB compressed).
 constexpr uint64_t kBundleReplayBytes = 1ull << 30;
 
+/// The file member named `name`, or null.
+const TreeEntry* file_member(const std::vector<TreeEntry>& entries, const std::string& name) {
+  for (const TreeEntry& e : entries)
+    if (e.name == name && e.type == TreeEntry::Type::kFile) return &e;
+  return nullptr;
+}
+
 /// The members the manifest says were cut ("dev/kmsg, ..."), or "".
 std::string cuts_of(const std::vector<TreeEntry>& entries) {
-  for (const TreeEntry& e : entries) {
-    if (e.name != "manifest.json" || e.type != TreeEntry::Type::kFile) continue;
-    std::string out;
-    for (const std::string& m : manifest_cut_members(e.bytes)) out += (out.empty() ? "" : ", ") + m;
-    return out;
-  }
-  return "";
+  const TreeEntry* m = file_member(entries, "manifest.json");
+  if (m == nullptr) return "";
+  std::string out;
+  for (const std::string& c : manifest_cut_members(m->bytes)) out += (out.empty() ? "" : ", ") + c;
+  return out;
 }
 
 /// What the report says of itself: recorded elsewhere, and what was cut.
@@ -40,7 +47,46 @@ std::string replay_note(const std::string& file, const NodeSnapshot& s, const st
   return note;
 }
 
+/// A link the replay would follow out of the extracted tree, in words, or
+/// "" for none. Under root/ every reader resolves a link inside the tree
+/// (FsRoot: an absolute target starts again at root/); `root` itself a
+/// link (to "/": this machine's tree read as the node's), or a link beside
+/// it, has no such guard, so the bundle is refused.
+std::string link_out_of_tree(const std::vector<TreeEntry>& entries) {
+  for (const TreeEntry& e : entries) {
+    std::string name = e.name;
+    while (name.size() > 1 && name.ends_with("/")) name.pop_back();
+    if (name == "root" && e.type == TreeEntry::Type::kFile)
+      return "member root is a file, not the node's folder";
+    if (e.type != TreeEntry::Type::kLink || name.starts_with("root/")) continue;
+    return "member " + name + " is a link to " + e.target + ", not a " +
+           (name == "root" ? "folder" : "file") +
+           " (a link out of the bundle's tree is refused: nothing of this machine is read)";
+  }
+  return "";
+}
+
+/// How the members differ from manifest.json's sizes and sha256.
+std::vector<std::string> check_members(const std::vector<TreeEntry>& entries) {
+  const TreeEntry* m = file_member(entries, "manifest.json");
+  if (m == nullptr) return {"no manifest.json: no member could be checked"};
+  Result<std::vector<BundleMember>> listed = manifest_members(m->bytes);
+  if (!listed) return {listed.error().message + ": no member could be checked"};
+  return unverified_members(entries, *listed);
+}
+
 }  // namespace
+
+std::string replay_finding_key(const Finding& f) {
+  const Subject& s = f.subject;
+  std::string key = f.id + " " + severity_name(f.severity);
+  if (s.gpu_index) key += " GPU " + std::to_string(*s.gpu_index);
+  if (s.pci_bus_id) key += " " + *s.pci_bus_id;
+  if (s.server_id) key += " server " + *s.server_id;
+  if (s.pid) key += " PID " + std::to_string(*s.pid);
+  if (s.path) key += " " + *s.path;
+  return key;
+}
 
 // gpu-triage --bundle FILE: the archive extracted into a scratch folder,
 // its report's NVML answers and its root/ tree collected as the node's
@@ -58,27 +104,57 @@ Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages
   };
   Result<std::vector<TreeEntry>> entries = read_archive(file, kBundleReplayBytes);
   if (!entries) return unread(entries.error().message);
-  const TreeEntry* report = nullptr;
-  for (const TreeEntry& e : *entries)
-    if (e.name == "report.json" && e.type == TreeEntry::Type::kFile) report = &e;
+  const TreeEntry* report = file_member(*entries, "report.json");
   if (report == nullptr) return unread("no report.json: not a gpu-triage bundle");
+  if (std::string out = link_out_of_tree(*entries); !out.empty()) return unread(out);
   Result<Report> recorded = report_from_json_text(report->bytes);
   if (!recorded) return unread("report.json: " + recorded.error().message);
-  std::string dir = std::filesystem::temp_directory_path().string() + "/gpu-triage-bundle.XXXXXX";
-  if (::mkdtemp(dir.data()) == nullptr) return unread("cannot make a scratch folder");
-  Collected c;
-  if (Status s = extract_entries(*entries, dir); !s) {
-    c = unread(s.error().message);
-  } else {
-    in.root = dir + "/root";
-    std::error_code ec;
-    if (!std::filesystem::is_directory(in.root, ec)) std::filesystem::create_directory(in.root, ec);
-    c = collect_recorded(recorded->snapshot, in, stages);
-    c.report.snapshot.warnings.push_back(replay_note(file, c.report.snapshot, cuts_of(*entries)));
-  }
+  // Removed on return, and by SIGINT/SIGTERM/SIGHUP mid-replay.
+  Result<std::unique_ptr<ScratchDir>> scratch = ScratchDir::make("gpu-triage-bundle");
+  if (!scratch) return unread(scratch.error().message);
+  const std::string& dir = (*scratch)->path();
+  if (Status s = extract_entries(*entries, dir); !s) return unread(s.error().message);
+  in.root = dir + "/root";
   std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
+  if (!std::filesystem::is_directory(in.root, ec)) std::filesystem::create_directory(in.root, ec);
+  Collected c = collect_recorded(recorded->snapshot, in, stages);
+  c.report.snapshot.warnings.push_back(replay_note(file, c.report.snapshot, cuts_of(*entries)));
+  BundleReplay& b = c.report.snapshot.bundle_replay.emplace();
+  b.file = file;
+  b.unverified = check_members(*entries);
+  b.recorded_verdict = verdict_word(*recorded);
+  for (const Finding& f : recorded->findings) b.recorded_findings.push_back(replay_finding_key(f));
   return c;
+}
+
+void compare_with_record(Report& report) {
+  if (!report.snapshot.bundle_replay) return;
+  BundleReplay& b = *report.snapshot.bundle_replay;
+  b.replayed_verdict = verdict_word(report);
+  std::multiset<std::string> recorded(b.recorded_findings.begin(), b.recorded_findings.end());
+  std::multiset<std::string> replayed;
+  for (const Finding& f : report.findings) replayed.insert(replay_finding_key(f));
+  b.differences.clear();
+  std::vector<std::string> only;
+  std::set_difference(recorded.begin(), recorded.end(), replayed.begin(), replayed.end(),
+                      std::back_inserter(only));
+  for (const std::string& k : only) b.differences.push_back("recorded only: " + k);
+  only.clear();
+  std::set_difference(replayed.begin(), replayed.end(), recorded.begin(), recorded.end(),
+                      std::back_inserter(only));
+  for (const std::string& k : only) b.differences.push_back("replayed only: " + k);
+  // A hostile report can hold thousands of findings: the line stays a line.
+  constexpr size_t kMaxDifferences = 20;
+  if (b.differences.size() > kMaxDifferences) {
+    const size_t more = b.differences.size() - kMaxDifferences;
+    b.differences.resize(kMaxDifferences);
+    b.differences.push_back("and " + std::to_string(more) + " more");
+  }
+  if (b.differences.empty() && *b.replayed_verdict == b.recorded_verdict) return;
+  std::string line = "the replay differs from the bundle's recorded report: recorded " +
+                     b.recorded_verdict + ", replayed " + *b.replayed_verdict;
+  for (const std::string& d : b.differences) line += "; " + d;
+  report.snapshot.warnings.push_back(line);
 }
 
 bool bundle_unread(const Report& report) {

@@ -10,11 +10,24 @@
 namespace gt {
 
 /// The archive extracted into a scratch folder, its report's NVML answers
-/// and its root/ tree collected as the node's, the folder removed. A bundle
-/// that cannot be read leaves nothing to judge: origin capture, NVML not
+/// and its root/ tree collected as the node's, the folder removed (also
+/// when SIGINT or SIGTERM ends the process mid-replay). A bundle that
+/// cannot be read leaves nothing to judge: origin capture, NVML not
 /// loaded, the reason in nvml.error_message and warnings (UNKNOWN once
-/// judged). `in.root` is replaced by the bundle's root/.
+/// judged). So is one with a link out of its tree (`root` a link, a link
+/// beside root/) or more than kMaxArchiveMembers members. `in.root` is
+/// replaced by the bundle's root/. The snapshot's bundle_replay holds the
+/// members that differ from manifest.json and the recorded verdict and
+/// findings.
 Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages);
+
+/// A judged replay compared with its bundle's recorded report: the replayed
+/// verdict and the findings only one of them has in bundle_replay, and one
+/// line in warnings when they differ. Nothing for another origin.
+void compare_with_record(Report& report);
+
+/// A finding as the comparison keys it: "id severity" and its subject.
+std::string replay_finding_key(const Finding& f);
 
 /// Whether `report` is replay_bundle's answer for a bundle it could not read
 /// (a bundle that was read keeps its recorded origin, never a capture's).

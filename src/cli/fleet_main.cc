@@ -45,8 +45,8 @@ std::vector<fs::path> files_in(const std::string& dir, std::string& error) {
   return out;
 }
 
-/// Host names must be unique in the output: a second report naming the
-/// same host is shown as "host (file)".
+/// Host names must be unique in the output: a second entry of the same
+/// name (an unreadable file named like a host) is shown as "host (file)".
 std::string unique_name(std::string name, const fs::path& file, std::map<std::string, int>& seen) {
   if (seen[name]++ == 0) return name;
   return name + " (" + file.filename().string() + ")";
@@ -80,45 +80,92 @@ std::string bundle_stem(const fs::path& f) {
   return stem != name ? stem : f.stem().string();
 }
 
+/// One file of `--reports DIR` before hosts are counted: its host as read,
+/// named by the host name its report recorded (`recorded`), else by its file.
+struct SavedHost {
+  HostReport host;
+  fs::path file;
+  bool recorded = false;
+};
+
 /// A bundle of `--reports DIR` judged here as `gpu-triage --bundle FILE`
 /// judges it, under the host it recorded.
-HostReport from_bundle(const FleetOptions& o, const fs::path& f, std::map<std::string, int>& seen) {
+SavedHost from_bundle(const FleetOptions& o, const fs::path& f) {
   // A bundle holds what the triage collects: the triage's stages, not the
   // fleet's (an ssh gather has fewer).
   Report r = std::move(replay_bundle(f.string(), CollectInputs{}, default_command().stages).report);
   const bool unread = bundle_unread(r);
-  std::string name = r.snapshot.hostname && !unread ? *r.snapshot.hostname : bundle_stem(f);
-  std::string host = unique_name(name, f, seen);
-  if (unread) return host_unknown(host, HostVia::kBundle, *r.snapshot.nvml.error_message);
+  const bool named = r.snapshot.hostname && !r.snapshot.hostname->empty() && !unread;
+  const std::string name = named ? *r.snapshot.hostname : bundle_stem(f);
+  if (unread) return {host_unknown(name, HostVia::kBundle, *r.snapshot.nvml.error_message), f};
   judge_report(r, o.expect_gpus, o.npd_exit_codes);
-  return host_report(host, HostVia::kBundle, std::move(r));
+  return {host_report(name, HostVia::kBundle, std::move(r)), f, named};
+}
+
+/// A saved --json report: named by the host it names, else by its file; one
+/// that cannot be read is named by its file with report_from_json's words.
+SavedHost from_saved_report(const fs::path& f) {
+  Result<std::string> text = read_file_capped(f.string(), kMaxCaptureBytes, "a saved report");
+  Result<Report> report = text ? report_from_json_text(*text) : Result<Report>(text.error());
+  const bool named = report && report->snapshot.hostname && !report->snapshot.hostname->empty();
+  const std::string name = named ? *report->snapshot.hostname : f.stem().string();
+  if (!text) return {host_unknown(name, HostVia::kReport, text.error().message), f};
+  if (!report)
+    return {host_unknown(name, HostVia::kReport, f.string() + ": " + report.error().message), f};
+  return {host_report(name, HostVia::kReport, std::move(*report)), f, named};
+}
+
+/// Whether `a` was collected after `b` (the later file name on a tie).
+bool newer_than(const SavedHost& a, const SavedHost& b) {
+  const int64_t at = a.host.report->snapshot.collected_at_unix_ms;
+  const int64_t bt = b.host.report->snapshot.collected_at_unix_ms;
+  return at != bt ? at > bt : a.file.filename() > b.file.filename();
+}
+
+/// The note the newest report of a host gets: which files it stands for
+/// (the first ten named: a folder can hold thousands).
+std::string older_reports_note(const std::vector<std::string>& files) {
+  std::string named;
+  for (size_t i = 0; i < files.size() && i < 10; ++i) named += (i ? ", " : "") + files[i];
+  if (files.size() > 10) named += " and " + std::to_string(files.size() - 10) + " more";
+  return "the newest of " + std::to_string(files.size() + 1) +
+         " reports of this host in the folder; not counted: " + named;
+}
+
+/// One host, one entry: of several reports (or bundles) recording one host
+/// name, the newest counts and says which older files it stands for;
+/// others keep their file's name ("host (file)" where names clash).
+std::vector<HostReport> one_per_host(std::vector<SavedHost> saved) {
+  std::map<std::string, size_t> newest;
+  for (size_t i = 0; i < saved.size(); ++i) {
+    if (!saved[i].recorded) continue;
+    auto [it, fresh] = newest.emplace(saved[i].host.host, i);
+    if (!fresh && newer_than(saved[i], saved[it->second])) it->second = i;
+  }
+  std::map<std::string, std::vector<std::string>> older;  // host -> its older files
+  for (size_t i = 0; i < saved.size(); ++i)
+    if (saved[i].recorded && newest[saved[i].host.host] != i)
+      older[saved[i].host.host].push_back(saved[i].file.filename().string());
+  std::vector<HostReport> out;
+  std::map<std::string, int> seen;
+  for (size_t i = 0; i < saved.size(); ++i) {
+    SavedHost& h = saved[i];
+    if (h.recorded && newest[h.host.host] != i) continue;
+    if (h.recorded && older.count(h.host.host))
+      h.host.report->snapshot.warnings.push_back(older_reports_note(older[h.host.host]));
+    h.host.host = unique_name(h.host.host, h.file, seen);
+    out.push_back(std::move(h.host));
+  }
+  return out;
 }
 
 std::vector<HostReport> from_saved_reports(const FleetOptions& o) {
   const std::string& dir = o.dir;
   std::string error;
-  std::vector<HostReport> out;
-  std::map<std::string, int> seen;
-  for (const fs::path& f : files_in(dir, error)) {
-    if (looks_like_bundle(f.string())) {
-      out.push_back(from_bundle(o, f, seen));
-      continue;
-    }
-    Result<std::string> text = read_file_capped(f.string(), kMaxCaptureBytes, "a saved report");
-    Result<Report> report = text ? report_from_json_text(*text) : Result<Report>(text.error());
-    // The host a report names, else the file's; one that cannot be read is
-    // named by its file with report_from_json's words.
-    std::string name = f.stem().string();
-    if (report && report->snapshot.hostname) name = *report->snapshot.hostname;
-    std::string host = unique_name(name, f, seen);
-    if (!text)
-      out.push_back(host_unknown(host, HostVia::kReport, text.error().message));
-    else if (!report)
-      out.push_back(
-          host_unknown(host, HostVia::kReport, f.string() + ": " + report.error().message));
-    else
-      out.push_back(host_report(host, HostVia::kReport, std::move(*report)));
-  }
+  std::vector<SavedHost> saved;
+  for (const fs::path& f : files_in(dir, error))
+    saved.push_back(looks_like_bundle(f.string()) ? from_bundle(o, f) : from_saved_report(f));
+  std::vector<HostReport> out = one_per_host(std::move(saved));
   if (!error.empty()) out.push_back(host_unknown(dir, HostVia::kReport, error));
   return out;
 }

@@ -99,6 +99,7 @@ CollectInputs collect_inputs(const Options& o) {
 void judge_report(Report& report, std::optional<uint32_t> expect_gpus, bool npd) {
   explain_nvml_failure(report.snapshot);
   judge(report, make_check_options(expect_gpus, report.snapshot.source));
+  compare_with_record(report);  // a bundle's replay against what it recorded
   report.exit_code = verdict_exit_code(report_verdict(report), npd);
 }
 

@@ -299,12 +299,40 @@ Collected collect_node(const CollectInputs& in, Stages stages) {
   return out;
 }
 
+namespace {
+
+/// The disks of a recorded node: its report's figures (the tree's statvfs
+/// would be the replaying machine's scratch folder), and each path asked
+/// for now that the record has not, unread. None when the record has none
+/// (its command had no disk stage: `free` writes such a bundle).
+std::vector<DiskUsage> recorded_disks(const NodeSnapshot& recorded, const CollectInputs& in) {
+  std::vector<DiskUsage> out = recorded.disks;
+  if (out.empty()) return out;
+  for (const std::string& p : disk_paths(in)) {
+    if (std::any_of(out.begin(), out.end(), [&](const DiskUsage& d) { return d.path == p; }))
+      continue;
+    if (in.data_dir && p == *in.data_dir) continue;  // --data DIR is judged by the data stage
+    DiskUsage d;
+    d.path = p;
+    d.error = p + ": not in the bundle's record (its free space was not read when recorded)";
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace
+
 Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in, Stages stages) {
   const FsRoot root(in.root);
   Collected out;
   std::vector<Collector> table = node_table(in, root, out.abandoned_threads);
+  const std::vector<DiskUsage> disks = recorded_disks(recorded, in);
   for (Collector& c : table)
-    if (c.stage == Stage::kGpus)
+    if (c.stage == Stage::kDisks)
+      c.fill = [&disks](NodeSnapshot& s) { s.disks = disks; };
+    else if (c.stage == Stage::kMounts)
+      c.fill = [&root, &disks](NodeSnapshot& s) { s.mounts = read_mounts(root, disks); };
+    else if (c.stage == Stage::kGpus)
       c.fill = [&recorded](NodeSnapshot& s) {
         // Everything the NVML collection sets (collect_nvml).
         s.nvml = recorded.nvml;
@@ -328,6 +356,10 @@ Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in
   keep_aer_window_start(recorded, out.report.snapshot);
   out.report.snapshot.collected_at_unix_ms = recorded.collected_at_unix_ms;
   out.report.snapshot.sample_window_s = recorded.sample_window_s;
+  // The name the node had: a live node's comes from gethostname(), which
+  // leaves no file in its tree.
+  if (has(stages, Stage::kHost) && recorded.hostname)
+    out.report.snapshot.hostname = recorded.hostname;
   return out;
 }
 

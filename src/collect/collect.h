@@ -91,7 +91,9 @@ Collected collect_capture(const std::string& file, Stages stages);
 
 /// A bundle's recorded node (gpu-triage --bundle FILE): the GPUs as NVML
 /// answered when it was recorded (`recorded`'s nvml and gpus, its time),
-/// the record across boots and the fingerprint as it read them, everything
+/// the record across boots and the fingerprint as it read them, its disks'
+/// free space and its host name as its report recorded them (a path asked
+/// for now that the record lacks is unread, never this machine's), everything
 /// else read by this node's own collectors from `in.root`, the bundle's
 /// root/ tree. Nothing of this machine is read, no NVML loaded; the caller
 /// never records the run (the record named is the recorded node's).

@@ -75,4 +75,22 @@ struct BundleManifest {
   std::vector<std::string> notes;  ///< files read but not copied, and why
 };
 
+/// What a bundle's replay (gpu-triage --bundle, fleet --reports) found
+/// against the archive's own record: the members that differ from
+/// manifest.json, and how the replay's judgement compares with the one
+/// report.json recorded (filled once judged).
+struct BundleReplay {
+  std::string file;  ///< the bundle as given
+  /// "root/etc/fstab: 120 bytes, manifest.json says 180", "no manifest.json":
+  /// empty when every member is the one the manifest describes.
+  std::vector<std::string> unverified;
+  std::string recorded_verdict;  ///< report.json's verdict word
+  /// report.json's findings, each "id severity subject" (replay_finding_key).
+  std::vector<std::string> recorded_findings;
+  std::optional<std::string> replayed_verdict;  ///< the replay's verdict word, once judged
+  /// What the replay judged otherwise: "recorded only: ...", "replayed only: ...".
+  std::vector<std::string> differences;
+  bool operator==(const BundleReplay&) const = default;
+};
+
 }  // namespace gt

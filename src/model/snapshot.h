@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/bundle.h"
 #include "model/cpu_list.h"
 #include "model/cuda_readiness.h"
 #include "model/data_check.h"
@@ -588,6 +589,9 @@ struct NodeSnapshot {
   /// (model/rdma.h); null: no /sys/class/infiniband device, or not read.
   std::optional<RdmaState> rdma;
   std::vector<std::string> warnings;  ///< collection problems, in words
+  /// A bundle's replay checked against the archive's own record
+  /// (model/bundle.h); null for every other origin.
+  std::optional<BundleReplay> bundle_replay;
   bool operator==(const NodeSnapshot&) const = default;
 };
 

@@ -11,6 +11,7 @@
 
 #include "model/bundle.h"
 #include "model/report.h"
+#include "util/result.h"
 
 namespace gt {
 
@@ -28,5 +29,9 @@ std::string render_bundle_written(const std::string& file, uint64_t size_bytes,
 /// The members a manifest.json says were cut to fit the size cap, in its
 /// order; none when nothing was cut or the manifest cannot be read.
 std::vector<std::string> manifest_cut_members(std::string_view manifest_json);
+
+/// The members a manifest.json lists (name, size, sha256), in its order;
+/// Malformed, naming the entry, when it is not a manifest.
+Result<std::vector<BundleMember>> manifest_members(std::string_view manifest_json);
 
 }  // namespace gt

@@ -488,6 +488,14 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["nvidia_services_read"] = snap.nvidia_services_read;
   j["stuck_nvidia_tasks"] = stuck_tasks_json(snap.stuck_nvidia_tasks);
   j["warnings"] = snap.warnings;
+  // Only a bundle's replay has one: every other report's keys stay as they were.
+  if (const std::optional<BundleReplay>& b = snap.bundle_replay)
+    j["replay"] = J{{"bundle", b->file},
+                    {"members_unverified", b->unverified},
+                    {"recorded_verdict", b->recorded_verdict},
+                    {"recorded_findings", b->recorded_findings},
+                    {"replayed_verdict", opt(b->replayed_verdict)},
+                    {"differences", b->differences}};
   return j;
 }
 

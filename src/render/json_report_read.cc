@@ -440,6 +440,19 @@ void read_optional_each(const Obj& o, const char* key, std::optional<std::vector
   if (const J* v = o.find(key); v && !v->is_null()) read_each(*v, o.at(key), out.emplace(), each);
 }
 
+/// A bundle replay's check against the archive's record ("replay").
+BundleReplay replay_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  BundleReplay b;
+  o.get("bundle", b.file);
+  o.get("members_unverified", b.unverified);
+  o.get("recorded_verdict", b.recorded_verdict);
+  o.get("recorded_findings", b.recorded_findings);
+  o.get("replayed_verdict", b.replayed_verdict);
+  o.get("differences", b.differences);
+  return b;
+}
+
 void read_snapshot_header(const Obj& o, NodeSnapshot& s) {
   o.get("source", s.source);
   o.get("hostname", s.hostname);
@@ -491,6 +504,8 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   o.get("nvidia_services_read", s.nvidia_services_read);
   read_optional_each(o, "stuck_nvidia_tasks", s.stuck_nvidia_tasks, stuck_of);
   o.get("warnings", s.warnings);
+  if (const J* r = o.find("replay"); r && !r->is_null())
+    s.bundle_replay = replay_of(*r, o.at("replay"));
 }
 
 Finding finding_of(const J& j, const std::string& path) {
@@ -546,15 +561,17 @@ Result<Unit> check_schema(const Obj& o) {
 
 /// The word and the findings give the typed verdict: judge() sets it to
 /// the worst finding's severity, which "OK" writes for ok and info alike.
+/// The findings win over the word: a report that says OK while holding a
+/// critical (edited, or written by a broken tool) is critical here.
 void read_verdict(const Obj& o, Report& r) {
   std::string word;
   o.get("verdict", word);
   Severity worst = Severity::kOk;
   for (const Finding& f : r.findings) worst = std::max(worst, f.severity);
   if (word == "OK" || word == "INFO")
-    r.verdict = std::min(worst, Severity::kInfo);
+    r.verdict = worst;
   else if (word == "WARNING")
-    r.verdict = Severity::kWarning;
+    r.verdict = std::max(worst, Severity::kWarning);
   else if (word == "CRITICAL")
     r.verdict = Severity::kCritical;
   else if (word == "UNKNOWN") {
@@ -562,6 +579,16 @@ void read_verdict(const Obj& o, Report& r) {
     r.verdict = worst;
   } else
     fail(o.at("verdict"), "not a verdict: \"" + word.substr(0, 40) + "\"");
+}
+
+/// Says when the findings overruled the report's own verdict word.
+void note_overruled_verdict(const Obj& o, Report& r) {
+  std::string word;
+  o.get("verdict", word);
+  const std::string counted = verdict_word(r);
+  if (word == "UNKNOWN" || word == counted || (word == "INFO" && counted == "OK")) return;
+  r.snapshot.warnings.push_back("the report says " + word + " but holds a " +
+                                severity_name(r.verdict) + " finding: counted " + counted);
 }
 
 }  // namespace
@@ -577,6 +604,7 @@ Result<Report> report_from_json(const nlohmann::ordered_json& j) {
     o.get("exit_code", r.exit_code);
     if (const J* p = o.find("plan")) read_each(*p, o.at("plan"), r.plan, step_of);
     read_snapshot(o, r.snapshot);
+    note_overruled_verdict(o, r);
     return r;
   } catch (const ReadError& e) {
     return Error{ErrorKind::kMalformed, e.message};

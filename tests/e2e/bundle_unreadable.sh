@@ -14,13 +14,6 @@ tar -C "$TMP/t" -czf "$TMP/badreport.tar.gz" report.json root
 
 export TMPDIR="$TMP/scratch"
 mkdir -p "$TMPDIR"
-replay() {
-  set +e
-  env -u GPU_TRIAGE_ROOT GPU_TRIAGE_NVML_LIB=/nonexistent/libnvidia-ml.so.1 \
-    "$TOOL" --bundle "$1" --no-state >"$TMP/out" 2>"$TMP/err"
-  RC=$?
-  set -e
-}
 for f in cut.tar.zst noreport.tar.gz badreport.tar.gz missing.tar.zst; do
   replay "$TMP/$f"
   expect_rc 3

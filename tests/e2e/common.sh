@@ -54,6 +54,35 @@ run() {
   WALL_MS=$(((t1 - t0) / 1000000))
 }
 
+# no_node ARGS...: the tool with no mock library and no GPU_TRIAGE_ROOT, as
+# a bundle's replay or a fleet of files runs (nothing of this machine to
+# read); stdout in $TMP/out, stderr in $TMP/err, exit code in $RC.
+no_node() {
+  set +e
+  env -u GPU_TRIAGE_ROOT GPU_TRIAGE_NVML_LIB=/nonexistent/libnvidia-ml.so.1 \
+    "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  set -e
+}
+
+# replay BUNDLE ARGS...: gpu-triage --bundle BUNDLE ARGS --no-state (no_node).
+replay() {
+  local bundle="$1"
+  shift
+  no_node --bundle "$bundle" "$@" --no-state
+}
+
+# unpacked_story_bundle: the story's bundle in $TMP/b.tar.zst, extracted
+# into $TMP/x; $members lists its top-level members (to tar them again,
+# edited: tar -C "$TMP/x" --zstd -cf FILE $members).
+unpacked_story_bundle() {
+  run story bundle -o "$TMP/b.tar.zst" --no-state --timeout 2s
+  expect_rc 0
+  mkdir "$TMP/x"
+  tar -xf "$TMP/b.tar.zst" -C "$TMP/x"
+  members=$(cd "$TMP/x" && ls -A)
+}
+
 # run_data ARGS...: `gpu-triage data ARGS` (no mock: it reads files only);
 # stdout in $TMP/out, stderr in $TMP/err, exit code in $RC.
 run_data() {

@@ -233,8 +233,9 @@ MountInfo inspect(const FsRoot& root, const std::vector<MountEntry>& table,
                           path_under(holder->mount_point, e->where);
   if (e && !mounted_at(table, e->where) && !held_below) {
     mi.problem = MountProblem::kNotMounted;
-    struct stat st;
-    mi.plain_directory = ::stat(root.path(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    // Resolved in the tree: a link there never reaches this machine's files.
+    Result<struct stat> st = root.stat(path);
+    mi.plain_directory = st && S_ISDIR(st->st_mode);
     mi.unmounted_disks = unmounted_disks(devs, used);
     return mi;
   }

@@ -1,0 +1,61 @@
+# A bundle's replay checks what it replays against the bundle's own record
+# (issue 48 item 3): each member against manifest.json's size and sha256 (a
+# difference is the finding bundle.unverified: never a clean replay), and
+# the replayed verdict and findings against report.json's (any difference
+# is one line in the text and JSON's "replay"). The reproducer: a bundle
+# whose fstab lost its /data line replays with one critical fewer.
+source "$(dirname "$0")/common.sh"
+
+unpacked_story_bundle
+
+# As written: every member verified, the same verdict and findings.
+replay "$TMP/b.tar.zst" --json
+json_check 'd["replay"]["members_unverified"] == [] and d["replay"]["differences"] == []'
+json_check 'd["replay"]["recorded_verdict"] == d["replay"]["replayed_verdict"] == d["verdict"]'
+json_check 'not any(f["id"] == "bundle.unverified" for f in d["findings"])'
+json_check '"mount.missing critical /data" in d["replay"]["recorded_findings"]'
+
+grep -v " /data " "$TMP/x/root/etc/fstab" >"$TMP/fstab" && cat "$TMP/fstab" >"$TMP/x/root/etc/fstab"
+tar -C "$TMP/x" --zstd -cf "$TMP/edited.tar.zst" $members
+
+# The fstab edited, the manifest not: the member is named, the finding is
+# there, and the lost critical is said.
+replay "$TMP/edited.tar.zst" --json
+json_check 'any(u.startswith("root/etc/fstab: ") for u in d["replay"]["members_unverified"])' "the edited member is named"
+json_check '[f["severity"] for f in d["findings"] if f["id"] == "bundle.unverified"] == ["warning"]'
+json_check '"recorded only: mount.missing critical /data" in d["replay"]["differences"]'
+json_check 'any(w.startswith("the replay differs from the bundle'"'"'s recorded report: recorded CRITICAL, replayed ") for w in d["warnings"])'
+replay "$TMP/edited.tar.zst" --wide
+expect_out_contains "the replay differs from the bundle's recorded report"
+expect_out_contains "recorded only: mount.missing critical /data"
+expect_out_contains "bundle.unverified"
+
+# The manifest made to agree: members verified, the lost critical still said.
+"$PYTHON" - "$TMP/x" <<'PY'
+import hashlib, json, sys
+x = sys.argv[1]
+m = json.load(open(f"{x}/manifest.json"))
+for b in m["members"]:
+    data = open(f"{x}/{b['name']}", "rb").read()
+    b["size_bytes"], b["sha256"] = len(data), hashlib.sha256(data).hexdigest()
+open(f"{x}/manifest.json", "w").write(json.dumps(m))
+PY
+tar -C "$TMP/x" --zstd -cf "$TMP/agreed.tar.zst" $members
+replay "$TMP/agreed.tar.zst" --json
+json_check 'd["replay"]["members_unverified"] == []'
+json_check '"recorded only: mount.missing critical /data" in d["replay"]["differences"]'
+
+# No manifest at all: nothing could be checked, so not clean.
+rm "$TMP/x/manifest.json"
+tar -C "$TMP/x" --zstd -cf "$TMP/nomanifest.tar.zst" $(cd "$TMP/x" && ls -A)
+replay "$TMP/nomanifest.tar.zst" --json
+json_check 'd["replay"]["members_unverified"] == ["no manifest.json: no member could be checked"]'
+json_check 'any(f["id"] == "bundle.unverified" for f in d["findings"])'
+
+# fleet --reports counts the edited bundle with the same words.
+mkdir "$TMP/r"
+cp "$TMP/edited.tar.zst" "$TMP/r/"
+no_node fleet --reports "$TMP/r" --json
+json_check 'any(f["id"] == "bundle.unverified" for f in d["hosts"][0]["report"]["findings"])'
+json_check '"recorded only: mount.missing critical /data" in d["hosts"][0]["report"]["replay"]["differences"]'
+exit 0
