@@ -360,6 +360,9 @@ Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in
   // leaves no file in its tree.
   if (has(stages, Stage::kHost) && recorded.hostname)
     out.report.snapshot.hostname = recorded.hostname;
+  // nvidia-smi binaries are not copied into a bundle (tens of MB): their
+  // releases as the node read them.
+  if (has(stages, Stage::kHost)) out.report.snapshot.nvidia_smi = recorded.nvidia_smi;
   return out;
 }
 

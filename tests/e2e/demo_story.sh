@@ -27,6 +27,9 @@ lacks() { if grep -qF -- "$1" "$TMP/flat"; then fail "the demo shows '$1'"; fi; 
 lacks "differs from kernel module"
 lacks "cuInit 803"
 lacks "cuda.driver_mismatch"
+# The operator's header (NVIDIA-SMI 565.57.01, Driver Version 590.48.01)
+# explained in one line (issue 52 item 2).
+has "/usr/local/bin/nvidia-smi (first on PATH) is nvidia-smi 565.57.01, the driver 590.48.01: its header shows both"
 has "/data is not mounted although /etc/fstab:3 mounts it"
 # Without --path (issue 31): the mount is found because fstab asks for it,
 # critical because SGLang's launcher names a path under it, and the plan's
