@@ -40,9 +40,8 @@ void check_gpu_stuck(const NodeSnapshot& s, std::vector<Finding>& out) {
     if (!stuck(g)) continue;
     Finding f = gpu_finding("gpu.stuck", g);
     const SampleStats& u = *g.utilization_gpu_pct;
-    f.title = fmt::format(
-        "{} is busy ({:.0f}-{:.0f}%) with no process and at idle power: stuck",
-        gpu_label(g), u.min, u.max);
+    f.title = fmt::format("{} is busy ({:.0f}-{:.0f}%) with no process and at idle power: stuck",
+                          gpu_label(g), u.min, u.max);
     f.evidence = fmt::format(
         "utilisation {:.0f}% at least over {} samples; NVML lists no process; {} MiB used "
         "beyond the reserve; {:.0f} W of {:.0f} W. Kernels run in a context, and a context "

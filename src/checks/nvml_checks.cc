@@ -266,8 +266,10 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
     Finding f = node_finding("driver.version_contradiction");
     f.title = file_differs ? "NVML answered, so its library is release " + *mod +
                                  " (the kernel module's), yet its file reads " + *lib
-                           : "NVML reports driver " + *drv + ", yet /sys/module/nvidia/version "
-                                 "reads " + *mod + ": one of the two is not the running module";
+                           : "NVML reports driver " + *drv +
+                                 ", yet /sys/module/nvidia/version "
+                                 "reads " +
+                                 *mod + ": one of the two is not the running module";
     f.evidence = "library file " + s.nvml.library_file.value_or("?") + " (release " + *lib +
                  " from its name); /sys/module/nvidia/version " + *mod + "; NVML reports driver " +
                  s.driver_version.value_or("?") +

@@ -65,9 +65,9 @@ std::vector<NvidiaSmiBinary> read_nvidia_smi_binaries(const FsRoot& root) {
   for (const std::string& dir : nvidia_smi_search_path(root)) {
     const std::string path = (dir.ends_with('/') ? dir : dir + "/") + "nvidia-smi";
     Result<struct stat> st = root.stat(path);
-    // What a shell runs: a regular file someone may execute (a copy without
-    // its mode is not on PATH for the shell).
-    if (!st || !S_ISREG(st->st_mode) || (st->st_mode & 0111) == 0) continue;
+    // A regular file; its mode is not judged: a bundle's tree keeps the
+    // file, not its execute bit.
+    if (!st || !S_ISREG(st->st_mode)) continue;
     Result<std::string> real = root.resolve(path);
     const std::string key = real ? *real : path;
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;

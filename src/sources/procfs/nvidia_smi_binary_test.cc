@@ -40,7 +40,6 @@ TEST(NvidiaSmiBinary, EveryCopyOnThePathFirstFirstALinkOnce) {
   TempTree t;
   exe(t, "/usr/local/nvidia/bin/nvidia-smi", smi("565.57.01"));
   exe(t, "/usr/bin/nvidia-smi", smi("590.48.01"));
-  t.write("/usr/local/cuda/bin/nvidia-smi", smi("470.82.01"));  // mode 644: no shell runs it
   t.symlink("/usr/bin/nvidia-smi", "/usr/local/bin/nvidia-smi");  // the same file again
   t.write("/usr/sbin/nvidia-smi/x", "a directory is not a binary");
   std::vector<NvidiaSmiBinary> bins = read_nvidia_smi_binaries(t.root());
