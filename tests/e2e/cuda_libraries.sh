@@ -35,6 +35,11 @@ lib='d["cuda"]["loaders"][0]["libraries"][0]'
 json_check "$lib['found_via'] == '/etc/ld.so.cache' and $lib['conf_file'] == '/etc/ld.so.conf.d/000-cuda-compat.conf' and $lib['compat']"
 json_check "$lib['file'] == '/usr/local/cuda-12.8/compat/libcuda.so.570.124.06' and $lib['version'] == '570.124.06'"
 
+# The probe meets the same library: the mock libcuda is the tree's compat
+# one, and cuInit gives 804 on the GeForce (docs/physics.md R2).
+run cuda-compat-rtx cuda --include-busy --memory 64M --json
+json_check 'd["init_error"] == 804 and d["library_version"] == "570.124.06"' "the probe's 804"
+
 run cuda-compat-datacenter --json --sample 0 --no-state
 json_check "d['cuda']['loaders'][0]['libraries'][0]['version'] == '570.124.06'" "compat lib read on H100"
 echo "PASS: the older compat 803, the story without one, and the compat libraries"

@@ -1138,6 +1138,7 @@ def cuda_compat_datacenter(path):
             "cache: forward compatibility on data-center GPUs", mutate)
     cuda_compat(os.path.join(path, "root"))
     s["cuda_driver_version"] = 12080  # R4: the loader finds the compat libcuda first
+    s["cuda"] = {"library_version": CUDA_COMPAT_12_8, "driver_version": 12080, "compat": True}
     return s
 
 
@@ -1162,6 +1163,8 @@ def cuda_compat_rtx(path):
     s = desktop_gpu(path, driver="550.163.01")
     cuda_compat(os.path.join(path, "root"))
     s["cuda_driver_version"] = 12080  # R4: NVML reads the compat libcuda
+    # The mock libcuda is the tree's compat library: cuInit 804 on a GeForce (R2).
+    s["cuda"] = {"library_version": CUDA_COMPAT_12_8, "driver_version": 12080, "compat": True}
     # The compat libcuda fails with 804 on a GeForce (R2), so no CUDA
     # process holds memory here: the notebook's python is not running.
     d = s["devices"][0]

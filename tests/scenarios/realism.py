@@ -288,7 +288,10 @@ def r4_nvml_cuda_is_the_loaders_libcuda(s):
     if want and got and s.nvml_initialises() and got != want:
         out.append(f"NVML reports CUDA {got} but the loader's libcuda {loader[0]} is {want}")
     cuda = s.data.get("cuda") if isinstance(s.data.get("cuda"), dict) else {}
-    if loader and cuda.get("library_version") and cuda["library_version"] != loader[0]:
+    if loader and loader[1] and cuda.get("library_version") != loader[0]:
+        out.append(f"the tree's loader finds the compat libcuda {loader[0]}, which the mock "
+                   "libcuda (the scenario's cuda block) is not")
+    elif loader and cuda.get("library_version") and cuda["library_version"] != loader[0]:
         out.append(f"the mock libcuda is {cuda['library_version']}, the tree's loader finds "
                    f"{loader[0]}")
     if want and cuda.get("driver_version") and cuda["driver_version"] != want:
