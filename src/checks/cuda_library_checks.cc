@@ -1,6 +1,7 @@
 // Whether the driver libraries a job would load match the kernel module.
 #include "checks/cuda_library_checks.h"
 
+#include <algorithm>
 #include <map>
 #include <string_view>
 
@@ -317,6 +318,21 @@ std::optional<bool> supports_forward_compat(const std::string& gpu_name) {
     return true;
   }
   return std::nullopt;
+}
+
+const ResolvedLibrary* new_job_libcuda(const CudaReadiness& r) {
+  if (r.loaders.empty()) return nullptr;
+  const ResolvedLibrary* l = libcuda_of(r.loaders.front());
+  return l && l->file ? l : nullptr;
+}
+
+std::vector<const ProcessMappings*> on_deleted_libraries(const CudaReadiness& r) {
+  std::vector<const ProcessMappings*> out;
+  for (const ProcessMappings& m : r.mapped)
+    if (std::any_of(m.libraries.begin(), m.libraries.end(),
+                    [](const MappedLibrary& l) { return l.deleted; }))
+      out.push_back(&m);
+  return out;
 }
 
 void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out) {

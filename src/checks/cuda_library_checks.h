@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/snapshot.h"
 
@@ -16,5 +17,14 @@ namespace gt {
 /// no; null when the name does not say (an RTX "Server Edition": only select
 /// NGC Server Ready SKUs do).
 std::optional<bool> supports_forward_compat(const std::string& gpu_name);
+
+/// The libcuda.so.1 a new job loads (the readiness stage's first context),
+/// when its file is known; nullptr otherwise.
+const ResolvedLibrary* new_job_libcuda(const CudaReadiness& r);
+
+/// The running processes that map a driver library deleted on disk since
+/// they started (/proc/PID/maps "(deleted)"), in the readiness stage's order:
+/// the one reading the NVML check and driver.libraries_replaced share.
+std::vector<const ProcessMappings*> on_deleted_libraries(const CudaReadiness& r);
 
 }  // namespace gt

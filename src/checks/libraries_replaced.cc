@@ -10,6 +10,7 @@
 #include <set>
 
 #include "checks/checks.h"
+#include "checks/cuda_library_checks.h"
 #include "util/plural.h"
 #include "util/shell_word.h"
 
@@ -18,27 +19,13 @@ namespace {
 
 constexpr size_t kNamed = 4;  // processes named in the title
 
-const ResolvedLibrary* new_job_libcuda(const CudaReadiness& r) {
-  if (r.loaders.empty()) return nullptr;
-  for (const ResolvedLibrary& l : r.loaders.front().libraries)
-    if (l.soname == "libcuda.so.1" && l.file) return &l;
-  return nullptr;
-}
-
-/// Each process mapping a deleted driver library, with those files.
-std::vector<const ProcessMappings*> on_deleted_files(const CudaReadiness& r,
-                                                     std::set<std::string>& files) {
-  std::vector<const ProcessMappings*> out;
-  for (const ProcessMappings& m : r.mapped) {
-    bool any = false;
-    for (const MappedLibrary& l : m.libraries) {
-      if (!l.deleted) continue;
-      files.insert(l.path);
-      any = true;
-    }
-    if (any) out.push_back(&m);
-  }
-  return out;
+/// The deleted files those processes map, each once.
+std::set<std::string> deleted_files(const std::vector<const ProcessMappings*>& ps) {
+  std::set<std::string> files;
+  for (const ProcessMappings* m : ps)
+    for (const MappedLibrary& l : m->libraries)
+      if (l.deleted) files.insert(l.path);
+  return files;
 }
 
 std::string named(const std::vector<const ProcessMappings*>& ps) {
@@ -58,8 +45,7 @@ std::string joined(const std::set<std::string>& files) {
 
 void check_libraries_replaced(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.cuda) return;
-  std::set<std::string> files;
-  const std::vector<const ProcessMappings*> ps = on_deleted_files(*s.cuda, files);
+  const std::vector<const ProcessMappings*> ps = on_deleted_libraries(*s.cuda);
   if (ps.empty()) return;
   Finding f = node_finding("driver.libraries_replaced");
   if (ps.size() == 1) {
@@ -68,7 +54,7 @@ void check_libraries_replaced(const NodeSnapshot& s, std::vector<Finding>& out) 
   }
   f.title = fmt::format("The driver's libraries were replaced on disk under {} running {}: {}",
                         ps.size(), plural(ps.size(), "process", "processes"), named(ps));
-  f.evidence = "they map " + joined(files);
+  f.evidence = "they map " + joined(deleted_files(ps));
   const ResolvedLibrary* now = new_job_libcuda(*s.cuda);
   const std::optional<std::string>& module = s.kernel_module_version;
   if (now) {

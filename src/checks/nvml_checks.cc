@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 #include "checks/checks.h"
+#include "checks/cuda_library_checks.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
 #include "util/plural.h"
@@ -78,14 +79,10 @@ std::vector<std::string> gpu_process_pids(const NodeSnapshot& s) {
 /// reboot), named: "pid 3187 (python3) and 7 more"; empty when none.
 std::string on_old_libraries(const NodeSnapshot& s) {
   if (!s.cuda) return "";
-  std::vector<std::string> who;
-  for (const ProcessMappings& m : s.cuda->mapped)
-    if (std::any_of(m.libraries.begin(), m.libraries.end(),
-                    [](const MappedLibrary& l) { return l.deleted; }))
-      who.push_back(m.who);
-  if (who.empty()) return "";
-  return who.front() +
-         (who.size() > 1 ? " and " + std::to_string(who.size() - 1) + " more processes" : "");
+  const std::vector<const ProcessMappings*> old = on_deleted_libraries(*s.cuda);
+  if (old.empty()) return "";
+  return old.front()->who +
+         (old.size() > 1 ? " and " + std::to_string(old.size() - 1) + " more processes" : "");
 }
 
 /// What holds the running module, from the snapshot: daemons, modules
