@@ -287,9 +287,7 @@ void local_patches(const Fingerprint& now, std::vector<Finding>& out) {
   for (const PythonEnvPrint& e : now.python)
     for (const PackagePrint& p : e.packages) {
       if (p.modified.empty()) continue;
-      Finding f = node_finding("change.local_patch");
-      f.subject.kind = "path";
-      f.subject.path = p.site_packages;
+      Finding f = path_finding("change.local_patch", p.site_packages);
       f.title = fmt::format(
           "{} {} has {} locally modified file{} ({}): a recreated container "
           "or a reinstall loses them",

@@ -28,9 +28,7 @@ void check_nvidia_smi(const NodeSnapshot& s, std::vector<Finding>& out) {
       s.kernel_module_version ? s.kernel_module_version : s.driver_version;
   const NvidiaSmiBinary& first = s.nvidia_smi->front();
   if (!driver || !first.release || *first.release == *driver) return;
-  Finding f = node_finding("driver.nvidia_smi_other_release");
-  f.subject.kind = "path";
-  f.subject.path = first.path;
+  Finding f = path_finding("driver.nvidia_smi_other_release", first.path);
   f.title = fmt::format(
       "{} (first on PATH) is nvidia-smi {}, the driver {}: its header shows both, NVIDIA-SMI "
       "{} being the tool's own build",

@@ -36,23 +36,33 @@ std::string_view driver_base(std::string_view file) {
   return {};
 }
 
-std::string who_of(const FsRoot& root, uint32_t pid) {
-  std::optional<std::string> comm =
-      root.read_optional_trimmed("/proc/" + std::to_string(pid) + "/comm");
+std::string who_words(uint32_t pid, const std::optional<std::string>& comm) {
   return "pid " + std::to_string(pid) + " (" + comm.value_or("?") + ")";
 }
 
-/// The processes NVML lists, with their memory (summed over GPUs).
-std::map<uint32_t, std::optional<uint64_t>> nvml_processes(const NodeSnapshot& snap, bool& listed) {
-  std::map<uint32_t, std::optional<uint64_t>> out;
+/// A process found by the scan: its name read here.
+std::string who_of(const FsRoot& root, uint32_t pid) {
+  return who_words(pid, root.read_optional_trimmed("/proc/" + std::to_string(pid) + "/comm"));
+}
+
+/// A process NVML lists: its name as the GPU stage read it, its memory
+/// summed over GPUs.
+struct NvmlProcess {
+  std::optional<std::string> name;
+  std::optional<uint64_t> memory;
+};
+
+std::map<uint32_t, NvmlProcess> nvml_processes(const NodeSnapshot& snap, bool& listed) {
+  std::map<uint32_t, NvmlProcess> out;
   listed = false;
   for (const GpuState& g : snap.gpus) {
     if (!g.processes) continue;
     listed = true;
     for (const GpuProcess& p : *g.processes) {
       if (!p.visible) continue;
-      std::optional<uint64_t>& total = out[p.pid];
-      if (p.used_memory_bytes) total = total.value_or(0) + *p.used_memory_bytes;
+      NvmlProcess& e = out[p.pid];
+      if (!e.name) e.name = p.name;
+      if (p.used_memory_bytes) e.memory = e.memory.value_or(0) + *p.used_memory_bytes;
     }
   }
   return out;
@@ -157,16 +167,16 @@ std::vector<MappedLibrary> parse_driver_mappings(std::string_view maps) {
 
 void read_mapped_libraries(const FsRoot& root, const NodeSnapshot& snap, CudaReadiness& r) {
   bool listed = false;
-  const std::map<uint32_t, std::optional<uint64_t>> gpu = nvml_processes(snap, listed);
+  const std::map<uint32_t, NvmlProcess> gpu = nvml_processes(snap, listed);
   if (!listed && !snap.nvml.initialized) return scan_without_nvml(root, r);
   uint64_t bytes = 0;
   Unread unread;
-  for (const auto& [pid, memory] : gpu) {
+  for (const auto& [pid, p] : gpu) {
     if (r.mapped.size() >= kMaxMappedProcesses) break;
     std::optional<ProcessMappings> m = mappings_of(root, pid, unread, bytes);
     if (!m) continue;
-    m->who = who_of(root, pid);
-    m->gpu_memory_bytes = memory;
+    m->who = who_words(pid, p.name);
+    m->gpu_memory_bytes = p.memory;
     r.mapped.push_back(std::move(*m));
   }
   unread.note_into(r.notes);

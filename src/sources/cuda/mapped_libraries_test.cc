@@ -52,6 +52,7 @@ NodeSnapshot gpu_process_on(uint32_t pid, uint64_t bytes) {
   GpuProcess p;
   p.pid = pid;
   p.visible = true;
+  p.name = "sglang::schedul";  // /proc/PID/comm, as the GPU stage read it
   p.used_memory_bytes = bytes;
   g.processes = std::vector<GpuProcess>{p};
   s.gpus.push_back(g);
@@ -61,7 +62,6 @@ NodeSnapshot gpu_process_on(uint32_t pid, uint64_t bytes) {
 TEST(MappedLibraries, NvmlsProcessesAreReadWithTheirMemory) {
   TempTree t;
   t.write("/proc/3187/maps", kMaps);
-  t.write("/proc/3187/comm", "sglang::schedul\n");
   t.write("/proc/4000/maps", kMaps);  // not a GPU process: not read while NVML lists some
   CudaReadiness r;
   read_mapped_libraries(t.root(), gpu_process_on(3187, 70ull << 30), r);
