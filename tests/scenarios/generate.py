@@ -359,8 +359,10 @@ def pci_device(root, bdf, vendor, dev, cls, driver, gen, width, max_gen=5,
     write(root, d + "max_link_width", f"{max_width}\n")
     write(root, d + "numa_node", f"{numa}\n")
     if driver:
-        os.makedirs(os.path.join(root, f"sys/bus/pci/drivers/{driver}"),
-                    exist_ok=True)
+        # A driver's directory holds its bind/unbind files (and git keeps
+        # no empty directory, so a checkout would lose a bare one).
+        for f in ("bind", "unbind"):
+            write(root, f"sys/bus/pci/drivers/{driver}/{f}", "")
         symlink(root, d + "driver", f"../../../../bus/pci/drivers/{driver}")
 
 
@@ -399,8 +401,8 @@ def loaded_modules(root, modules):
     for name, (refcnt, holders) in modules.items():
         write(root, f"sys/module/{name}/refcnt", f"{refcnt}\n")
         write(root, f"sys/module/{name}/initstate", "live\n")
-        os.makedirs(os.path.join(root, f"sys/module/{name}/holders"),
-                    exist_ok=True)
+        # holders/ with no entry is left out: git keeps no empty directory,
+        # and the tool reads a missing holders/ as none (driver_version.cc).
         for h in holders:
             symlink(root, f"sys/module/{name}/holders/{h}", f"../../{h}")
 
