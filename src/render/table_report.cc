@@ -10,7 +10,10 @@
 
 #include "holders/identity.h"
 #include "holders/stop.h"
+#include "render/first_screen.h"
 #include "render/incident_render.h"
+#include "render/painter.h"
+#include "render/shell_wrap.h"
 #include "render/text_wrap.h"
 #include "render/topology_matrix.h"
 #include "util/byte_units.h"
@@ -21,23 +24,6 @@
 namespace gt {
 
 namespace {
-
-constexpr const char* kRed = "\033[31m";
-constexpr const char* kYellow = "\033[33m";
-constexpr const char* kGreen = "\033[32m";
-constexpr const char* kBold = "\033[1m";
-constexpr const char* kReset = "\033[0m";
-
-class Painter {
- public:
-  explicit Painter(bool on) : on_(on) {}
-  std::string operator()(const std::string& s, const char* code) const {
-    return on_ ? std::string(code) + s + kReset : s;
-  }
-
- private:
-  bool on_;
-};
 
 std::string dash() { return "-"; }
 
@@ -604,19 +590,6 @@ void wide_identity(const NodeSnapshot& snap, std::ostream& out) {
 
 }  // namespace
 
-const char* severity_color(Severity s) {
-  switch (s) {
-    case Severity::kCritical:
-      return kRed;
-    case Severity::kWarning:
-      return kYellow;
-    case Severity::kOk:
-      return kGreen;
-    default:
-      return kReset;
-  }
-}
-
 void verdict_line(const Report& r, const Painter& paint, std::ostream& out) {
   int crit = 0, warn = 0;
   for (const Finding& f : r.findings) {
@@ -655,51 +628,6 @@ void findings_section(const Report& r, const TableOptions& opt, const Painter& p
   }
 }
 
-/// "      $ cmd" broken before `width` columns at spaces outside quotes,
-/// each break a " \\" continuation, so the command still pastes as one.
-std::string shell_wrap(const std::string& cmd, size_t width) {
-  if (8 + cmd.size() <= width) return "      $ " + cmd + "\n";
-  std::vector<std::string> words;
-  std::string word;
-  char quote = 0;
-  for (size_t i = 0; i < cmd.size(); ++i) {
-    const char ch = cmd[i];
-    // A comment runs to the end of the line: a "\\" inside it would not
-    // continue the command, so it is never broken.
-    if (!quote && ch == '#' && word.empty()) {
-      word = cmd.substr(i);
-      break;
-    }
-    if (quote) {
-      quote = ch == quote ? 0 : quote;
-    } else if (ch == '\'' || ch == '"') {
-      quote = ch;
-    } else if (ch == ' ') {
-      if (!word.empty()) words.push_back(word);
-      word.clear();
-      continue;
-    }
-    word += ch;
-  }
-  if (!word.empty()) words.push_back(word);
-  std::string out = "      $", line = out;
-  for (size_t i = 0; i < words.size(); ++i) {
-    // Room for " word" and, unless it is the last word, a trailing " \\".
-    size_t need = line.size() + 1 + words[i].size() + (i + 1 < words.size() ? 2 : 0);
-    if (i > 0 && need > width) {
-      out += " \\\n";
-      line = "          ";
-      out += line;
-      out += words[i];
-      line += words[i];
-      continue;
-    }
-    out += " " + words[i];
-    line += " " + words[i];
-  }
-  return out + "\n";
-}
-
 void plan_section(const Report& r, const TableOptions& opt, const Painter& paint,
                   std::ostream& out) {
   if (r.plan.empty()) return;
@@ -729,14 +657,20 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
   if (r.could_not_check) {
     // Nothing to check (no NVIDIA GPU at all): one line says so. Notes
     // (info: a clock nothing disciplines) stay in --json; a warning shows.
-    out << paint(verdict_word(r), kRed) << "  "
-        << for_terminal(snap.nvml.error_message.value_or("nothing to check")) << "  (exit "
-        << r.exit_code << ")\n";
+    const std::string word = verdict_word(r);
+    const std::string line =
+        wrap_words(word + "  ",
+                   snap.nvml.error_message.value_or("nothing to check") +
+                       fmt::format("  (exit {})", r.exit_code),
+                   opt.wide ? std::string::npos : static_cast<size_t>(opt.width), 2);
+    out << paint(word, kRed) << line.substr(word.size());
     findings_section(r, opt, paint, out, Severity::kWarning);
     plan_section(r, opt, paint, out);
     return;
   }
   verdict_line(r, paint, out);
+  out << first_screen(r, opt.wide ? std::string::npos : static_cast<size_t>(opt.width), opt.wide,
+                      paint);
   // A broken driver's one clear line comes right under the verdict; then
   // what happened.
   if (!snap.nvml.initialized) {
