@@ -49,11 +49,13 @@ int stage_rank(PlanStage s) {
       return 6;
     case PlanStage::kTuning:
       return 7;
+    case PlanStage::kResume:
+      return 8;
     case PlanStage::kUnread:
     case PlanStage::kLast:
-      return 8;
+      return 9;
   }
-  return 8;
+  return 9;
 }
 
 /// Critical faults come right after the driver and the clock: a GPU's own
@@ -174,6 +176,10 @@ int plan_rank(const Finding& f) {
 }
 
 bool note_is_step(std::string_view id) { return plan_stage(id) == PlanStage::kUnread; }
+
+bool note_is_step(const Finding& f) {
+  return note_is_step(f.id) || (plan_stage(f.id) == PlanStage::kResume && !f.action.empty());
+}
 
 std::optional<std::string> kept_as(std::string_view id) {
   const CheckSpec* c = find_check(id);

@@ -39,6 +39,8 @@ enum class PlanStage : uint8_t {
   kDisk,      ///< the job's disk space, the previous boot's end, a library split
   kData,      ///< the job's data: the rerun comes after what would stop it
   kTuning,    ///< clocks, persistence, an idle link
+  kResume,    ///< the job's rerun, once the node is ready: a step even as a
+              ///< note when the finding says how (its action)
   kUnread,    ///< a source that could not be read: last, and a step even as a
               ///< note (the operator must know what was not looked at)
   kLast,      ///< anything else: last
@@ -124,6 +126,9 @@ int plan_rank(const Finding& f);
 
 /// Whether a note (info) of this id is still a plan step (PlanStage::kUnread).
 bool note_is_step(std::string_view id);
+/// Whether this note (info) is a plan step: note_is_step, or the job's rerun
+/// (PlanStage::kResume) when the finding says how.
+bool note_is_step(const Finding& f);
 
 /// What the record across boots calls this finding ("Xid 79", "a driver
 /// recovery action"); nullopt when the record does not keep it.

@@ -110,7 +110,7 @@ TEST(Catalogue, PlanRankFollowsTheStageAndTheSeverity) {
   EXPECT_EQ(rank("gpu.lost", Severity::kCritical), 1);
   EXPECT_EQ(rank("gpu.xid.13", Severity::kWarning), 3);
   EXPECT_EQ(rank("mount.missing", Severity::kWarning), 2);
-  EXPECT_EQ(rank("mount.network_or_overlay", Severity::kInfo), 8);
+  EXPECT_EQ(rank("mount.network_or_overlay", Severity::kInfo), 9);
   EXPECT_EQ(rank("ecc.remap_failure", Severity::kCritical), 2);
   EXPECT_EQ(rank("ecc.remap_pending", Severity::kWarning), 3);
   EXPECT_EQ(rank("memory.held_idle", Severity::kWarning), 4);
@@ -119,9 +119,17 @@ TEST(Catalogue, PlanRankFollowsTheStageAndTheSeverity) {
   EXPECT_EQ(rank("driver.version_contradiction", Severity::kWarning), 5);
   EXPECT_EQ(rank("data.bad", Severity::kWarning), 6);
   EXPECT_EQ(rank("persistence.off", Severity::kWarning), 7);
-  EXPECT_EQ(rank("kernel_log.unreadable", Severity::kInfo), 8);
+  EXPECT_EQ(rank("data.not_started", Severity::kInfo), 8);  // the rerun, after the tuning
+  EXPECT_EQ(rank("kernel_log.unreadable", Severity::kInfo), 9);
   EXPECT_TRUE(note_is_step("kernel_log.unreadable"));
   EXPECT_FALSE(note_is_step("pcie.link_idle_low"));
+  // The rerun's note is a step only when it says how (no bad file's step does).
+  Finding rerun;
+  rerun.id = "data.not_started";
+  rerun.severity = Severity::kInfo;
+  EXPECT_FALSE(note_is_step(rerun));
+  rerun.action = "Rerun the same command.";
+  EXPECT_TRUE(note_is_step(rerun));
 }
 
 TEST(Catalogue, ColumnsAgree) {

@@ -34,7 +34,7 @@ std::string problem_counts(const DataCheck& d) {
 std::string quick_note(const DataCheck& d) {
   if (d.deep) return "";
   return fmt::format(
-      " Quick mode: every file's structure was checked, the CRC32 of the {} written last; "
+      "Quick mode: every file's structure was checked, the CRC32 of the {} written last; "
       "an older file's damaged bytes show only with --deep.",
       count_of(d.crc_checked, "file", "files"));
 }
@@ -49,8 +49,8 @@ void bad_files(const DataCheck& d, std::vector<Finding>& out) {
   for (size_t i = 0; i < d.bad.size() && i < 5; ++i)
     first.push_back(d.bad[i].first + " (" + d.bad[i].second + ")");
   f.evidence =
-      fmt::format("{}{}", fmt::join(first, "; "), d.bad_count > first.size() ? "; ..." : "") +
-      quick_note(d);
+      fmt::format("{}{}", fmt::join(first, "; "), d.bad_count > first.size() ? "; ..." : "");
+  if (!d.deep) f.evidence += " " + quick_note(d);
   f.action = resume_text(d);  // says why the move waits, when it does
   if (!d.move_command.empty()) f.commands = {d.move_command};
   out.push_back(f);
@@ -81,6 +81,9 @@ void not_started(const DataCheck& d, std::vector<Finding>& out) {
                   d.not_started_range->first, d.not_started_range->second);
   f.evidence = fmt::format("{} written; the rest was never begun",
                            count_of(d.samples, "intact sample", "intact samples"));
+  // The rerun, last in the plan, when no bad file, gap or writer's step
+  // says it already (one paragraph per cause).
+  if (d.bad_count == 0 && d.gap_count == 0 && d.writers.empty()) f.action = resume_text(d);
   out.push_back(f);
 }
 

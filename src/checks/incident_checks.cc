@@ -17,6 +17,49 @@ std::string at(const std::optional<int64_t>& t) {
   return t ? " at " + format_utc(*t, "%Y-%m-%d %H:%M:%S UTC") : "";
 }
 
+/// "jbd2/vdb1-8" from "INFO: task jbd2/vdb1-8:611 blocked for more than 120
+/// seconds." (kernel/hung_task.c: "task %s:%d"); nullopt when not that shape.
+std::optional<std::string> hung_task_name(const std::string& message) {
+  const std::string lead = "task ";
+  size_t from = message.find(lead);
+  size_t to = message.find(" blocked for more than");
+  if (from == std::string::npos || to == std::string::npos || to <= from + lead.size())
+    return std::nullopt;
+  std::string task = message.substr(from + lead.size(), to - from - lead.size());
+  size_t colon = task.rfind(':');
+  return colon == std::string::npos ? task : task.substr(0, colon);
+}
+
+/// Hung tasks and no storage error before an abrupt end or a panic: I/O
+/// that stopped answering rather than failing, as a full Ceph pool or a
+/// thin pool out of space pauses writes (docs/physics.md R10). The tasks
+/// may wait on a lock instead, so the title says what was seen and the
+/// usual cause, not a verdict.
+void hung_tasks_before_end(const PreviousBoot& b, const std::string& summary,
+                           std::vector<Finding>& out) {
+  if (b.hung_tasks.count == 0 ||
+      (b.ending != BootEnding::kAbrupt && b.ending != BootEnding::kKernelPanic))
+    return;
+  Finding f = node_finding("incident.hung_tasks_before_crash");
+  f.title = fmt::format(
+      "{} blocked for more than 2 minutes in the previous boot's last minutes, with no I/O "
+      "error, before it ended: storage that stopped answering is the usual cause",
+      count_of(b.hung_tasks.count, "task", "tasks"));
+  std::optional<std::string> task = hung_task_name(b.hung_tasks.example.value_or(""));
+  f.evidence = fmt::format("{}; first: {}", summary, b.hung_tasks.example.value_or("?"));
+  if (task && task->starts_with("jbd2/"))
+    f.evidence += fmt::format(" ({} is the journal of filesystem {}: it waited on its disk)", *task,
+                              task->substr(5, task->rfind('-') - 5));
+  f.action =
+      "Check the storage under the node (and under the VM) before resuming: a backing store "
+      "that filled up (a Ceph pool, a thin pool) pauses writes instead of failing them; its "
+      "free space and health, then whether the job's last writes reached the disk.";
+  f.commands = {
+      "journalctl -b -1 -k --no-pager | grep -E 'blocked for more than|hung_task' | tail -50",
+      "df -h"};
+  out.push_back(f);
+}
+
 void previous_boot_end(const PreviousBoot& b, std::vector<Finding>& out) {
   const std::string summary = last_minutes_summary(b);
   if (b.ending == BootEnding::kAbrupt) {
@@ -56,6 +99,7 @@ void previous_boot_end(const PreviousBoot& b, std::vector<Finding>& out) {
                   "df -h", "findmnt -o TARGET,SOURCE,FSTYPE,OPTIONS"};
     out.push_back(f);
   }
+  if (storage == 0) hung_tasks_before_end(b, summary, out);
 }
 
 /// A warning needs evidence the clock is wrong or cannot be trusted for the

@@ -20,6 +20,32 @@ const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
   return nullptr;
 }
 
+TEST(CheckIncident, HungTasksWithoutStorageErrorsBeforeAnAbruptEndAreAStall) {
+  Incident in;
+  PreviousBoot b;
+  b.ending = BootEnding::kAbrupt;
+  b.last_entry_unix_s = 1700000000;
+  b.hung_tasks = {3, 1699999800, 1700000000,
+                  "INFO: task jbd2/vdb1-8:611 blocked for more than 120 seconds."};
+  in.previous_boot = b;
+  auto fs = run(in);
+  EXPECT_FALSE(find(fs, "incident.storage_errors_before_crash"));
+  const Finding* stall = find(fs, "incident.hung_tasks_before_crash");
+  ASSERT_TRUE(stall);
+  EXPECT_EQ(stall->severity, Severity::kWarning);
+  EXPECT_NE(stall->title.find("3 tasks blocked"), std::string::npos) << stall->title;
+  EXPECT_NE(stall->evidence.find("journal of filesystem vdb1"), std::string::npos)
+      << stall->evidence;
+  // With a storage error the storage finding says it; a clean end says nothing.
+  b.io_errors = {1, 1699999500, 1699999500, "I/O error, dev vdb, sector 8"};
+  in.previous_boot = b;
+  EXPECT_FALSE(find(run(in), "incident.hung_tasks_before_crash"));
+  b.io_errors = {};
+  b.ending = BootEnding::kCleanShutdown;
+  in.previous_boot = b;
+  EXPECT_FALSE(find(run(in), "incident.hung_tasks_before_crash"));
+}
+
 TEST(CheckIncident, AbruptEndWithStorageErrorsIsTwoWarnings) {
   Incident in;
   PreviousBoot b;

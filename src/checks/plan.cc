@@ -92,13 +92,13 @@ std::vector<PlanStep> make_plan(const Report& r) {
     // A positive statement is never a step; notes are not either (a note
     // about a GPU with a step of its own is that step's evidence).
     if (!per_gpu && f.severity == Severity::kOk) continue;
-    if (!per_gpu && f.severity == Severity::kInfo && !note_is_step(f.id)) continue;
+    if (!per_gpu && f.severity == Severity::kInfo && !note_is_step(f)) continue;
     const std::string key = per_gpu ? "gpu " + *gkey : f.id;
     auto [at, fresh] = unit_of.emplace(key, units.size());
-    if (fresh) units.push_back({key, {}, 9});
+    if (fresh) units.push_back({key, {}, 10});
     Unit& u = units[at->second];
     u.fs.push_back(&f);
-    if (f.severity >= Severity::kWarning || note_is_step(f.id))
+    if (f.severity >= Severity::kWarning || note_is_step(f))
       u.rank = std::min(u.rank, plan_rank(f));
   }
   std::stable_sort(units.begin(), units.end(),

@@ -657,13 +657,10 @@ void render_table(const Report& r, const TableOptions& opt, std::ostream& out) {
   if (r.could_not_check) {
     // Nothing to check (no NVIDIA GPU at all): one line says so. Notes
     // (info: a clock nothing disciplines) stay in --json; a warning shows.
-    const std::string word = verdict_word(r);
-    const std::string line =
-        wrap_words(word + "  ",
-                   snap.nvml.error_message.value_or("nothing to check") +
-                       fmt::format("  (exit {})", r.exit_code),
-                   opt.wide ? std::string::npos : static_cast<size_t>(opt.width), 2);
-    out << paint(word, kRed) << line.substr(word.size());
+    // One line whatever its width: pdsh and grep read it whole.
+    out << paint(verdict_word(r), kRed) << "  "
+        << for_terminal(snap.nvml.error_message.value_or("nothing to check")) << "  (exit "
+        << r.exit_code << ")\n";
     findings_section(r, opt, paint, out, Severity::kWarning);
     plan_section(r, opt, paint, out);
     return;

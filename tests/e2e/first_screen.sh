@@ -2,7 +2,8 @@
 # scenario, the first 24 lines of the text report at 80 columns hold the
 # verdict, each critical and warning finding's title (clipped to the line
 # at most) and the plan's first step, as the report's own "findings" and
-# "what to do" sections below say them; no line is wider than 80 columns.
+# "what to do" sections below say them; no line after the verdict is wider
+# than 80 columns.
 source "$(dirname "$0")/common.sh"
 
 for dir in "$GT_SOURCE_DIR"/tests/scenarios/*/; do
@@ -16,7 +17,8 @@ lines = text.split("\n")
 head, problems = lines[:24], []
 if not head[0].split()[0] in ("OK", "WARNING", "CRITICAL", "UNKNOWN"):
     problems.append(f"line 1 is not the verdict: {head[0]!r}")
-if any(len(l) > 80 for l in lines):
+# The no-GPU verdict is one line whatever its width (pdsh and grep read it).
+if any(len(l) > 80 for l in lines[1:]):
     problems.append("a line is wider than 80 columns")
 
 def section(title):

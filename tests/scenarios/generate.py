@@ -607,12 +607,14 @@ def pcie_aer_fatal(path):
 
 SGLANG_PIDS = list(range(3187, 3195))
 LAUNCHER_PID = 3141
+# The incident's server: Kimi-K2.5 at TP 8 (SGLang's Kimi recipe passes
+# --trust-remote-code: the model's code ships with its weights).
 SGLANG_CMD = ["/usr/bin/python3", "-m", "sglang.launch_server",
-              "--model-path", "/models/Qwen3-235B-A22B-FP8", "--tp", "8",
-              "--host", "0.0.0.0", "--port", "30000"]
+              "--model-path", "/models/Kimi-K2.5", "--tp", "8",
+              "--trust-remote-code", "--host", "0.0.0.0", "--port", "30000"]
 STORY_SGLANG_CMD = SGLANG_CMD + ["--crash-dump-folder", "/data/sglang/crash-dumps"]
 SGLANG_UNIT = """[Unit]
-Description=SGLang inference server (Qwen3-235B-A22B-FP8, TP8)
+Description=SGLang inference server (Kimi-K2.5, TP8)
 After=network-online.target nvidia-persistenced.service
 Wants=network-online.target
 
@@ -621,7 +623,7 @@ Type=simple
 User=svc-llm
 Group=svc-llm
 Environment=CUDA_DEVICE_ORDER=PCI_BUS_ID
-ExecStart=/usr/bin/python3 -m sglang.launch_server --model-path /models/Qwen3-235B-A22B-FP8 --tp 8 --host 0.0.0.0 --port 30000
+ExecStart=/usr/bin/python3 -m sglang.launch_server --model-path /models/Kimi-K2.5 --tp 8 --trust-remote-code --host 0.0.0.0 --port 30000
 Restart=always
 RestartSec=5
 
@@ -1566,16 +1568,14 @@ def ordinary_entries():
 
 
 def storm_entries():
-    """The last minutes of the story: the storage under the VM fills up."""
+    """The last minutes of the story: the Ceph pool under the VM fills up and
+    pauses every write (R10: a full pool blocks writes, it does not fail
+    them), so the job, the filesystem's journal and a writeback worker hang
+    (kernel/hung_task.c's message, every 120 s of blocking); then the VM is
+    killed. No I/O error, no remount."""
     out = []
-    for i in range(14):  # block layer, blk_print_req_error()
-        out.append(journal_entry(
-            PREV_END - 480 + 30 * i,
-            f"I/O error, dev vdb, sector {2097152 + 8 * i} op 0x1:(WRITE) flags 0x800 "
-            "phys_seg 1 prio class 0"))
-    out.append(journal_entry(PREV_END - 400, "EXT4-fs (vdb1): Remounting filesystem read-only"))
     for i, task in enumerate(["python3:3190", "jbd2/vdb1-8:611", "kworker/u64:3:21034"]):
-        out.append(journal_entry(PREV_END - 120 + 60 * i,
+        out.append(journal_entry(PREV_END - 360 + 60 * i,
                                  f"INFO: task {task} blocked for more than 120 seconds."))
     return out
 
@@ -1595,8 +1595,8 @@ def incident_story(path):
     fixture_clock(root, NOW)
     fixture_journal(root, ordinary_entries() + storm_entries())
     data_tree(root)
-    s["description"] = ("the story: the storage under the VM filled up (I/O errors, a "
-                        "read-only remount, hung tasks), the VM was killed (no shutdown "
+    s["description"] = ("the story: the Ceph pool under the VM filled up (writes "
+                        "paused, tasks hung, no I/O error), the VM was killed (no shutdown "
                         "record); sglang.service auto-started SGLang 41 s after boot")
     return s
 
@@ -1635,60 +1635,73 @@ def block_device(root, devpath, name, sectors, major, minor, parts=()):
                 f"../../devices/{devpath}/block/{name}/{part}")
 
 
+# The new data disk: a 15.36 TB NVMe (Samsung PM9A3 MZQL215THBLA, 30,005,842,608
+# sectors of 512 bytes as its datasheet's capacity gives), /data migrated to
+# it after the crash.
+NVME_SECTORS = 30005842608
+
+
 def story_disks(root):
-    """The root disk (virtio vda, vda1 mounted on /); the data volume /data
-    is in fstab by the UUID of the old disk, which is gone; the new NVMe
-    that replaced it carries another filesystem and is not mounted."""
+    """The root disk (virtio vda, vda1 on /) and the new 15.36 TB NVMe that
+    /data was migrated to after the crash, mounted on /data by the UUID
+    fstab names. The old data disk (vdb, on the Ceph pool that filled up)
+    is gone. A tree in git holds no 15 TB filesystem: the figures statvfs
+    gives on the node are in .gt-fixture/statvfs (sources/fs/disk_usage.cc)."""
     block_device(root, "pci0000:00/0000:00:04.0/virtio2", "vda", 419430400, 252, 0,
                  [("vda1", 2048, 419428319)])
     nvme = "pci0000:00/0000:00:05.0/nvme/nvme0"
-    block_device(root, nvme, "nvme0n1", 7501476528, 259, 0)
-    for k, v in (("model", "SAMSUNG MZQL23T8HCLS-00A07"), ("serial", "S64HNE0T512345"),
-                 ("firmware_rev", "GDC5902Q"), ("transport", "pcie")):
+    block_device(root, nvme, "nvme0n1", NVME_SECTORS, 259, 0)
+    for k, v in (("model", "SAMSUNG MZQL215THBLA-00A07"), ("serial", "S6CRNE0W301234"),
+                 ("firmware_rev", "GDC5A02Q"), ("transport", "pcie")):
         write(root, f"sys/devices/{nvme}/{k}", v + "\n")
     symlink(root, f"sys/devices/{nvme}/nvme0n1/device", "../../nvme0")
     symlink(root, f"dev/disk/by-uuid/{ROOT_UUID}", "../../vda1")
     symlink(root, f"dev/disk/by-uuid/{NEW_DATA_UUID}", "../../nvme0n1")
-    symlink(root, "dev/disk/by-id/nvme-SAMSUNG_MZQL23T8HCLS-00A07_S64HNE0T512345",
+    symlink(root, "dev/disk/by-id/nvme-SAMSUNG_MZQL215THBLA-00A07_S6CRNE0W301234",
             "../../nvme0n1")
     write(root, "proc/self/mountinfo",
           "22 1 252:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n"
           "23 22 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n"
-          "24 22 0:20 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n")
+          "24 22 0:20 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n"
+          "31 22 259:0 / /data rw,relatime shared:20 - ext4 /dev/nvme0n1 rw\n")
     write(root, "etc/fstab",
           "# /etc/fstab: static file system information.\n"
           f"UUID={ROOT_UUID} / ext4 errors=remount-ro 0 1\n"
-          f"UUID={OLD_DATA_UUID} /data ext4 defaults,nofail 0 2\n")
+          f"UUID={NEW_DATA_UUID} /data ext4 defaults,nofail 0 2\n")
+    # ext4's figures: vda1 (200 GiB) a third used; the NVMe with the 1.9 TB
+    # migrated from the old disk (an inode per 16 KiB, mke2fs's default).
+    write(root, ".gt-fixture/statvfs",
+          "/ 210303664128 141733244928 13107200 12712112\n"
+          "/data 15119659745280 13098432102400 937865216 937826420\n")
     kmsg(root, [(6, 1893211, "nvme nvme0: pci function 0000:00:05.0"),
-                (6, 2014457, "nvme nvme0: 16/0/0 default/read/poll queues"),
+                (6, 2014457, "nvme nvme0: 32/0/0 default/read/poll queues"),
                 (6, 2101935, "virtio_blk virtio2: [vda] 419430400 512-byte logical blocks "
                              "(215 GB/200 GiB)"),
                 (6, 2113002, " vda: vda1")])
 
 
 def story(path):
-    """make demo: incident-story's node (the previous boot ended abruptly
-    after the data volume's I/O errors; SGLang auto-started by its unit 41 s
-    after boot; driver 590.48.01, open module) with the disks
-    of the morning after: /data in fstab by the old disk's UUID, the new
-    NVMe present but not mounted. scripts/demo adds the job's output (real
-    torch files, the last ones damaged at the crash) and the mount point."""
+    """make demo: incident-story's node (the Ceph pool under the VM filled
+    up, writes paused, tasks hung and the VM was killed; SGLang serving
+    Kimi-K2.5 auto-started by its unit 41 s after boot; driver 590.48.01,
+    open module) with the disks of the morning after: /data migrated to a
+    new 15.36 TB NVMe and mounted. scripts/demo adds the job's output on
+    /data (37,312 samples planned, 18,400 written at 1.09 a second, intact)."""
     s = after_crash(path, launcher_start_s=41.0)
     root = os.path.join(path, "root")
     this_boot(root)
     fixture_clock(root, NOW)
     fixture_journal(root, ordinary_entries() + storm_entries())
     story_disks(root)
-    # The story's server writes its crash dumps to /data (issue 31: a GPU
-    # process's path under the unmounted /data makes mount.missing critical).
+    # The story's server writes its crash dumps to /data.
     write(root, f"proc/{LAUNCHER_PID}/cmdline", "\0".join(STORY_SGLANG_CMD) + "\0")
     write(root, "etc/systemd/system/sglang.service",
           SGLANG_UNIT.replace(" ".join(SGLANG_CMD), " ".join(STORY_SGLANG_CMD)))
-    s["description"] = ("the story: the data volume failed (I/O errors, a read-only "
-                        "remount, hung tasks) and the VM was killed; sglang.service "
-                        "auto-started SGLang 41 s after boot; driver 590.48.01 throughout; "
-                        "/data is in fstab by the old disk's UUID and the new NVMe is "
-                        "not mounted")
+    s["description"] = ("the story: the Ceph pool under the VM filled up (writes "
+                        "paused, tasks hung) and the VM was killed; sglang.service "
+                        "auto-started SGLang (Kimi-K2.5, TP 8) 41 s after boot; driver "
+                        "590.48.01 throughout; /data migrated to a new 15.36 TB NVMe, "
+                        "mounted")
     s.update(story_cuda_probe())
     # The incident's header read NVIDIA-SMI 565.57.01 under driver 590.48.01:
     # the nvidia-smi first on PATH was a stale copy (left by an earlier

@@ -41,5 +41,36 @@ TEST(DiskUsage, LinksAreFollowedInsideTheRoot) {
   EXPECT_NE(d[1].error->find("No such file"), std::string::npos) << *d[1].error;
 }
 
+// A fixture tree (the story's 15 TB /data) gives its filesystems' figures
+// in .gt-fixture/statvfs: each path takes its longest listed mount, never
+// this machine's statvfs; a path that is not there is still an error.
+TEST(DiskUsage, AFixtureTreeSaysItsOwnFilesystems) {
+  TempTree t;
+  t.write("/data/run/x", "1");
+  t.write("/.gt-fixture/statvfs",
+          "/ 211234201600 161061273600 13107200 12900000\n"
+          "/data 15124000000000 13100000000000 - -\n");
+  std::vector<DiskUsage> d = read_disk_usage(t.root(), {"/", "/data/run", "/data", "/gone"});
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d[0].total_bytes, 211234201600u);
+  EXPECT_EQ(d[0].inodes_available, 12900000u);
+  EXPECT_EQ(d[1].total_bytes, 15124000000000u);
+  EXPECT_FALSE(d[1].inodes_total);  // "-": no inode limit, unknown
+  EXPECT_FALSE(d[1].same_filesystem_as);
+  EXPECT_EQ(d[2].same_filesystem_as, "/data/run");
+  ASSERT_TRUE(d[3].error);
+  EXPECT_NE(d[3].error->find("No such file"), std::string::npos) << *d[3].error;
+}
+
+TEST(DiskUsage, AMalformedFixtureIsSaidOnEveryPath) {
+  TempTree t;
+  t.write("/.gt-fixture/statvfs", "/ lots\n");
+  std::vector<DiskUsage> d = read_disk_usage(t.root(), {"/"});
+  ASSERT_EQ(d.size(), 1u);
+  ASSERT_TRUE(d[0].error);
+  EXPECT_NE(d[0].error->find(".gt-fixture/statvfs"), std::string::npos) << *d[0].error;
+  EXPECT_FALSE(d[0].total_bytes);
+}
+
 }  // namespace disk_usage_test
 }  // namespace gt
