@@ -8,7 +8,6 @@
 #include "data/resume_advice.h"
 #include "data/writers.h"
 #include "util/fs_space.h"
-#include "util/path_in_root.h"
 #include "util/real_path.h"
 #include "util/shell_word.h"
 
@@ -69,16 +68,6 @@ void fill(const DataReport& r, DataCheck& d) {
   d.outside_expect = r.outside_range;
 }
 
-/// The folder as this process opens it: an absolute DIR is the --root
-/// tree's, its links followed inside the tree (as the disk and mount stages
-/// read it: util/path_in_root), a relative one this machine's; on a live
-/// node both are the path itself.
-std::string opened_path(const FsRoot& root, const std::string& dir) {
-  if (!dir.starts_with('/')) return dir;
-  Result<PathInRoot> at = resolve_in_root(root, dir);
-  return root.path(at ? at->path : dir);
-}
-
 }  // namespace
 
 DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
@@ -87,8 +76,7 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
   d.deep = req.deep;
   d.expect = req.expect;
   ScanOptions so;
-  const std::string opened = opened_path(root, req.dir);
-  so.dirs = {opened};
+  so.dirs = {req.dir};
   so.deep = req.deep;
   so.crash_unix_s = req.crash_unix_s;
   Result<DirScan> scan = scan_dirs(so);
@@ -106,7 +94,7 @@ DataCheck check_data_dir(const DataCheckRequest& req, const FsRoot& root) {
   ao.now_unix_s = std::chrono::duration_cast<std::chrono::seconds>(
                       std::chrono::system_clock::now().time_since_epoch())
                       .count();
-  ao.free_bytes = free_bytes(opened);
+  ao.free_bytes = free_bytes(req.dir);
   DataReport r = analyze(*scan, ao);
   const std::string abs = real_path(req.dir).value_or(req.dir);  // else as given
   r.dirs = {shell_word(abs)};

@@ -60,12 +60,19 @@ std::string list_name(const ResumeContext& c) {
 }
 
 // What a rerun will redo: gaps, moved files, the not-started range.
+// Only what there is: "2 gaps, 1 bad file and the not-started 6-39".
 std::string redo_summary(const DataReport& r) {
-  std::string s = count(r.gap_count, "gap") + ", " + count(r.bad.size(), "bad file") + ", " +
-                  count(r.changed.size(), "changed file");
+  std::vector<std::string> parts;
+  if (r.gap_count) parts.push_back(count(r.gap_count, "gap"));
+  if (!r.bad.empty()) parts.push_back(count(r.bad.size(), "bad file"));
+  if (!r.changed.empty()) parts.push_back(count(r.changed.size(), "changed file"));
   if (r.not_started)
-    s += " and the not-started " + std::to_string(r.not_started->first) + "-" +
-         std::to_string(r.not_started->last);
+    parts.push_back("the not-started " + std::to_string(r.not_started->first) + "-" +
+                    std::to_string(r.not_started->last));
+  if (parts.empty()) return "nothing";
+  std::string s = parts.front();
+  for (size_t i = 1; i < parts.size(); ++i)
+    s += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
   return s;
 }
 

@@ -41,7 +41,12 @@ boot() {
     printf 'engine="podman-4.3.1"\nname="sglang"\nid="%s"\nimage="docker.io/lmsysorg/sglang:latest"\nimageid="%s"\nrootless=0\n' \
       "$container" "$IMAGE" >"$root/run/.containerenv"
   fi
+  # /data as this boot had it: the story's own mount (the new NVMe) replaced,
+  # and before the crash fstab named the old disk (vdb1) by its UUID.
+  sed -i '\# /data #d' "$root/proc/self/mountinfo"
   echo "40 22 259:1 / /data rw,relatime shared:30 - ext4 /dev/$device rw" >>"$root/proc/self/mountinfo"
+  [[ "$device" != vdb1 ]] ||
+    sed -i 's#^UUID=[-0-9a-f]* /data #UUID=9f1c2d7a-6e0b-4b8e-8d2f-5a7c3e1b9d40 /data #' "$root/etc/fstab"
   "$PYTHON" -m pip install -q --no-index --no-deps --prefix "$root/opt/venv" "$TMP"/wheel/dist/*.whl \
     >/dev/null 2>&1 || fail "pip install into the fixture failed"
   SITE=$(cd "$root" && dirname "$(find opt -name 'sglang-0.4.6.dist-info' -type d)")
