@@ -7,7 +7,7 @@
 # no fixture path.
 source "$(dirname "$0")/common.sh"
 set +e
-TMPDIR="$TMP" "$GT_SOURCE_DIR/scripts/demo" "$TOOL" >"$TMP/out" 2>"$TMP/err"
+TMPDIR="$TMP" COLUMNS=100 "$GT_SOURCE_DIR/scripts/demo" "$TOOL" >"$TMP/out" 2>"$TMP/err"
 RC=$?
 set -e
 expect_rc 1 # warnings only: nothing critical is there
@@ -70,3 +70,14 @@ if grep -nE '\.gt-fixture|tests/scenarios|story/root|with-mock\.|not in the fixt
 fi
 awk 'length($0) > 100 { print "line " NR " is " length($0) " columns: " $0; bad = 1 } END { exit bad }' \
   "$TMP/out" || fail "the demo does not fit 100 columns"
+# The README's demo section is the demo's output, line for line.
+"$PYTHON" - "$GT_SOURCE_DIR/README.md" "$TMP/out" <<'PY' || fail "README.md's demo section is not the demo's output"
+import sys
+readme, out = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+at = readme.index("```\n$ cd /data && gpu-triage") + 4
+shown = readme[at:readme.index("```\n", at)]
+if shown != out:
+    import difflib
+    print("".join(difflib.unified_diff(shown.splitlines(True), out.splitlines(True), "README", "demo")))
+    sys.exit(1)
+PY
