@@ -43,6 +43,8 @@ std::vector<ProcessLimits> read_server_limits(const FsRoot& root, const NodeSnap
     l.pid = m.pid;
     l.who = fmt::format("the {} server (pid {}, {})", sv.kind, m.pid, m.name.value_or("?"));
     l.tensor_parallel = sv.tensor_parallel;
+    for (const ServerMember& r : sv.members)
+      if (r.type.find("compute") != std::string::npos) l.rank_pids.push_back(r.pid);
     const std::string file = fmt::format("/proc/{}/limits", m.pid);
     Result<std::string> text = root.read(file);
     if (text) {

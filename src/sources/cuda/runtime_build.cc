@@ -7,6 +7,8 @@
 
 #include "model/cuda_driver_table.h"
 #include "model/server.h"
+#include "sources/cuda/python_search_path.h"
+#include "util/proc_environ.h"
 
 namespace gt {
 namespace {
@@ -160,6 +162,40 @@ bool from_conda(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   return false;
 }
 
+bool has_runtime_wheel(const FsRoot& root, const std::string& dir) {
+  Result<std::vector<std::string>> names = root.list(dir);
+  if (!names) return false;
+  return std::any_of(names->begin(), names->end(), [](const std::string& n) {
+    return n.starts_with("nvidia_cuda_runtime_cu") && n.ends_with(".dist-info");
+  });
+}
+
+/// The directory of the search path the import finds the stack in: the
+/// first holding torch, else the first holding the CUDA runtime wheel;
+/// with `or_first`, else the first one (where a note is then said).
+void choose_site(const FsRoot& root, const std::vector<std::string>& dirs, bool or_first,
+                 StackPlaces& p) {
+  for (const std::string& d : dirs)
+    if (root.exists(p.via + d + "/torch/version.py")) return void(p.site_packages = d);
+  for (const std::string& d : dirs)
+    if (has_runtime_wheel(root, p.via + d)) return void(p.site_packages = d);
+  if (or_first && !dirs.empty()) p.site_packages = dirs.front();
+}
+
+/// A running interpreter's search path (/proc/PID/exe, its environment),
+/// when its maps named no site-packages: a stack not yet initialised.
+void places_from_interpreter(const FsRoot& root, uint32_t pid, StackPlaces& p) {
+  const std::string proc = fmt::format("/proc/{}", pid);
+  std::optional<std::string> exe = root.read_link(proc + "/exe");
+  if (!exe || !base_name_of(*exe).starts_with("python")) return;
+  if (exe->ends_with(" (deleted)")) exe->resize(exe->size() - 10);
+  PythonInterpreter py{p.via, *exe, {}};
+  if (Result<std::string> env = root.read(proc + "/environ")) py.env = parse_environ(*env);
+  choose_site(root, python_search_path(root, py), false, p);
+  if (const size_t bin = exe->rfind("/bin/"); !p.prefix && bin != std::string::npos)
+    p.prefix = exe->substr(0, bin);
+}
+
 void fill_from(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   if (from_torch(root, p, b) || from_wheel(root, p, b) || from_cudart(p, b) ||
       from_conda(root, p, b))
@@ -181,7 +217,9 @@ std::optional<CudaRuntimeBuild> server_build(const FsRoot& root, const Server& s
     }
     b.pid = m.pid;
     b.who = fmt::format("the {} server (pid {}, {})", sv.kind, m.pid, m.name.value_or("?"));
-    fill_from(root, places_from_maps(*maps, m.pid), b);
+    StackPlaces p = places_from_maps(*maps, m.pid);
+    if (!p.site_packages) places_from_interpreter(root, m.pid, p);
+    fill_from(root, p, b);
     return b;
   }
   if (unreadable.empty()) return std::nullopt;
@@ -190,23 +228,15 @@ std::optional<CudaRuntimeBuild> server_build(const FsRoot& root, const Server& s
   return b;
 }
 
-/// --python PATH: PREFIX = PATH/../..; site-packages under PREFIX/lib/python3.*.
+/// --python PATH: its search path as the interpreter finds it (no
+/// environment: no process runs it); PREFIX = PATH/../.. for conda-meta.
 CudaRuntimeBuild python_build(const FsRoot& root, const std::string& python) {
   CudaRuntimeBuild b;
   b.who = "--python " + python;
   StackPlaces p;
   std::string bin = python.substr(0, python.rfind('/'));
-  std::string prefix = bin.substr(0, bin.rfind('/'));
-  p.prefix = prefix;
-  if (Result<std::vector<std::string>> libs = root.list(prefix + "/lib"))
-    for (const std::string& d : *libs) {
-      if (!d.starts_with("python3")) continue;
-      for (const char* sub : {"/site-packages", "/dist-packages"}) {
-        const std::string site = prefix + "/lib/" + d + sub;
-        if (root.exists(site + "/torch/version.py") || (!p.site_packages && root.exists(site)))
-          p.site_packages = site;
-      }
-    }
+  p.prefix = bin.substr(0, bin.rfind('/'));
+  choose_site(root, python_search_path(root, PythonInterpreter{"", python, {}}), true, p);
   fill_from(root, p, b);
   return b;
 }
