@@ -129,5 +129,24 @@ TEST(PythonSearchPath, ARunningInterpreterWhoseMapsNameNoTorch) {
   EXPECT_NE(b[0].source->find("/srv/lib/torch/version.py"), std::string::npos);
 }
 
+TEST(PythonSearchPath, CupyAndJaxWheelsNameOnlyTheirMajor) {
+  TempTree t;
+  t.write("/usr/bin/python3.11", "");
+  t.write("/usr/local/lib/python3.11/dist-packages/cupy_cuda12x-13.3.0.dist-info/METADATA", "");
+  std::vector<CudaRuntimeBuild> b =
+      read_runtime_builds(t.root(), NodeSnapshot{}, std::string("/usr/bin/python3.11"));
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].cuda_version, "12.0");
+  EXPECT_NE(b[0].source->find("cupy_cuda12x-13.3.0"), std::string::npos);
+  ASSERT_EQ(b[0].notes.size(), 1u);
+  EXPECT_NE(b[0].notes[0].find("names only CUDA 12"), std::string::npos);
+
+  TempTree j;
+  j.write("/usr/bin/python3.11", "");
+  j.write("/usr/lib/python3/dist-packages/jax_cuda13_plugin-0.7.1.dist-info/METADATA", "");
+  b = read_runtime_builds(j.root(), NodeSnapshot{}, std::string("/usr/bin/python3.11"));
+  EXPECT_EQ(b[0].cuda_version, "13.0");
+}
+
 }  // namespace
 }  // namespace gt

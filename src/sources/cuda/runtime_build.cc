@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <string_view>
 
 #include "model/cuda_driver_table.h"
@@ -21,6 +22,7 @@ struct StackPlaces {
   std::optional<std::string> site_packages;
   std::optional<std::string> prefix;       ///< the environment's (conda-meta/)
   std::optional<std::string> cudart_file;  ///< a mapped libcudart.so.X.Y.Z
+  bool torch_mapped = false;               ///< site_packages holds a mapped libtorch_cuda.so
 };
 
 std::string_view path_before(std::string_view s, std::string_view marker) {
@@ -35,10 +37,11 @@ std::string base_name_of(std::string_view path) {
 
 /// What one mapped file says about the stack.
 void note_mapping(std::string_view path, StackPlaces& p) {
-  if (std::string_view site = path_before(path, "/torch/lib/libtorch_cuda.so"); !site.empty())
+  if (std::string_view site = path_before(path, "/torch/lib/libtorch_cuda.so"); !site.empty()) {
     p.site_packages = std::string(site);
-  else if (std::string_view w = path_before(path, "/nvidia/cuda_runtime/lib/libcudart.so");
-           !w.empty() && !p.site_packages)
+    p.torch_mapped = true;
+  } else if (std::string_view w = path_before(path, "/nvidia/cuda_runtime/lib/libcudart.so");
+             !w.empty() && !p.site_packages)
     p.site_packages = std::string(w);
   if (std::string_view pre = path_before(path, "/lib/python3"); !pre.empty() && !p.prefix)
     p.prefix = std::string(pre);
@@ -99,9 +102,11 @@ bool from_torch(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   const std::string file = *p.site_packages + "/torch/version.py";
   Result<std::string> text = root.read(p.via + file);
   if (!text) {
-    b.notes.push_back(text.error().kind == ErrorKind::kNotFound
-                          ? file + " not found beside the mapped libtorch_cuda.so"
-                          : "cannot read " + file + ": " + text.error().message);
+    // Absent where no torch was mapped: the stack is another (a wheel, CuPy).
+    if (text.error().kind != ErrorKind::kNotFound)
+      b.notes.push_back("cannot read " + file + ": " + text.error().message);
+    else if (p.torch_mapped)
+      b.notes.push_back(file + " not found beside the mapped libtorch_cuda.so");
     return false;
   }
   std::optional<std::string> cuda = torch_cuda_of(*text);
@@ -138,6 +143,44 @@ bool from_wheel(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   return false;
 }
 
+/// "12" of "cupy_cuda12x-13.3.0.dist-info", "jax_cuda12_plugin-0.4.35.dist-info"
+/// or "jax_cuda12_pjrt-...": wheels that name only the CUDA major they
+/// were built for; null for any other name.
+std::optional<int> major_only_wheel(const std::string& n) {
+  for (std::string_view prefix : {"cupy_cuda", "jax_cuda"}) {
+    if (!n.starts_with(prefix) || !n.ends_with(".dist-info")) continue;
+    size_t i = prefix.size(), digits = 0;
+    while (i + digits < n.size() && std::isdigit(static_cast<unsigned char>(n[i + digits])))
+      ++digits;
+    if (digits == 0 || digits > 2) return std::nullopt;
+    const std::string_view rest = std::string_view(n).substr(i + digits);
+    if (!(rest.starts_with("x-") || rest.starts_with("_plugin-") || rest.starts_with("_pjrt-")))
+      return std::nullopt;
+    return std::stoi(n.substr(i, digits));
+  }
+  return std::nullopt;
+}
+
+/// CuPy's and JAX's CUDA wheels: judged as the least release of their
+/// major (X.0), which minor-version compatibility lets run on any driver
+/// of that major; a note says that only the major is known.
+bool from_major_wheel(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
+  if (!p.site_packages) return false;
+  Result<std::vector<std::string>> names = root.list(p.via + *p.site_packages);
+  if (!names) return false;
+  for (const std::string& n : *names) {
+    std::optional<int> major = major_only_wheel(n);
+    if (!major) continue;
+    b.cuda_version = fmt::format("{}.0", *major);
+    b.source = fmt::format("{} ({}/{})", n.substr(0, n.size() - 10), *p.site_packages, n);
+    b.notes.push_back(
+        fmt::format("{} names only CUDA {}: judged as {}.0, the least release of that major", n,
+                    *major, *major));
+    return true;
+  }
+  return false;
+}
+
 bool from_cudart(const StackPlaces& p, CudaRuntimeBuild& b) {
   if (!p.cudart_file) return false;
   std::optional<CudaRelease> r = parse_cuda_release(base_name_of(*p.cudart_file).substr(13));
@@ -166,7 +209,8 @@ bool has_runtime_wheel(const FsRoot& root, const std::string& dir) {
   Result<std::vector<std::string>> names = root.list(dir);
   if (!names) return false;
   return std::any_of(names->begin(), names->end(), [](const std::string& n) {
-    return n.starts_with("nvidia_cuda_runtime_cu") && n.ends_with(".dist-info");
+    return (n.starts_with("nvidia_cuda_runtime_cu") && n.ends_with(".dist-info")) ||
+           major_only_wheel(n);
   });
 }
 
@@ -198,10 +242,10 @@ void places_from_interpreter(const FsRoot& root, uint32_t pid, StackPlaces& p) {
 
 void fill_from(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   if (from_torch(root, p, b) || from_wheel(root, p, b) || from_cudart(p, b) ||
-      from_conda(root, p, b))
+      from_major_wheel(root, p, b) || from_conda(root, p, b))
     return;
-  if (!p.site_packages && !p.cudart_file && !p.prefix)
-    b.notes.push_back("no CUDA runtime found among its files");
+  // Nothing said what it was built for: unknown, said so (never clean).
+  if (b.notes.empty()) b.notes.push_back("no CUDA runtime found among its files");
 }
 
 std::optional<CudaRuntimeBuild> server_build(const FsRoot& root, const Server& sv) {

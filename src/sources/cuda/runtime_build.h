@@ -4,7 +4,10 @@
 //   2. the nvidia-cuda-runtime wheel: site-packages/
 //      nvidia_cuda_runtime_cu12-12.8.57.dist-info;
 //   3. a mapped libcudart.so.X.Y.Z (the toolkit's, by file name);
-//   4. a conda cudatoolkit: PREFIX/conda-meta/cudatoolkit-X.Y.Z-*.json.
+//   4. CuPy's and JAX's CUDA wheels (cupy_cuda12x-*.dist-info,
+//      jax_cuda12_plugin-*, jax_cuda12_pjrt-*), which name only the major:
+//      judged as X.0, the least release of it (a note says so);
+//   5. a conda cudatoolkit: PREFIX/conda-meta/cudatoolkit-X.Y.Z-*.json.
 // A running server: the first of its members whose /proc/PID/maps can be
 // read; the site-packages directory is the one holding a mapped
 // torch/lib/libtorch_cuda.so or nvidia/cuda_runtime/lib/libcudart.so.*,
