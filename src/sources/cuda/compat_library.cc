@@ -100,9 +100,15 @@ std::optional<std::string> compat_origin(const FsRoot& root, const CompatSigns& 
       return "a bind mount of " + m.root + " (/proc/self/mountinfo: " + m.source + " on " +
              m.mount_point + ")";
   }
-  for (const std::string& c : signs.compat_files)
-    if (compat_same_file(root, file, c)) return "the same file (size and bytes) as " + c;
-  return std::nullopt;
+  auto [at, fresh] = signs.compared.try_emplace(file);
+  if (fresh)
+    for (const std::string& c : signs.compat_files)
+      if (compat_same_file(root, file, c)) {
+        at->second = c;
+        break;
+      }
+  if (at->second.empty()) return std::nullopt;
+  return "the same file (size and bytes) as " + at->second;
 }
 
 }  // namespace gt

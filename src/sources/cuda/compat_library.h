@@ -13,6 +13,7 @@
 // its bytes differ.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ struct CompatSigns {
   std::vector<MountEntry> compat_mounts;
   /// libcuda files of /usr/local/cuda*/compat/ (node paths, links followed).
   std::vector<std::string> compat_files;
+  /// Files already compared with the compat files (node path -> the one it
+  /// equals, "" for none): each loader context resolves the same libcuda,
+  /// and a comparison reads both files whole.
+  mutable std::map<std::string, std::string> compared;
 };
 
 /// Whether `path`'s directory is a compat directory ("/compat" or below one).
