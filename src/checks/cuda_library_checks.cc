@@ -35,21 +35,50 @@ std::string library_words(const ResolvedLibrary& l) {
   if (l.found_at && *l.found_at != *l.file) s = l.soname + " at " + *l.found_at + " -> " + *l.file;
   s += " (found by " + l.found_via.value_or("?") +
        (l.conf_file ? ", its directory from " + *l.conf_file : std::string()) + "; release " +
-       *l.version + " from its " + l.version_from.value_or("?") + ")";
+       *l.version + " from its " + l.version_from.value_or("?") +
+       (l.compat_from ? "; a forward-compatibility library: " + *l.compat_from : std::string()) +
+       ")";
   return s;
 }
 
-/// The other driver libraries of the context whose release is not the module's.
-std::string other_splits(const LoaderContext& c, const std::string& module) {
+/// The other driver libraries of the context whose release is not the
+/// module's: "too" only when it is libcuda's release as well.
+std::string other_splits(const LoaderContext& c, const ResolvedLibrary& cuda,
+                         const std::string& module) {
   std::string s;
   for (const ResolvedLibrary& l : c.libraries) {
     if (l.soname == "libcuda.so.1" || !l.file || !l.version || *l.version == module) continue;
-    s += "; " + l.soname + " -> " + *l.file + " is " + *l.version + " too";
+    s += "; " + l.soname + " -> " + *l.file + " is " + *l.version +
+         (l.version == cuda.version ? " too" : "");
   }
   return s;
 }
 
 std::string library_dir_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
+
+/// A forward-compatibility libcuda where the driver's should be (a bind
+/// mount or a copy of an image's cuda-compat file): what to remove. Newer
+/// than the module it is the 804 case on a GPU without forward
+/// compatibility; not newer, it cannot initialise at all (803, R2).
+void compat_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::string& module,
+                Finding& f) {
+  const std::string why =
+      newer(*l.version, module)
+          ? "is newer than the kernel module " + module +
+                ", the path NVIDIA allows only on "
+                "data-center GPUs"
+          : "is not newer than the kernel module " + module +
+                ": forward compatibility runs a newer CUDA on an older driver only, so it "
+                "cannot initialise here";
+  f.action = "The forward-compatibility libcuda " + *l.file + " (release " + *l.version + ") " +
+             why + ". Remove it from " + c.who +
+             "'s library path: use an image without /usr/local/cuda*/compat (or delete that "
+             "directory in the image), or a container toolkit that mounts the compat library "
+             "only where it works, and recreate the container, so it loads libcuda.so." +
+             module + ", the driver's own.";
+  f.commands = {"ls -l " + shell_word(*l.found_at), "grep -F libcuda /proc/self/mountinfo",
+                "cat /proc/driver/nvidia/version"};
+}
 
 /// The fix by where the wrong library came from.
 void mismatch_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::string& module,
@@ -74,7 +103,9 @@ void mismatch_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::s
     f.commands = {"cat " + shell_word(conf)};
     if (own_file) f.commands.push_back("sudo rm " + shell_word(conf));
     f.commands.insert(f.commands.end(), {"sudo ldconfig", "ldconfig -p | grep libcuda.so.1"});
-  } else if (newer(*l.version, module) && !l.compat) {
+  } else if (l.compat) {
+    compat_fix(c, l, module, f);
+  } else if (newer(*l.version, module)) {
     f.action = "The installed driver libraries (" + *l.version +
                ") are newer than the running "
                "module (" +
@@ -178,7 +209,7 @@ Finding mismatch_finding(const NodeSnapshot& s, const LoaderContext& c, const Re
             " under kernel module " + module;
   f.evidence = c.who + " loads " + library_words(l) + "; it should be libcuda.so." + module +
                " (the module's release); /sys/module/nvidia/version " + module +
-               other_splits(c, module);
+               other_splits(c, l, module);
   if (!c.pid && s.nvml.library_version && *s.nvml.library_version != module) {
     f.evidence +=
         "; NVML's library " + s.nvml.library_file.value_or("?") + " is " + *s.nvml.library_version;

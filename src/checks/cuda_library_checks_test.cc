@@ -212,3 +212,52 @@ TEST(CudaLibrariesCheck, ForwardCompatByGpuName) {
 
 }  // namespace
 }  // namespace gt
+
+namespace gt {
+namespace {
+
+/// An image's compat libcuda bind-mounted over the standard directory.
+LoaderContext bind_mounted_compat_job(const std::string& version) {
+  LoaderContext c = job_with("/usr/lib/x86_64-linux-gnu", version);
+  c.libraries[0].compat = true;
+  c.libraries[0].compat_from = "a bind mount of /usr/local/cuda-12.2/compat/libcuda.so." + version;
+  c.libraries[1].version = c.libraries[2].version = std::nullopt;
+  return c;
+}
+
+TEST(CudaLibrariesCheck, ABindMountedCompatLibraryOnGeForceIs804WithTheCompatFix) {
+  const std::vector<Finding> f = cuda_findings(
+      node("525.147.05", bind_mounted_compat_job("535.261.03"), "NVIDIA GeForce RTX 4090"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda.compat_unsupported");
+  EXPECT_NE(f[0].evidence.find("a forward-compatibility library: a bind mount of "
+                               "/usr/local/cuda-12.2/compat/libcuda.so.535.261.03"),
+            std::string::npos);
+  EXPECT_NE(f[0].action.find("use an image without /usr/local/cuda*/compat"), std::string::npos);
+  EXPECT_EQ(f[0].action.find("install the user-space packages"), std::string::npos);
+}
+
+TEST(CudaLibrariesCheck, ABindMountedCompatLibraryOlderThanTheModuleIs803WithTheCompatFix) {
+  const std::vector<Finding> f = cuda_findings(
+      node("570.124.04", bind_mounted_compat_job("535.261.03"), "NVIDIA GeForce RTX 4090"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda.driver_mismatch");
+  EXPECT_NE(f[0].action.find("is not newer than the kernel module 570.124.04"), std::string::npos);
+  EXPECT_EQ(f[0].action.find("install the user-space packages"), std::string::npos);
+}
+
+TEST(CudaLibrariesCheck, AnotherLibrarysReleaseIsNotSaidToBeLibcudas) {
+  LoaderContext job = job_with("/usr/lib/x86_64-linux-gnu", "565.57.01");
+  job.libraries[1] = lib("libnvidia-ml.so.1", "/usr/lib/x86_64-linux-gnu", "560.35.03");
+  const std::vector<Finding> f = cuda_findings(node("590.48.01", job));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].evidence.find("libnvidia-ml.so.1 -> /usr/lib/x86_64-linux-gnu/"
+                               "libnvidia-ml.so.560.35.03 is 560.35.03;"),
+            std::string::npos);
+  EXPECT_EQ(f[0].evidence.find("560.35.03 too"), std::string::npos);
+  EXPECT_NE(f[0].evidence.find("libnvidia-ptxjitcompiler.so.565.57.01 is 565.57.01 too"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gt

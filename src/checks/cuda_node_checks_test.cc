@@ -160,3 +160,27 @@ TEST(CudaNode, DevShmAndMemlock) {
 }
 
 }  // namespace gt
+
+namespace gt {
+
+TEST(CudaNode, DevShmUnderADataParallelJobNamesItsRanks) {
+  Report r = ready_node();
+  CudaReadiness& c = *r.snapshot.cuda;
+  c.dev_shm_bytes = 64ull << 20;
+  // torchrun's workers: no tensor parallel by any flag, eight ranks on GPUs.
+  ProcessLimits job{4200, "the torchrun job (pid 4201, python3)", 65536, std::nullopt, {}};
+  job.rank_pids = {4201, 4202, 4203, 4204, 4205, 4206, 4207, 4208};
+  c.limits.push_back(job);
+  std::vector<Finding> f = run(r.snapshot);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "nccl.dev_shm_small");
+  EXPECT_EQ(f[0].title,
+            "/dev/shm is 64 MiB under the torchrun job (pid 4201, python3) with 8 local ranks "
+            "(pids 4201, 4202, 4203, 4204, 4205, 4206, 4207, 4208): NCCL's shared-memory setup "
+            "fails");
+  // One process on one GPU has no NCCL peer here.
+  c.limits[0].rank_pids = {4201};
+  EXPECT_TRUE(run(r.snapshot).empty());
+}
+
+}  // namespace gt

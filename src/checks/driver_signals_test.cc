@@ -183,6 +183,64 @@ TEST(Fabric, RegistrationStatesAndPcieBoards) {
   EXPECT_TRUE(judged(pcie, "fabric.not_registered").empty());
 }
 
+/// An HGX A100 (pre-Hopper: NVML reports no fabric state) with its six
+/// NVSwitches on the bus, the node's processes read.
+Report a100_hgx() {
+  Report r = healthy_node();
+  for (GpuState& g : r.snapshot.gpus) {
+    g.name = "NVIDIA A100-SXM4-80GB";
+    g.fabric.reset();
+    g.processes = std::vector<GpuProcess>{};
+  }
+  r.snapshot.nvswitches = std::vector<std::string>{"0000:c4:00.0", "0000:c5:00.0", "0000:c6:00.0",
+                                                   "0000:c7:00.0", "0000:c8:00.0", "0000:c9:00.0"};
+  r.snapshot.nvidia_services_read = true;
+  return r;
+}
+
+TEST(Fabric, NvSwitchesOnTheBusWithoutFabricManagerAre802) {
+  Report r = a100_hgx();
+  auto f = judged(r, "fabric.not_registered");
+  ASSERT_EQ(f.size(), 8u);  // one per GPU, as NVML's own registration state says it
+  EXPECT_EQ(f[0]->severity, Severity::kCritical);
+  EXPECT_TRUE(contains(f[0]->title, "CUDA will fail with 802")) << f[0]->title;
+  EXPECT_TRUE(contains(f[0]->evidence, "6 NVSwitch devices on the PCI bus (0000:c4:00.0"));
+  EXPECT_TRUE(contains(f[0]->evidence, "no Fabric Manager process runs")) << f[0]->evidence;
+
+  // Fabric Manager runs: nothing.
+  Report running = a100_hgx();
+  running.snapshot.nvidia_services.push_back(
+      NvidiaService{"Fabric Manager", 2210, "nv-fabricmanage", "nvidia-fabricmanager.service"});
+  EXPECT_TRUE(judged(running, "fabric.not_registered").empty());
+  // A CUDA process holds memory: CUDA started, so the fabric is ready.
+  Report busy = a100_hgx();
+  GpuProcess p;
+  p.pid = 4100;
+  p.type = "compute";
+  p.used_memory_bytes = uint64_t(2) << 30;
+  busy.snapshot.gpus[0].processes->push_back(p);
+  EXPECT_TRUE(judged(busy, "fabric.not_registered").empty());
+  // Unknown: the processes were not read, or the bus was not.
+  Report capture = a100_hgx();
+  capture.snapshot.nvidia_services_read = false;
+  EXPECT_TRUE(judged(capture, "fabric.not_registered").empty());
+  Report no_bus = a100_hgx();
+  no_bus.snapshot.nvswitches.reset();
+  EXPECT_TRUE(judged(no_bus, "fabric.not_registered").empty());
+}
+
+TEST(Fabric, NvmlsOwnRegistrationStateIsTheOneFinding) {
+  // Hopper: NVML says not started; the bus adds no second finding.
+  Report r = a100_hgx();
+  for (GpuState& g : r.snapshot.gpus) {
+    g.fabric = completed_fabric();
+    g.fabric->state = FabricState::kNotStarted;
+  }
+  auto f = judged(r, "fabric.not_registered");
+  ASSERT_EQ(f.size(), 8u);
+  EXPECT_TRUE(contains(f[0]->evidence, "fabric state"));
+}
+
 std::vector<NvLink> links(uint32_t n) {
   std::vector<NvLink> v(n);
   for (uint32_t i = 0; i < n; ++i) {

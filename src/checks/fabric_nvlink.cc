@@ -2,13 +2,16 @@
 //
 // On an NVSwitch system a GPU must register with the fabric (Fabric
 // Manager) before CUDA can use it; a PCIe board reports no fabric and is
-// never judged here. A link is judged against its siblings: GPUs of the
-// same model where at least one has that link active (a board without
-// NVLink, or one whose links are all unused by design, reports no active
-// sibling and is left alone). Error counters are judged on their growth
-// during the sample window, never on the cumulative value: DCGM's health
-// watch treats any replay/recovery error as a failure (limit 1) and CRC
-// errors only at 100 or more per second (dcgm_gpu_hardware_limits.h).
+// never judged here. Before Hopper NVML reports no fabric state at all: there
+// the need comes from the bus (NVSwitch functions, vendor 0x10de class
+// 0x0680) and whether Fabric Manager runs from the node's processes
+// (nv-fabricmanager, its systemd unit); the finding is the same
+// fabric.not_registered, never a second one for the same fact. A link is judged against its
+// siblings: GPUs of the same model where at least one has that link active (a board without NVLink,
+// or one whose links are all unused by design, reports no active sibling and is left alone). Error
+// counters are judged on their growth during the sample window, never on the cumulative value:
+// DCGM's health watch treats any replay/recovery error as a failure (limit 1) and CRC errors only
+// at 100 or more per second (dcgm_gpu_hardware_limits.h).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -72,6 +75,49 @@ void registration_one(const NodeSnapshot& s, const GpuState& g, std::vector<Find
   f.evidence =
       fmt::format("fabric state {}, status {}", state_text(fi), fi.status.value_or("unknown")) +
       fabric_manager_state(s);
+  f.commands = kFabricManagerCommands;
+  out.push_back(f);
+}
+
+/// Whether the node needs Fabric Manager by its bus (NVSwitch functions)
+/// and none runs, while NVML says nothing of the fabric: before Hopper NVML
+/// reports no fabric state, and no GPU reports a registration that FM
+/// completed nor holds a CUDA process's memory (the proof that CUDA
+/// started). False when unknown (processes or bus not read).
+bool manager_missing_by_bus(const NodeSnapshot& s) {
+  if (!s.nvswitches || s.nvswitches->empty() || !s.nvidia_services_read) return false;
+  for (const NvidiaService& svc : s.nvidia_services)
+    if (svc.what == "Fabric Manager") return false;
+  for (const GpuState& g : s.gpus) {
+    if (g.fabric && g.fabric->state && *g.fabric->state != FabricState::kNotSupported) return false;
+    // A CUDA process holding memory is the proof that CUDA started here.
+    for (const GpuProcess& p : g.processes.value_or(std::vector<GpuProcess>{}))
+      if (p.type.find("compute") != std::string::npos && p.used_memory_bytes.value_or(0) > 0)
+        return false;
+  }
+  return true;
+}
+
+/// The same finding as a registration NVML reports, from the bus: one
+/// fact (Fabric Manager not running where it is required), one finding per
+/// GPU, as registration_one says it.
+void registration_by_bus(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>& out) {
+  Finding f = gpu_finding("fabric.not_registered", g);
+  f.title = gpu_label(g) +
+            ": NVSwitch system without Fabric Manager: CUDA will fail with 802 (system not "
+            "ready)";
+  f.evidence =
+      fmt::format(
+          "{} NVSwitch device{} on the PCI bus ({}); NVML reports no fabric state for this GPU "
+          "(it does before Hopper)",
+          s.nvswitches->size(), s.nvswitches->size() == 1 ? "" : "s",
+          fmt::join(*s.nvswitches, ", ")) +
+      fabric_manager_state(s);
+  f.action =
+      "On an NVSwitch system CUDA cannot start until Fabric Manager has configured the "
+      "switches (cuInit returns 802 CUDA_ERROR_SYSTEM_NOT_READY): install the "
+      "nvidia-fabricmanager package of the driver's release, enable and start it, and read "
+      "its log if it does not stay up.";
   f.commands = kFabricManagerCommands;
   out.push_back(f);
 }
@@ -188,7 +234,9 @@ void link_errors_one(const NodeSnapshot& s, const GpuState& g, std::vector<Findi
 
 void check_fabric_and_nvlink(const NodeSnapshot& s, std::vector<Finding>& out) {
   const auto up = active_links(s);
+  const bool by_bus = manager_missing_by_bus(s);
   for (const GpuState& g : s.gpus) {
+    if (by_bus) registration_by_bus(s, g, out);
     if (g.fabric) {
       registration_one(s, g, out);
       health_one(s, g, out);

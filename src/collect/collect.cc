@@ -256,6 +256,7 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
     snap.pci_devices = std::move(*pci);
   else
     snap.warnings.push_back("PCI bus not read: " + pci.error().message);
+  if (Result<std::vector<std::string>> sw = read_nvswitches(root)) snap.nvswitches = std::move(*sw);
   snap.numa_nodes = read_numa_nodes(root);
   snap.rdma = read_rdma(root, snap.pci_devices, snap.nvidia_modules, snap.warnings);
   snap.pcie_bridges.clear();

@@ -13,6 +13,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "holders/wrapper_command.h"
+
 namespace gt {
 namespace {
 
@@ -133,6 +135,12 @@ std::optional<uint32_t> small_uint(const std::optional<std::string>& text, uint3
 
 bool is_flag(const std::string& w) { return w.size() > 1 && w[0] == '-'; }
 
+std::string joined_words(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+  return out.substr(0, 4096);
+}
+
 }  // namespace
 
 Program program_of(const std::vector<std::string>& argv) {
@@ -199,6 +207,12 @@ std::optional<std::string> recognise_program(const std::string& comm, std::strin
   }
   if (std::optional<std::string> t = by_title(argv[0])) return t;
   if (std::optional<std::string> t = by_title(comm)) return t;
+  // A process launcher is what it runs: the first MPMD segment whose
+  // program is of a known kind; the launcher's own kind only when none is.
+  for (const std::vector<std::string>& seg : launched_commands(argv))
+    if (std::optional<std::string> k = recognise_program("", joined_words(seg));
+        k && !is_process_launcher(*k))
+      return k;
   const Program p = program_of(argv);
   if (p.module) {
     for (const Module& m : kModules)
@@ -215,6 +229,14 @@ std::optional<std::string> recognise_program(const std::string& comm, std::strin
     for (const Module& m : kModules)
       if (script_is_module(p.name, m.name)) return std::string(m.kind);
   return std::nullopt;
+}
+
+std::optional<std::string> launched_program(std::string_view cmdline) {
+  const std::vector<std::vector<std::string>> segs =
+      launched_commands(split_cmdline(cmdline.substr(0, 4096)));
+  if (segs.empty()) return std::nullopt;
+  const Program p = program_of(segs.front());
+  return p.name.empty() ? std::nullopt : std::optional<std::string>(base(p.name));
 }
 
 bool generic_launcher(const std::string& kind) {

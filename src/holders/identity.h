@@ -24,12 +24,19 @@ Program program_of(const std::vector<std::string>& argv);
 /// The kind a process is by its program alone ("SGLang", "vLLM", "TGI",
 /// "Triton", "TensorRT-LLM", "LMDeploy", "Ollama", "llama.cpp server",
 /// "torchrun", "DeepSpeed", "Ray", and the generic launchers "mpirun" and
-/// "srun"): its executable or console script, its Python module or that
-/// module's file run as a script, or its process title; never a word
+/// "srun" when the program they run is of no known kind): its executable or
+/// console script, its Python module or that module's file run as a script,
+/// or its process title, through process launchers (mpirun, mpiexec, srun
+/// and MPMD segments, holders/wrapper_command.h); never a word
 /// elsewhere in its arguments or its path (a venv named "vllm", a
 /// supervisor's "sglang.yaml"). `comm` counts only for a process with no
 /// command line. Nullopt for anything else: an unknown program is unknown.
 std::optional<std::string> recognise_program(const std::string& comm, std::string_view cmdline);
+
+/// The program a process launcher's command line (mpirun, mpiexec, srun)
+/// runs, by its base name through interpreters ("train.py", "my_server"):
+/// its first MPMD segment's; nullopt when the command line is no launcher's.
+std::optional<std::string> launched_program(std::string_view cmdline);
 
 /// Whether `kind` is a generic launcher (Ray, mpirun, srun, torchrun,
 /// DeepSpeed) that runs whatever program it is given: the kind of the

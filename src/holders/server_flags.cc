@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "holders/identity.h"
+#include "holders/wrapper_command.h"
 
 namespace gt {
 namespace {
@@ -399,10 +400,6 @@ void fill_launcher(const Table& t, const Values& v, ServerFlags& f) {
 
 namespace {
 
-bool mpi_program(const std::string& b) {
-  return b == "mpirun" || b == "mpiexec" || b == "orterun" || b == "prterun";
-}
-
 /// Where the program an MPI or Slurm launcher runs starts: its first word
 /// that is not an option (or an option's value) and names a program.
 size_t wrapped_program(const std::vector<std::string>& argv, size_t from) {
@@ -427,7 +424,7 @@ ServerFlags parse_server_flags(const std::string& kind, const std::vector<std::s
   size_t at = 0;
   for (int hop = 0; hop < kMaxWrappers && at < argv.size(); ++hop) {
     const std::string b = argv[at].substr(argv[at].rfind('/') + 1);
-    const bool mpi = mpi_program(b);
+    const bool mpi = is_mpi_launcher(b);
     if (mpi || b == "srun") {
       const size_t p = wrapped_program(argv, at + 1);
       Values v, none;

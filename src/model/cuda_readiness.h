@@ -32,10 +32,13 @@ struct ResolvedLibrary {
   std::optional<std::string> conf_file;
   std::optional<std::string> version;       ///< "565.57.01"
   std::optional<std::string> version_from;  ///< "file name" or "contents"
-  /// A CUDA forward-compatibility library (a cuda-compat package's
-  /// .../compat/ directory, or a version newer than the module's in a
-  /// directory named compat).
+  /// A CUDA forward-compatibility library: in a compat directory, a bind
+  /// mount of a file there, or the same bytes as one
+  /// (sources/cuda/compat_library.h).
   bool compat = false;
+  /// How it is known to be one ("a bind mount of
+  /// /usr/local/cuda-12.2/compat/libcuda.so.535.261.03 ..."); null: not one.
+  std::optional<std::string> compat_from;
   std::vector<std::string> notes;  ///< a dangling link, a version that does not parse...
   bool operator==(const ResolvedLibrary&) const = default;
 };
@@ -89,6 +92,10 @@ struct ProcessLimits {
   /// unlimited is UINT64_MAX.
   std::optional<uint64_t> memlock_bytes;
   std::optional<uint32_t> tensor_parallel;  ///< of its server, when known
+  /// Its processes on GPUs here, by PID (a server's members: torchrun,
+  /// DeepSpeed or accelerate workers, MPI ranks, a server's rank
+  /// processes): two or more are NCCL peers on this node.
+  std::vector<uint32_t> rank_pids;
   bool operator==(const ProcessLimits&) const = default;
 };
 

@@ -546,6 +546,10 @@ struct NodeSnapshot {
   /// GPU's process list could be read.
   std::optional<std::vector<Server>> servers;
   std::vector<PciDevice> pci_devices;  ///< every NVIDIA GPU on the bus
+  /// NVSwitch functions on the PCI bus (vendor 0x10de, class 0x0680), by
+  /// bus id: the node needs Fabric Manager; null when the bus was not read
+  /// (a capture, a gathered host).
+  std::optional<std::vector<std::string>> nvswitches;
   /// The machine's NUMA nodes and their CPUs; null when not read (a capture,
   /// no /sys/devices/system/node).
   std::optional<std::vector<NumaNode>> numa_nodes;

@@ -18,6 +18,7 @@ J library_json(const ResolvedLibrary& l) {
           {"version", opt(l.version)},
           {"version_from", opt(l.version_from)},
           {"compat", l.compat},
+          {"compat_from", opt(l.compat_from)},
           {"notes", l.notes}};
 }
 
@@ -68,7 +69,8 @@ J limits_json(const ProcessLimits& l) {
   return {{"pid", l.pid},
           {"who", l.who},
           {"memlock_bytes", opt(l.memlock_bytes)},
-          {"tensor_parallel", opt(l.tensor_parallel)}};
+          {"tensor_parallel", opt(l.tensor_parallel)},
+          {"rank_pids", l.rank_pids}};
 }
 
 }  // namespace
@@ -107,6 +109,7 @@ ResolvedLibrary library_of(const J& j, const std::string& path) {
   o.get("version", l.version);
   o.get("version_from", l.version_from);
   o.get("compat", l.compat);
+  o.get("compat_from", l.compat_from);
   o.get("notes", l.notes);
   return l;
 }
@@ -182,6 +185,7 @@ ProcessLimits limits_of(const J& j, const std::string& path) {
   o.get("who", l.who);
   o.get("memlock_bytes", l.memlock_bytes);
   o.get("tensor_parallel", l.tensor_parallel);
+  o.get("rank_pids", l.rank_pids);
   return l;
 }
 

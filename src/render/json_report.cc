@@ -471,6 +471,7 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   J pci = J::array();
   for (const PciDevice& d : snap.pci_devices) pci.push_back(pci_json(d));
   j["pci_devices"] = pci;
+  j["nvswitches"] = opt(snap.nvswitches);
   j["numa_nodes"] = numa_nodes_json(snap.numa_nodes);
   j["pcie_bridges"] = bridges_json(snap.pcie_bridges);
   j["kernel_log"] = kernel_log_json(snap.kernel_log);

@@ -477,6 +477,7 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   if (const J* g = o.find("gpus")) read_each(*g, o.at("gpus"), s.gpus, gpu_of);
   read_optional_each(o, "servers", s.servers, server_of);
   if (const J* p = o.find("pci_devices")) read_each(*p, o.at("pci_devices"), s.pci_devices, pci_of);
+  o.get("nvswitches", s.nvswitches);
   read_optional_each(o, "numa_nodes", s.numa_nodes, numa_node_of);
   read_optional_each(o, "nvidia_smi", s.nvidia_smi, nvidia_smi_of);
   if (const J* b = o.find("pcie_bridges"))

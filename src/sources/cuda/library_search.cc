@@ -19,11 +19,6 @@ std::string search_unversioned(const std::string& soname) {
   return so == std::string::npos ? soname : soname.substr(0, so + 3);
 }
 
-bool search_in_compat_dir(const std::string& path) {
-  const std::string dir = search_dir_of(path);
-  return dir.ends_with("/compat") || dir.find("/compat/") != std::string::npos;
-}
-
 /// Whether `candidate` is there as ld.so's open() would find it; a dangling
 /// link (which ld.so skips) is noted.
 bool search_present(const FsRoot& root, const std::string& candidate, ResolvedLibrary& lib) {
@@ -123,6 +118,7 @@ LoaderFiles read_loader_files(const FsRoot& root) {
                       "directories were searched");
   }
   f.conf = read_ld_so_conf(root);
+  f.compat = read_compat_signs(root);
   return f;
 }
 
@@ -150,7 +146,8 @@ ResolvedLibrary resolve_library(const FsRoot& root, const LoaderFiles& files,
   Result<PathInRoot> p = resolve_in_root(root, *lib.found_at);
   if (!p || !p->exists) return lib;  // search_present() said it is there: gone since
   lib.file = p->path;
-  lib.compat = search_in_compat_dir(*lib.found_at) || search_in_compat_dir(p->path);
+  lib.compat_from = compat_origin(root, files.compat, *lib.found_at, p->path);
+  lib.compat = lib.compat_from.has_value();
   search_read_version(root, lib);
   return lib;
 }

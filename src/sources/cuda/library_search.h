@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/cuda_readiness.h"
+#include "sources/cuda/compat_library.h"
 #include "sources/cuda/ld_so_cache.h"
 #include "sources/cuda/ld_so_conf.h"
 #include "util/fs_root.h"
@@ -29,10 +30,11 @@ const std::vector<std::string>& default_library_dirs();
 struct LoaderFiles {
   std::optional<LdCache> cache;  ///< null: absent or unreadable (a note says which)
   LdConf conf;
+  CompatSigns compat;  ///< what tells a forward-compatibility libcuda
   std::vector<std::string> notes;
 };
 
-/// Reads /etc/ld.so.cache and /etc/ld.so.conf under `root`.
+/// Reads /etc/ld.so.cache, /etc/ld.so.conf and the compat signs under `root`.
 LoaderFiles read_loader_files(const FsRoot& root);
 
 /// LD_LIBRARY_PATH's directories as ld.so splits them (':' and ';'); empty

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "holders/identity.h"
 #include "model/server.h"
 #include "util/fs_space.h"
 #include "util/numeric.h"
@@ -41,8 +42,11 @@ std::vector<ProcessLimits> read_server_limits(const FsRoot& root, const NodeSnap
     const ServerMember& m = sv.members.front();
     ProcessLimits l;
     l.pid = m.pid;
-    l.who = fmt::format("the {} server (pid {}, {})", sv.kind, m.pid, m.name.value_or("?"));
+    l.who = fmt::format("the {} (pid {}, {})", server_noun(sv.kind, sv.recognised), m.pid,
+                        m.name.value_or("?"));
     l.tensor_parallel = sv.tensor_parallel;
+    for (const ServerMember& r : sv.members)
+      if (r.type.find("compute") != std::string::npos) l.rank_pids.push_back(r.pid);
     const std::string file = fmt::format("/proc/{}/limits", m.pid);
     Result<std::string> text = root.read(file);
     if (text) {

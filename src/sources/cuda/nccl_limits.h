@@ -24,7 +24,7 @@ std::optional<uint64_t> read_dev_shm_bytes(const FsRoot& root);
 
 /// One entry per GPU server: its first member's "Max locked memory" soft
 /// limit from /proc/PID/limits (null, with a note in `notes`, when it
-/// cannot be read).
+/// cannot be read), and its compute processes on GPUs (its local ranks).
 std::vector<ProcessLimits> read_server_limits(const FsRoot& root, const NodeSnapshot& snap,
                                               std::vector<std::string>& notes);
 

@@ -57,4 +57,18 @@ TEST(NcclLimits, ServerLimitsAndRdma) {
   EXPECT_FALSE(read_rdma_devices(TempTree().root()));
 }
 
+TEST(NcclLimits, AJobsLocalRanksAreItsComputeProcesses) {
+  NodeSnapshot s;
+  Server job;
+  job.kind = "torchrun";
+  for (uint32_t pid : {4201u, 4202u, 4203u})
+    job.members.push_back(ServerMember{pid, "compute", "python3", std::nullopt, {}, std::nullopt});
+  job.members.push_back(ServerMember{4300, "graphics", "Xorg", std::nullopt, {}, std::nullopt});
+  s.servers = std::vector<Server>{job};
+  std::vector<std::string> notes;
+  std::vector<ProcessLimits> l = read_server_limits(TempTree().root(), s, notes);
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0].rank_pids, (std::vector<uint32_t>{4201, 4202, 4203}));
+}
+
 }  // namespace gt

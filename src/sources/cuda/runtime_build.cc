@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <string_view>
 
 #include "model/cuda_driver_table.h"
 #include "model/server.h"
+#include "sources/cuda/python_search_path.h"
+#include "util/proc_environ.h"
 
 namespace gt {
 namespace {
@@ -19,6 +22,7 @@ struct StackPlaces {
   std::optional<std::string> site_packages;
   std::optional<std::string> prefix;       ///< the environment's (conda-meta/)
   std::optional<std::string> cudart_file;  ///< a mapped libcudart.so.X.Y.Z
+  bool torch_mapped = false;               ///< site_packages holds a mapped libtorch_cuda.so
 };
 
 std::string_view path_before(std::string_view s, std::string_view marker) {
@@ -33,10 +37,11 @@ std::string base_name_of(std::string_view path) {
 
 /// What one mapped file says about the stack.
 void note_mapping(std::string_view path, StackPlaces& p) {
-  if (std::string_view site = path_before(path, "/torch/lib/libtorch_cuda.so"); !site.empty())
+  if (std::string_view site = path_before(path, "/torch/lib/libtorch_cuda.so"); !site.empty()) {
     p.site_packages = std::string(site);
-  else if (std::string_view w = path_before(path, "/nvidia/cuda_runtime/lib/libcudart.so");
-           !w.empty() && !p.site_packages)
+    p.torch_mapped = true;
+  } else if (std::string_view w = path_before(path, "/nvidia/cuda_runtime/lib/libcudart.so");
+             !w.empty() && !p.site_packages)
     p.site_packages = std::string(w);
   if (std::string_view pre = path_before(path, "/lib/python3"); !pre.empty() && !p.prefix)
     p.prefix = std::string(pre);
@@ -97,9 +102,11 @@ bool from_torch(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   const std::string file = *p.site_packages + "/torch/version.py";
   Result<std::string> text = root.read(p.via + file);
   if (!text) {
-    b.notes.push_back(text.error().kind == ErrorKind::kNotFound
-                          ? file + " not found beside the mapped libtorch_cuda.so"
-                          : "cannot read " + file + ": " + text.error().message);
+    // Absent where no torch was mapped: the stack is another (a wheel, CuPy).
+    if (text.error().kind != ErrorKind::kNotFound)
+      b.notes.push_back("cannot read " + file + ": " + text.error().message);
+    else if (p.torch_mapped)
+      b.notes.push_back(file + " not found beside the mapped libtorch_cuda.so");
     return false;
   }
   std::optional<std::string> cuda = torch_cuda_of(*text);
@@ -136,6 +143,44 @@ bool from_wheel(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   return false;
 }
 
+/// "12" of "cupy_cuda12x-13.3.0.dist-info", "jax_cuda12_plugin-0.4.35.dist-info"
+/// or "jax_cuda12_pjrt-...": wheels that name only the CUDA major they
+/// were built for; null for any other name.
+std::optional<int> major_only_wheel(const std::string& n) {
+  for (std::string_view prefix : {"cupy_cuda", "jax_cuda"}) {
+    if (!n.starts_with(prefix) || !n.ends_with(".dist-info")) continue;
+    size_t i = prefix.size(), digits = 0;
+    while (i + digits < n.size() && std::isdigit(static_cast<unsigned char>(n[i + digits])))
+      ++digits;
+    if (digits == 0 || digits > 2) return std::nullopt;
+    const std::string_view rest = std::string_view(n).substr(i + digits);
+    if (!(rest.starts_with("x-") || rest.starts_with("_plugin-") || rest.starts_with("_pjrt-")))
+      return std::nullopt;
+    return std::stoi(n.substr(i, digits));
+  }
+  return std::nullopt;
+}
+
+/// CuPy's and JAX's CUDA wheels: judged as the least release of their
+/// major (X.0), which minor-version compatibility lets run on any driver
+/// of that major; a note says that only the major is known.
+bool from_major_wheel(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
+  if (!p.site_packages) return false;
+  Result<std::vector<std::string>> names = root.list(p.via + *p.site_packages);
+  if (!names) return false;
+  for (const std::string& n : *names) {
+    std::optional<int> major = major_only_wheel(n);
+    if (!major) continue;
+    b.cuda_version = fmt::format("{}.0", *major);
+    b.source = fmt::format("{} ({}/{})", n.substr(0, n.size() - 10), *p.site_packages, n);
+    b.notes.push_back(
+        fmt::format("{} names only CUDA {}: judged as {}.0, the least release of that major", n,
+                    *major, *major));
+    return true;
+  }
+  return false;
+}
+
 bool from_cudart(const StackPlaces& p, CudaRuntimeBuild& b) {
   if (!p.cudart_file) return false;
   std::optional<CudaRelease> r = parse_cuda_release(base_name_of(*p.cudart_file).substr(13));
@@ -160,12 +205,47 @@ bool from_conda(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   return false;
 }
 
+bool has_runtime_wheel(const FsRoot& root, const std::string& dir) {
+  Result<std::vector<std::string>> names = root.list(dir);
+  if (!names) return false;
+  return std::any_of(names->begin(), names->end(), [](const std::string& n) {
+    return (n.starts_with("nvidia_cuda_runtime_cu") && n.ends_with(".dist-info")) ||
+           major_only_wheel(n);
+  });
+}
+
+/// The directory of the search path the import finds the stack in: the
+/// first holding torch, else the first holding the CUDA runtime wheel;
+/// with `or_first`, else the first one (where a note is then said).
+void choose_site(const FsRoot& root, const std::vector<std::string>& dirs, bool or_first,
+                 StackPlaces& p) {
+  for (const std::string& d : dirs)
+    if (root.exists(p.via + d + "/torch/version.py")) return void(p.site_packages = d);
+  for (const std::string& d : dirs)
+    if (has_runtime_wheel(root, p.via + d)) return void(p.site_packages = d);
+  if (or_first && !dirs.empty()) p.site_packages = dirs.front();
+}
+
+/// A running interpreter's search path (/proc/PID/exe, its environment),
+/// when its maps named no site-packages: a stack not yet initialised.
+void places_from_interpreter(const FsRoot& root, uint32_t pid, StackPlaces& p) {
+  const std::string proc = fmt::format("/proc/{}", pid);
+  std::optional<std::string> exe = root.read_link(proc + "/exe");
+  if (!exe || !base_name_of(*exe).starts_with("python")) return;
+  if (exe->ends_with(" (deleted)")) exe->resize(exe->size() - 10);
+  PythonInterpreter py{p.via, *exe, {}};
+  if (Result<std::string> env = root.read(proc + "/environ")) py.env = parse_environ(*env);
+  choose_site(root, python_search_path(root, py), false, p);
+  if (const size_t bin = exe->rfind("/bin/"); !p.prefix && bin != std::string::npos)
+    p.prefix = exe->substr(0, bin);
+}
+
 void fill_from(const FsRoot& root, const StackPlaces& p, CudaRuntimeBuild& b) {
   if (from_torch(root, p, b) || from_wheel(root, p, b) || from_cudart(p, b) ||
-      from_conda(root, p, b))
+      from_major_wheel(root, p, b) || from_conda(root, p, b))
     return;
-  if (!p.site_packages && !p.cudart_file && !p.prefix)
-    b.notes.push_back("no CUDA runtime found among its files");
+  // Nothing said what it was built for: unknown, said so (never clean).
+  if (b.notes.empty()) b.notes.push_back("no CUDA runtime found among its files");
 }
 
 std::optional<CudaRuntimeBuild> server_build(const FsRoot& root, const Server& sv) {
@@ -181,7 +261,9 @@ std::optional<CudaRuntimeBuild> server_build(const FsRoot& root, const Server& s
     }
     b.pid = m.pid;
     b.who = fmt::format("the {} server (pid {}, {})", sv.kind, m.pid, m.name.value_or("?"));
-    fill_from(root, places_from_maps(*maps, m.pid), b);
+    StackPlaces p = places_from_maps(*maps, m.pid);
+    if (!p.site_packages) places_from_interpreter(root, m.pid, p);
+    fill_from(root, p, b);
     return b;
   }
   if (unreadable.empty()) return std::nullopt;
@@ -190,23 +272,15 @@ std::optional<CudaRuntimeBuild> server_build(const FsRoot& root, const Server& s
   return b;
 }
 
-/// --python PATH: PREFIX = PATH/../..; site-packages under PREFIX/lib/python3.*.
+/// --python PATH: its search path as the interpreter finds it (no
+/// environment: no process runs it); PREFIX = PATH/../.. for conda-meta.
 CudaRuntimeBuild python_build(const FsRoot& root, const std::string& python) {
   CudaRuntimeBuild b;
   b.who = "--python " + python;
   StackPlaces p;
   std::string bin = python.substr(0, python.rfind('/'));
-  std::string prefix = bin.substr(0, bin.rfind('/'));
-  p.prefix = prefix;
-  if (Result<std::vector<std::string>> libs = root.list(prefix + "/lib"))
-    for (const std::string& d : *libs) {
-      if (!d.starts_with("python3")) continue;
-      for (const char* sub : {"/site-packages", "/dist-packages"}) {
-        const std::string site = prefix + "/lib/" + d + sub;
-        if (root.exists(site + "/torch/version.py") || (!p.site_packages && root.exists(site)))
-          p.site_packages = site;
-      }
-    }
+  p.prefix = bin.substr(0, bin.rfind('/'));
+  choose_site(root, python_search_path(root, PythonInterpreter{"", python, {}}), true, p);
   fill_from(root, p, b);
   return b;
 }

@@ -4,13 +4,18 @@
 //   2. the nvidia-cuda-runtime wheel: site-packages/
 //      nvidia_cuda_runtime_cu12-12.8.57.dist-info;
 //   3. a mapped libcudart.so.X.Y.Z (the toolkit's, by file name);
-//   4. a conda cudatoolkit: PREFIX/conda-meta/cudatoolkit-X.Y.Z-*.json.
+//   4. CuPy's and JAX's CUDA wheels (cupy_cuda12x-*.dist-info,
+//      jax_cuda12_plugin-*, jax_cuda12_pjrt-*), which name only the major:
+//      judged as X.0, the least release of it (a note says so);
+//   5. a conda cudatoolkit: PREFIX/conda-meta/cudatoolkit-X.Y.Z-*.json.
 // A running server: the first of its members whose /proc/PID/maps can be
 // read; the site-packages directory is the one holding a mapped
-// torch/lib/libtorch_cuda.so or nvidia/cuda_runtime/lib/libcudart.so.*.
-// --python PATH: PREFIX is PATH's directory's parent (a venv's or conda
-// env's bin/python), its site-packages PREFIX/lib/python3.*/site-packages
-// (or dist-packages); the user's site directory is not read.
+// torch/lib/libtorch_cuda.so or nvidia/cuda_runtime/lib/libcudart.so.*,
+// else (nothing mapped yet) the one its interpreter (/proc/PID/exe, with
+// PYTHONPATH and HOME from its environment) imports torch from
+// (sources/cuda/python_search_path.h). --python PATH: that interpreter's
+// search path without an environment (no PYTHONPATH, no user site); its
+// conda PREFIX is PATH's directory's parent.
 #pragma once
 
 #include <optional>

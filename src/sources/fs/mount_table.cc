@@ -318,6 +318,7 @@ std::vector<MountEntry> parse_mountinfo(std::string_view text) {
     auto dash = std::find(w.begin(), w.end(), "-");
     if (w.size() < 6 || dash == w.end() || dash - w.begin() < 6 || w.end() - dash < 3) continue;
     MountEntry m;
+    m.root = unescape_octal(w[3]);
     m.mount_point = unescape_octal(w[4]);
     m.mount_options = w[5];
     m.fs_type = *(dash + 1);

@@ -14,6 +14,9 @@ namespace gt {
 
 /// One line of /proc/self/mountinfo (proc(5)), octal escapes decoded.
 struct MountEntry {
+  /// The directory or file of the filesystem mounted here (field 4: a bind
+  /// mount's source path within its filesystem).
+  std::string root;
   std::string mount_point;
   std::string mount_options;  ///< per-mount ("rw,relatime")
   std::string fs_type;

@@ -1,8 +1,9 @@
 // The kind comes from the launcher's program, unless that is a generic
 // launcher (Ray, mpirun, srun) running a known server: then from the
-// processes that hold the GPUs. Flags are read with that kind's table, on
-// the command lines of processes that are that program (a supervisor's
-// arguments are not the server's).
+// processes that hold the GPUs. A process launcher (mpirun, srun) whose
+// program is of no known kind names that program, "unknown (train.py)". Flags are read with that
+// kind's table, on the command lines of processes that are that program (a supervisor's arguments
+// are not the server's).
 #include "sources/procfs/server_identity.h"
 
 #include <fcntl.h>
@@ -17,6 +18,16 @@
 namespace gt {
 namespace {
 
+/// "unknown (train.py)": the program a process launcher (mpirun, srun)
+/// runs when it is of no known kind; the launcher's name is no kind.
+std::optional<std::string> unknown_under_launcher(const std::string& kind,
+                                                  const std::string& cmdline) {
+  if (kind != "mpirun" && kind != "srun") return std::nullopt;
+  std::optional<std::string> program = launched_program(cmdline);
+  if (!program) return std::nullopt;
+  return "unknown (" + *program + ")";
+}
+
 void set_kind(Server& s, const std::optional<ProcInfo>& root_info) {
   std::optional<std::string> launcher =
       root_info ? recognise_program(root_info->comm, root_info->cmdline) : std::nullopt;
@@ -29,6 +40,9 @@ void set_kind(Server& s, const std::optional<ProcInfo>& root_info) {
   if (launcher && generic_launcher(*launcher) && held) {
     s.kind = *held;
     s.recognised = true;
+  } else if (std::optional<std::string> unknown =
+                 launcher ? unknown_under_launcher(*launcher, root_info->cmdline) : std::nullopt) {
+    s.kind = *unknown;
   } else if (launcher) {
     s.kind = *launcher;
     s.recognised = true;

@@ -194,5 +194,39 @@ TEST(Servers, ABtimeOutOfRangeGivesNoStartTime) {
   EXPECT_FALSE((*v)[0].started_after_boot_s);
 }
 
+TEST(Servers, AProcessLauncherIsNamedByWhatItRuns) {
+  // Triton's TensorRT-LLM backend: MPMD segments of tritonserver under
+  // mpirun, its ranks "tritonserver" too (the kind from the launch line).
+  TempTree t;
+  t.write("/proc/stat", "cpu 1 2 3\nbtime 1767225600\n");
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  fake_proc(t, 700, 1, "mpirun",
+            "mpirun --allow-run-as-root -n 1 /opt/tritonserver/bin/tritonserver "
+            "--model-repository=/models --http-port=8000 : -n 1 "
+            "/opt/tritonserver/bin/tritonserver --model-repository=/models",
+            0, "/system.slice/docker-ab.scope");
+  fake_proc(t, 701, 700, "tritonserver",
+            "/opt/tritonserver/bin/tritonserver "
+            "--model-repository=/models --http-port=8000",
+            0, "/system.slice/docker-ab.scope");
+  // A data-parallel job of a program of no known kind under mpirun.
+  fake_proc(t, 800, 1, "mpirun", "mpirun -np 2 --bind-to none python3 train.py --lr 3e-4", 1000,
+            "/user.slice/session-2.scope");
+  fake_proc(t, 801, 800, "python3", "python3 train.py --lr 3e-4", 1000,
+            "/user.slice/session-2.scope");
+  fake_proc(t, 802, 800, "python3", "python3 train.py --lr 3e-4", 1000,
+            "/user.slice/session-2.scope");
+  NodeSnapshot s;
+  s.gpus = {gpu(0, {proc(701, 30000), proc(801, 1000)}), gpu(1, {proc(802, 1000)})};
+  const FsRoot root = t.root();
+  std::optional<std::vector<Server>> v = group_servers(s, &root);
+  ASSERT_TRUE(v);
+  ASSERT_EQ(v->size(), 2u);
+  EXPECT_EQ((*v)[0].kind, "Triton");
+  EXPECT_TRUE((*v)[0].recognised);
+  EXPECT_EQ((*v)[1].kind, "unknown (train.py)");
+  EXPECT_FALSE((*v)[1].recognised);
+}
+
 }  // namespace servers_test
 }  // namespace gt

@@ -151,7 +151,29 @@ std::optional<PciDevice> read_pci_device(const FsRoot& root, const std::string& 
   return d;
 }
 
+constexpr uint32_t kBridgeOtherClass = 0x0680;  // class code >> 8
+
 }  // namespace
+
+Result<std::vector<std::string>> read_nvswitches(const FsRoot& root) {
+  Result<std::vector<std::string>> entries = root.list(kDevicesDir);
+  if (!entries) {
+    if (entries.error().kind == ErrorKind::kNotFound) return std::vector<std::string>{};
+    return entries.error().with_context("listing PCI devices");
+  }
+  std::vector<std::string> out;
+  for (const std::string& bus_id : *entries) {
+    const std::string dir = std::string(kDevicesDir) + "/" + bus_id;
+    std::optional<uint32_t> class_code = read_hex(root, dir + "/class");
+    if (read_hex(root, dir + "/vendor") == kNvidiaVendorId && class_code &&
+        (*class_code >> 8) == kBridgeOtherClass)
+      out.push_back(bus_id);
+  }
+  std::sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
+    return normalize_pci_bus_id(a) < normalize_pci_bus_id(b);
+  });
+  return out;
+}
 
 Result<std::vector<PciDevice>> read_nvidia_pci_devices(const FsRoot& root) {
   Result<std::vector<std::string>> entries = root.list(kDevicesDir);

@@ -23,4 +23,12 @@ namespace gt {
 /// (with the path) only when it cannot be listed.
 Result<std::vector<PciDevice>> read_nvidia_pci_devices(const FsRoot& root);
 
+/// The NVSwitch functions on the bus: vendor 0x10de with class 0x0680
+/// (bridge, other), as NVIDIA's HGX baseboards expose them (10de:1af1 on
+/// A100 HGX, 10de:22a3 on H100 HGX; the class and vendor alone decide, as
+/// aws-parallelcluster-cookbook#3098 counts them to enable Fabric Manager).
+/// Sorted bus ids; empty when there are none or no PCI sysfs; an Error
+/// only when the directory cannot be listed.
+Result<std::vector<std::string>> read_nvswitches(const FsRoot& root);
+
 }  // namespace gt

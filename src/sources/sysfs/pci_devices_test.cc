@@ -81,6 +81,30 @@ TEST(PciDevices, SkipsNonNvidiaAndNonDisplayFunctions) {
   EXPECT_EQ(d[0].bus_id, "0000:19:00.0");
 }
 
+TEST(PciDevices, NvSwitchesOfAnA100Hgx) {
+  TempTree t;
+  DeviceFiles nvswitch;
+  nvswitch.device = "0x1af1";  // NVSwitch of an HGX A100 baseboard
+  nvswitch.pci_class = "0x068000";
+  for (const char* bus : {"0000:c4:00.0", "0000:c5:00.0", "0000:c6:00.0", "0000:c7:00.0",
+                          "0000:c8:00.0", "0000:c9:00.0"})
+    add_device(t, bus, nvswitch);
+  DeviceFiles a100;
+  a100.device = "0x20b2";
+  add_device(t, "0000:07:00.0", a100);
+  DeviceFiles other_bridge;
+  other_bridge.vendor = "0x8086";
+  other_bridge.pci_class = "0x068000";
+  add_device(t, "0000:00:1f.0", other_bridge);
+  Result<std::vector<std::string>> sw = read_nvswitches(t.root());
+  ASSERT_TRUE(sw.ok());
+  EXPECT_EQ(*sw, (std::vector<std::string>{"0000:c4:00.0", "0000:c5:00.0", "0000:c6:00.0",
+                                           "0000:c7:00.0", "0000:c8:00.0", "0000:c9:00.0"}));
+  EXPECT_EQ(read_all(t).size(), 1u);  // the GPU only
+  TempTree none;
+  EXPECT_TRUE(read_nvswitches(none.root())->empty());
+}
+
 TEST(PciDevices, AcceptsVgaAndDisplayOtherClasses) {
   TempTree t;
   DeviceFiles vga;

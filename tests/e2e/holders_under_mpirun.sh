@@ -1,0 +1,31 @@
+# Server identity through a process launcher (issue 49 item 5): eight MPI
+# ranks of a program of no known kind under mpirun (nccl-shm-64m's tree
+# rewritten: "mpirun -np 8 --bind-to none -x NCCL_DEBUG python3 train.py").
+# The kind is the program the launcher runs, "unknown (train.py)", never the
+# launcher's name; its ranks are NCCL peers under the 64 MiB /dev/shm
+# (item 4), named in that finding.
+source "$(dirname "$0")/common.sh"
+
+cp -r "$GT_SOURCE_DIR/tests/scenarios/nccl-shm-64m" "$TMP/sc"
+p="$TMP/sc/root/proc"
+# proc_as PID COMM ARGV...: its cmdline (NUL-separated), comm, status and stat name.
+proc_as() {
+  local pid="$1" comm="$2"
+  shift 2
+  printf '%s\0' "$@" >"$p/$pid/cmdline"
+  printf '%s\n' "$comm" >"$p/$pid/comm"
+  sed -i "1s/.*/Name:\t$comm/" "$p/$pid/status"
+  sed -i "s/^$pid ([^)]*)/$pid ($comm)/" "$p/$pid/stat"
+}
+proc_as 6100 mpirun mpirun -np 8 --bind-to none -x NCCL_DEBUG --mca btl_tcp_if_include eth0 \
+  python3 train.py --epochs 3
+for i in 0 1 2 3 4 5 6 7; do
+  proc_as $((6101 + i)) python3 python3 train.py --epochs 3
+done
+
+run "$TMP/sc" --json --sample 0 --no-state
+json_check "[(s['kind'], s['recognised']) for s in d['servers']] == [('unknown (train.py)', False)]" \
+  "named by the program mpirun runs"
+f='[f for f in d["findings"] if f["id"] == "nccl.dev_shm_small"]'
+json_check "len($f) == 1 and '8 local ranks (pids 6101, 6102, 6103, 6104, 6105, 6106, 6107, 6108)' in $f[0]['title']"
+echo "PASS: MPI ranks of an unknown program: 'unknown (train.py)', and NCCL's peers under /dev/shm"
