@@ -8,6 +8,7 @@
 #include "checks/checks.h"
 #include "model/cuda_errors.h"
 #include "util/byte_units.h"
+#include "util/index_list.h"
 
 namespace gt {
 namespace {
@@ -78,6 +79,15 @@ void init_advice(Finding& f, const CudaProbeReport& r, int code) {
   }
 }
 
+/// Stuck in a step every process takes before it picks its GPU (loading
+/// the library, cuInit): said once for the node when the node's own probe
+/// is stuck too, never as one GPU's fault.
+bool stuck_before_its_gpu(const CudaGpuProbe& p) {
+  return p.outcome == CudaOutcome::kStuck &&
+         (p.stuck_in == std::optional<std::string>("cuInit") ||
+          p.stuck_in == std::optional<std::string>("starting the child"));
+}
+
 bool every_probed_failed_init(const CudaProbeReport& r) {
   for (const CudaGpuProbe& p : r.gpus) {
     if (p.outcome == CudaOutcome::kSkipped) continue;
@@ -103,6 +113,14 @@ void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<
     f.title = "CUDA did not start: the node's probe " +
               std::string(r.node_error->starts_with("stuck") ? "was " : "ended: ") + *r.node_error;
     f.evidence = library_words(r) + ": " + *r.node_error;
+    std::vector<uint32_t> same;
+    for (const CudaGpuProbe& p : r.gpus)
+      if (p.nvml_index && stuck_before_its_gpu(p)) same.push_back(*p.nvml_index);
+    if (!same.empty())
+      f.evidence += fmt::format("; the probe{} of GPU{} {} {} stuck there too, before reaching {}",
+                                same.size() == 1 ? "" : "s", same.size() == 1 ? "" : "s",
+                                format_index_list(same), same.size() == 1 ? "was" : "were",
+                                same.size() == 1 ? "its GPU" : "their GPUs");
     f.action = "run the triage for the driver's state (a wedged driver blocks every CUDA call)";
     f.commands = {"gpu-triage"};
     out.push_back(f);
@@ -171,6 +189,39 @@ void copy_finding(const CudaGpuProbe& p, const NodeSnapshot& s, std::vector<Find
   out.push_back(f);
 }
 
+/// A GPU's finding for how its probe ended, its evidence the probe's words.
+Finding outcome_finding(const char* id, const CudaGpuProbe& p, const NodeSnapshot& s,
+                        std::string title, std::string action, std::vector<std::string> commands) {
+  Finding f = probe_finding(id, p, s);
+  f.title = std::move(title);
+  f.evidence = label(p) + ": " + p.detail.value_or("");
+  f.action = std::move(action);
+  f.commands = std::move(commands);
+  return f;
+}
+
+/// What to do about a failed step. Out of memory (2) where cuMemGetInfo
+/// said how much was free: the probe asks for at most the free memory less
+/// its margin, so the allocation fitted and freeing memory is not the fix;
+/// without that figure (a context that could not be made), it may be.
+void oom_or_other_advice(const CudaGpuProbe& p, int code, Finding& f) {
+  if (code == 2 && p.free_bytes && p.failed_step == std::optional<std::string>("cuMemAlloc")) {
+    f.action = fmt::format(
+        "not a lack of memory: the allocation fitted in the {} cuMemGetInfo reported free; run "
+        "the triage for this GPU (retired or remapped rows, Xid 31/48), then reset it",
+        format_bytes(*p.free_bytes));
+    f.commands = {"gpu-triage"};
+  } else if (code == 2) {
+    f.action = "free the GPU's memory, then probe it again";
+    f.commands = {fmt::format("gpu-triage free --gpus {}", p.pci_bus_id)};
+  } else {
+    f.action =
+        "run the triage for this GPU; a context or launch failure after an Xid needs a GPU "
+        "reset";
+    f.commands = {"gpu-triage"};
+  }
+}
+
 void gpu_findings(const CudaGpuProbe& p, const NodeSnapshot& s, bool node_said,
                   std::vector<Finding>& out) {
   switch (p.outcome) {
@@ -180,24 +231,26 @@ void gpu_findings(const CudaGpuProbe& p, const NodeSnapshot& s, bool node_said,
     case CudaOutcome::kSkipped:
     case CudaOutcome::kNotLoaded:
       return;
-    case CudaOutcome::kStuck: {
-      Finding f = probe_finding("cuda.probe_stuck", p, s);
-      f.title = fmt::format("CUDA stuck in {} on {}", p.stuck_in.value_or("?"), label(p));
-      f.evidence = label(p) + ": " + p.detail.value_or("");
-      f.action = "the GPU does not answer CUDA: run the triage, then reset the GPU or reboot";
-      f.commands = {"gpu-triage", fmt::format("sudo nvidia-smi -r -i {}", p.pci_bus_id)};
-      out.push_back(f);
-      return;
-    }
-    case CudaOutcome::kCrashed: {
-      Finding f = probe_finding("cuda.probe_crashed", p, s);
-      f.title = fmt::format("The CUDA probe of {} died", label(p));
-      f.evidence = label(p) + ": " + p.detail.value_or("");
-      f.action = "run the triage and check the kernel log for this GPU";
-      f.commands = {"gpu-triage"};
-      out.push_back(f);
-      return;
-    }
+    case CudaOutcome::kLate:
+      // Cut off while its calls still returned: nothing proved, no reset.
+      return out.push_back(outcome_finding(
+          "cuda.probe_late", p, s,
+          fmt::format("The CUDA probe of {} did not finish in time (in {}), not stuck", label(p),
+                      p.stuck_in.value_or("?")),
+          "nothing is proved either way: probe it again with a longer --timeout; if it is slow "
+          "again, compare its copy rates with its link (cuda.copy_slow) and the host's load",
+          {fmt::format("gpu-triage cuda --gpus {} --timeout 60s", p.pci_bus_id)}));
+    case CudaOutcome::kStuck:
+      if (node_said && stuck_before_its_gpu(p)) return;  // the node's finding says it
+      return out.push_back(outcome_finding(
+          "cuda.probe_stuck", p, s,
+          fmt::format("CUDA stuck in {} on {}", p.stuck_in.value_or("?"), label(p)),
+          "the GPU does not answer CUDA: run the triage, then reset the GPU or reboot",
+          {"gpu-triage", fmt::format("sudo nvidia-smi -r -i {}", p.pci_bus_id)}));
+    case CudaOutcome::kCrashed:
+      return out.push_back(outcome_finding(
+          "cuda.probe_crashed", p, s, fmt::format("The CUDA probe of {} died", label(p)),
+          "run the triage and check the kernel log for this GPU", {"gpu-triage"}));
     case CudaOutcome::kFailed:
       break;
   }
@@ -227,11 +280,7 @@ void gpu_findings(const CudaGpuProbe& p, const NodeSnapshot& s, bool node_said,
                            error_words(code, p.error_name));
   if (code == 2 && p.free_bytes)
     f.evidence += fmt::format(" (free {} before the allocation)", format_bytes(*p.free_bytes));
-  f.action = code == 2 ? "free the GPU's memory (gpu-triage free) or pass a smaller --memory"
-                       : "run the triage for this GPU; a context or launch failure after an "
-                         "Xid needs a GPU reset";
-  f.commands = {code == 2 ? fmt::format("gpu-triage free --gpus {}", p.pci_bus_id)
-                          : std::string("gpu-triage")};
+  oom_or_other_advice(p, code, f);
   out.push_back(f);
 }
 

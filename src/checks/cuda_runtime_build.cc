@@ -9,7 +9,9 @@
 //     compatibility with a limited feature set; PTX of the newer release
 //     does not JIT (222 CUDA_ERROR_UNSUPPORTED_PTX_VERSION): a warning.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -83,11 +85,39 @@ void one_build(const NodeSnapshot& s, const CudaRuntimeBuild& b, CudaRelease dri
   out.push_back(f);
 }
 
+/// --python PATH asks whether that environment's CUDA stack runs here: a
+/// stack whose CUDA release could not be read (version.py unreadable, a
+/// FIFO, a link loop, no line that parses, nothing found) or a CPU-only
+/// torch answers nothing of the kind, and is said, never left as OK.
+void unproved_python(const CudaRuntimeBuild& b, std::vector<Finding>& out) {
+  if (!python_of(b) || b.cuda_version) return;
+  const bool cpu_only = std::any_of(b.notes.begin(), b.notes.end(), [](const std::string& n) {
+    return n.starts_with("torch is a CPU-only build");
+  });
+  Finding f = node_finding(cpu_only ? "cuda.runtime_cpu_only" : "cuda.runtime_unknown");
+  f.severity = Severity::kWarning;
+  f.title = cpu_only ? fmt::format("{}: torch is a CPU-only build; it will not use the GPUs", b.who)
+                     : fmt::format(
+                           "{}: the CUDA release its stack was built for could not be "
+                           "read; whether it runs on this driver is unknown",
+                           b.who);
+  f.evidence = b.notes.empty() ? std::string("no CUDA runtime found among its files")
+                               : fmt::format("{}", fmt::join(b.notes, "; "));
+  f.action = cpu_only ? "install a torch built for CUDA into that environment"
+                      : "check that environment's torch (its torch/version.py) by hand";
+  f.commands.push_back(
+      fmt::format("{} -c 'import torch; print(torch.__version__, torch.version.cuda)'",
+                  shell_word(*python_of(b))));
+  out.push_back(f);
+}
+
 }  // namespace
 
 void check_cuda_runtime_builds(const NodeSnapshot& s, std::vector<Finding>& out) {
+  if (!s.cuda) return;
+  for (const CudaRuntimeBuild& b : s.cuda->runtimes) unproved_python(b, out);
   std::optional<CudaRelease> driver = parse_cuda_release(s.cuda_driver_version.value_or(""));
-  if (!driver || !s.cuda) return;
+  if (!driver) return;
   for (const CudaRuntimeBuild& b : s.cuda->runtimes) one_build(s, b, *driver, out);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "checks/checks.h"
 #include "checks/cuda_probe.h"
 #include "cli/commands.h"
 #include "cli/usage.h"
@@ -52,8 +53,9 @@ std::optional<CudaCli> parse_cuda_args(int argc, char** argv, int& code) {
                  "GPUs to probe: all (default), indices like 0,2,4-7, UUIDs (GPU-...) and PCI "
                  "bus ids, as `free --gpus` takes them");
   app.add_option("--memory", memory,
-                 "Memory to write and read back per GPU (default 1GiB; never more than its "
-                 "free memory minus 512 MiB)");
+                 "Memory to write and read back per GPU: a size in bytes with a binary unit "
+                 "(512MiB, 1GiB; a bare number is bytes, rounded up to a 4 KiB page; default "
+                 "1GiB; never more than its free memory minus 512 MiB)");
   app.add_option("--timeout", timeout,
                  "Deadline for each GPU's probe, from its start (default 10s)");
   app.add_flag("--include-busy", c.probe.include_busy,
@@ -135,6 +137,7 @@ int cmd_cuda(const Command& command, int argc, char** argv) {
   }
   CudaProbeReport report = probe_cuda(snap, chosen, c->probe);
   std::vector<Finding> findings = cuda_probe_findings(report, snap);
+  if (make_check_options(std::nullopt, snap.source).running_as_root) drop_sudo(findings);
   code = static_cast<int>(cuda_probe_exit(report, findings));
   std::cout << (c->json ? render_cuda_json(report, findings, code)
                         : render_cuda_text(report, findings, code));

@@ -314,12 +314,17 @@ ResumeContext resume_context(const DataCli& c, const std::vector<Writer>& writer
 // a live process writes under DIR nothing is moved at all (it may be
 // writing the next of the same samples, or rename a temp file over one).
 void move_bad(const DataCli& c, const DirScan& scan, DataReport& report) {
-  const std::vector<Writer> writers = writers_under(proc_root(), c.dirs);
+  UnseenWriters unseen;
+  const std::vector<Writer> writers = writers_under(proc_root(), c.dirs, &unseen);
   if (!writers.empty()) {
     report.move_refused =
         "nothing moved: " + writer_line(writers.front()) +
         (writers.size() > 1 ? " (and " + std::to_string(writers.size() - 1) + " more)" : "") +
         "; stop it, then rerun this command";
+    return;
+  }
+  if (unseen.count > 0) {
+    report.move_refused = "nothing moved: " + unseen_writers_words(unseen);
     return;
   }
   std::vector<uint32_t> files = report.bad;
@@ -378,7 +383,8 @@ int cmd_data(const Command&, int argc, char** argv) {
   }();
   if (!scan) return fail(c->json, scan.error().message);
   // A file a live process has open for writing is its writer's, not done.
-  const std::vector<Writer> writers = writers_under(proc_root(), c->dirs);
+  UnseenWriters unseen;
+  const std::vector<Writer> writers = writers_under(proc_root(), c->dirs, &unseen);
   mark_being_written(*scan, writers);
 
   // Manifest: compare (changed files join the resume set), then write.
@@ -400,6 +406,7 @@ int cmd_data(const Command&, int argc, char** argv) {
   report.errors.insert(report.errors.end(), manifest_errors.begin(), manifest_errors.end());
   if (c->values) report.values = total_values(*scan, c->allow_non_finite);
   report.writers = writer_lines(writers);
+  report.writers_unknown = unseen_writers_words(unseen);
   report.stale_advice = stale_advice(!writers.empty());
 
   // Move, then advise from what is left in DIR.

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "checks/checks.h"
 #include "checks/cuda_probe.h"
 #include "checks/plan.h"
 #include "checks/registry.h"
+#include "collect/collect.h"
 #include "sources/cuda/libcuda_for_new_job.h"
 #include "sources/cuda_driver/probe_run.h"
 #include "util/env.h"
@@ -20,6 +22,7 @@ void add_cuda_probe(Report& report, const std::string& root, bool npd) {
   if (!report.snapshot.nvml.initialized) return;  // NVML's own findings say why
   CudaProbeReport probe = probe_cuda(report.snapshot, std::nullopt, o);
   std::vector<Finding> found = cuda_probe_findings(probe, report.snapshot);
+  if (make_check_options(std::nullopt, report.snapshot.source).running_as_root) drop_sudo(found);
   report.cuda_probe = probe;
   std::vector<Finding>& f = report.findings;
   f.insert(f.end(), found.begin(), found.end());

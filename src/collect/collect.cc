@@ -205,7 +205,10 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
       // After the GPUs, servers and host facts: it reads their processes and
       // the module's version.
       {Stage::kReadiness,
-       [&](NodeSnapshot& s) { s.cuda = read_cuda_readiness(root, s, {in.python}); }},
+       [&](NodeSnapshot& s) {
+         s.cuda = read_cuda_readiness(root, s,
+                                      {in.python, std::chrono::steady_clock::now() + in.timeout});
+       }},
       {Stage::kKernelLog,
        [&, seams](NodeSnapshot& s) {
          KernelLogOptions klo;

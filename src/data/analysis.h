@@ -104,7 +104,11 @@ struct DataReport {
   uint64_t resume_count = 0;
   std::vector<uint32_t> changed_during_scan;  ///< scan file indices
   std::vector<std::string> writers;           ///< processes with files under DIR open for writing
-  std::vector<std::string> errors;            ///< directories or files that could not be read
+  /// Whose open files could not be checked (unseen_writers_words); "" when
+  /// every process's were: a writer cannot be ruled out, so nothing is
+  /// moved and writing is not said to have stopped.
+  std::string writers_unknown;
+  std::vector<std::string> errors;  ///< directories or files that could not be read
   /// Folders under DIR that could not be listed (permission, I/O): what
   /// they hold is unknown, so `missing`, `gaps`, `not_started` and `resume`
   /// are left empty and said unknown, never counted.

@@ -31,10 +31,41 @@ bool open_for_writing(const std::string& fdinfo) {
   return (flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR;
 }
 
+/// A kernel thread (kthreadd, PID 2, or one of its children, /proc/PID/stat
+/// field 4): it opens no file of DIR.
+bool kernel_thread(const FsRoot& root, const std::string& pid) {
+  if (pid == "2") return true;
+  Result<std::string> stat = root.read("/proc/" + pid + "/stat");
+  if (!stat) return false;
+  const size_t close = stat->rfind(')');
+  if (close == std::string::npos || close + 4 >= stat->size()) return false;
+  return std::strtoul(stat->c_str() + close + 4, nullptr, 10) == 2;
+}
+
+/// Counts a process whose descriptors could not be listed (not one that
+/// exited meanwhile).
+void note_unseen(const FsRoot& root, const std::string& pid, const Error& e,
+                 UnseenWriters* unseen) {
+  if (!unseen || e.kind == ErrorKind::kNotFound || kernel_thread(root, pid)) return;
+  if (unseen->pids.size() < 5) unseen->pids.push_back(std::atoi(pid.c_str()));
+  ++unseen->count;
+}
+
 }  // namespace
 
+std::string unseen_writers_words(const UnseenWriters& unseen) {
+  if (unseen.count == 0) return "";
+  std::string pids;
+  for (int p : unseen.pids) pids += (pids.empty() ? "" : ", ") + std::to_string(p);
+  return "the open files of " + std::to_string(unseen.count) + " process" +
+         (unseen.count == 1 ? "" : "es") + " of other users could not be checked (pid " + pids +
+         (unseen.count > unseen.pids.size() ? ", ..." : "") +
+         ": their /proc/PID/fd is not readable; run as root to see them), so a writer of "
+         "these files cannot be ruled out";
+}
+
 std::vector<Writer> find_writers(const FsRoot& root, const std::vector<std::string>& abs_dirs,
-                                 size_t limit) {
+                                 size_t limit, UnseenWriters* unseen) {
   std::vector<Writer> out;
   Result<std::vector<std::string>> procs = root.list("/proc");
   if (!procs) return out;
@@ -45,7 +76,10 @@ std::vector<Writer> find_writers(const FsRoot& root, const std::vector<std::stri
     if (!is_pid(pid) || pid == self) continue;
     std::string base = "/proc/" + pid;
     Result<std::vector<std::string>> fds = root.list(base + "/fd");
-    if (!fds) continue;
+    if (!fds) {
+      note_unseen(root, pid, fds.error(), unseen);
+      continue;
+    }
     for (const std::string& fd : *fds) {
       std::optional<std::string> target = root.read_link(base + "/fd/" + fd);
       if (!target || target->empty() || target->front() != '/') continue;
@@ -90,10 +124,11 @@ size_t mark_being_written(DirScan& scan, const std::vector<Writer>& writers) {
   return marked;
 }
 
-std::vector<Writer> writers_under(const FsRoot& root, const std::vector<std::string>& dirs) {
+std::vector<Writer> writers_under(const FsRoot& root, const std::vector<std::string>& dirs,
+                                  UnseenWriters* unseen) {
   const std::vector<std::string> resolved = real_paths(dirs);
   if (resolved.empty()) return {};  // nothing under them can be open
-  return find_writers(root, resolved, SIZE_MAX);
+  return find_writers(root, resolved, SIZE_MAX, unseen);
 }
 
 std::vector<std::string> writer_lines(const std::vector<Writer>& writers, size_t limit) {

@@ -18,10 +18,23 @@ struct Writer {
   std::string path;  ///< the file it has open for writing
 };
 
+/// Processes whose open files could not be checked: their /proc/PID/fd
+/// exists but cannot be listed (another user's, when not root). Kernel
+/// threads, which write no file, are not counted.
+struct UnseenWriters {
+  std::vector<int> pids;  ///< the first few
+  size_t count = 0;
+};
+
 /// Writers of files under any of `abs_dirs` (absolute, resolved). At most
-/// `limit` are returned; processes that vanish or cannot be read are skipped.
+/// `limit` are returned; processes that vanish are skipped; those whose
+/// descriptors cannot be read are counted in `unseen` when given.
 std::vector<Writer> find_writers(const FsRoot& root, const std::vector<std::string>& abs_dirs,
-                                 size_t limit = 20);
+                                 size_t limit = 20, UnseenWriters* unseen = nullptr);
+
+/// What a reader must say when `unseen` has any: whose open files could not
+/// be checked, so a writer of DIR's files cannot be ruled out; "" if none.
+std::string unseen_writers_words(const UnseenWriters& unseen);
 
 /// "pid 4242 (python3)", or "pid 4242" when its name could not be read: the
 /// writer as every message names it.
@@ -38,7 +51,8 @@ size_t mark_being_written(DirScan& scan, const std::vector<Writer>& writers);
 
 /// Every writer of files under `dirs` as given: each is resolved first
 /// (real_path); one that does not resolve has no writers.
-std::vector<Writer> writers_under(const FsRoot& root, const std::vector<std::string>& dirs);
+std::vector<Writer> writers_under(const FsRoot& root, const std::vector<std::string>& dirs,
+                                  UnseenWriters* unseen = nullptr);
 
 /// The first `limit` writers' lines (writer_line).
 std::vector<std::string> writer_lines(const std::vector<Writer>& writers, size_t limit = 20);

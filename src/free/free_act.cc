@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -372,58 +373,147 @@ void started_again(const TreeTarget& t, const std::string& why, FreeResult& r) {
       if (g.index == index) g.started_again = true;
 }
 
-/// The parents of `pid` in `table`, nearest first (init included).
-std::set<uint32_t> ancestors(const ProcTable& table, uint32_t pid) {
-  std::set<uint32_t> out;
-  for (int depth = 0; depth < 64 && pid > 1; ++depth) {
-    auto e = table.procs.find(pid);
-    if (e == table.procs.end()) break;
-    pid = e->second.ppid;
-    out.insert(pid);
+/// What a stopped target was when the act began, to know it if it comes
+/// back: the command line of each process the plan stopped (its wrappers,
+/// launcher, workers; a supervisor named with --pid), and what would start
+/// them again: the first ancestor of each that is neither stopped nor an
+/// intermediary (a restart loop, a supervisor, an elastic agent, init for
+/// a unit).
+struct Stopped {
+  std::set<std::string> cmdlines;
+  std::map<uint32_t, uint64_t> restarters;  ///< pid -> start ticks at the act's start
+};
+
+Stopped stopped_of(const TreeTarget& t, const ProcTable& at_start) {
+  Stopped s;
+  std::set<uint32_t> pids;
+  for (const std::vector<ProcId>* v : {&t.signal, &t.kill, &t.holders})
+    for (const ProcId& id : *v) pids.insert(id.pid);
+  for (uint32_t pid : pids) {
+    std::optional<ProcInfo> p = read_proc(FsRoot("/"), pid);
+    if (!p || p->cmdline.empty()) continue;
+    s.cmdlines.insert(p->cmdline);
+    for (int depth = 0; depth < 64; ++depth) {
+      if (p->ppid <= 1) {
+        s.restarters.emplace(p->ppid, 0);  // init: starts a unit's process again
+        break;
+      }
+      auto e = at_start.procs.find(p->ppid);
+      if (e == at_start.procs.end()) break;
+      std::optional<ProcInfo> up = read_proc(FsRoot("/"), p->ppid);
+      if (!up) break;
+      if (!pids.count(up->pid) && !is_intermediary(*up)) {
+        s.restarters.emplace(up->pid, e->second.start_ticks);
+        break;
+      }
+      p = up;
+    }
   }
-  return out;
+  return s;
 }
 
-/// Whether the new process `p` is target `t` started again: the command
-/// line of its launcher or of a wrapper, started by what started that (a
-/// parent of the launcher when the act began: a supervisor, init for a
-/// unit) or by a wrapper started again. Workers' titles are shared by every
-/// server of a kind ("sglang::scheduler_TP0"), so they are never matched.
-bool same_server_again(const TreeTarget& t, const ProcInfo& p, const std::set<uint32_t>& parents,
-                       const std::set<uint32_t>& new_wrappers) {
-  bool same = !t.launcher_exited && p.cmdline == t.root_cmdline;
-  for (const ServerProcess& w : t.wrappers) same = same || p.cmdline == w.cmdline;
-  return same && (parents.count(p.ppid) || new_wrappers.count(p.ppid));
+/// Whether `pid` in `table` is the process of that PID at the act's start.
+bool old_process(const ProcTable& at_start, const ProcTable& table, uint32_t pid) {
+  auto old = at_start.procs.find(pid);
+  auto now = table.procs.find(pid);
+  return old != at_start.procs.end() && now != table.procs.end() &&
+         old->second.start_ticks == now->second.start_ticks;
 }
 
-/// After the stop, within o.settle: a process started since the act began
-/// with the command line of a stopped launcher or wrapper (a supervisor, a
-/// unit or a loop ran it again), or a process NVML lists on a stopped
-/// target's GPU that the plan did not see. Each is a failure.
-void check_settled(const FreePlan& plan, const std::vector<bool>& acted, const NodeSnapshot& before,
+/// The restarter that started the new process `p` as a stopped process of
+/// `s` again: above `p`, only new processes each a stopped one's command
+/// line or an intermediary, up to an old process that is one of s's
+/// restarters. nullopt when `p` is not `s` come back.
+std::optional<uint32_t> restarted_by(const Stopped& s, const ProcInfo& p, const ProcTable& at_start,
+                                     const ProcTable& table) {
+  if (!s.cmdlines.count(p.cmdline)) return std::nullopt;
+  uint32_t pid = p.ppid;
+  for (int depth = 0; depth < 64; ++depth) {
+    if (pid <= 1 || old_process(at_start, table, pid)) {
+      auto r = s.restarters.find(pid);
+      auto e = table.procs.find(pid);
+      bool same = r != s.restarters.end() &&
+                  (pid <= 1 || (e != table.procs.end() && e->second.start_ticks == r->second));
+      return same ? std::optional<uint32_t>(pid) : std::nullopt;
+    }
+    std::optional<ProcInfo> up = read_proc(FsRoot("/"), pid);
+    if (!up || !(s.cmdlines.count(up->cmdline) || is_intermediary(*up))) return std::nullopt;
+    pid = up->ppid;
+  }
+  return std::nullopt;
+}
+
+/// One process started again within the settle window, the outermost of
+/// its chain, and the old process that started it.
+struct Comeback {
+  uint32_t pid = 0;
+  std::string cmdline;
+  uint32_t by = 0;
+};
+
+/// What of each acted target came back by now (new PIDs only), added to
+/// `found`: one found on an earlier poll stays, so a restart that died
+/// again within the window is said too.
+void find_comebacks(const FreePlan& plan, const std::vector<bool>& acted,
+                    const std::vector<Stopped>& stopped, const ProcTable& at_start,
+                    std::vector<std::map<uint32_t, Comeback>>& found) {
+  const ProcTable table = read_proc_table(FsRoot("/"));
+  for (const auto& [pid, e] : table.procs) {
+    if (old_process(at_start, table, pid)) continue;
+    std::optional<ProcInfo> p = read_proc(FsRoot("/"), pid);
+    if (!p || p->cmdline.empty()) continue;
+    for (size_t ti = 0; ti < plan.targets.size(); ++ti)
+      if (acted[ti] && !found[ti].count(pid))
+        if (std::optional<uint32_t> by = restarted_by(stopped[ti], *p, at_start, table))
+          found[ti][pid] = {pid, p->cmdline, *by};
+  }
+}
+
+/// Who to stop so that `t` stays stopped when `by` started it again.
+std::string comeback_hint(const TreeTarget& t, const ProcTable& table, uint32_t by,
+                          const FreeOptions& o) {
+  if (!t.whole && by == t.root.pid)
+    return fmt::format(
+        "its launcher PID {} starts workers that exit again (an elastic agent's restart); stop "
+        "the whole {} with {}",
+        by, t.noun, whole_server_command(by));
+  return restart_hint(t, table, by, o);
+}
+
+/// After the stop, for o.settle: a process started since the act began
+/// that is one the plan stopped come back (the same command line, started
+/// by what started it before: a loop through its intermediaries, a
+/// supervisor, an elastic agent, a unit), or a process NVML lists on a
+/// stopped target's GPU that the plan did not see. Each is a failure.
+void check_settled(const FreePlan& plan, const std::vector<bool>& acted,
+                   const std::vector<Stopped>& stopped, const NodeSnapshot& before,
                    const ProcTable& at_start, const FreeOptions& o, const CollectFn& collect,
                    NodeSnapshot& now, FreeResult& r) {
-  std::this_thread::sleep_for(o.settle);
+  std::vector<std::map<uint32_t, Comeback>> found(plan.targets.size());
+  const Clock::time_point end = Clock::now() + o.settle;
+  do {
+    find_comebacks(plan, acted, stopped, at_start, found);
+    std::this_thread::sleep_for(std::min<Clock::duration>(
+        std::chrono::milliseconds(200), std::max<Clock::duration>(end - Clock::now(), {})));
+  } while (Clock::now() < end);
+  find_comebacks(plan, acted, stopped, at_start, found);
   now = collect();
   const ProcTable table = read_proc_table(FsRoot("/"));
   const std::string within = fmt::format("within {:.0f} s after the stop", o.settle.count() / 1e3);
-  std::set<uint32_t> told, new_wrappers;
-  for (const auto& [pid, e] : table.procs) {
-    auto old = at_start.procs.find(pid);
-    if (old != at_start.procs.end() && old->second.start_ticks == e.start_ticks) continue;
-    std::optional<ProcInfo> p = read_proc(FsRoot("/"), pid);
-    if (!p || p->cmdline.empty()) continue;
-    for (size_t ti = 0; ti < plan.targets.size() && !told.count(pid); ++ti) {
-      const TreeTarget& t = plan.targets[ti];
-      if (!acted[ti] || !same_server_again(t, *p, ancestors(at_start, t.root.pid), new_wrappers))
-        continue;
+  std::set<uint32_t> told;
+  for (size_t ti = 0; ti < plan.targets.size(); ++ti) {
+    const TreeTarget& t = plan.targets[ti];
+    for (const auto& [pid, c] : found[ti]) {
       told.insert(pid);
-      for (const ServerProcess& w : t.wrappers)
-        if (p->cmdline == w.cmdline) new_wrappers.insert(pid);
+      // The outermost of a chain is named: what its restarter started.
+      bool inner = false;
+      for (const auto& [other, oc] : found[ti])
+        inner = inner || (other != pid && oc.by == c.by && at_or_below(table, pid, other));
+      if (inner) continue;
       started_again(t,
                     fmt::format("the {} was started again {}: PID {} ('{}'), by {}; {}", t.noun,
-                                within, pid, p->cmdline.substr(0, 120), started_by(t, p->ppid),
-                                restart_hint(t, table, p->ppid, o)),
+                                within, pid, c.cmdline.substr(0, 120), started_by(t, c.by),
+                                comeback_hint(t, table, c.by, o)),
                     r);
     }
   }
@@ -507,6 +597,8 @@ FreeResult act_free(const FreePlan& plan, const NodeSnapshot& before, const Free
   FreeResult r;
   for (uint32_t index : plan.gpus) r.gpus.push_back(GpuRelease{index});
   const ProcTable at_start = read_proc_table(FsRoot("/"));
+  std::vector<Stopped> stopped;
+  for (const TreeTarget& t : plan.targets) stopped.push_back(stopped_of(t, at_start));
   const Clock::time_point t0 = Clock::now();
   std::vector<bool> acted;
   std::vector<Handle> handles = terminate(plan, o, runner, r, acted);
@@ -565,7 +657,7 @@ FreeResult act_free(const FreePlan& plan, const NodeSnapshot& before, const Free
         (exact ? "; only the PIDs named with --pid were signalled" : std::string()));
   for (Handle& h : handles) ::close(h.fd);
   if (std::find(acted.begin(), acted.end(), true) != acted.end())
-    check_settled(plan, acted, before, at_start, o, collect, now, r);
+    check_settled(plan, acted, stopped, before, at_start, o, collect, now, r);
   finish(plan, before, now, r);
   return r;
 }

@@ -12,6 +12,8 @@ const char* cuda_outcome_name(CudaOutcome o) {
       return "failed";
     case CudaOutcome::kStuck:
       return "stuck";
+    case CudaOutcome::kLate:
+      return "late";
     case CudaOutcome::kCrashed:
       return "crashed";
     case CudaOutcome::kSkipped:

@@ -20,9 +20,12 @@ struct CudaStep {
 };
 
 enum class CudaOutcome {
-  kPassed,     ///< every step passed
-  kFailed,     ///< a step returned an error or a wrong value
-  kStuck,      ///< the deadline passed inside `stuck_in`; the child was killed
+  kPassed,  ///< every step passed
+  kFailed,  ///< a step returned an error or a wrong value
+  kStuck,   ///< the deadline passed inside `stuck_in`, a call that did not return; killed
+  /// The deadline passed while its calls kept returning (a slow host or
+  /// copies): killed, not finished, and not stuck.
+  kLate,
   kCrashed,    ///< the child died by a signal or exited without reporting
   kSkipped,    ///< not probed (busy without --include-busy, no free memory)
   kNotLoaded,  ///< the library could not be loaded or lacks a symbol

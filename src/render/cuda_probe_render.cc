@@ -50,6 +50,9 @@ std::string outcome_words(const CudaGpuProbe& p) {
     case CudaOutcome::kStuck:
       return fmt::format("STUCK in {} ({:.1f} s, killed)", for_terminal(p.stuck_in.value_or("?")),
                          p.elapsed_ms / 1000);
+    case CudaOutcome::kLate:
+      return fmt::format("LATE in {} ({:.1f} s, killed; not stuck)",
+                         for_terminal(p.stuck_in.value_or("?")), p.elapsed_ms / 1000);
     case CudaOutcome::kFailed:
       if (p.mismatch)
         return fmt::format("FAILED {}: {} word{} differ{}", p.failed_step.value_or("read-back"),

@@ -115,10 +115,14 @@ void render_progress(const DataReport& r, std::ostream& out) {
   out << "  progress: " << p.samples_done << " samples intact";
   // While a process writes under DIR, writing has not stopped.
   const bool writing = !r.writers.empty() || !r.being_written.empty();
+  const bool unknown = !writing && !r.writers_unknown.empty();
   if (p.last_write_unix_s)
-    out << (writing ? "; newest intact sample " : "; writing stopped ")
+    out << (writing || unknown ? "; newest intact sample " : "; writing stopped ")
         << format_utc(*p.last_write_unix_s)
-        << (writing ? " (a process still writes under DIR)" : "");
+        << (writing   ? " (a process still writes under DIR)"
+            : unknown ? " (whether writing stopped is unknown: other users' open files could "
+                        "not be checked)"
+                      : "");
   if (p.rate_samples_per_hour && p.rate_source == "mtimes")
     out << "; " << static_cast<int64_t>(*p.rate_samples_per_hour + 0.5)
         << " samples/h over the last hour of writing";
@@ -240,6 +244,8 @@ void render_warnings(const DataReport& r, std::ostream& out, size_t max_list) {
     out << "  WARNING still written: " << for_terminal(w) << "\n";
   if (!r.writers.empty())
     out << "  a process is writing under DIR: stop it before moving files or resuming\n";
+  if (!r.writers_unknown.empty())
+    out << "  WARNING not checked: " << for_terminal(r.writers_unknown) << "\n";
   if (!r.changed_during_scan.empty()) {
     out << "  WARNING " << r.changed_during_scan.size()
         << " files changed while being checked (size or mtime): is the job still running?\n";
@@ -493,6 +499,8 @@ void render_data_json(const DataReport& r, std::ostream& out) {
   write_field(out, "how_to_resume", r.how_to_resume);
   write_field(out, "stale_advice", r.stale.empty() ? J(nullptr) : J(r.stale_advice));
   write_field(out, "writers", r.writers);
+  write_field(out, "writers_unknown",
+              r.writers_unknown.empty() ? J(nullptr) : J(r.writers_unknown));
   write_array(out, "changed_during_scan", r.changed_during_scan.size(),
               [&](size_t i) { return J(r.path(r.changed_during_scan[i])); });
   write_field(out, "move_refused", r.move_refused.empty() ? J(nullptr) : J(r.move_refused));

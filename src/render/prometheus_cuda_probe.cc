@@ -16,13 +16,15 @@ MetricLabels probe_labels(const CudaGpuProbe& g, const std::optional<std::string
   return l;
 }
 
-/// 1 passed, 0 failed, stuck, crashed or not loaded; a skipped GPU proved
-/// nothing either way and has no series.
+/// 1 passed, 0 failed, stuck, crashed or not loaded; a skipped GPU, and one
+/// whose probe was cut off while its calls still returned (late), proved
+/// nothing either way and have no series.
 std::optional<double> passed(CudaOutcome o) {
   switch (o) {
     case CudaOutcome::kPassed:
       return 1;
     case CudaOutcome::kSkipped:
+    case CudaOutcome::kLate:
       return std::nullopt;
     case CudaOutcome::kFailed:
     case CudaOutcome::kStuck:

@@ -27,7 +27,8 @@ const std::vector<MetricSpec>& prometheus_metric_specs() {
        "(a capture)"},
       {"gpu_triage_cuda_probe_passed", "gauge",
        "gpu-triage --cuda: 1 when every step of the CUDA probe passed on the GPU, 0 when one "
-       "failed, was stuck past its deadline or crashed; absent for a GPU not probed"},
+       "failed, was stuck past its deadline or crashed; absent for a GPU not probed, and for one "
+       "whose probe was cut off while its calls still returned (late: nothing proved)"},
       {"gpu_triage_cuda_probe_duration_seconds", "gauge",
        "gpu-triage --cuda: how long the GPU's probe took (to its deadline when stuck)"},
       {"gpu_triage_cuda_probe_tested_bytes", "gauge",

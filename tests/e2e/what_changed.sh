@@ -51,8 +51,11 @@ boot() {
     >/dev/null 2>&1 || fail "pip install into the fixture failed"
   SITE=$(cd "$root" && dirname "$(find opt -name 'sglang-0.4.6.dist-info' -type d)")
   [[ -n "$SITE" && "$SITE" != . ]] || fail "no dist-info installed"
+  # Each process maps the wheel's file; its files are read in its own root
+  # (/proc/PID/root, which every live process has), the container's.
   for p in "$root"/proc/[0-9]*; do
     echo "7f0000000000-7f0000001000 r--p 00000000 08:01 4242 /$SITE/sglang/srt/layers/logits_processor.py" >"$p/maps"
+    [[ -e "$p/root" || -L "$p/root" ]] || ln -s / "$p/root"
   done
   if [[ -n "$patched" ]]; then
     echo "    # hidden state dump" >>"$root/$SITE/sglang/srt/model_executor/model_runner.py"

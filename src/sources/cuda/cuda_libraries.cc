@@ -14,6 +14,31 @@ const char* const kDriverSonames[] = {"libcuda.so.1", "libnvidia-ml.so.1",
 constexpr uint64_t kMaxEnvironBytesRead = 4ull << 20;
 constexpr size_t kMaxProcessContexts = 64;
 
+/// LD_LIBRARY_PATH's entries within the bounds; notes what was left out.
+std::vector<std::string> bounded_dirs(const std::vector<std::string>& all, LoaderContext& c,
+                                      bool& cut) {
+  std::vector<std::string> dirs;
+  size_t too_long = 0;
+  for (const std::string& d : all) {
+    if (dirs.size() == kMaxLibraryPathDirs) break;
+    if (d.size() > kMaxLibraryPathDirBytes)
+      ++too_long;
+    else
+      dirs.push_back(d);
+  }
+  if (too_long)
+    c.notes.push_back(std::to_string(too_long) + " LD_LIBRARY_PATH entr" +
+                      (too_long == 1 ? "y" : "ies") + " longer than " +
+                      std::to_string(kMaxLibraryPathDirBytes) +
+                      " bytes skipped (the loader cannot open such a path either)");
+  cut = dirs.size() + too_long < all.size();
+  if (cut)
+    c.notes.push_back("LD_LIBRARY_PATH has " + std::to_string(all.size()) +
+                      " entries: only the first " + std::to_string(kMaxLibraryPathDirs) +
+                      " were searched (the bound)");
+  return dirs;
+}
+
 LoaderContext libs_resolve_context(const FsRoot& root, const LoaderFiles& files,
                                    std::optional<uint32_t> pid, std::string who,
                                    std::optional<std::string> ld_library_path) {
@@ -21,10 +46,23 @@ LoaderContext libs_resolve_context(const FsRoot& root, const LoaderFiles& files,
   c.pid = pid;
   c.who = std::move(who);
   c.ld_library_path = std::move(ld_library_path);
+  bool cut = false;
   const std::vector<std::string> dirs =
-      c.ld_library_path ? split_library_path(*c.ld_library_path) : std::vector<std::string>{};
-  for (const char* soname : kDriverSonames)
-    c.libraries.push_back(resolve_library(root, files, dirs, soname));
+      c.ld_library_path ? bounded_dirs(split_library_path(*c.ld_library_path), c, cut)
+                        : std::vector<std::string>{};
+  for (const char* soname : kDriverSonames) {
+    ResolvedLibrary l = resolve_library(root, files, dirs, soname);
+    // Not in the entries searched: an entry past the bound may hold it,
+    // so where the loader finds it is unknown (never the cache's guess).
+    if (cut && l.found_via != std::optional<std::string>("LD_LIBRARY_PATH")) {
+      l = ResolvedLibrary{};
+      l.soname = soname;
+      l.notes.push_back("not in the first " + std::to_string(kMaxLibraryPathDirs) +
+                        " LD_LIBRARY_PATH entries, and the rest were not searched: where the "
+                        "loader finds it is unknown");
+    }
+    c.libraries.push_back(std::move(l));
+  }
   return c;
 }
 
@@ -42,14 +80,22 @@ std::vector<std::pair<uint32_t, std::string>> libs_gpu_processes(const NodeSnaps
 
 }  // namespace
 
-void read_cuda_libraries(const FsRoot& root, const NodeSnapshot& snap, CudaReadiness& r) {
+void read_cuda_libraries(const FsRoot& root, const NodeSnapshot& snap, CudaReadiness& r,
+                         std::optional<std::chrono::steady_clock::time_point> deadline) {
   const LoaderFiles files = read_loader_files(root);
   LoaderContext job = libs_resolve_context(root, files, std::nullopt, "a new job", std::nullopt);
   job.notes = files.notes;
   job.notes.insert(job.notes.end(), files.conf.notes.begin(), files.conf.notes.end());
   r.loaders.push_back(std::move(job));
   size_t contexts = 0;
-  for (const auto& [pid, name] : libs_gpu_processes(snap)) {
+  const std::vector<std::pair<uint32_t, std::string>> procs = libs_gpu_processes(snap);
+  for (size_t i = 0; i < procs.size(); ++i) {
+    const auto& [pid, name] = procs[i];
+    if (deadline && std::chrono::steady_clock::now() >= *deadline) {
+      r.notes.push_back("the deadline (--timeout) was reached: the libraries of " +
+                        std::to_string(procs.size() - i) + " GPU process(es) were not resolved");
+      break;
+    }
     const std::string environ = "/proc/" + std::to_string(pid) + "/environ";
     Result<std::string> env =
         read_node_file(root, environ, kMaxEnvironBytesRead, "a process environment");

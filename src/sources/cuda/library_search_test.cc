@@ -155,16 +155,12 @@ TEST(LibrarySearch, AGarbageCacheIsANoteAndTheDefaultsAreSearched) {
   EXPECT_EQ(resolve_library(t.root(), files, {}, "libcuda.so.1").version, "590.48.01");
 }
 
-TEST(CudaLibraries, EachGpuProcessWithItsOwnLdLibraryPathAndAnUnreadableEnvironment) {
-  TempTree t;
-  driver_lib(t, kLibDir, "libcuda.so", "590.48.01");
-  driver_lib(t, "/opt/venv/lib", "libcuda.so", "565.57.01");
-  t.write("/proc/3187/environ", std::string("HOME=/x\0LD_LIBRARY_PATH=/opt/venv/lib\0", 38));
-  t.write("/proc/3188/environ", std::string("HOME=/x\0PATH=/usr/bin\0", 22));
+/// A node with one GPU that these visible python3 processes hold.
+NodeSnapshot with_gpu_processes(std::initializer_list<uint32_t> pids) {
   NodeSnapshot snap;
   GpuState g;
   g.processes = std::vector<GpuProcess>{};
-  for (uint32_t pid : {3188u, 3187u, 3190u}) {
+  for (uint32_t pid : pids) {
     GpuProcess p;
     p.pid = pid;
     p.visible = true;
@@ -172,6 +168,16 @@ TEST(CudaLibraries, EachGpuProcessWithItsOwnLdLibraryPathAndAnUnreadableEnvironm
     g.processes->push_back(p);
   }
   snap.gpus.push_back(g);
+  return snap;
+}
+
+TEST(CudaLibraries, EachGpuProcessWithItsOwnLdLibraryPathAndAnUnreadableEnvironment) {
+  TempTree t;
+  driver_lib(t, kLibDir, "libcuda.so", "590.48.01");
+  driver_lib(t, "/opt/venv/lib", "libcuda.so", "565.57.01");
+  t.write("/proc/3187/environ", std::string("HOME=/x\0LD_LIBRARY_PATH=/opt/venv/lib\0", 38));
+  t.write("/proc/3188/environ", std::string("HOME=/x\0PATH=/usr/bin\0", 22));
+  const NodeSnapshot snap = with_gpu_processes({3188u, 3187u, 3190u});
   CudaReadiness r;
   read_cuda_libraries(t.root(), snap, r);
   ASSERT_EQ(r.loaders.size(), 2u);
@@ -184,6 +190,34 @@ TEST(CudaLibraries, EachGpuProcessWithItsOwnLdLibraryPathAndAnUnreadableEnvironm
   ASSERT_EQ(r.notes.size(), 1u);
   EXPECT_NE(r.notes[0].find("environment of pid 3190 not readable (another user's process?)"),
             std::string::npos);
+}
+
+// Issue 48 item 12: an LD_LIBRARY_PATH of thousands of entries is searched
+// to its bound, which is said; libcuda past the bound is unknown, never
+// the cache's; past the deadline no further process is resolved (said).
+TEST(CudaLibraries, LdLibraryPathIsBoundedAndTheDeadlineKept) {
+  TempTree t;
+  driver_lib(t, kLibDir, "libcuda.so", "590.48.01");
+  driver_lib(t, "/opt/late/lib", "libcuda.so", "565.57.01");
+  std::string path;
+  for (int i = 0; i < 3000; ++i) path += "/nowhere/" + std::to_string(i) + ":";
+  path += "/opt/late/lib";
+  const std::string env = "HOME=/x" + std::string(1, '\0') + "LD_LIBRARY_PATH=" + path + '\0';
+  t.write("/proc/3187/environ", env);
+  t.write("/proc/3188/environ", env);
+  const NodeSnapshot snap = with_gpu_processes({3187u, 3188u});
+  CudaReadiness r;
+  read_cuda_libraries(t.root(), snap, r);
+  ASSERT_EQ(r.loaders.size(), 3u);
+  const LoaderContext& c = r.loaders[1];
+  EXPECT_TRUE(has_note(c.notes, "LD_LIBRARY_PATH has 3001 entries: only the first 64"));
+  EXPECT_FALSE(c.libraries[0].file.has_value()) << "past the bound: unknown, not the cache's";
+  EXPECT_TRUE(has_note(c.libraries[0].notes, "the rest were not searched"));
+
+  CudaReadiness late;
+  read_cuda_libraries(t.root(), snap, late, std::chrono::steady_clock::now());
+  EXPECT_EQ(late.loaders.size(), 1u);  // a new job's only
+  EXPECT_TRUE(has_note(late.notes, "the deadline (--timeout) was reached: the libraries of 2"));
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace gt {
 CudaReadiness read_cuda_readiness(const FsRoot& root, const NodeSnapshot& snap,
                                   const ReadinessInputs& in) {
   CudaReadiness r;
-  read_cuda_libraries(root, snap, r);
+  read_cuda_libraries(root, snap, r, in.deadline);
   read_mapped_libraries(root, snap, r);
   read_cuda_node(root, snap, in, r);
   return r;

@@ -3,6 +3,7 @@
 // (it reads their processes and the module's version).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,9 @@ struct ReadinessInputs {
   /// --python PATH: the interpreter of a job not running yet, whose CUDA
   /// stack is judged like a running process's.
   std::optional<std::string> python;
+  /// The command's --timeout, from the stage's start: the per-process
+  /// library resolution stops there (said).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 /// Fills a CudaReadiness for the snapshot's node under `root`.

@@ -141,7 +141,10 @@ std::vector<ChildOutcome> run_children(const std::vector<ChildJob>& jobs) {
   const Clock::time_point t0 = Clock::now();
   std::vector<Running> run(jobs.size());
   std::vector<ChildOutcome> out(jobs.size());
-  for (size_t i = 0; i < jobs.size(); ++i) start(jobs[i], run[i], out[i], t0);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    out[i].deadline = jobs[i].deadline;
+    start(jobs[i], run[i], out[i], t0);
+  }
   for (;;) {
     std::vector<pollfd> fds;
     std::vector<size_t> which;
@@ -165,6 +168,7 @@ std::vector<ChildOutcome> run_children(const std::vector<ChildJob>& jobs) {
         ssize_t n = ::read(r.fd, buf, sizeof buf);
         if (n > 0) {
           take_lines(r, o, buf, static_cast<size_t>(n));
+          o.last_line_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
           continue;
         }
         if (n < 0 && errno == EINTR) continue;

@@ -33,6 +33,11 @@ struct ChildOutcome {
   std::optional<int> signal;
   std::vector<std::string> lines;  ///< what it wrote, a line each (capped)
   double elapsed_ms = 0;
+  /// When its last line came (ms from the start): a child killed long after
+  /// it is in a call that did not return; one killed soon after, still
+  /// making progress. 0 until a line comes.
+  double last_line_ms = 0;
+  std::chrono::milliseconds deadline{0};  ///< the job's
   std::string detail;
 };
 

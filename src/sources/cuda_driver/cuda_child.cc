@@ -176,6 +176,7 @@ bool pattern(const CudaApi& api, Buffers& b, uint64_t bytes) {
     CUresult r = api.cuMemcpyHtoD(b.dev + off, out, n);
     if (r != 0)
       return say(fmt::format("fail cuMemcpyHtoD {} {}", r, cuda_error_name_from(api, r))), false;
+    say("tick");
   }
   say(fmt::format("ok cuMemcpyHtoD {:.3f}", ms_since(t_write)));
   say("step cuMemcpyDtoH");
@@ -186,6 +187,7 @@ bool pattern(const CudaApi& api, Buffers& b, uint64_t bytes) {
     CUresult r = api.cuMemcpyDtoH(in, b.dev + off, n);
     if (r != 0)
       return say(fmt::format("fail cuMemcpyDtoH {} {}", r, cuda_error_name_from(api, r))), false;
+    say("tick");
     same = compare("pattern", in, off / 4, n / 4,
                    [](uint64_t i) { return cuda_pattern_word(i, kSeed); });
   }
@@ -206,11 +208,13 @@ bool copy_rates(const CudaApi& api, Buffers& b, uint64_t bytes) {
     const double h2d_s = ms_since(t0) / 1000;
     if (r != 0)
       return say(fmt::format("fail cuMemcpyHtoD {} {}", r, cuda_error_name_from(api, r))), false;
+    say("tick");
     t0 = std::chrono::steady_clock::now();
     r = api.cuMemcpyDtoH(b.host_in, b.dev, n);
     const double d2h_s = ms_since(t0) / 1000;
     if (r != 0)
       return say(fmt::format("fail cuMemcpyDtoH {} {}", r, cuda_error_name_from(api, r))), false;
+    say("tick");
     if (h2d_s > 0) best_h2d = std::max(best_h2d, n / h2d_s / 1e9);
     if (d2h_s > 0) best_d2h = std::max(best_d2h, n / d2h_s / 1e9);
   }
@@ -269,7 +273,10 @@ void gpu_steps(const CudaApi& api, const Args& a) {
     say(fmt::format("fig total_bytes {}", total_b));
     say(fmt::format("fig free_bytes {}", free_b));
     uint64_t room = free_b > a.margin_bytes ? free_b - a.margin_bytes : 0;
-    uint64_t bytes = std::min<uint64_t>(a.memory_bytes, room) / 4096 * 4096;
+    // The request rounded up to a whole page (never down to nothing), within
+    // the room rounded down: 0 only when the room is under a page.
+    const uint64_t want = (a.memory_bytes + 4095) / 4096 * 4096;
+    uint64_t bytes = std::min<uint64_t>(want, room / 4096 * 4096);
     if (bytes == 0) {
       say(fmt::format("skip only {} bytes free, under the margin of {}", free_b, a.margin_bytes));
     } else if (step(api, "cuMemAlloc", [&] { return api.cuMemAlloc(&b.dev, bytes); })) {

@@ -81,6 +81,8 @@ bool common_line(Progress& p, const std::vector<std::string>& w, const std::stri
     if (std::optional<long long> v = to_int(w[1])) p.version = static_cast<int>(*v);
   } else if (k == "end") {
     p.ended = true;
+  } else if (k == "tick") {
+    // a call inside a long step returned: progress, not a hang
   } else {
     return false;
   }
@@ -127,6 +129,15 @@ Progress read_progress(
 
 bool stuck(const ChildOutcome& o) {
   return o.end == ChildEnd::kKilled || o.end == ChildEnd::kKilledNoExit;
+}
+
+/// Killed at its deadline while its calls still returned: its last line
+/// (a step announced, a call inside a step returned) came less than half
+/// the deadline before the kill. A call that had not returned for half the
+/// deadline or more is stuck.
+bool late(const ChildOutcome& o) {
+  return o.end == ChildEnd::kKilled && o.deadline.count() > 0 && o.last_line_ms > 0 &&
+         o.elapsed_ms - o.last_line_ms < o.deadline.count() / 2.0;
 }
 
 std::string stuck_words(const ChildOutcome& o, const std::string& step) {
@@ -284,6 +295,13 @@ void read_gpu_child(CudaGpuProbe& g, const ChildOutcome& o) {
   if (p.load_error) {
     g.outcome = CudaOutcome::kNotLoaded;
     g.detail = p.load_error;
+  } else if (stuck(o) && late(o)) {
+    g.outcome = CudaOutcome::kLate;
+    g.stuck_in = p.in_step.value_or("starting the child");
+    g.detail = fmt::format(
+        "not finished within its {:.1f} s deadline, in {}; its calls kept returning (the last "
+        "{:.1f} s before the deadline); killed",
+        o.deadline.count() / 1000.0, *g.stuck_in, (o.elapsed_ms - o.last_line_ms) / 1000);
   } else if (stuck(o)) {
     g.outcome = CudaOutcome::kStuck;
     g.stuck_in = p.in_step.value_or("starting the child");

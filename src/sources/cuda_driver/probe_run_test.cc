@@ -50,6 +50,25 @@ TEST(CudaProbeRead, AKilledChildIsStuckInTheStepItAnnounced) {
   EXPECT_EQ(*g.detail, "stuck in cuCtxCreate after 2.0 s; killed");
 }
 
+// Issue 48 item 13: killed at the deadline while its calls still returned
+// (the last line 0.4 s before the kill, of a 2 s deadline): late, not stuck.
+TEST(CudaProbeRead, AKilledChildWhoseCallsStillReturnedIsLateNotStuck) {
+  ChildOutcome o = exited({"step cuInit", "ok cuInit 1", "step copy_rates", "tick", "tick"});
+  o.end = ChildEnd::kKilled;
+  o.signal = SIGKILL;
+  o.elapsed_ms = 2000;
+  o.last_line_ms = 1600;
+  o.deadline = std::chrono::milliseconds(2000);
+  CudaGpuProbe g;
+  read_gpu_child(g, o);
+  EXPECT_EQ(g.outcome, CudaOutcome::kLate);
+  EXPECT_EQ(g.stuck_in, "copy_rates");
+  o.last_line_ms = 900;  // no call returned for 1.1 s: stuck
+  CudaGpuProbe h;
+  read_gpu_child(h, o);
+  EXPECT_EQ(h.outcome, CudaOutcome::kStuck);
+}
+
 TEST(CudaProbeRead, ASignalOrASilentExitIsACrashNotAPass) {
   ChildOutcome o = exited({"step cuLaunchKernel"});
   o.end = ChildEnd::kSignalled;

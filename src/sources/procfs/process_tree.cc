@@ -106,7 +106,42 @@ std::optional<unsigned> stat_flags(const std::string& stat) {
   return parse_leading_uint(std::string_view(stat).substr(pos));
 }
 
+/// Whether `p` is a shell running a script or `-c` command, by its comm or,
+/// for a script run by its path (`./serve.sh`: comm "serve.sh"), by argv[0].
+bool runs_shell_script(const ProcInfo& p) {
+  if (is_script_shell(p)) return true;
+  ProcInfo by_argv0 = p;
+  const std::string argv0 = p.cmdline.substr(0, p.cmdline.find(' '));
+  by_argv0.comm = argv0.substr(argv0.rfind('/') + 1);
+  return by_argv0.comm != p.comm && is_script_shell(by_argv0);
+}
+
+/// Whether the first ancestor of `p` above its intermediaries is a shell
+/// running a script or `-c` command (a loop) in `cgroup`: then `p` runs
+/// between that wrapper and the launcher, and is climbed through.
+bool under_script_shell(const FsRoot& root, const ProcInfo& p, const std::string& cgroup,
+                        const std::set<uint32_t>& protected_pids) {
+  uint32_t pid = p.ppid;
+  for (int depth = 0; depth < 8 && pid > 1 && !protected_pids.count(pid); ++depth) {
+    std::optional<ProcInfo> a = read_proc(root, pid);
+    if (!a || a->cgroup != cgroup || a->kernel_thread) return false;
+    if (!is_intermediary(*a)) return runs_shell_script(*a);
+    pid = a->ppid;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool is_intermediary(const ProcInfo& p) {
+  // Programs that run one command and stay its parent (timeout, su, sudo,
+  // runuser, doas, setsid when it must fork) or exec it (the others; seen
+  // as a parent only while they start it). coreutils, util-linux, sudo.
+  static const std::array<const char*, 15> kIntermediaries = {
+      "timeout", "su",      "sudo",    "runuser", "doas", "setsid", "nohup", "env",
+      "stdbuf",  "numactl", "taskset", "chrt",    "nice", "ionice", "flock"};
+  return std::find(kIntermediaries.begin(), kIntermediaries.end(), p.comm) != kIntermediaries.end();
+}
 
 std::optional<ProcInfo> read_proc(const FsRoot& root, uint32_t pid) {
   const std::string dir = "/proc/" + std::to_string(pid);
@@ -202,6 +237,12 @@ Climb climb_from(const FsRoot& root, uint32_t holder, const std::set<uint32_t>& 
     if (is_supervisor_daemon(*parent)) {
       c.end = ClimbEnd::kSupervisor;
       return c;
+    }
+    // An intermediary between a restart loop and the launcher (`while :;
+    // do timeout 3600 python -m ...; done`) is part of the loop's stop.
+    if (is_intermediary(*parent) && under_script_shell(root, *parent, h->cgroup, protected_pids)) {
+      c.chain.push_back(std::move(*parent));
+      continue;
     }
     if (parent->kernel_thread ||
         (is_session_or_runtime(parent->comm) && !is_script_shell(*parent))) {

@@ -61,6 +61,13 @@ Climb climb_from(const FsRoot& root, uint32_t holder, const std::set<uint32_t>& 
 /// interactive or login shell): a wrapper that may belong to a server.
 bool is_script_shell(const ProcInfo& p);
 
+/// Whether `p` is a program that runs one command for another (timeout,
+/// su, sudo, runuser, doas, setsid, nohup, env, stdbuf, numactl, taskset,
+/// chrt, nice, ionice, flock): between a restart loop and the launcher it
+/// is part of the server's stop, and a new one with the same command line
+/// under the same loop is the server started again.
+bool is_intermediary(const ProcInfo& p);
+
 /// Why `p` must never be signalled ("PID 1 (init)", "gpu-triage itself",
 /// "an ancestor of gpu-triage", "a kernel thread", "owned by uid N; only root may
 /// signal other users' processes"), or nullopt when it may be.

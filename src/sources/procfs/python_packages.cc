@@ -234,18 +234,28 @@ std::optional<PackagePrint> read_dist_info(const FsRoot& root, int site_fd, cons
   return p;
 }
 
-std::optional<std::string> site_of_interpreter(const FsRoot& root, uint32_t pid) {
+/// The site-packages of the process's interpreter, as the process names
+/// it; looked for in the process's own root (`via`).
+std::optional<std::string> site_of_interpreter(const FsRoot& root, uint32_t pid,
+                                               const std::string& via) {
   std::optional<std::string> exe = root.read_link(fmt::format("/proc/{}/exe", pid));
   if (!exe || exe->rfind('/') == std::string::npos) return std::nullopt;
   const std::string bin = exe->substr(0, exe->rfind('/'));
   const std::string prefix = bin.substr(0, bin.rfind('/'));
-  Result<std::vector<std::string>> libs = root.list(prefix + "/lib");
+  Result<std::vector<std::string>> libs = root.list(via + prefix + "/lib");
   if (!libs) return std::nullopt;
   for (const std::string& d : *libs)
     if (d.starts_with("python3"))
       for (const char* sub : {"/site-packages", "/dist-packages"})
-        if (root.exists(prefix + "/lib/" + d + sub)) return prefix + "/lib/" + d + sub;
+        if (root.exists(via + prefix + "/lib/" + d + sub)) return prefix + "/lib/" + d + sub;
   return std::nullopt;
+}
+
+/// Which root a process's paths name: its /proc/PID/root's device and
+/// inode (two containers may each have /opt/venv); empty when unknown.
+std::string root_identity(const FsRoot& root, const std::string& via) {
+  Result<struct stat> st = root.stat(via);
+  return st ? fmt::format("{}:{}", st->st_dev, st->st_ino) : std::string();
 }
 
 }  // namespace
@@ -361,27 +371,34 @@ std::vector<PythonEnvPrint> read_python_envs(const FsRoot& root, const std::vect
                                              const HashBounds& bounds) {
   std::vector<PythonEnvPrint> envs;
   uint64_t budget = bounds.per_run_bytes;
+  std::vector<std::string> keys;  // envs[i]'s root and site
   for (const Server& sv : servers) {
     std::optional<std::string> site;
     uint32_t pid = 0;
+    std::string via;
     for (const ServerMember& m : sv.members) {
+      // The process's files are read in its own root: a container's
+      // site-packages is not the host's at the same path.
+      via = fmt::format("/proc/{}/root", m.pid);
       if (Result<std::string> maps = root.read(fmt::format("/proc/{}/maps", m.pid)))
         site = site_packages_in_maps(*maps);
-      if (!site) site = site_of_interpreter(root, m.pid);
+      if (!site) site = site_of_interpreter(root, m.pid, via);
       pid = m.pid;
       if (site) break;
     }
     if (!site) continue;
     const std::string who = fmt::format("{} (pid {})", sv.kind, sv.root_pid.value_or(pid));
-    auto same = std::find_if(envs.begin(), envs.end(),
-                             [&](const PythonEnvPrint& e) { return e.site_packages == *site; });
-    if (same != envs.end()) {
-      same->used_by.push_back(who);
+    const std::string key = root_identity(root, via) + " " + *site;
+    auto same = std::find(keys.begin(), keys.end(), key);
+    if (same != keys.end()) {
+      envs[static_cast<size_t>(same - keys.begin())].used_by.push_back(who);
       continue;
     }
     PythonEnvPrint env{*site, {who}, {}, {}};
-    env.packages = read_site_packages(root, *site, bounds, budget, sv.kind, &env.notes);
+    env.packages = read_site_packages(root, via + *site, bounds, budget, sv.kind, &env.notes);
+    for (PackagePrint& p : env.packages) p.site_packages = *site;
     envs.push_back(std::move(env));
+    keys.push_back(key);
   }
   return envs;
 }

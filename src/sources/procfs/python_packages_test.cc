@@ -235,6 +235,7 @@ TEST(PythonPackages, SitePackagesFromMapsOrInterpreter) {
   TempTree t;
   write_package(t);
   t.symlink("/opt/venv/bin/python3.11", "/proc/42/exe");
+  t.symlink("/", "/proc/42/root");
   Server sv;
   sv.kind = "SGLang";
   sv.root_pid = 42;
@@ -244,6 +245,40 @@ TEST(PythonPackages, SitePackagesFromMapsOrInterpreter) {
   EXPECT_EQ(envs[0].site_packages, kSite);
   EXPECT_EQ(envs[0].used_by, std::vector<std::string>{"SGLang (pid 42)"});
   EXPECT_EQ(envs[0].packages.size(), 1u);
+}
+
+// Issue 48 item 11: a containerized server's packages are read in its own
+// root (/proc/PID/root), not at the same path on the host: the host has
+// torch 1.0.0 at /opt/venv, the container's root has 2.3.0 there.
+TEST(PythonPackages, AContainerizedServerIsReadInItsOwnRoot) {
+  TempTree t;
+  const std::string s = kSite;
+  auto torch = [&](const std::string& under, const std::string& version) {
+    t.write(under + s + "/torch-" + version + ".dist-info/METADATA",
+            "Metadata-Version: 2.1\nName: torch\nVersion: " + version + "\n\n");
+    t.write(under + s + "/torch-" + version + ".dist-info/RECORD", "");
+  };
+  torch("", "1.0.0");
+  torch("/ctr", "2.3.0");
+  t.write("/proc/42/maps", "7f00-7f01 r-xp 0 08:01 12 " + s + "/torch/lib/libtorch_cuda.so\n");
+  t.symlink("/ctr", "/proc/42/root");
+  t.write("/proc/43/maps", "7f00-7f01 r-xp 0 08:01 12 " + s + "/torch/lib/libtorch_cuda.so\n");
+  t.symlink("/", "/proc/43/root");
+  std::vector<Server> servers(2);
+  servers[0].kind = "SGLang";
+  servers[0].root_pid = 42;
+  servers[0].members.push_back({42, "compute", std::nullopt, std::nullopt, {}, std::nullopt});
+  servers[1].kind = "vLLM";
+  servers[1].root_pid = 43;
+  servers[1].members.push_back({43, "compute", std::nullopt, std::nullopt, {}, std::nullopt});
+  std::vector<PythonEnvPrint> envs = read_python_envs(t.root(), servers, HashBounds{});
+  ASSERT_EQ(envs.size(), 2u) << "one path, two roots: two environments";
+  ASSERT_EQ(envs[0].packages.size(), 1u);
+  EXPECT_EQ(envs[0].packages[0].version, "2.3.0");
+  EXPECT_EQ(envs[0].site_packages, kSite);  // as the process names it
+  EXPECT_EQ(envs[0].packages[0].site_packages, kSite);
+  ASSERT_EQ(envs[1].packages.size(), 1u);
+  EXPECT_EQ(envs[1].packages[0].version, "1.0.0");
 }
 
 }  // namespace python_packages_test

@@ -100,6 +100,33 @@ TEST(ServerTree, ARestartLoopAboveTheLauncherIsItsWrapper) {
   EXPECT_FALSE(s.supervisor);  // the login shell ended the climb: never part of it
 }
 
+// Issue 48 item 7: `while :; do timeout 3600 python -m ...; done` and a
+// loop that runs it through su: the intermediary and the loop are the
+// wrappers; sudo straight under a login shell still ends the climb.
+TEST(ServerTree, AnIntermediaryBetweenALoopAndTheLauncherIsAWrapper) {
+  TempTree t;
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  fake_proc(t, 50, 1, "bash", "-bash", 0, kCg);
+  fake_proc(t, 90, 50, "bash",
+            "bash -c while :; do timeout 3600 python3 -m sglang.launch_server; done", 0, kCg);
+  fake_proc(t, 100, 90, "timeout", "timeout 3600 python3 -m sglang.launch_server", 0, kCg);
+  fake_proc(t, 200, 100, "python3", "python3 -m sglang.launch_server --tp 1", 0, kCg);
+  fake_proc(t, 201, 200, "sglang::schedul", "sglang::scheduler_TP0", 0, kCg);
+  fake_proc(t, 60, 50, "sudo", "sudo python3 -m sglang.launch_server --port 30001", 0, kCg);
+  fake_proc(t, 300, 60, "python3", "python3 -m sglang.launch_server --port 30001", 0, kCg);
+  fake_proc(t, 301, 300, "sglang::schedul", "sglang::scheduler_TP0", 0, kCg);
+  const FsRoot root = t.root();
+  std::optional<std::vector<Server>> v = group_servers(gpus(root, {{201}, {301}}), &root);
+  ASSERT_TRUE(v && v->size() == 2);
+  const Server& s = v->front();
+  EXPECT_EQ(s.root_pid, 200u);
+  ASSERT_EQ(s.wrappers.size(), 2u);
+  EXPECT_EQ(s.wrappers[0].pid, 90u);  // the loop first
+  EXPECT_EQ(s.wrappers[1].pid, 100u);
+  EXPECT_EQ((*v)[1].root_pid, 300u);
+  EXPECT_TRUE((*v)[1].wrappers.empty()) << "sudo typed in a shell is the operator's";
+}
+
 TEST(ServerTree, AWrapperWithOtherChildrenIsTheOwnerNotPartOfTheStop) {
   TempTree t;
   fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
