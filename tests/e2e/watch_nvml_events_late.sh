@@ -3,7 +3,8 @@
 # ("kernel log not read only (NVML events: registering)"), and then showed
 # NVML events: what it said was never corrected. The sources are said again
 # whenever they change, before the events they bring. Here the mock takes
-# 500 ms per GPU to register (8 GPUs: 4 s; the note is due at about 2.5 s).
+# 100 ms per registration (5 event types on 8 GPUs: 4 s; the note is due
+# at about 2.5 s).
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/lib/watch.sh"
 
@@ -11,7 +12,7 @@ cp -r "$GT_SOURCE_DIR/tests/scenarios/watch-timeline" "$TMP/late"
 "$PYTHON" - "$TMP/late/scenario.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-s["latency_ms"]["nvmlDeviceRegisterEvents"] = 500
+s["latency_ms"]["nvmlDeviceRegisterEvents"] = 100
 json.dump(s, open(sys.argv[1], "w"))
 PY
 start_watch "$TMP/late" --interval 500ms --sample 100ms --timeout 2s --no-kernel-log
