@@ -418,10 +418,8 @@ std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsa
   std::vector<std::string> not_read;
   Result<std::string> text = root.read("/proc/self/mountinfo");
   std::vector<MountEntry> table;
-  if (text)
-    table = parse_mountinfo(*text);
-  else
-    not_read.push_back("/proc/self/mountinfo: " + text.error().message);
+  // Missing (a fixture tree without /proc): each path's error says so.
+  if (read_or_note(text, "/proc/self/mountinfo", not_read)) table = parse_mountinfo(*text);
   const std::vector<ExpectedMount> expected = read_expected(root, not_read);
   if (unread) *unread = std::move(not_read);
   const BlockDevices devs = read_block_devices(root);
