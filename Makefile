@@ -56,6 +56,8 @@ bench: build
 	$(BUILD)/gt_history_bench
 	cmake --build $(BUILD) --target gt_readiness_bench
 	$(BUILD)/gt_readiness_bench
+	cmake --build $(BUILD) --target gt_json_redact_bench
+	$(BUILD)/gt_json_redact_bench
 	bench/data_bench.sh $(BUILD)
 	bench/watch_bench.sh $(BUILD)
 	bench/cuda_bench.sh $(BUILD)

@@ -208,7 +208,11 @@ Finding missing(const MountInfo& m) {
       m.expected_options && m.expected_options->find("nofail") != std::string::npos
           ? "; nofail: the boot went on without it"
           : "",
-      m.expected_noauto.value_or(false) ? "; noauto: it is mounted by hand" : "");
+      // A unit nothing wants says so in expected_by.
+      m.expected_noauto.value_or(false) && m.expected_options &&
+              m.expected_options->find("noauto") != std::string::npos
+          ? "; noauto: it is mounted by hand"
+          : "");
   f.evidence += device_evidence(m);
   f.action = mount_action(m, holder);
   f.commands = mount_steps(m);
@@ -267,9 +271,29 @@ Finding shared_fs(const MountInfo& m) {
   return f;
 }
 
+/// What of the mount table or configuration was not read: the mount
+/// checks needing it did not run, so the mounts are never clean by default.
+void unread(const NodeSnapshot& s, std::vector<Finding>& out) {
+  if (s.mounts_unread.empty()) return;
+  Finding f = node_finding("mount.unread");
+  std::vector<std::string> what;
+  for (const std::string& u : s.mounts_unread) {
+    what.push_back(u.substr(0, u.find(": ")));
+    f.commands.push_back("ls -ld " + shell_word(what.back()));
+  }
+  f.title =
+      fmt::format("The mount checks could not run: {} could not be read", fmt::join(what, ", "));
+  f.evidence = fmt::format("{}", fmt::join(s.mounts_unread, "; "));
+  f.action =
+      "Run gpu-triage as root (or make the files readable) and triage again: until then a "
+      "missing, read-only or wrong-device mount is not seen.";
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 void check_mounts(const NodeSnapshot& s, std::vector<Finding>& out) {
+  unread(s, out);
   std::set<std::string> said;  // one finding per mount point and problem
   for (const MountInfo& m : s.mounts) {
     if (m.error || !m.problem) continue;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "checks/checks.h"
 #include "checks/test_node.h"
 
@@ -57,6 +59,23 @@ TEST(MountChecks, NoautoIsAWarningAndAUnitIsStartedBySystemctl) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].severity, Severity::kWarning);
   EXPECT_EQ(out[0].commands.front(), "sudo systemctl start data.mount");
+}
+
+// Issue 48: an unreadable /etc/fstab dropped every mount check and the
+// node was OK; the checks that could not run are a warning that says why.
+TEST(MountChecks, AnUnreadConfigurationIsSaidNeverClean) {
+  Report r = healthy_node(1);
+  judge(r, {});
+  ASSERT_EQ(report_verdict(r), Verdict::kOk);
+  r.snapshot.mounts_unread = {"/etc/fstab: Permission denied"};
+  judge(r, {});
+  EXPECT_EQ(report_verdict(r), Verdict::kWarning);
+  const auto f = std::find_if(r.findings.begin(), r.findings.end(),
+                              [](const Finding& x) { return x.id == "mount.unread"; });
+  ASSERT_NE(f, r.findings.end());
+  EXPECT_EQ(f->title, "The mount checks could not run: /etc/fstab could not be read");
+  EXPECT_EQ(f->evidence, "/etc/fstab: Permission denied");
+  EXPECT_EQ(f->commands, std::vector<std::string>{"ls -ld /etc/fstab"});
 }
 
 TEST(MountChecks, ReadOnlyAfterErrorsAndSharedFilesystems) {

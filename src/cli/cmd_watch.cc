@@ -167,7 +167,8 @@ class Watch {
   ScreenContext screen_;
   bool color_ = false;
   int sig_fd_ = -1;
-  bool said_sources_ = false;
+  /// The events' sources as last said ("" before the first time).
+  std::string said_sources_;
   /// Keys of the events said (id and GPU), across both sources.
   std::set<std::string> said_events_;
   /// Xids NVML reported, as log events for the checks.
@@ -185,7 +186,9 @@ std::string Watch::events_source() const {
   else
     k = "kernel log (" + klog_->log().sources[0].name + ")";
   if (nvml_events_ && nvml_events_->supported()) return "NVML events and " + k;
-  return k + " only (" + (nvml_events_ ? nvml_events_->why_not() : "no NVML") + ")";
+  const std::string nvml = nvml_events_ ? nvml_events_->why_not() : "no NVML";
+  if (!klog_) return "none yet: " + k + ", " + nvml;
+  return k + " only (" + nvml + ")";
 }
 
 bool Watch::emit(const std::vector<Change>& changes) {
@@ -237,13 +240,18 @@ bool Watch::tick() {
     return c.kind == ChangeKind::kFindingRaised && said_events_.count(event_key(c));
   });
   for (std::string& text : klog_notes) changes.push_back(note(std::move(text), t));
-  changes.insert(changes.end(), events.begin(), events.end());
   // Which sources events come from, said once they are known (NVML
-  // registration runs on its own thread), or after a few ticks regardless.
-  if (!said_sources_ && (!nvml_events_ || nvml_events_->settled() || model_.ticks() >= 5)) {
-    said_sources_ = true;
-    changes.push_back(note("events: " + events_source(), t));
+  // registration runs on its own thread) or after a few ticks regardless,
+  // and again, before the events, whenever that changes: a registration
+  // that ends late is said before its first event, never "not read" then
+  // an NVML event (issue 48).
+  const std::string sources = "events: " + events_source();
+  const bool known = !nvml_events_ || nvml_events_->settled() || model_.ticks() >= 5;
+  if (sources != said_sources_ && (known || !said_sources_.empty() || !events.empty())) {
+    said_sources_ = sources;
+    changes.push_back(note(sources, t));
   }
+  changes.insert(changes.end(), events.begin(), events.end());
   if (data_) {
     std::vector<Change> d = data_->poll(t);
     changes.insert(changes.end(), d.begin(), d.end());

@@ -231,7 +231,9 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
                {*in.data_dir, in.data_expect, in.data_deep, crash_time(s.incident)}, root);
        }},
       {Stage::kMounts,
-       [&, all_disks](NodeSnapshot& s) { s.mounts = read_mounts(root, *all_disks); }},
+       [&, all_disks](NodeSnapshot& s) {
+         s.mounts = read_mounts(root, *all_disks, &s.mounts_unread);
+       }},
       {Stage::kHistory,
        [&, envs](NodeSnapshot& s) {
          load_history(in.state_dir, in.no_state, root, s);
@@ -335,7 +337,9 @@ Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in
     if (c.stage == Stage::kDisks)
       c.fill = [&disks](NodeSnapshot& s) { s.disks = disks; };
     else if (c.stage == Stage::kMounts)
-      c.fill = [&root, &disks](NodeSnapshot& s) { s.mounts = read_mounts(root, disks); };
+      c.fill = [&root, &disks](NodeSnapshot& s) {
+        s.mounts = read_mounts(root, disks, &s.mounts_unread);
+      };
     else if (c.stage == Stage::kGpus)
       c.fill = [&recorded](NodeSnapshot& s) {
         // Everything the NVML collection sets (collect_nvml).

@@ -59,8 +59,12 @@ struct Duplicate {
 /// Write progress and capacity, from file times and sizes. Every field is
 /// nullopt when its inputs are unknown.
 struct DataProgress {
-  uint64_t samples_done = 0;                    ///< intact, distinct samples
-  std::optional<int64_t> last_write_unix_s;     ///< newest sample mtime: when writing stopped
+  uint64_t samples_done = 0;                 ///< intact, distinct samples
+  std::optional<int64_t> last_write_unix_s;  ///< newest sample mtime: when writing stopped
+  /// The newest sample's mtime when it is over a minute after now: the
+  /// file's time or this machine's clock is off, so it says nothing of when
+  /// writing stopped (last_write_unix_s is null then).
+  std::optional<int64_t> future_mtime_unix_s;
   std::optional<double> rate_samples_per_hour;  ///< over the last hour of writing, or --rate
   std::string rate_source;                      ///< "mtimes", "--rate", or "" when unknown
   /// Most mtimes within seconds and their order unrelated to the index: a

@@ -130,7 +130,13 @@ void compute_progress(const DirScan& scan, const std::vector<uint32_t>& good,
       std::sort(sorted.begin(), sorted.end());
       p.clustered_span_s = sorted.back() - sorted.front();
     }
-    if (!p.mtimes_clustered) p.last_write_unix_s = last;
+    // A clock that is off (no NTP, a restored RTC) or a copied file's time:
+    // an mtime after now tells nothing of when writing stopped.
+    constexpr int64_t kClockSlackS = 60;
+    if (opts.now_unix_s > 0 && last > opts.now_unix_s + kClockSlackS)
+      p.future_mtime_unix_s = last;
+    else if (!p.mtimes_clustered)
+      p.last_write_unix_s = last;
     if (!p.mtimes_clustered && !opts.rate_per_s) rate_from_mtimes(mtimes, p);
   }
   if (!r.range) return;

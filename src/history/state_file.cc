@@ -95,6 +95,17 @@ std::optional<T> opt_number(const nlohmann::json& j, const char* key) {
   return it->get<T>();
 }
 
+/// A time that may be unknown: null, or an integer; one outside 1970..9999
+/// (an absurd container start) is unknown too, never a year 1550575222.
+std::optional<int64_t> opt_unix_s(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number_integer()) throw std::runtime_error(std::string(key) + " is not an integer");
+  if (it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(kMaxUnixS))
+    return std::nullopt;
+  return plausible_unix_s(it->get<int64_t>());
+}
+
 /// A count (AER totals): a non-negative integer, or null.
 std::optional<uint64_t> opt_count(const nlohmann::json& j, const char* key) {
   const auto it = j.find(key);
@@ -353,8 +364,8 @@ Fingerprint fingerprint_from_json(const nlohmann::json& j) {
   if (const nlohmann::json& c = j.at("container"); !c.is_null())
     // image and image_id: absent in a record written before they were kept.
     f.container =
-        ContainerPrint{req_text(c, "id"), opt_number<int64_t>(c, "created_unix_s"),
-                       opt_text(c, "id_from"), opt_text(c, "image"), opt_text(c, "image_id")};
+        ContainerPrint{req_text(c, "id"), opt_unix_s(c, "created_unix_s"), opt_text(c, "id_from"),
+                       opt_text(c, "image"), opt_text(c, "image_id")};
   for (const auto& m : list(j, "mounts", kMaxPrintItems, "mounts of a fingerprint"))
     f.mounts.push_back({req_text(m, "path"), opt_text(m, "source"), opt_text(m, "device"),
                         opt_text(m, "fs_type"), opt_text(m, "expected")});

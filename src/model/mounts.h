@@ -58,8 +58,10 @@ struct MountInfo {
   /// the systemd unit ("/etc/systemd/system/data.mount: What=/dev/nvme1n1p1").
   std::optional<std::string> expected_by;
   std::optional<std::string> expected_mount_point;  ///< that mount's point
-  std::optional<bool> expected_noauto;              ///< fstab noauto (not mounted at boot)
-  std::optional<std::string> expected_options;      ///< fstab options / unit Options=
+  /// Not mounted at boot: fstab noauto, or a .mount unit that no
+  /// `*.wants/` or `*.requires/` link pulls in.
+  std::optional<bool> expected_noauto;
+  std::optional<std::string> expected_options;  ///< fstab options / unit Options=
   /// The configured source resolved against the block devices present
   /// (/dev/disk/by-*, /sys/class/block): the kernel name ("nvme1n1p1").
   std::optional<std::string> expected_device;

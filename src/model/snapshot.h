@@ -567,6 +567,10 @@ struct NodeSnapshot {
   std::optional<DataCheck> data;
   /// The mount holding / and each --path (model/mounts.h); empty for a capture.
   std::vector<MountInfo> mounts;
+  /// What of the mount table and configuration could not be read
+  /// ("/etc/fstab: Permission denied"): the mount checks needing it did
+  /// not run (mount.unread says so; never a clean bill).
+  std::vector<std::string> mounts_unread;
   /// The record of earlier boots (--state-dir); null: --no-state, a capture,
   /// a fixture root without --state-dir, or unreadable (a warning says why).
   std::optional<GpuHistory> history;

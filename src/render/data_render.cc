@@ -5,6 +5,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "render/json_util.h"
 #include "util/byte_units.h"
 #include "util/json_text.h"
 #include "util/plural.h"
@@ -123,6 +124,10 @@ void render_progress(const DataReport& r, std::ostream& out) {
             : unknown ? " (whether writing stopped is unknown: other users' open files could "
                         "not be checked)"
                       : "");
+  if (p.future_mtime_unix_s)
+    out << "; newest sample dated " << format_utc(*p.future_mtime_unix_s)
+        << ", in the future: the file's time or this machine's clock is off, so when writing "
+           "stopped is unknown";
   if (p.rate_samples_per_hour && p.rate_source == "mtimes")
     out << "; " << static_cast<int64_t>(*p.rate_samples_per_hour + 0.5)
         << " samples/h over the last hour of writing";
@@ -380,20 +385,19 @@ void write_runs(std::ostream& out, const char* key, const std::vector<KeyRun>& r
 J anchors_json(const RecentCheck& rc) {
   J out = J::array();
   for (const RecentAnchor& a : rc.anchors)
-    out.push_back({{"kind", anchor_kind_name(a.kind)}, {"time", format_utc(a.unix_s)}});
+    out.push_back({{"kind", anchor_kind_name(a.kind)}, {"time", json_util::iso_time(a.unix_s)}});
   return out;
 }
 
 // What was read: quick mode's recent window, or everything (deep).
 J checked_json(const DataReport& r) {
   const std::optional<RecentCheck>& rc = r.scan ? r.scan->recent : std::nullopt;
-  return J{
-      {"crc_checked", r.crc_checked},
-      {"not_crc_checked", r.files - r.crc_checked},
-      {"recent_window_s", rc ? J(rc->window_s) : J(nullptr)},
-      {"newest_mtime", rc && rc->newest_unix_s ? J(format_utc(*rc->newest_unix_s)) : J(nullptr)},
-      {"recent_files", rc ? J(rc->files) : J(nullptr)},
-      {"recent_anchors", rc ? anchors_json(*rc) : J(nullptr)}};
+  return J{{"crc_checked", r.crc_checked},
+           {"not_crc_checked", r.files - r.crc_checked},
+           {"recent_window_s", rc ? J(rc->window_s) : J(nullptr)},
+           {"newest_mtime", rc ? json_util::iso_time(rc->newest_unix_s) : J(nullptr)},
+           {"recent_files", rc ? J(rc->files) : J(nullptr)},
+           {"recent_anchors", rc ? anchors_json(*rc) : J(nullptr)}};
 }
 
 void write_field(std::ostream& out, const char* key, const J& value) {
@@ -475,20 +479,20 @@ void render_data_json(const DataReport& r, std::ostream& out) {
   write_keys(out, "resume", r.resume);
   write_runs(out, "resume_runs", r.resume);
   const DataProgress& p = r.progress;
-  write_field(
-      out, "progress",
-      J{{"samples_done", p.samples_done},
-        {"last_write", p.last_write_unix_s ? J(format_utc(*p.last_write_unix_s)) : J(nullptr)},
-        {"rate_samples_per_hour", opt(p.rate_samples_per_hour)},
-        {"rate_source", p.rate_source.empty() ? J(nullptr) : J(p.rate_source)},
-        {"mtimes_clustered", p.mtimes_clustered},
-        {"clustered_span_s", opt(p.clustered_span_s)},
-        {"samples_remaining", opt(p.samples_remaining)},
-        {"time_to_finish_s", opt(p.time_to_finish_s)},
-        {"mean_sample_bytes", opt(p.mean_sample_bytes)},
-        {"bytes_needed", opt(p.bytes_needed)},
-        {"free_bytes", opt(p.free_bytes)},
-        {"capacity_short", p.capacity_short}});
+  write_field(out, "progress",
+              J{{"samples_done", p.samples_done},
+                {"last_write", json_util::iso_time(p.last_write_unix_s)},
+                {"future_mtime", json_util::iso_time(p.future_mtime_unix_s)},
+                {"rate_samples_per_hour", opt(p.rate_samples_per_hour)},
+                {"rate_source", p.rate_source.empty() ? J(nullptr) : J(p.rate_source)},
+                {"mtimes_clustered", p.mtimes_clustered},
+                {"clustered_span_s", opt(p.clustered_span_s)},
+                {"samples_remaining", opt(p.samples_remaining)},
+                {"time_to_finish_s", opt(p.time_to_finish_s)},
+                {"mean_sample_bytes", opt(p.mean_sample_bytes)},
+                {"bytes_needed", opt(p.bytes_needed)},
+                {"free_bytes", opt(p.free_bytes)},
+                {"capacity_short", p.capacity_short}});
   write_field(out, "values", r.values ? values_json(*r.values) : J(nullptr));
   write_field(out, "manifest",
               r.manifest ? J{{"changed", r.manifest->changed},

@@ -107,5 +107,29 @@ TEST(DataRender, NulListsTheBadPaths) {
             std::string("/job/out/rows_0-4/data_1.ckpt\0/job/out/rows_4-8/data_4.ckpt\0", 60));
 }
 
+// Issue 48: a sample dated 2030 on a machine whose clock says 2026 gave
+// "writing stopped 2030-01-01..." as a fact; a time in the future says the
+// file's time or the clock is off, and no "writing stopped".
+TEST(DataRender, ASampleDatedInTheFutureIsSaidSoNeverWhenWritingStopped) {
+  DirScan scan = sample_scan();
+  scan.files[2].mtime_unix_s = 1893456000;  // 2030-01-01T00:00:00Z
+  AnalysisOptions o{LayoutSpec{Layout::kSpecForge}};
+  o.now_unix_s = 1767229200;  // 2026-01-01T01:00:00Z
+  DataReport r = analyze(scan, o);
+  EXPECT_FALSE(r.progress.last_write_unix_s);
+  EXPECT_EQ(r.progress.future_mtime_unix_s, 1893456000);
+  std::ostringstream text, json;
+  render_data_text(r, text);
+  EXPECT_EQ(text.str().find("; writing stopped "), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("newest sample dated 2030-01-01T00:00:00Z, in the future: the "
+                            "file's time or this machine's clock is off"),
+            std::string::npos)
+      << text.str();
+  render_data_json(r, json);
+  const nlohmann::json d = nlohmann::json::parse(json.str());
+  EXPECT_EQ(d["progress"]["future_mtime"], "2030-01-01T00:00:00Z");
+  EXPECT_TRUE(d["progress"]["last_write"].is_null());
+}
+
 }  // namespace data_render_test
 }  // namespace gt

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "render/json_report.h"
+#include "render/json_util.h"
 #include "render/oneline_report.h"
 #include "util/json_text.h"
 #include "util/plural.h"
@@ -99,7 +100,7 @@ J own_past_json(const std::vector<HostOwnPast>& hosts) {
     if (h.state == OwnPastState::kCompared)
       baseline = J{{"boot_id", h.baseline_boot_id ? J(*h.baseline_boot_id) : J()},
                    {"this_boot", h.baseline_this_boot},
-                   {"time", h.baseline_unix_s ? J(format_utc(*h.baseline_unix_s)) : J()},
+                   {"time", json_util::iso_time(h.baseline_unix_s)},
                    {"when", h.baseline_when ? J(*h.baseline_when) : J()}};
     a.push_back(J{{"host", h.host},
                   {"state", own_past_state_name(h.state)},
@@ -212,8 +213,8 @@ nlohmann::ordered_json fleet_findings_json(const std::vector<FleetFinding>& foun
                     {"title", f.title},
                     {"code", f.code},
                     {"hosts", f.hosts},
-                    {"first_time", format_utc(f.first_unix_s)},
-                    {"last_time", format_utc(f.last_unix_s)},
+                    {"first_time", json_util::iso_time(f.first_unix_s)},
+                    {"last_time", json_util::iso_time(f.last_unix_s)},
                     {"events", f.events}});
   return arr;
 }

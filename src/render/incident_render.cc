@@ -10,22 +10,21 @@ namespace gt {
 namespace {
 
 using J = nlohmann::ordered_json;
+using json_util::iso_time;
 using json_util::opt;
-
-J time_json(const std::optional<int64_t>& t) { return t ? J(format_utc(*t)) : J(nullptr); }
 
 J tally_json(const MessageTally& t) {
   return J{{"count", t.count},
-           {"first", time_json(t.first_unix_s)},
-           {"last", time_json(t.last_unix_s)},
+           {"first", iso_time(t.first_unix_s)},
+           {"last", iso_time(t.last_unix_s)},
            {"example", opt(t.example)}};
 }
 
 J previous_boot_json(const std::optional<PreviousBoot>& b) {
   if (!b) return nullptr;
   return J{{"boot_id", opt(b->boot_id)},
-           {"first_entry", time_json(b->first_entry_unix_s)},
-           {"last_entry", time_json(b->last_entry_unix_s)},
+           {"first_entry", iso_time(b->first_entry_unix_s)},
+           {"last_entry", iso_time(b->last_entry_unix_s)},
            {"last_entry_unix_s", opt(b->last_entry_unix_s)},
            {"ending", boot_ending_name(b->ending)},
            {"ending_evidence", opt(b->ending_evidence)},
@@ -42,8 +41,8 @@ J previous_boot_json(const std::optional<PreviousBoot>& b) {
 }
 
 J clock_json(const ClockState& c) {
-  return J{{"system_time", time_json(c.system_unix_s)},
-           {"rtc_time", time_json(c.rtc_unix_s)},
+  return J{{"system_time", iso_time(c.system_unix_s)},
+           {"rtc_time", iso_time(c.rtc_unix_s)},
            {"rtc_offset_s", opt(c.rtc_offset_s)},
            {"rtc_drift_bound_s", kRtcDriftBoundS},
            {"kernel_synchronised", opt(c.kernel_synchronised)},
@@ -70,7 +69,7 @@ nlohmann::ordered_json incident_to_json(const std::optional<Incident>& in) {
   if (!in) return nullptr;
   J timeline = J::array();
   for (const IncidentLine& l : in->timeline)
-    timeline.push_back({{"time", time_json(l.time_unix_s)},
+    timeline.push_back({{"time", iso_time(l.time_unix_s)},
                         {"time_unix_s", opt(l.time_unix_s)},
                         {"what", l.what},
                         {"source", l.source}});
@@ -78,17 +77,17 @@ nlohmann::ordered_json incident_to_json(const std::optional<Incident>& in) {
   for (const CrashRecord& r : in->crash_records)
     crashes.push_back({{"source", r.source},
                        {"path", r.path},
-                       {"time", time_json(r.time_unix_s)},
+                       {"time", iso_time(r.time_unix_s)},
                        {"panic_lines", r.panic_lines}});
   J newest = J::array();
   for (const NewestFile& n : in->newest_files)
     newest.push_back({{"dir", n.dir},
                       {"path", opt(n.path)},
-                      {"mtime", time_json(n.mtime_unix_s)},
+                      {"mtime", iso_time(n.mtime_unix_s)},
                       {"entries_seen", n.entries_seen},
                       {"capped", n.capped},
                       {"error", opt(n.error)}});
-  return J{{"boot_time", time_json(in->boot_time_unix_s)},
+  return J{{"boot_time", iso_time(in->boot_time_unix_s)},
            {"boot_time_unix_s", opt(in->boot_time_unix_s)},
            {"boot_id", opt(in->boot_id)},
            {"uptime_s", opt(in->uptime_s)},

@@ -16,12 +16,8 @@ namespace {
 
 using J = nlohmann::ordered_json;
 using json_util::hex_opt;
+using json_util::iso_time;
 using json_util::opt;
-
-J iso_time(const std::optional<int64_t>& unix_s) {
-  if (!unix_s) return nullptr;
-  return format_utc(*unix_s);
-}
 
 J stats(const std::optional<SampleStats>& s) {
   if (!s) return nullptr;
@@ -481,6 +477,8 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["data"] = data_json(snap.data);
   j["incident"] = incident_to_json(snap.incident);
   j["mounts"] = mounts_json(snap.mounts);
+  // Only when something was not read: every other report's keys stay as they were.
+  if (!snap.mounts_unread.empty()) j["mounts_unread"] = snap.mounts_unread;
   j["cuda"] = cuda_readiness_json(snap.cuda);
   j["rdma"] = rdma_json(snap.rdma);
   j["history"] = history_json(snap.history, snap.fingerprint);

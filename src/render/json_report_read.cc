@@ -491,6 +491,7 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   if (const J* i = o.find("incident"); i && !i->is_null())
     s.incident = incident_of(*i, o.at("incident"));
   if (const J* m = o.find("mounts")) read_each(*m, o.at("mounts"), s.mounts, mount_of);
+  o.get("mounts_unread", s.mounts_unread);
   if (const J* c = o.find("cuda"); c && !c->is_null()) s.cuda = cuda_readiness_of(*c, o.at("cuda"));
   if (const J* r = o.find("rdma"); r && !r->is_null()) s.rdma = rdma_of(*r, o.at("rdma"));
   if (const J* h = o.find("history"); h && !h->is_null()) {

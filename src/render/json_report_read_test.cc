@@ -9,6 +9,8 @@
 
 #include "render/json_report.h"
 #include "render/test_snapshot.h"
+#include "util/json_depth.h"
+#include "util/json_text.h"
 
 namespace gt {
 namespace json_report_read_test {
@@ -226,6 +228,7 @@ void fill_node(NodeSnapshot& s) {
   s.data = full_data();
   s.incident = full_incident();
   s.mounts = {full_mount()};
+  s.mounts_unread = {"/etc/fstab: Permission denied"};
   // previous_boot_id is the journal's, read at each run and not written.
   GpuHistory& h = s.history.emplace();
   h.file = "/var/lib/gpu-triage/history.json";
@@ -545,6 +548,46 @@ TEST(JsonReportRead, DeepNestingIsAnErrorNotAStackOverflow) {
   ASSERT_NE(text.find(window), std::string::npos);
   text.replace(text.find(window), window.size(), "\"sample_window_s\":1e999");
   EXPECT_FALSE(report_from_json_text(text).ok());
+}
+
+// Issue 48: a container whose PID 1 start was absurd gave an incident
+// line "created 1550575222-01-00" and a report no reader took back (the
+// fleet said UNKNOWN). Every time gpu-triage writes is one it reads: a time
+// outside 1970..9999 is written as null.
+TEST(JsonReportRead, ATimeOutOfRangeIsWrittenNullAndTheReportReadsBack) {
+  Report r = full_report();
+  r.snapshot.incident->timeline.push_back(
+      {48930000000000000, "container c created (gpu-triage runs in it)", "/proc/1"});
+  r.snapshot.incident->boot_time_unix_s = -5;
+  const std::string text = json_text(report_to_json(r));
+  Result<Report> back = report_from_json_text(text);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, r);  // the _unix_s twins keep the numbers
+  const J j = J::parse(text);
+  EXPECT_TRUE(j["incident"]["timeline"].back()["time"].is_null());
+  EXPECT_TRUE(j["incident"]["boot_time"].is_null());
+}
+
+// Issue 48: nlohmann's callback parser scans the parent's members at each
+// object's end, so a report holding an array of 100,000 objects (816 KB)
+// took 32 s, and 300,000 of them minutes. Parsed in one pass now (the
+// timing is bench/json_redact_bench.cc's, not this test's); the nesting
+// bound still holds (DeepNestingIsAnErrorNotAStackOverflow).
+TEST(JsonReportRead, AnArrayOfManyObjectsAndAnObjectOfManyKeysAreRead) {
+  std::string text = json_text(base_json());
+  ASSERT_EQ(text.back(), '}');
+  text.pop_back();
+  text += ",\"unknown_array\":[";
+  for (int i = 0; i < 300000; ++i) text += (i ? ",{\"a\":" : "{\"a\":") + std::to_string(i) + "}";
+  text += "],\"unknown_object\":{";
+  for (int i = 0; i < 200000; ++i)
+    text += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(i);
+  text += "}}";
+  Result<Report> r = report_from_json_text(text);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(*r, make_test_report());
+  const auto parsed = parse_json_depth_limited<J>(R"({"b":1,"a":2,"b":3})");
+  EXPECT_EQ(parsed.dump(), R"({"b":3,"a":2})");  // first place, last value: as Json::parse
 }
 
 }  // namespace json_report_read_test

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <unordered_set>
 
 #include "util/token_shape.h"
 
@@ -60,9 +61,10 @@ class Redactor {
   }
 
  private:
+  /// Each name once, found in constant time: a log of 40,000 distinct
+  /// secret names (A1_TOKEN=, A2_TOKEN=, ...) stays one pass.
   void note(std::string what) {
-    if (std::find(out_.what.begin(), out_.what.end(), what) == out_.what.end())
-      out_.what.push_back(std::move(what));
+    if (noted_.insert(what).second) out_.what.push_back(std::move(what));
   }
 
   void redact_to(size_t end, std::string what) {
@@ -330,6 +332,7 @@ class Redactor {
   NextFind next_nul_, next_pem_end_;
   size_t i_ = 0;
   RedactedText out_;
+  std::unordered_set<std::string> noted_;
 };
 
 }  // namespace

@@ -2,9 +2,14 @@
 
 #include <ctime>
 
+#include "util/numeric.h"
+
 namespace gt {
 
 std::string format_utc(int64_t unix_s, const char* format) {
+  // gmtime_r fails past int years and strftime then prints garbage
+  // ("1550575222-01-00"): a time no clock gives is unknown.
+  if (!plausible_unix_s(unix_s)) return "?";
   time_t t = static_cast<time_t>(unix_s);
   tm utc{};
   gmtime_r(&t, &utc);

@@ -92,30 +92,65 @@ bool mounted_at(const std::vector<MountEntry>& table, const std::string& where) 
                      [&](const MountEntry& m) { return m.mount_point == where; });
 }
 
-/// The mounts /etc/fstab and the .mount units ask for, as written.
-std::vector<ExpectedMount> read_configured(const FsRoot& root) {
-  std::vector<ExpectedMount> out;
-  if (Result<std::string> fstab = root.read("/etc/fstab")) out = parse_fstab(*fstab);
-  const std::string dir = "/etc/systemd/system";
-  if (Result<std::vector<std::string>> names = root.list(dir)) {
-    for (const std::string& n : *names) {
-      if (!n.ends_with(".mount")) continue;
-      Result<std::string> text = root.read(dir + "/" + n);
-      if (!text) continue;
-      if (std::optional<ExpectedMount> u = parse_mount_unit(*text, dir + "/" + n)) {
-        u->unit = n;
-        out.push_back(*u);
-      }
-    }
+/// Adds "PATH: why" to `unread` for an error other than a missing file.
+template <typename T>
+bool read_or_note(const Result<T>& r, const std::string& path, std::vector<std::string>& unread) {
+  if (!r && r.error().kind != ErrorKind::kNotFound)
+    unread.push_back(path + ": " + r.error().message);
+  return r.ok();
+}
+
+/// The units a link in a `*.wants/` or `*.requires/` folder of `dir`
+/// names: those systemd starts at boot (a link is read by its name, as
+/// systemd does; `systemctl enable` writes absolute targets).
+std::set<std::string> wanted_units(const FsRoot& root, const std::string& dir,
+                                   const std::vector<std::string>& names) {
+  std::set<std::string> out;
+  for (const std::string& n : names) {
+    if (!n.ends_with(".wants") && !n.ends_with(".requires")) continue;
+    if (Result<std::vector<std::string>> links = root.list(dir + "/" + n))
+      out.insert(links->begin(), links->end());
   }
+  return out;
+}
+
+/// The unit `name` of `dir`, at boot when a wants/requires link names it.
+std::optional<ExpectedMount> mount_unit(const FsRoot& root, const std::string& dir,
+                                        const std::string& name,
+                                        const std::set<std::string>& wanted,
+                                        std::vector<std::string>& unread) {
+  Result<std::string> text = root.read(dir + "/" + name);
+  if (!read_or_note(text, dir + "/" + name, unread)) return std::nullopt;
+  std::optional<ExpectedMount> u = parse_mount_unit(*text, dir + "/" + name);
+  if (!u) return std::nullopt;
+  u->unit = name;
+  u->at_boot = wanted.contains(name);
+  if (!u->at_boot) u->origin += " (no *.wants/ or *.requires/ link to it: not started at boot)";
+  return u;
+}
+
+/// The mounts /etc/fstab and the .mount units ask for, as written; what
+/// could not be read goes to `unread`.
+std::vector<ExpectedMount> read_configured(const FsRoot& root, std::vector<std::string>& unread) {
+  std::vector<ExpectedMount> out;
+  Result<std::string> fstab = root.read("/etc/fstab");
+  if (read_or_note(fstab, "/etc/fstab", unread)) out = parse_fstab(*fstab);
+  const std::string dir = "/etc/systemd/system";
+  Result<std::vector<std::string>> names = root.list(dir);
+  if (!read_or_note(names, dir, unread)) return out;
+  const std::set<std::string> wanted = wanted_units(root, dir, *names);
+  for (const std::string& n : *names)
+    if (n.ends_with(".mount"))
+      if (std::optional<ExpectedMount> u = mount_unit(root, dir, n, wanted, unread))
+        out.push_back(std::move(*u));
   return out;
 }
 
 /// The configured mounts, each mount point as mount(8) and systemd use it:
 /// its links followed in the root (fstab's /data, a link to /mnt/nvme0,
 /// mounts at /mnt/nvme0).
-std::vector<ExpectedMount> read_expected(const FsRoot& root) {
-  std::vector<ExpectedMount> out = read_configured(root);
+std::vector<ExpectedMount> read_expected(const FsRoot& root, std::vector<std::string>& unread) {
+  std::vector<ExpectedMount> out = read_configured(root, unread);
   for (ExpectedMount& e : out)
     if (Result<PathInRoot> at = resolve_in_root(root, e.where)) e.where = at->path;
   return out;
@@ -135,7 +170,7 @@ void describe_holder(const MountEntry& m, MountInfo& mi) {
 void set_expected(const ExpectedMount& e, MountInfo& mi) {
   mi.expected_by = e.origin;
   mi.expected_mount_point = e.where;
-  mi.expected_noauto = has_option(e.options, "noauto");
+  mi.expected_noauto = !e.at_boot;
   mi.expected_options = e.options;
 }
 
@@ -282,7 +317,7 @@ std::vector<DiskUsage> configured_points(const std::vector<ExpectedMount>& expec
   for (const MountInfo& m : inspected)
     if (m.expected_mount_point) seen.insert(*m.expected_mount_point);
   for (const ExpectedMount& e : expected) {
-    if (has_option(e.options, "noauto") || !seen.insert(e.where).second) continue;
+    if (!e.at_boot || !seen.insert(e.where).second) continue;
     out.push_back(usage_of_holder(table, disks, e.where));
   }
   return out;
@@ -346,6 +381,7 @@ std::vector<ExpectedMount> parse_fstab(std::string_view text) {
     if (e.type == "swap" || !e.where.starts_with("/")) continue;
     if (e.where.size() > 1 && e.where.ends_with("/")) e.where.pop_back();
     e.origin = "/etc/fstab:" + std::to_string(n) + ": " + t;
+    e.at_boot = !has_option(e.options, "noauto");
     out.push_back(e);
   }
   return out;
@@ -377,12 +413,16 @@ std::optional<ExpectedMount> parse_mount_unit(std::string_view text, const std::
   return e;
 }
 
-std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsage>& disks) {
+std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsage>& disks,
+                                   std::vector<std::string>* unread) {
   std::vector<MountInfo> out;
+  std::vector<std::string> not_read;
   Result<std::string> text = root.read("/proc/self/mountinfo");
   std::vector<MountEntry> table;
-  if (text) table = parse_mountinfo(*text);
-  const std::vector<ExpectedMount> expected = read_expected(root);
+  // Missing (a fixture tree without /proc): each path's error says so.
+  if (read_or_note(text, "/proc/self/mountinfo", not_read)) table = parse_mountinfo(*text);
+  const std::vector<ExpectedMount> expected = read_expected(root, not_read);
+  if (unread) *unread = std::move(not_read);
   const BlockDevices devs = read_block_devices(root);
   const std::set<std::string> used = devices_in_use(root, table, devs);
   for (const DiskUsage& d : disks) {

@@ -32,6 +32,11 @@ struct ExpectedMount {
   std::string options;  ///< "defaults,nofail"
   std::string origin;   ///< "/etc/fstab:12: <the line>" or "<unit file>: What=..."
   std::string unit;     ///< the .mount unit's name, empty for fstab
+  /// Mounted at boot: an fstab line without noauto, or a .mount unit that a
+  /// `*.wants/` or `*.requires/` link pulls in (systemd.unit(5): a unit file
+  /// alone is started only when something wants it; `systemctl enable`
+  /// makes the link its [Install] WantedBy= names).
+  bool at_boot = true;
 };
 
 /// Lines that do not parse are skipped.
@@ -49,6 +54,11 @@ std::string unescape_octal(std::string_view s);
 bool path_under(std::string_view path, std::string_view prefix);
 
 /// One MountInfo per path (the order of `disks`, whose numbers it takes).
-std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsage>& disks);
+/// What could not be read of the mount table and the configuration
+/// (/etc/fstab, /etc/systemd/system, a .mount unit; a missing one is no
+/// error) is added to `unread`, "PATH: why", when given: the mount checks
+/// that need it did not run.
+std::vector<MountInfo> read_mounts(const FsRoot& root, const std::vector<DiskUsage>& disks,
+                                   std::vector<std::string>* unread = nullptr);
 
 }  // namespace gt

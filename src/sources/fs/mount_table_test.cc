@@ -128,6 +128,53 @@ TEST(Mounts, EveryConfiguredMountIsInspectedWithoutAPath) {
   EXPECT_EQ(m[3].problem, MountProblem::kReadOnly);
 }
 
+// Issue 48: a .mount unit file alone is not started at boot (systemd.unit(5):
+// something must want it, a link in a *.wants/ or *.requires/ folder, as
+// `systemctl enable` makes for its WantedBy=); a unit nothing wants is not
+// judged as a mount the node asks for.
+TEST(Mounts, AMountUnitIsAskedForAtBootOnlyWhenSomethingWantsIt) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  t.write("/etc/systemd/system/models.mount", "[Mount]\nWhat=/dev/sdb1\nWhere=/models\n");
+  t.write("/etc/systemd/system/multi-user.target.wants/sglang.service", "");
+  std::vector<MountInfo> m = read_mounts(t.root(), {disk("/")});
+  ASSERT_EQ(m.size(), 1u);  // not inspected: nothing starts it
+  m = read_mounts(t.root(), {disk("/models/x")});
+  EXPECT_EQ(m[0].expected_noauto, true);
+  EXPECT_NE(m[0].expected_by->find("not started at boot"), std::string::npos);
+  t.symlink("/etc/systemd/system/models.mount",
+            "/etc/systemd/system/local-fs.target.wants/models.mount");
+  m = read_mounts(t.root(), {disk("/")});
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_TRUE(m[1].configured_only);
+  EXPECT_EQ(m[1].path, "/models");
+  EXPECT_EQ(m[1].problem, MountProblem::kNotMounted);
+  EXPECT_EQ(m[1].expected_noauto, false);
+}
+
+// Issue 48: an /etc/fstab that cannot be read dropped every mount check
+// without a word; a missing one (a container) is no error.
+TEST(Mounts, WhatCouldNotBeReadIsSaidAndAMissingFileIsNot) {
+  TempTree t;
+  t.write("/proc/self/mountinfo", kMountinfo);
+  std::vector<std::string> unread;
+  read_mounts(t.root(), {disk("/")}, &unread);
+  EXPECT_TRUE(unread.empty());
+  t.write("/etc/fstab/not-a-file", "");  // a folder: reading it fails
+  t.write("/etc/systemd/system/data.mount/x", "");
+  read_mounts(t.root(), {disk("/")}, &unread);
+  ASSERT_EQ(unread.size(), 2u);
+  EXPECT_TRUE(unread[0].starts_with("/etc/fstab: ")) << unread[0];
+  EXPECT_TRUE(unread[1].starts_with("/etc/systemd/system/data.mount: ")) << unread[1];
+  TempTree no_table;
+  read_mounts(no_table.root(), {disk("/")}, &unread);
+  EXPECT_TRUE(unread.empty());  // a tree without /proc: each path's error says so
+  no_table.write("/proc/self/mountinfo/x", "");
+  read_mounts(no_table.root(), {disk("/")}, &unread);
+  ASSERT_EQ(unread.size(), 1u);
+  EXPECT_TRUE(unread[0].starts_with("/proc/self/mountinfo: ")) << unread[0];
+}
+
 TEST(Mounts, NoMountTableIsAnErrorPerPath) {
   TempTree t;
   std::vector<MountInfo> m = read_mounts(t.root(), {disk("/")});

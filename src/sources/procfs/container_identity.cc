@@ -27,13 +27,11 @@ bool names_container(OwnerKind k) {
 /// The container's PID 1 started when the container did (the runtime starts
 /// it right after creating the container's namespaces).
 std::optional<int64_t> pid1_start_unix_s(const FsRoot& root) {
-  std::optional<int64_t> btime = read_boot_time_unix_s(root);
   Result<std::string> stat = root.read("/proc/1/stat");
-  if (!btime || !stat) return std::nullopt;
+  if (!stat) return std::nullopt;
   std::optional<ProcStat> ps = parse_proc_stat(*stat);
-  const long hz = ::sysconf(_SC_CLK_TCK);
-  if (!ps || hz <= 0) return std::nullopt;
-  return *btime + static_cast<int64_t>(ps->start_time_ticks / static_cast<uint64_t>(hz));
+  if (!ps) return std::nullopt;
+  return start_unix_s(read_boot_time_unix_s(root), ps->start_time_ticks);
 }
 
 /// The text between the quotes of `"value"`; nullopt when unquoted, or

@@ -1,9 +1,12 @@
 #include "sources/procfs/container_identity.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 
+#include "sources/procfs/process_info.h"
+#include "util/numeric.h"
 #include "util/test_util.h"
 
 namespace gt {
@@ -30,6 +33,27 @@ TEST(ContainerIdentity, DockerFromCgroupWithItsCreation) {
   EXPECT_NE(c.id_from->find("/proc/self/cgroup"), std::string::npos);
   ASSERT_TRUE(c.created_unix_s);
   EXPECT_EQ(*c.created_unix_s, 1767225600 + 1001 / ::sysconf(_SC_CLK_TCK));
+}
+
+// Issue 48: a PID 1 whose start ticks are absurd made the container
+// "created 1550575222-01-00", a time no JSON reader takes back. A start
+// outside 1970..9999 is unknown (null), as an unknown boot time is.
+TEST(ContainerIdentity, AnAbsurdStartOfPid1IsAnUnknownCreation) {
+  TempTree t;
+  t.write("/proc/self/cgroup", std::string("0::/system.slice/docker-") + kId + ".scope\n");
+  t.write("/proc/stat", "cpu 1 2 3\nbtime 1767225600\n");
+  t.write("/proc/1/stat",
+          "1 (sh) S 0 1 1 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 18446744073709551615 1000 100 0 "
+          "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+  ContainerPrint c = read_container_identity(t.root()).value();
+  EXPECT_EQ(c.id, kId);
+  EXPECT_FALSE(c.created_unix_s) << *c.created_unix_s;
+  EXPECT_EQ(start_unix_s(1767225600, 0), 1767225600);
+  EXPECT_FALSE(start_unix_s(std::nullopt, 100));
+  EXPECT_FALSE(start_unix_s(-1, 100));
+  const uint64_t hz = static_cast<uint64_t>(::sysconf(_SC_CLK_TCK));
+  EXPECT_EQ(start_unix_s(kMaxUnixS - 10, 10 * hz), kMaxUnixS);
+  EXPECT_FALSE(start_unix_s(kMaxUnixS - 10, 11 * hz));
 }
 
 TEST(ContainerIdentity, FromMountinfoUnderAPrivateCgroupNamespace) {

@@ -147,13 +147,7 @@ void fill_from_stat(const FsRoot& root, const std::string& text, GpuProcess& p) 
   std::optional<ProcStat> stat = parse_proc_stat(text);
   if (!stat) return;
   p.ppid = stat->ppid;
-  long ticks_per_s = ::sysconf(_SC_CLK_TCK);
-  std::optional<int64_t> btime = boot_time_unix_s(root);
-  if (!btime || ticks_per_s <= 0) return;
-  // Both below year 9999 in seconds, so the sum cannot overflow.
-  const uint64_t since_boot_s = stat->start_time_ticks / static_cast<uint64_t>(ticks_per_s);
-  if (*btime <= kMaxUnixS && since_boot_s <= static_cast<uint64_t>(kMaxUnixS))
-    p.start_time_unix_s = *btime + static_cast<int64_t>(since_boot_s);
+  p.start_time_unix_s = start_unix_s(boot_time_unix_s(root), stat->start_time_ticks);
 }
 
 void fill_from_status(const std::string& text, GpuProcess& p) {
@@ -229,5 +223,14 @@ void fill_process_details(const FsRoot& root, GpuProcess& p) {
 }
 
 std::optional<int64_t> read_boot_time_unix_s(const FsRoot& root) { return boot_time_unix_s(root); }
+
+std::optional<int64_t> start_unix_s(std::optional<int64_t> btime, uint64_t start_ticks) {
+  const long ticks_per_s = ::sysconf(_SC_CLK_TCK);
+  if (!plausible_unix_s(btime) || ticks_per_s <= 0) return std::nullopt;
+  // Both at most kMaxUnixS before the sum, so it cannot overflow.
+  const uint64_t since_boot_s = start_ticks / static_cast<uint64_t>(ticks_per_s);
+  if (since_boot_s > static_cast<uint64_t>(kMaxUnixS)) return std::nullopt;
+  return plausible_unix_s(*btime + static_cast<int64_t>(since_boot_s));
+}
 
 }  // namespace gt

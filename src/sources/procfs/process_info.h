@@ -40,4 +40,11 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text);
 /// Boot time in Unix seconds ("btime" in <root>/proc/stat); nullopt if unknown.
 std::optional<int64_t> read_boot_time_unix_s(const FsRoot& root);
 
+/// When a process started, in Unix seconds: `btime` plus its start ticks
+/// (stat field 22) at this machine's clock rate. Null when btime is unknown
+/// or the sum is no time in 1970..9999 (plausible_unix_s): a PID 1 whose
+/// start ticks are absurd is "created" at an unknown time, never in year
+/// 1550575222 (issue 48), and every time from it reads back from JSON.
+std::optional<int64_t> start_unix_s(std::optional<int64_t> btime, uint64_t start_ticks);
+
 }  // namespace gt

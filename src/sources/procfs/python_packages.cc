@@ -113,7 +113,7 @@ RecordedFileCheck check_file(const FsRoot& root, int dir, const std::string& sit
       std::optional<std::string> bytes = read_fd(*fd, size_out);
       if (!bytes)
         out = RecordedFileCheck::kUnreadable;
-      else if ("sha256=" + record_digest(*bytes) != r.hash)
+      else if (!record_hash_matches(r.hash, *bytes))
         out = RecordedFileCheck::kModified;
     }
   }
@@ -258,18 +258,40 @@ std::string root_identity(const FsRoot& root, const std::string& via) {
   return st ? fmt::format("{}:{}", st->st_dev, st->st_ino) : std::string();
 }
 
-}  // namespace
-
-std::string record_digest(std::string_view bytes) {
+std::string sha256_raw(std::string_view bytes) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr);
+  return std::string(reinterpret_cast<const char*>(md), len);
+}
+
+}  // namespace
+
+bool record_hash_matches(std::string_view field, std::string_view bytes) {
+  constexpr std::string_view kAlgorithm = "sha256=";
+  if (!field.starts_with(kAlgorithm)) return false;
+  const std::string_view value = field.substr(kAlgorithm.size());
+  if (value.size() != 64) return value == record_digest(bytes);
+  static constexpr char kHex[] = "0123456789abcdef";
+  const std::string raw = sha256_raw(bytes);
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const auto b = static_cast<unsigned char>(raw[i]);
+    if (std::tolower(static_cast<unsigned char>(value[2 * i])) != kHex[b >> 4] ||
+        std::tolower(static_cast<unsigned char>(value[2 * i + 1])) != kHex[b & 15])
+      return false;
+  }
+  return true;
+}
+
+std::string record_digest(std::string_view bytes) {
+  const std::string md = sha256_raw(bytes);
+  const size_t len = md.size();
   static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   std::string out;
   uint32_t acc = 0;
   int bits = 0;
-  for (unsigned int i = 0; i < len; ++i) {
-    acc = (acc << 8) | md[i];
+  for (size_t i = 0; i < len; ++i) {
+    acc = (acc << 8) | static_cast<unsigned char>(md[i]);
     bits += 8;
     while (bits >= 6) {
       bits -= 6;

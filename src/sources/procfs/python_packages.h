@@ -52,6 +52,13 @@ std::optional<std::string> site_packages_in_maps(std::string_view maps);
 /// sha256 of `bytes` as RECORD writes it (urlsafe base64, no padding).
 std::string record_digest(std::string_view bytes);
 
+/// Whether a RECORD hash field ("sha256=...") is the sha256 of `bytes`, in
+/// either form real RECORDs hold: the wheel spec's urlsafe base64 without
+/// padding (pip, uv), or lower- or upper-case hex, which Debian's Python
+/// packaging writes (Debian 12's blinker, charset-normalizer, distro;
+/// docs/fingerprint.md). Any other algorithm or form is no match.
+bool record_hash_matches(std::string_view field, std::string_view bytes);
+
 /// A RECORD line's three CSV fields (path, "sha256=...", size), quotes
 /// undone; nullopt when it does not have three.
 struct RecordLine {

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
+
 #include "util/test_util.h"
 
 namespace gt {
@@ -67,6 +69,43 @@ TEST(PythonPackages, EditedFileFoundBySizeAndByHash) {
   EXPECT_EQ(p[0].modified[0].size_bytes, 6u);
   EXPECT_EQ(p[0].modified[1].path, "pkg/b.py");
   EXPECT_EQ(p[0].modified[1].size_bytes, 8u);
+}
+
+TEST(PythonPackages, RecordHashInBase64OrHexMatches) {
+  const std::string hex = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
+  std::string upper = hex;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  EXPECT_TRUE(record_hash_matches(kHelloDigest, "hello\n"));
+  EXPECT_TRUE(record_hash_matches("sha256=" + hex, "hello\n"));
+  EXPECT_TRUE(record_hash_matches("sha256=" + upper, "hello\n"));
+  EXPECT_FALSE(record_hash_matches("sha256=" + hex, "hellO\n"));
+  EXPECT_FALSE(record_hash_matches("sha256=" + hex.substr(1), "hello\n"));
+  EXPECT_FALSE(record_hash_matches("md5=" + hex, "hello\n"));
+  EXPECT_FALSE(record_hash_matches("sha256=" + std::string(64, 'g'), "hello\n"));
+}
+
+// Debian 12's dist-packages: blinker-1.5.dist-info/RECORD, like
+// charset_normalizer-3.0.1's and distro-1.8.0's, holds hex digests
+// ("blinker/base.py,sha256=<64 hex digits>,<size>"), not the wheel spec's
+// base64: files that match are not "locally modified" (issue 48).
+TEST(PythonPackages, DebianHexDigestsMatchAndAnEditIsStillFound) {
+  TempTree t;
+  const std::string s = kSite;
+  const std::string hello_hex = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
+  t.write(s + "/blinker/base.py", "hello\n");
+  t.write(s + "/blinker/__init__.py", "hellO\n");  // same size, other bytes
+  t.write(s + "/blinker-1.5.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: blinker\nVersion: 1.5\n\nbody\n");
+  t.write(s + "/blinker-1.5.dist-info/RECORD",
+          "blinker-1.5.dist-info/METADATA,sha256=" + std::string(64, '0') + ",60\n" +
+              "blinker/__init__.py,sha256=" + hello_hex + ",6\n" +
+              "blinker/base.py,sha256=" + hello_hex + ",6\n" + "blinker-1.5.dist-info/RECORD,,\n");
+  std::vector<PackagePrint> p = read(t);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].name, "blinker");
+  ASSERT_EQ(p[0].modified.size(), 1u);
+  EXPECT_EQ(p[0].modified[0].path, "blinker/__init__.py");
+  EXPECT_TRUE(p[0].fully_checked);
 }
 
 TEST(PythonPackages, LineWithoutHashIsSaidNotPristine) {

@@ -56,12 +56,7 @@ std::string type_of(const Holder& h) {
 }
 
 std::optional<int64_t> start_of(const ProcInfo& p, std::optional<int64_t> btime) {
-  long hz = ::sysconf(_SC_CLK_TCK);
-  // btime from outside (a fixture tree, a remote host) is range-checked
-  // before the sum: near INT64_MAX it would overflow.
-  if (!plausible_unix_s(btime) || hz <= 0 || p.start_ticks / uint64_t(hz) > uint64_t(1) << 40)
-    return std::nullopt;
-  return *btime + static_cast<int64_t>(p.start_ticks / uint64_t(hz));
+  return start_unix_s(btime, p.start_ticks);
 }
 
 bool service_owner(OwnerKind kind) {
