@@ -384,6 +384,24 @@ def r9_lost_link_reads_unknown(s):
     return out
 
 
+def r10_full_pool_pauses_writes(s):
+    """R10: a Ceph pool (or a thin pool) that fills up pauses writes: a
+    scenario whose description says the storage under the VM filled up shows
+    hung tasks in its journal, never write I/O errors or a read-only remount."""
+    text = s.data.get("description", "") if isinstance(s.data, dict) else ""
+    if not re.search(r"(Ceph|pool|storage under the VM)[^;]*fill(ed)? up", text):
+        return []
+    journal = s.read(".gt-fixture/commands/previous-boot.out") or ""
+    out = []
+    if re.search(r"I/O error, dev \S+, sector \d+ op 0x1:\(WRITE\)", journal):
+        out.append("write I/O errors in the journal of a pool that filled up (it pauses writes)")
+    if "Remounting filesystem read-only" in journal:
+        out.append("a read-only remount in the journal of a pool that filled up")
+    if "blocked for more than" not in journal:
+        out.append("no hung task in the journal of a pool that filled up")
+    return out
+
+
 def r15_later_gpus_need_visible_devices(s):
     """R15: without CUDA_VISIBLE_DEVICES a job of N GPUs takes CUDA's first N."""
     by_pid = {}
@@ -445,6 +463,7 @@ RULES = {
     "R7": r7_api_lock_is_global,
     "R8": r8_no_pcie_error_recovery,
     "R9": r9_lost_link_reads_unknown,
+    "R10": r10_full_pool_pauses_writes,
     "R15": r15_later_gpus_need_visible_devices,
     "R16": r16_geforce,
     "D2": d2_fields_of_later_branches,
@@ -538,6 +557,12 @@ PLANTED = {
     "R8": plant("pcie-aer-fatal", lambda s: [d.pop("lost", None) for d in s.devices()]),
     "R9": plant("one-gpu-lost", lambda s: _write(
         s, "sys/bus/pci/devices/0000:5d:00.0/current_link_speed", "32.0 GT/s PCIe\n")),
+    "R10": plant("incident-story", lambda s: _write(
+        s, ".gt-fixture/commands/previous-boot.out",
+        (s.read(".gt-fixture/commands/previous-boot.out") or "") + json.dumps(
+            {"__REALTIME_TIMESTAMP": "1767225000000000", "MESSAGE":
+             "I/O error, dev vdb, sector 8 op 0x1:(WRITE) flags 0x800 phys_seg 1 prio class 0",
+             "SYSLOG_IDENTIFIER": "kernel", "_TRANSPORT": "kernel"}) + "\n")),
     "R15": plant("numa-pinned-tp2", lambda s: _write(s, "proc/5102/environ", "LANG=C\0")
                  or _write(s, "proc/5101/environ", "LANG=C\0")
                  or _write(s, "proc/5100/environ", "LANG=C\0")),
