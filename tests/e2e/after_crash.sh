@@ -29,7 +29,7 @@ json_check 'all("sglang.service" in f["title"] and "TP=8" in f["title"] and "GPU
 json_check 'len(d["servers"]) == 1' "one server"
 json_check 'd["servers"][0]["kind"] == "SGLang" and len(d["servers"][0]["members"]) == 8 and d["servers"][0]["root_pid"] == 3141' "SGLang with 8 members under launcher 3141"
 json_check '[g["index"] for g in d["servers"][0]["gpus"]] == list(range(8))'
-json_check 'd["servers"][0]["tensor_parallel"] == 8 and d["servers"][0]["port"] == 30000 and d["servers"][0]["model"] == "/models/Qwen3-235B-A22B-FP8"'
+json_check 'd["servers"][0]["tensor_parallel"] == 8 and d["servers"][0]["port"] == 30000 and d["servers"][0]["model"] == "/models/Kimi-K2.5"'
 json_check 'd["servers"][0]["owner_name"] == "sglang.service" and d["servers"][0]["restart_policy"] == "Restart=always" and d["servers"][0]["restarts_when_signalled"]'
 json_check 'd["servers"][0]["auto_started"] and d["servers"][0]["started_after_boot_s"] == 12'
 json_check 'all(m["memory"][0]["memory_bytes"] == g["processes"][0]["used_memory_bytes"] for m, g in zip(d["servers"][0]["members"], d["gpus"]))' "each member with its own memory"

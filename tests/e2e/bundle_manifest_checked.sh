@@ -3,34 +3,35 @@
 # difference is the finding bundle.unverified: never a clean replay), and
 # the replayed verdict and findings against report.json's (any difference
 # is one line in the text and JSON's "replay"). The reproducer: a bundle
-# whose fstab lost its /data line replays with one critical fewer.
+# whose fstab lost its /data line replays with one finding fewer (the
+# missing-mount node: /data in fstab, not mounted).
 source "$(dirname "$0")/common.sh"
 
-unpacked_story_bundle
+unpacked_story_bundle missing-mount
 
 # As written: every member verified, the same verdict and findings.
 replay "$TMP/b.tar.zst" --json
 json_check 'd["replay"]["members_unverified"] == [] and d["replay"]["differences"] == []'
 json_check 'd["replay"]["recorded_verdict"] == d["replay"]["replayed_verdict"] == d["verdict"]'
 json_check 'not any(f["id"] == "bundle.unverified" for f in d["findings"])'
-json_check '"mount.missing critical /data" in d["replay"]["recorded_findings"]'
+json_check '"mount.missing warning /data" in d["replay"]["recorded_findings"]'
 
 grep -v " /data " "$TMP/x/root/etc/fstab" >"$TMP/fstab" && cat "$TMP/fstab" >"$TMP/x/root/etc/fstab"
 tar -C "$TMP/x" --zstd -cf "$TMP/edited.tar.zst" $members
 
 # The fstab edited, the manifest not: the member is named, the finding is
-# there, and the lost critical is said.
+# there, and the lost warning is said.
 replay "$TMP/edited.tar.zst" --json
 json_check 'any(u.startswith("root/etc/fstab: ") for u in d["replay"]["members_unverified"])' "the edited member is named"
 json_check '[f["severity"] for f in d["findings"] if f["id"] == "bundle.unverified"] == ["warning"]'
-json_check '"recorded only: mount.missing critical /data" in d["replay"]["differences"]'
-json_check 'any(w.startswith("the replay differs from the bundle'"'"'s recorded report: recorded CRITICAL, replayed ") for w in d["warnings"])'
+json_check '"recorded only: mount.missing warning /data" in d["replay"]["differences"]'
+json_check 'any(w.startswith("the replay differs from the bundle'"'"'s recorded report: recorded WARNING, replayed ") for w in d["warnings"])'
 replay "$TMP/edited.tar.zst" --wide
 expect_out_contains "the replay differs from the bundle's recorded report"
-expect_out_contains "recorded only: mount.missing critical /data"
+expect_out_contains "recorded only: mount.missing warning /data"
 expect_out_contains "bundle.unverified"
 
-# The manifest made to agree: members verified, the lost critical still said.
+# The manifest made to agree: members verified, the lost warning still said.
 "$PYTHON" - "$TMP/x" <<'PY'
 import hashlib, json, sys
 x = sys.argv[1]
@@ -43,7 +44,7 @@ PY
 tar -C "$TMP/x" --zstd -cf "$TMP/agreed.tar.zst" $members
 replay "$TMP/agreed.tar.zst" --json
 json_check 'd["replay"]["members_unverified"] == []'
-json_check '"recorded only: mount.missing critical /data" in d["replay"]["differences"]'
+json_check '"recorded only: mount.missing warning /data" in d["replay"]["differences"]'
 
 # No manifest at all: nothing could be checked, so not clean.
 rm "$TMP/x/manifest.json"
@@ -57,5 +58,5 @@ mkdir "$TMP/r"
 cp "$TMP/edited.tar.zst" "$TMP/r/"
 no_node fleet --reports "$TMP/r" --json
 json_check 'any(f["id"] == "bundle.unverified" for f in d["hosts"][0]["report"]["findings"])'
-json_check '"recorded only: mount.missing critical /data" in d["hosts"][0]["report"]["replay"]["differences"]'
+json_check '"recorded only: mount.missing warning /data" in d["hosts"][0]["report"]["replay"]["differences"]'
 exit 0

@@ -72,11 +72,11 @@ replay() {
   no_node --bundle "$bundle" "$@" --no-state
 }
 
-# unpacked_story_bundle: the story's bundle in $TMP/b.tar.zst, extracted
-# into $TMP/x; $members lists its top-level members (to tar them again,
-# edited: tar -C "$TMP/x" --zstd -cf FILE $members).
+# unpacked_story_bundle [SCENARIO]: the story's bundle (or SCENARIO's) in
+# $TMP/b.tar.zst, extracted into $TMP/x; $members lists its top-level
+# members (to tar them again, edited: tar -C "$TMP/x" --zstd -cf FILE $members).
 unpacked_story_bundle() {
-  run story bundle -o "$TMP/b.tar.zst" --no-state --timeout 2s
+  run "${1:-story}" bundle -o "$TMP/b.tar.zst" --no-state --timeout 2s
   expect_rc 0
   mkdir "$TMP/x"
   tar -xf "$TMP/b.tar.zst" -C "$TMP/x"
