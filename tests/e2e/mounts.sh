@@ -22,11 +22,16 @@ json_check '[m["path"] for m in d["mounts"]] == ["/", "/data"] and d["mounts"][1
 json_check '[(f["id"], f["severity"]) for f in d["findings"] if f["id"].startswith("mount.")] == [("mount.missing", "warning")]'
 json_check 'any(f["id"] == "mount.missing" and "no --path, --data or GPU process command line names a path under /data" in f["evidence"] for f in d["findings"])'
 
-# The story's plain triage: SGLang's launcher dumps crashes under /data
-# (--crash-dump-folder): critical, and the first step of the plan, which
-# identifies the new disk, looks at it read-only and fixes the fstab line
-# before it mounts /data (the line's UUID names no disk present).
-run story --json --sample 0
+# A GPU server that names a path under the missing mount (SGLang's
+# --crash-dump-folder under /data, issue 31): critical, and the first step
+# of the plan, which identifies the new disk, looks at it read-only and
+# fixes the fstab line before it mounts /data (the line's UUID names no disk
+# present). The story's node before /data was migrated: its new NVMe not
+# mounted and fstab naming the old disk.
+cp -a "$GT_SOURCE_DIR/tests/scenarios/story" "$TMP/unmounted"
+sed -i '\# /data #d' "$TMP/unmounted/root/proc/self/mountinfo"
+sed -i 's#^UUID=[-0-9a-f]* /data #UUID=9f1c2d7a-6e0b-4b8e-8d2f-5a7c3e1b9d40 /data #' "$TMP/unmounted/root/etc/fstab"
+run "$TMP/unmounted" --json --sample 0
 expect_rc 2
 json_check 'd["plan"][0]["finding_ids"] == ["mount.missing"]' "the mount is the first step"
 json_check 'any(f["id"] == "mount.missing" and f["severity"] == "critical" and "PID 3141" in f["evidence"] and "/data/sglang/crash-dumps" in f["evidence"] for f in d["findings"])' "critical: a GPU server names /data"

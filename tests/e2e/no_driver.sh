@@ -5,9 +5,11 @@ source "$(dirname "$0")/common.sh"
 run no-driver
 expect_rc 2
 head -1 "$TMP/out" | grep -q "^CRITICAL" || fail "verdict line: $(head -1 "$TMP/out")"
-# The clear statement under the verdict (wrapped to the terminal: one paragraph).
-sed -n '2,/^[^ ]/p' "$TMP/out" | sed '$d' | tr -s ' \n' '  ' >"$TMP/first"
-sed -n 2p "$TMP/out" | grep -q "^gpu-triage: no NVIDIA driver: " || fail "the clear line: $(sed -n 2p "$TMP/out")"
+# The clear statement under the verdict and the first screen (wrapped to the
+# terminal: one paragraph), right after the first screen's blank line.
+at=$(($(grep -n '^$' "$TMP/out" | head -1 | cut -d: -f1) + 1))
+sed -n "$at,/^[^ ]/p" "$TMP/out" | sed '$d' | tr -s ' \n' '  ' >"$TMP/first"
+sed -n "${at}p" "$TMP/out" | grep -q "^gpu-triage: no NVIDIA driver: " || fail "the clear line: $(sed -n "${at}p" "$TMP/out")"
 grep -q "^gpu-triage: no NVIDIA driver: the NVML library .* cannot be loaded; no nvidia kernel module loaded; 8 NVIDIA GPUs on the PCI bus *$" "$TMP/first" || fail "the clear statement: $(cat "$TMP/first")"
 expect_out_contains "8 NVIDIA GPUs on the PCI bus"
 expect_out_contains "0000:19:00.0"

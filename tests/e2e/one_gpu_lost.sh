@@ -25,7 +25,9 @@ expect_rc 2
 expect_out_contains "GPU 3 (0000:5d:00.0) is lost"
 expect_out_contains "$ ${SUDO}reboot"
 grep -qE '^ +3 lost +0000:5D:00\.0 ' "$TMP/out" || fail "the table row shows the bus id: $(grep ' lost ' "$TMP/out")"
-[[ $(grep -c '\$ .*reboot' "$TMP/out") == 1 ]] || fail "one reboot: $(grep reboot "$TMP/out")"
+# One reboot in the plan (the first screen above it repeats its first step).
+[[ $(sed -n '/^what to do/,$p' "$TMP/out" | grep -c '\$ .*reboot') == 1 ]] ||
+  fail "one reboot: $(grep reboot "$TMP/out")"
 
 # gpus=answering/on the bus: the lost GPU does not answer.
 run one-gpu-lost --oneline --sample 0
