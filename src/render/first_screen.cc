@@ -21,20 +21,11 @@ bool pressing(const Finding& f) {
   return f.severity == Severity::kCritical || f.severity == Severity::kWarning;
 }
 
-/// `s` cut to `width` bytes with a "~" in the last column (never inside a
-/// character); unchanged when it fits.
-std::string clipped(const std::string& s, size_t width) {
-  if (s.size() <= width) return s;
-  size_t cut = width <= 1 ? width : width - 1;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + (width <= 1 ? "" : "~");
-}
-
 std::string finding_line(const Finding& f, size_t width, bool wide, const Painter& paint) {
   const std::string title = for_terminal(f.title);
   const size_t room = width > kSeverityColumn ? width - kSeverityColumn : 1;
   return "  " + paint(fmt::format("{:<9}", severity_name(f.severity)), severity_color(f.severity)) +
-         (wide ? title : clipped(title, room)) + "\n";
+         (wide ? title : clip_shown(title, room)) + "\n";
 }
 
 /// The first step's text as lines (each ending "\n"), at most
@@ -46,7 +37,7 @@ std::vector<std::string> step_text(const PlanStep& step, size_t width, bool wide
   if (lines.size() > kFirstStepTextLines) {
     lines.resize(kFirstStepTextLines);
     std::string& last = lines.back();
-    last = clipped(last + " ~", width);
+    last = clip_shown(last + " ~", width);
     if (!last.ends_with("~")) last += "~";
   }
   for (std::string& l : lines) l += "\n";

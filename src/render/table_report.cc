@@ -30,11 +30,7 @@ std::string dash() { return "-"; }
 /// `raw` as shown (for_terminal), cut to `width` bytes with a "~" (never
 /// inside a character).
 std::string clip(const std::string& raw, size_t width) {
-  std::string s = for_terminal(raw);
-  if (s.size() <= width) return s;
-  size_t cut = width <= 1 ? width : width - 1;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + (width <= 1 ? "" : "~");
+  return clip_shown(for_terminal(raw), width);
 }
 
 std::string gib(uint64_t bytes) { return fmt::format("{:.1f}", bytes / 1073741824.0); }

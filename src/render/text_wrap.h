@@ -9,6 +9,15 @@
 
 namespace gt {
 
+/// `shown` (text already through for_terminal) cut to `width` bytes with a
+/// "~" in the last column, never inside a character; unchanged when it fits.
+inline std::string clip_shown(const std::string& shown, size_t width) {
+  if (shown.size() <= width) return shown;
+  size_t cut = width <= 1 ? width : width - 1;
+  while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
+  return shown.substr(0, cut) + (width <= 1 ? "" : "~");
+}
+
 /// `lead` then the words of `text` as shown (for_terminal: a line break or
 /// an escape inside it is shown, never acted on), wrapped before `width`
 /// columns, each

@@ -48,8 +48,8 @@ lacks "mount.missing"
 has "18400 samples in 18400 files, all intact"
 has "18912 samples not started (18400-37311)"
 has "prepare_hidden_states.py"
-# The plan in the order the incident needed it (written from its facts,
-# ../shared/reference/nvidia-rules.md "The story"): free the GPUs from the
+# The plan in the order the incident needed it (written from its facts, as
+# docs/physics.md and the story's scenario record them): free the GPUs from the
 # auto-started server for good, find what ended the boot and whether the
 # storage under the VM is fixed, then resume the job.
 steps=$(sed -n '/^what to do/,$p' "$TMP/out" | grep -E '^ ?[0-9]+\. ' || true)
