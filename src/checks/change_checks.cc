@@ -18,6 +18,7 @@
 #include "checks/checks.h"
 #include "checks/fingerprint_compare.h"
 #include "history/record.h"
+#include "util/plural.h"
 #include "util/shell_word.h"
 #include "util/time_format.h"
 
@@ -323,16 +324,112 @@ void container_after_job(const NodeSnapshot& s, const Fingerprint& now, std::vec
   out.push_back(f);
 }
 
+/// When the job last wrote: its --data's newest sample, else the newest
+/// file under --path.
+std::optional<int64_t> job_last_write(const NodeSnapshot& s) {
+  if (s.data && s.data->last_write_unix_s) return s.data->last_write_unix_s;
+  std::optional<int64_t> newest;
+  if (s.incident)
+    for (const NewestFile& nf : s.incident->newest_files)
+      if (nf.mtime_unix_s && (!newest || *nf.mtime_unix_s > *newest)) newest = nf.mtime_unix_s;
+  return newest;
+}
+
+/// The job's directories as the node names them (--path, an absolute --data).
+std::vector<std::string> job_dirs(const NodeSnapshot& s) {
+  std::vector<std::string> dirs;
+  if (s.data && s.data->dir.starts_with("/")) dirs.push_back(s.data->dir);
+  if (s.incident)
+    for (const NewestFile& nf : s.incident->newest_files)
+      if (nf.dir.starts_with("/")) dirs.push_back(nf.dir);
+  return dirs;
+}
+
+/// The host directory of `c`'s mounts that holds one of `dirs`, if any.
+std::optional<std::string> mounted_job_dir(const ContainerInfo& c,
+                                           const std::vector<std::string>& dirs) {
+  for (const ContainerMount& m : c.mounts)
+    for (const std::string& d : dirs)
+      if (m.source == "/" || d == m.source || d.starts_with(m.source + "/")) return m.source;
+  return std::nullopt;
+}
+
+/// What a recreated container's finding can say of local changes: only
+/// Python packages whose files differ from RECORD are visible.
+std::string visible_changes(const Fingerprint* now) {
+  if (!now)
+    return "Of such changes only installed Python packages whose files differ from their RECORD "
+           "can be seen, and this run did not read them (no state directory: --state-dir DIR); "
+           "files patched elsewhere, installs since removed and settings cannot be seen.";
+  size_t envs = now->python.size(), modified = 0;
+  for (const PythonEnvPrint& e : now->python)
+    for (const PackagePrint& p : e.packages) modified += p.modified.empty() ? 0 : 1;
+  if (envs == 0)
+    return "No Python environment of a running server could be read, so no local change can "
+           "be seen from here.";
+  return fmt::format(
+      "Of such changes only installed Python packages whose files differ from their RECORD can "
+      "be seen, in the running servers' environments: {} now; files patched outside them, apt "
+      "or pip installs since removed, and settings cannot be seen.",
+      modified == 0 ? std::string("none") : count_of(modified, "package", "packages"));
+}
+
+/// Seen from the host: a GPU server's container that mounts the job's
+/// directory and was created after the job last wrote is not the container
+/// the job ran in (a `docker run --rm` at each start makes a new one).
+void server_container_after_job(const NodeSnapshot& s, const Fingerprint* now,
+                                std::vector<Finding>& out) {
+  const std::optional<int64_t> last = job_last_write(s);
+  if (!last || !s.servers) return;
+  const std::vector<std::string> dirs = job_dirs(s);
+  std::vector<std::string> seen;
+  for (const Server& sv : *s.servers) {
+    if (!sv.container || !sv.container->created_unix_s || *sv.container->created_unix_s <= *last)
+      continue;
+    const ContainerInfo& c = *sv.container;
+    std::optional<std::string> mounted = mounted_job_dir(c, dirs);
+    if (!mounted || std::find(seen.begin(), seen.end(), c.id) != seen.end()) continue;
+    seen.push_back(c.id);
+    const std::string name =
+        c.name ? *c.name + " (" + c.id.substr(0, 12) + ")" : c.id.substr(0, 12);
+    Finding f = path_finding("change.container_after_job", *mounted);
+    f.title = fmt::format(
+        "Container {}, which mounts {}, was created after the job last wrote: anything "
+        "installed or patched by hand in the container the job ran in is gone",
+        name, *mounted);
+    f.evidence = fmt::format(
+        "Docker's config.v2.json: created {}; {} last written {}{}",
+        format_utc(*c.created_unix_s, "%Y-%m-%d %H:%M:%S UTC"), *mounted,
+        format_utc(*last, "%Y-%m-%d %H:%M:%S UTC"),
+        c.created_by_unit ? fmt::format("; {} creates it each time it starts{}", *c.created_by_unit,
+                                        c.auto_remove == true ? " (docker run --rm)" : "")
+                          : std::string());
+    f.action =
+        "Re-apply what the job needed in the old container (a patched package, pip installs) "
+        "before resuming, and keep it where a new container gets it (the image, a mounted "
+        "directory). " +
+        visible_changes(now);
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 void check_changes(const NodeSnapshot& s, std::vector<Finding>& out) {
-  if (!s.fingerprint || !s.history) return;
+  if (!s.fingerprint || !s.history) {
+    // No record read: a server's container made after the job's last
+    // write is still a new container.
+    server_container_after_job(s, nullptr, out);
+    return;
+  }
   const Fingerprint& now = *s.fingerprint;
   const FingerprintBaseline b = fingerprint_baseline(*s.history);
   std::vector<Finding> found;
   if (!b.print) {
     local_patches(now, found);
     container_after_job(s, now, found);
+    if (!now.container || now.container->id == kHostNotContainer)
+      server_container_after_job(s, &now, found);
   } else {
     const std::vector<FingerprintChange> changes = compare_fingerprints(*b.print, now);
     // A patch made after the baseline and lost since this boot's latest run

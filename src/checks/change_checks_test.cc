@@ -342,5 +342,52 @@ TEST(ChangeChecks, AContainerOlderThanTheOutputOrUnknownSaysNothing) {
   EXPECT_TRUE(judge_changes(no_write).empty());
 }
 
+// Issue 52: seen from the host, the GPU server's container that mounts the
+// job's directory and was made after the job's last write (a unit's
+// `docker run --rm` at boot) is a new container: the patch made in the old
+// one is gone. Older, or mounting something else: nothing said.
+NodeSnapshot host_with_server_container(int64_t created_unix_s, const std::string& source) {
+  NodeSnapshot s = without_record_with_data(1767224760);
+  s.fingerprint->container->id = kHostNotContainer;
+  Server sv;
+  sv.kind = "SGLang";
+  ContainerInfo& c = sv.container.emplace();
+  c.id = std::string(64, 'b');
+  c.name = "specforge";
+  c.created_unix_s = created_unix_s;
+  c.mounts = {{source, source}};
+  c.created_by_unit = "specforge.service";
+  c.auto_remove = true;
+  s.servers.emplace().push_back(sv);
+  return s;
+}
+
+TEST(ChangeChecks, FromTheHostAServersNewContainerOverTheJobsDataIsAWarning) {
+  std::vector<Finding> f = judge_changes(host_with_server_container(1767225629, "/data"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "change.container_after_job");
+  EXPECT_EQ(f[0].subject.path, "/data");
+  EXPECT_NE(f[0].title.find("Container specforge (bbbbbbbbbbbb), which mounts /data"),
+            std::string::npos)
+      << f[0].title;
+  EXPECT_NE(f[0].evidence.find("created 2026-01-01 00:00:29 UTC; /data last written "
+                               "2025-12-31 23:46:00 UTC; specforge.service creates it each time "
+                               "it starts (docker run --rm)"),
+            std::string::npos)
+      << f[0].evidence;
+  EXPECT_NE(f[0].action.find("Python environment"), std::string::npos) << f[0].action;
+  // No record read (no state directory): still a new container, and the
+  // action says the packages were not compared.
+  NodeSnapshot stateless = host_with_server_container(1767225629, "/data");
+  stateless.history.reset();
+  stateless.fingerprint.reset();
+  f = judge_changes(stateless);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].action.find("--state-dir"), std::string::npos) << f[0].action;
+  EXPECT_TRUE(judge_changes(host_with_server_container(1767224000, "/data")).empty());
+  EXPECT_TRUE(judge_changes(host_with_server_container(1767225629, "/scratch")).empty());
+  EXPECT_TRUE(judge_changes(host_with_server_container(1767225629, "/data/run")).empty());
+}
+
 }  // namespace change_checks_test
 }  // namespace gt

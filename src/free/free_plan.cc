@@ -211,6 +211,12 @@ TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
   t.since_unix_s = sv.start_time_unix_s;
   t.owner_kind = sv.owner_kind;
   t.owner_name = sv.owner_name;
+  // A container a unit creates is stopped and disabled through the unit
+  // (its stop says so): stopping the container alone, the unit makes a new one.
+  if (sv.container && sv.container->created_by_unit) {
+    t.owner_kind = OwnerKind::kSystemdUnit;
+    t.owner_name = *sv.container->created_by_unit;
+  }
   t.restart_policy = sv.restart_policy;
   t.stop = server_stop(sv, o.via_owner, o.force_signal);
   uint32_t top = sv.root_pid.value_or(sv.members.front().pid);

@@ -108,6 +108,62 @@ TEST(ServerStop, OwnerCommandsPerKind) {
   EXPECT_EQ(server_stop(s, true, false).stop[0], "kill 42   # SIGTERM");
 }
 
+ContainerInfo specforge(std::optional<std::string> unit) {
+  ContainerInfo c;
+  c.id = std::string(64, 'a');
+  c.name = "specforge";
+  c.command = "/workspace/start.sh";
+  c.init_pid = 3120;
+  c.restart_policy = "no";
+  c.auto_remove = true;
+  c.created_by_unit = unit;
+  return c;
+}
+
+// Issue 52: the container's start script started the server and runs on
+// (its PID 1 is another process): the launcher is signalled, nothing stops
+// or "disables" the container (its policy is "no" already, and the rest of
+// it, the job's own container, stays), and the advice says where the
+// server comes back from.
+TEST(ServerStop, AServerItsContainerStartedIsSignalledAndTheContainerKept) {
+  Server s = server({3187, 3188}, 3141);
+  s.owner_kind = OwnerKind::kDocker;
+  s.owner_name = std::string(64, 'a');
+  s.auto_started = true;
+  s.restart_policy = "Docker restart policy no";
+  s.container = specforge("specforge.service");
+  s.container_main = false;
+  ServerStop st = server_stop(s, false, false);
+  EXPECT_FALSE(st.via_owner);
+  EXPECT_EQ(st.all(),
+            std::vector<std::string>{"kill 3141   # SIGTERM to the launcher of PIDs 3187 3188"});
+  EXPECT_NE(st.returns.find("'/workspace/start.sh'"), std::string::npos) << st.returns;
+  EXPECT_NE(st.returns.find("specforge.service does that each time it starts, with docker run "
+                            "--rm"),
+            std::string::npos)
+      << st.returns;
+  EXPECT_EQ(st.owner_text,
+            "docker container specforge (aaaaaaaaaaaa), created by systemd unit specforge.service");
+}
+
+TEST(ServerStop, AContainersMainServerGoesThroughTheUnitThatMakesIt) {
+  Server s = server({3187}, 3120);  // the launcher is the container's PID 1
+  s.container_main = true;
+  s.owner_kind = OwnerKind::kDocker;
+  s.owner_name = std::string(64, 'a');
+  s.restarts_when_signalled = true;  // the unit's Restart=always makes it anew
+  s.container = specforge("specforge.service");
+  ServerStop st = server_stop(s, false, false);
+  EXPECT_TRUE(st.via_owner);
+  EXPECT_EQ(st.all(), (std::vector<std::string>{"sudo systemctl stop specforge.service",
+                                                "sudo systemctl disable specforge.service"}));
+  EXPECT_TRUE(st.returns.empty());
+  // No unit: the container; its policy "no" needs no update.
+  s.container = specforge(std::nullopt);
+  st = server_stop(s, true, false);
+  EXPECT_EQ(st.all(), std::vector<std::string>{"docker stop aaaaaaaaaaaa"});
+}
+
 TEST(Memory, OneBinaryUnitEverywhere) {
   EXPECT_EQ(format_memory(75801000000ull), "70.6 GiB");
   EXPECT_EQ(format_memory(uint64_t(512) << 20), "512 MiB");

@@ -13,6 +13,28 @@ std::string pid_list(const Server& s) {
   return out;
 }
 
+/// "docker container specforge (7c3e9a1b2d4f)", or the id alone.
+std::string container_words(const Server& s, const std::string& word, const std::string& id) {
+  if (s.container && s.container->name)
+    return word + " container " + *s.container->name + " (" + id + ")";
+  return word + " container " + id;
+}
+
+/// Where a server that its container's command started comes back from,
+/// when the container runs on without it.
+std::string container_returns(const Server& s) {
+  const ContainerInfo& c = *s.container;
+  std::string text = fmt::format(
+      "Its container's command{} started it and runs on without it; it starts again whenever "
+      "the container is created anew",
+      c.command ? " '" + c.command->substr(0, 80) + "'" : std::string());
+  if (c.created_by_unit)
+    text += fmt::format(" ({} does that each time it starts{})", *c.created_by_unit,
+                        c.auto_remove == true ? ", with docker run --rm" : "");
+  return text +
+         ": take it out of that command (the image's start script) to keep it from coming back.";
+}
+
 /// Commands that stop the owner now and keep it from starting again.
 void owner_commands(const Server& s, ServerStop& out) {
   const OwnerKind kind = *s.owner_kind;
@@ -23,10 +45,19 @@ void owner_commands(const Server& s, ServerStop& out) {
     out.owner_text = "systemd unit " + name;
     out.stop = {"sudo systemctl stop " + name};
     out.disable = {"sudo systemctl disable " + name};
+  } else if ((kind == OwnerKind::kDocker || kind == OwnerKind::kPodman) && s.container &&
+             s.container->created_by_unit) {
+    // The unit's `docker run` would create the container again.
+    const std::string& unit = *s.container->created_by_unit;
+    out.owner_text = container_words(s, word, id) + ", created by systemd unit " + unit;
+    out.stop = {"sudo systemctl stop " + unit};
+    out.disable = {"sudo systemctl disable " + unit};
   } else if (kind == OwnerKind::kDocker || kind == OwnerKind::kPodman) {
-    out.owner_text = word + " container " + id;
+    out.owner_text = container_words(s, word, id);
     out.stop = {word + " stop " + id};
-    out.disable = {word + " update --restart=no " + id};
+    // "no" already: an update would change nothing.
+    if (!s.container || s.container->restart_policy != "no")
+      out.disable = {word + " update --restart=no " + id};
   } else if (kind == OwnerKind::kContainerd || kind == OwnerKind::kCriO) {
     out.owner_text = word + " container " + id;
     out.stop = {"sudo crictl stop " + id};
@@ -123,6 +154,12 @@ ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
     return out;
   }
   signal_commands(s, out);
+  // The container runs on without it: stopping or disabling the container
+  // would take the rest of it too; its command is what brings it back.
+  if (s.container && s.container_main == false) {
+    out.returns = container_returns(s);
+    return out;
+  }
   // Started at boot or by a policy: the durable fix keeps it from returning.
   if (has_owner && (s.auto_started || s.restarts_when_signalled)) out.disable = owner.disable;
   return out;

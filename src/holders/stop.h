@@ -6,6 +6,7 @@
 // process (or the owner) that holds the server's GPUs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct ServerStop {
   /// When the owner restarts what a signal stops and its owner cannot be
   /// stopped by gpu-triage itself (Kubernetes): why `free` will not act.
   std::optional<std::string> manual_only;
+  /// Where it comes back from when no command here keeps it away (its
+  /// container's command, which runs on without it); empty otherwise.
+  std::string returns;
   /// Every command, stop then disable: what the plan lists.
   std::vector<std::string> all() const;
 };

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/container_info.h"
 #include "model/owner_kind.h"
 
 namespace gt {
@@ -92,7 +93,15 @@ struct Server {
   /// "Kubernetes pod" (its controller recreates it); null: not known.
   std::optional<std::string> restart_policy;
   bool restarts_when_signalled = false;  ///< the policy above brings it back
-  bool graphics_only = false;            ///< display server, compositor, browser...
+  /// Its Docker container as the runtime records it (owner_kind docker).
+  std::optional<ContainerInfo> container;
+  /// The server is its container's main process: the container's PID 1 is
+  /// its launcher, or leads to it through only children (a wrapper, an init
+  /// like tini), so the container ends when it does. False when the PID 1
+  /// runs other processes too (a start script that started it in the
+  /// background); null when the container's PID 1 is not known.
+  std::optional<bool> container_main;
+  bool graphics_only = false;  ///< display server, compositor, browser...
   /// Why grouping stopped short (a /proc entry unreadable, a capture), if it did.
   std::optional<std::string> grouping_note;
   bool operator==(const Server&) const = default;

@@ -378,6 +378,23 @@ J nvml_json(const NvmlStatus& n, bool capture) {
            {"missing_symbols", n.missing_symbols}};
 }
 
+J container_json(const ContainerInfo& c) {
+  J mounts = J::array();
+  for (const ContainerMount& m : c.mounts)
+    mounts.push_back({{"source", m.source}, {"destination", m.destination}});
+  return {{"id", c.id},
+          {"name", opt(c.name)},
+          {"created", iso_time(c.created_unix_s)},
+          {"created_unix_s", opt(c.created_unix_s)},
+          {"command", opt(c.command)},
+          {"image", opt(c.image)},
+          {"init_pid", opt(c.init_pid)},
+          {"mounts", mounts},
+          {"restart_policy", opt(c.restart_policy)},
+          {"auto_remove", opt(c.auto_remove)},
+          {"created_by_unit", opt(c.created_by_unit)}};
+}
+
 J servers_json(const std::optional<std::vector<Server>>& servers) {
   if (!servers) return nullptr;
   J arr = J::array();
@@ -430,6 +447,8 @@ J servers_json(const std::optional<std::vector<Server>>& servers) {
                    {"owner_name", opt(s.owner_name)},
                    {"restart_policy", opt(s.restart_policy)},
                    {"restarts_when_signalled", s.restarts_when_signalled},
+                   {"container", s.container ? container_json(*s.container) : J(nullptr)},
+                   {"container_main", opt(s.container_main)},
                    {"graphics_only", s.graphics_only},
                    {"grouping_note", opt(s.grouping_note)},
                    {"identity_notes", s.identity_notes}});

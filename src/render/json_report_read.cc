@@ -396,6 +396,30 @@ ServerGpu server_gpu_of(const J& j, const std::string& path) {
   return g;
 }
 
+ContainerMount container_mount_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  ContainerMount m;
+  o.get("source", m.source);
+  o.get("destination", m.destination);
+  return m;
+}
+
+ContainerInfo container_of(const J& j, const std::string& path) {
+  Obj o(j, path);
+  ContainerInfo c;
+  o.get("id", c.id);
+  o.get("name", c.name);
+  o.get("created_unix_s", c.created_unix_s);
+  o.get("command", c.command);
+  o.get("image", c.image);
+  o.get("init_pid", c.init_pid);
+  if (const J* m = o.find("mounts")) read_each(*m, o.at("mounts"), c.mounts, container_mount_of);
+  o.get("restart_policy", c.restart_policy);
+  o.get("auto_remove", c.auto_remove);
+  o.get("created_by_unit", c.created_by_unit);
+  return c;
+}
+
 Server server_of(const J& j, const std::string& path) {
   Obj o(j, path);
   Server s;
@@ -428,6 +452,9 @@ Server server_of(const J& j, const std::string& path) {
   o.get("owner_name", s.owner_name);
   o.get("restart_policy", s.restart_policy);
   o.get("restarts_when_signalled", s.restarts_when_signalled);
+  if (const J* c = o.find("container"); c && !c->is_null())
+    s.container = container_of(*c, o.at("container"));
+  o.get("container_main", s.container_main);
   o.get("graphics_only", s.graphics_only);
   o.get("grouping_note", s.grouping_note);
   o.get("identity_notes", s.identity_notes);

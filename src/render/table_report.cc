@@ -451,13 +451,19 @@ std::string server_line(const Server& sv) {
   if (sv.root_pid && (sv.members.size() > 1 || sv.members.front().pid != *sv.root_pid))
     line += fmt::format(" under launcher PID {}", *sv.root_pid);
   for (const ServerProcess& w : sv.wrappers) line += fmt::format(", wrapper PID {}", w.pid);
-  if (sv.supervisor) line += fmt::format("; owner process PID {}", sv.supervisor->pid);
+  const ContainerInfo* c = sv.container ? &*sv.container : nullptr;
+  if (sv.supervisor)
+    line += fmt::format("; owner process PID {}{}", sv.supervisor->pid,
+                        c && c->init_pid == sv.supervisor->pid ? " (the container's PID 1)" : "");
   if (sv.owner_kind && sv.owner_name) {
     const std::string k = owner_kind_name(*sv.owner_kind);
-    line += "; " + (*sv.owner_kind == OwnerKind::kSystemdUnit ? "unit " + *sv.owner_name
-                    : container_owner(*sv.owner_kind) ? k + " " + sv.owner_name->substr(0, 12)
-                                                      : k + " " + *sv.owner_name);
+    line +=
+        "; " + (*sv.owner_kind == OwnerKind::kSystemdUnit ? "unit " + *sv.owner_name
+                : container_owner(*sv.owner_kind)
+                    ? k + " " + (c && c->name ? *c->name + " " : "") + sv.owner_name->substr(0, 12)
+                    : k + " " + *sv.owner_name);
     if (sv.restart_policy) line += " (" + *sv.restart_policy + ")";
+    if (c && c->created_by_unit) line += ", created by " + *c->created_by_unit;
   }
   if (sv.started_after_boot_s)
     line += fmt::format("; started {} s after boot{}", *sv.started_after_boot_s,

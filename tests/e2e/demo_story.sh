@@ -1,7 +1,7 @@
 # make demo tells the story (issues 25, 52): scripts/demo runs the story
 # scenario with the job's output. Its text shows how the previous boot ended
-# (the Ceph pool's stall: hung tasks, no I/O error), the server and the unit
-# that started it, one driver release throughout with nvidia-smi's header
+# (the Ceph pool's stall: hung tasks, no I/O error), the job's container made
+# anew at boot and the server its start script started, one driver release throughout with nvidia-smi's header
 # explained, the new disk on /data, the job's data (intact, half done) and
 # the plan in the order the incident needed it; it fits 100 columns and names
 # no fixture path.
@@ -26,11 +26,22 @@ has "3 tasks blocked for more than 2 minutes in the previous boot's last minutes
 lacks "I/O errors"
 lacks "read-only"
 has "last write under /data: /data/hidden-states/kimi-k2.5/rows_18000-20000/data_18399.ckpt, 9 min before the previous boot ended"
-# The server: SGLang, Kimi-K2.5 at TP 8, auto-started by its unit, idle.
+# The container: made anew at boot by specforge.service (docker run --rm),
+# after the job's last write, so the local patch made in the old one is gone
+# (issue 52 item 3); its start script started SGLang (Kimi-K2.5, TP 8), idle.
+has "container specforge 7c3e9a1b2d4f created by specforge.service (docker run --rm: a new container each start); SGLang runs in it [docker config.v2.json]"
+has "SGLang started 41 s after boot by container specforge's command (auto-start, not a person), PID 3141"
+has "Container specforge (7c3e9a1b2d4f), which mounts /data, was created after the job last wrote: anything installed or patched by hand in the container the job ran in is gone"
 has "SGLang server TP=8, GPUs 0-7"
-has "unit sglang.service (Restart=always); started 41 s after boot (auto-start)"
+has "owner process PID 3120 (the container's PID 1); docker specforge 7c3e9a1b2d4f (Docker restart policy no), created by specforge.service; started 41 s after boot (auto-start)"
 has "model /models/Kimi-K2.5"
 has "0% utilization"
+# Stopping it stops SGLang only: the container is the job's and runs on;
+# the advice says what brings it back.
+has "take it out of that command (the image's start script) to keep it from coming back"
+lacks "docker stop"
+lacks "docker update"
+lacks "systemctl stop specforge.service"
 # Issue 46: the driver is 590.48.01 throughout (an NVML that answers and eight
 # live CUDA processes prove it), so no split and no CUDA failure is told; the
 # operator's header (NVIDIA-SMI 565.57.01, Driver Version 590.48.01) is
@@ -51,18 +62,20 @@ has "prepare_hidden_states.py"
 # The plan in the order the incident needed it (written from its facts, as
 # docs/physics.md and the story's scenario record them): free the GPUs from the
 # auto-started server for good, find what ended the boot and whether the
-# storage under the VM is fixed, then resume the job.
+# storage under the VM is fixed, re-apply what the old container had, then
+# resume the job.
 steps=$(sed -n '/^what to do/,$p' "$TMP/out" | grep -E '^ ?[0-9]+\. ' || true)
-want=("1. Stop the idle SGLang server (systemd unit sglang.service"
+want=("1. Stop the idle SGLang server (docker container specforge (7c3e9a1b2d4f)"
   "2. The previous boot ended abruptly"
   "3. 3 tasks blocked for more than 2 minutes"
-  "4. hidden-states/kimi-k2.5: 18912 samples not started")
+  "4. Container specforge (7c3e9a1b2d4f), which mounts /data, was created after the job last wrote"
+  "5. hidden-states/kimi-k2.5: 18912 samples not started")
 [[ "$(wc -l <<<"$steps")" == "${#want[@]}" ]] || fail "the plan has other steps: $steps"
 for i in "${!want[@]}"; do
   line=$(sed -n "$((i + 1))p" <<<"$steps")
   [[ "$line" == *"${want[$i]}"* ]] || fail "step $((i + 1)) is not '${want[$i]}': $steps"
 done
-has "\$ systemctl stop sglang.service \$ systemctl disable sglang.service"
+has "\$ kill 3141 # SIGTERM to the launcher of PIDs 3187 3188 3189 3190 3191 3192 3193 3194"
 # The first screen carries the answer (issue 52 item 5).
 head -24 "$TMP/out" | grep -q '^do first' || fail "no first step in the first 24 lines"
 if grep -nE '\.gt-fixture|tests/scenarios|story/root|with-mock\.|not in the fixture|not read:' "$TMP/out" "$TMP/err"; then

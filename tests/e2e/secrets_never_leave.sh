@@ -45,7 +45,7 @@ secrets=(PLANTED01dash PLANTED02dash PLANTED03pem PLANTED03body PLANTED04pass AK
   PLANTED12tok PLANTED13tok PLANTED14key PLANTED15cookie PLANTED16xapi PLANTED17bearer
   PLANTED18curl PLANTED19curl PLANTED20abcdef PLANTED21slack PLANTED22abcdef PLANTED22cfg
   PLANTED23dsn PLANTED24hook PLANTED25abcdef PLANTED26dbpass PLANTED27unit PLANTED28drop
-  PLANTED29drop)
+  PLANTED29drop PLANTED30dock PLANTED31dock PLANTED32dock)
 # Harmless values, and the outputs that must still show each.
 harmless=(/models/tok-safe1 "--kv-cache-dtype fp8" "--key-cache-dtype fp8" "--max-num-batched-tokens 8192"
   bucket-safe2/llama /run/keys/safe3)
@@ -130,8 +130,9 @@ assert any(r["member"] == "bug-report/nvidia-bug-report.log.gz" for r in m["reda
     any("nvidia-bug-report.log.gz left out" in n for n in m["notes"]), m["notes"]
 PY
 
-# 3. A unit file and its drop-in (the story's tree), a worker's environ.
-cp -a "$GT_SOURCE_DIR/tests/scenarios/story/root" "$TMP/root"
+# 3. A unit file and its drop-in (incident-story's tree: sglang.service),
+#    a worker's environ.
+cp -a "$GT_SOURCE_DIR/tests/scenarios/incident-story/root" "$TMP/root"
 unit="$TMP/root/etc/systemd/system/sglang.service"
 sed -i 's|^Environment=CUDA_DEVICE_ORDER=PCI_BUS_ID|&\nExecStartPost=/usr/bin/curl -u admin:PLANTED27unit http://127.0.0.1:30000/health|' "$unit"
 mkdir -p "$unit.d"
@@ -146,6 +147,32 @@ grep -q 'curl -u <redacted> http://127.0.0.1:30000/health' "$TMP/story/root/etc/
 run story --root "$TMP/root" --no-state --json
 cp "$TMP/out" "$TMP/story.json"
 leaks "triage JSON of a unit" "$TMP/story.json"
+
+# 3b. A Docker container's record (the story's tree: config.v2.json keeps
+#     the container's environment, `docker run --env`), read for the
+#     server's container and so copied into the bundle.
+cp -a "$GT_SOURCE_DIR/tests/scenarios/story/root" "$TMP/droot"
+cfg=$(ls "$TMP"/droot/var/lib/docker/containers/*/config.v2.json)
+"$PYTHON" - "$cfg" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["Config"]["Env"] += ["AWS_SECRET_ACCESS_KEY=PLANTED30dock", "HF_TOKEN=hf_PLANTED31dockabcdefghijklmnop",
+                       "OPENAI_API_KEY=sk-proj-PLANTED32dockabcdefghijklmnop"]
+json.dump(c, open(sys.argv[1], "w"))
+PY
+run story bundle -o "$TMP/docker.tar.zst" --root "$TMP/droot" --no-state
+expect_rc 0
+mkdir "$TMP/docker" && tar -xf "$TMP/docker.tar.zst" -C "$TMP/docker"
+leaks "bundle of a container's record" "$TMP/docker"
+dcfg=$(ls "$TMP"/docker/root/var/lib/docker/containers/*/config.v2.json 2>/dev/null || true)
+if [[ -z "$dcfg" ]]; then
+  failures+=("bundle: the container's record is not in it")
+else
+  survives "bundle of a container's record" "$dcfg" "specforge:kimi-k2.5" "/workspace/start.sh"
+fi
+run story --root "$TMP/droot" --no-state --json
+cp "$TMP/out" "$TMP/docker.json"
+leaks "triage JSON of a container" "$TMP/docker.json"
 
 # 4. serve: /healthz and /metrics.
 start_serve "$TMP/scenario.json" --root / --no-kernel-log --sample 0 --no-state

@@ -1328,6 +1328,15 @@ def docker_restart(path):
     write(root, f"var/lib/docker/containers/{TGI_CONTAINER}/hostconfig.json",
           '{"Binds":["/data:/data"],"NetworkMode":"bridge","RestartPolicy":'
           '{"Name":"always","MaximumRetryCount":0},"Runtime":"nvidia"}')
+    # `docker run -d --restart always --init --name tgi-mistral ...`: its PID
+    # 1 is docker-init (tini), whose only child is the launcher.
+    write(root, f"var/lib/docker/containers/{TGI_CONTAINER}/config.v2.json", json.dumps({
+        "State": {"Running": True, "Pid": 6050, "StartedAt": "2026-01-01T00:00:20.4Z"},
+        "ID": TGI_CONTAINER, "Created": "2026-01-01T00:00:20.1Z", "Path": "/tini",
+        "Args": ["--", "text-generation-launcher"], "Name": "/tgi-mistral",
+        "Config": {"Image": "ghcr.io/huggingface/text-generation-inference:3.0"},
+        "MountPoints": {"/data": {"Source": "/data", "Destination": "/data", "RW": True,
+                                  "Type": "bind"}}}, separators=(",", ":")))
     devs = [h100("docker-restart", i) for i in range(2)]
     for r, d in enumerate(devs):
         pid = 6101 + r
@@ -1680,26 +1689,129 @@ def story_disks(root):
                 (6, 2113002, " vda: vda1")])
 
 
+# The job's container (story): specforge.service runs `docker run --rm --name
+# specforge` at every boot (the pattern of Docker's "start containers
+# automatically" with a process manager: ExecStartPre removes a leftover of
+# the same name), so the VM's restart made a new container and the old one,
+# with the local patch made in it, was gone. The image's command
+# /workspace/start.sh starts SGLang in the background and keeps the
+# container up with `sleep infinity`: SGLang is started by the container,
+# not by a person. The host's PIDs of the container's processes, as NVML and
+# the host's /proc number them.
+SPECFORGE_ID = ("7c3e9a1b2d4f" + "5e6a8b9c0d1e2f3a" * 4)[:64]
+SPECFORGE_CG = f"/system.slice/docker-{SPECFORGE_ID}.scope"
+SPECFORGE_CREATED = BTIME + 29  # 00:00:29.81 UTC
+DOCKER_RUN = ["/usr/bin/docker", "run", "--rm", "--name", "specforge", "--gpus", "all",
+              "--ipc=host", "--shm-size=64g", "-v", "/data:/data", "-v", "/models:/models:ro",
+              "-p", "30000:30000", "--env", "HF_TOKEN", "specforge:kimi-k2.5"]
+SPECFORGE_UNIT = f"""[Unit]
+Description=SpecForge job container (Kimi-K2.5 drafter data)
+After=docker.service nvidia-persistenced.service
+Requires=docker.service
+
+[Service]
+Environment=HF_TOKEN=hf_QmVyIHNlY3JldCB0b2tlbiBmb3IgdGVzdHM
+ExecStartPre=-/usr/bin/docker rm -f specforge
+ExecStart={" ".join(DOCKER_RUN)}
+ExecStop=/usr/bin/docker stop specforge
+Restart=always
+RestartSec=10
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def specforge_container(root, launcher_start_s):
+    """The story's server as it really ran: in the job's container, started
+    by the image's start script (see SPECFORGE_ID)."""
+    os.remove(os.path.join(root, "etc/systemd/system/multi-user.target.wants/sglang.service"))
+    os.remove(os.path.join(root, "etc/systemd/system/sglang.service"))
+    write(root, "etc/systemd/system/specforge.service", SPECFORGE_UNIT)
+    symlink(root, "etc/systemd/system/multi-user.target.wants/specforge.service",
+            "../specforge.service")
+    proc(root, 2950, "containerd", ["/usr/bin/containerd"], 1, 0, 9.0,
+         "/system.slice/containerd.service")
+    proc(root, 3010, "dockerd", ["/usr/bin/dockerd", "-H", "fd://",
+                                 "--containerd=/run/containerd/containerd.sock"], 1, 0, 10.0,
+         "/system.slice/docker.service")
+    proc(root, 3080, "docker", DOCKER_RUN, 1, 0, 29.0, "/system.slice/specforge.service")
+    proc(root, 3100, "containerd-shim", ["/usr/bin/containerd-shim-runc-v2", "-namespace",
+                                         "moby", "-id", SPECFORGE_ID, "-address",
+                                         "/run/containerd/containerd.sock"], 1, 0, 29.9,
+         "/system.slice/containerd.service")
+    proc(root, 3120, "start.sh", ["/bin/bash", "/workspace/start.sh"], 3100, 0, 30.0,
+         SPECFORGE_CG)
+    proc(root, 3142, "sleep", ["sleep", "infinity"], 3120, 0, 30.1, SPECFORGE_CG)
+    proc(root, LAUNCHER_PID, "python3", STORY_SGLANG_CMD, 3120, 0, launcher_start_s,
+         SPECFORGE_CG, threads=64, vsize_kb=9800000, rss_kb=1900000)
+    for r, pid in enumerate(SGLANG_PIDS):
+        proc(root, pid, "sglang::scheduler", [f"sglang::scheduler_TP{r}"],
+             LAUNCHER_PID, 0, launcher_start_s + 6.5 + 0.01 * r, SPECFORGE_CG, threads=140,
+             vsize_kb=152000000, rss_kb=6100000)
+    mount = lambda src, rw: {"Source": src, "Destination": src, "RW": rw, "Name": "",
+                             "Driver": "", "Type": "bind", "Propagation": "rprivate",
+                             "Spec": {"Type": "bind", "Source": src, "Target": src}}
+    config = {
+        "StreamConfig": {},
+        "State": {"Running": True, "Paused": False, "Restarting": False, "OOMKilled": False,
+                  "Dead": False, "Pid": 3120, "ExitCode": 0, "Error": "",
+                  "StartedAt": "2026-01-01T00:00:30.041723519Z",
+                  "FinishedAt": "0001-01-01T00:00:00Z", "Health": None},
+        "ID": SPECFORGE_ID, "Created": "2026-01-01T00:00:29.812406215Z",
+        "Managed": False, "Path": "/workspace/start.sh", "Args": [],
+        "Config": {"Hostname": SPECFORGE_ID[:12], "User": "", "Tty": False,
+                   "Env": ["HF_TOKEN=hf_QmVyIHNlY3JldCB0b2tlbiBmb3IgdGVzdHM",
+                           "PATH=/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:"
+                           "/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                           "NVIDIA_VISIBLE_DEVICES=all"],
+                   "Cmd": ["/workspace/start.sh"], "Image": "specforge:kimi-k2.5",
+                   "WorkingDir": "/workspace", "Entrypoint": None},
+        "Image": "sha256:" + "4d2e" * 16, "Name": "/specforge", "RestartCount": 0,
+        "Driver": "overlay2", "Platform": "linux",
+        "MountPoints": {"/data": mount("/data", True), "/models": mount("/models", False)},
+    }
+    hostconfig = {
+        "Binds": ["/data:/data", "/models:/models:ro"], "NetworkMode": "bridge",
+        "PortBindings": {"30000/tcp": [{"HostIp": "", "HostPort": "30000"}]},
+        "RestartPolicy": {"Name": "no", "MaximumRetryCount": 0}, "AutoRemove": True,
+        "IpcMode": "host", "ShmSize": 68719476736, "Runtime": "runc",
+        "DeviceRequests": [{"Driver": "", "Count": -1, "DeviceIDs": None,
+                            "Capabilities": [["gpu"]], "Options": {}}],
+    }
+    d = f"var/lib/docker/containers/{SPECFORGE_ID}/"
+    write(root, d + "config.v2.json", json.dumps(config, separators=(",", ":")))
+    write(root, d + "hostconfig.json", json.dumps(hostconfig, separators=(",", ":")))
+
+
+def story_entries():
+    """The previous boot as the story's journal has it: the job's container
+    started by its unit, then the storage stall."""
+    return [journal_entry(PREV_START, "Linux version 6.1.0-28-amd64"),
+            journal_entry(PREV_START + 30, "Started specforge.service - SpecForge job "
+                          "container (Kimi-K2.5 drafter data).", "systemd", 1)
+            ] + storm_entries()
+
+
 def story(path):
     """make demo: incident-story's node (the Ceph pool under the VM filled
-    up, writes paused, tasks hung and the VM was killed; SGLang serving
-    Kimi-K2.5 auto-started by its unit 41 s after boot; driver 590.48.01,
-    open module) with the disks of the morning after: /data migrated to a
+    up, writes paused, tasks hung and the VM was killed) as it really ran:
+    the job's container made anew at boot by specforge.service, SGLang
+    serving Kimi-K2.5 started in it by the image's start script 41 s after
+    boot; driver 590.48.01, open module; with the disks of the morning after: /data migrated to a
     new 15.36 TB NVMe and mounted. scripts/demo adds the job's output on
     /data (37,312 samples planned, 18,400 written at 1.09 a second, intact)."""
     s = after_crash(path, launcher_start_s=41.0)
     root = os.path.join(path, "root")
     this_boot(root)
     fixture_clock(root, NOW)
-    fixture_journal(root, ordinary_entries() + storm_entries())
+    fixture_journal(root, story_entries())
     story_disks(root)
-    # The story's server writes its crash dumps to /data.
-    write(root, f"proc/{LAUNCHER_PID}/cmdline", "\0".join(STORY_SGLANG_CMD) + "\0")
-    write(root, "etc/systemd/system/sglang.service",
-          SGLANG_UNIT.replace(" ".join(SGLANG_CMD), " ".join(STORY_SGLANG_CMD)))
+    specforge_container(root, 41.0)
     s["description"] = ("the story: the Ceph pool under the VM filled up (writes "
-                        "paused, tasks hung) and the VM was killed; sglang.service "
-                        "auto-started SGLang (Kimi-K2.5, TP 8) 41 s after boot; driver "
+                        "paused, tasks hung) and the VM was killed; at boot specforge.service "
+                        "made the job's container anew (docker run --rm), whose start script "
+                        "started SGLang (Kimi-K2.5, TP 8) 41 s after boot; driver "
                         "590.48.01 throughout; /data migrated to a new 15.36 TB NVMe, "
                         "mounted")
     s.update(story_cuda_probe())

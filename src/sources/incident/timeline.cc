@@ -79,11 +79,25 @@ void newest_file_line(Incident& in, const NewestFile& nf) {
   add(in, nf.mtime_unix_s, what, source);
 }
 
+/// A GPU server's container, created when its runtime's record says (a
+/// container created after the crash is a new one).
+void container_line(Incident& in, const ContainerInfo& c, const Server& s) {
+  if (!c.created_unix_s) return;
+  add(in, c.created_unix_s,
+      fmt::format("container {}{} created{}{}; {} runs in it", c.name ? *c.name + " " : "",
+                  c.id.substr(0, 12), c.created_by_unit ? " by " + *c.created_by_unit : "",
+                  c.auto_remove == true ? " (docker run --rm: a new container each start)" : "",
+                  s.kind),
+      "docker config.v2.json");
+}
+
 void server_line(Incident& in, const Server& s) {
   std::string what = s.kind + " started";
   if (s.started_after_boot_s) what += fmt::format(" {} s after boot", *s.started_after_boot_s);
   if (s.owner_kind == OwnerKind::kSystemdUnit && s.owner_name)
     what += " by " + *s.owner_name;
+  else if (s.container && s.container->name)
+    what += " by container " + *s.container->name + "'s command";
   else if (s.owner_kind && s.owner_name)
     what +=
         " by " + std::string(owner_kind_name(*s.owner_kind)) + " " + s.owner_name->substr(0, 12);
@@ -126,8 +140,16 @@ void build_timeline(Incident& in, const std::optional<std::vector<Server>>& serv
   std::string id = in.boot_id ? " (boot id " + in.boot_id->substr(0, 13) + ")" : "";
   if (in.boot_time_unix_s || in.boot_id)
     add(in, in.boot_time_unix_s, "this boot" + id + up, "/proc/stat");
-  for (const Server& s : servers.value_or(std::vector<Server>{}))
-    if (!s.graphics_only) server_line(in, s);
+  std::vector<std::string> containers;
+  for (const Server& s : servers.value_or(std::vector<Server>{})) {
+    if (s.graphics_only) continue;
+    if (s.container &&
+        std::find(containers.begin(), containers.end(), s.container->id) == containers.end()) {
+      containers.push_back(s.container->id);
+      container_line(in, *s.container, s);
+    }
+    server_line(in, s);
+  }
   sort_timeline(in.timeline);
 }
 

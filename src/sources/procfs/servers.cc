@@ -17,6 +17,7 @@
 
 #include "holders/identity.h"
 #include "holders/server_flags.h"
+#include "sources/procfs/docker_container.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/process_tree.h"
 #include "sources/procfs/server_identity.h"
@@ -109,12 +110,15 @@ void set_owner(Server& s, const GpuProcess& first, const FsRoot* root) {
     s.owner_kind = OwnerKind::kSystemdUserUnit;
     return;
   }
-  if (root)
-    if (std::optional<RestartPolicy> r =
-            owner_restart_policy(*root, first.owner->kind, first.owner->name)) {
-      s.restart_policy = r->text;
-      s.restarts_when_signalled = r->restarts;
-    }
+  if (!root) return;
+  if (first.owner->kind == OwnerKind::kDocker)
+    s.container = read_docker_container(*root, first.owner->name);
+  if (std::optional<RestartPolicy> r =
+          s.container ? docker_restart_policy(*s.container)
+                      : owner_restart_policy(*root, first.owner->kind, first.owner->name)) {
+    s.restart_policy = r->text;
+    s.restarts_when_signalled = r->restarts;
+  }
 }
 
 void set_times(Server& s, const std::optional<ProcInfo>& root_info, std::optional<int64_t> btime,
@@ -201,6 +205,39 @@ std::optional<RestartPolicy> systemd_restart_policy(const FsRoot& root, const st
   return RestartPolicy{"Restart=" + policy, policy != "no"};
 }
 
+/// What brings a containerised server back after a signal: nothing the
+/// runtime sees when its container runs on without it; the unit that
+/// creates the container when the server is the container's main process.
+/// Whether the container's PID 1 leads to the launcher through only
+/// children; null when its PID 1 or the launcher is not in the table.
+std::optional<bool> leads_only_to(const ProcTable& table, uint32_t init, uint32_t launcher) {
+  uint32_t at = init;
+  for (int depth = 0; depth < 64; ++depth) {
+    if (at == launcher) return true;
+    if (!table.procs.count(at)) return std::nullopt;
+    auto kids = table.children.find(at);
+    if (kids == table.children.end() || kids->second.size() != 1) return false;
+    at = kids->second.front();
+  }
+  return std::nullopt;
+}
+
+void container_restart(Server& s, const FsRoot& root, const ProcTable& table) {
+  if (s.container->init_pid && s.root_pid && table.complete)
+    s.container_main = leads_only_to(table, *s.container->init_pid, *s.root_pid);
+  const std::optional<bool> main = s.container_main;
+  if (main == false) {
+    s.restarts_when_signalled = false;
+    return;
+  }
+  if (main != true || !s.container->created_by_unit) return;
+  const std::string& unit = *s.container->created_by_unit;
+  if (std::optional<RestartPolicy> r = systemd_restart_policy(root, unit)) {
+    s.restart_policy = unit + " " + r->text + ", which creates the container again";
+    s.restarts_when_signalled = r->restarts;
+  }
+}
+
 }  // namespace
 
 std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const FsRoot* root) {
@@ -275,6 +312,9 @@ std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const
     if (!s.port && s.recognised && (s.port = default_port(s.kind))) s.port_source = "default port";
     sum_gpus(s);
     set_owner(s, *firsts.front(), root);
+    if (s.container && s.container->name)
+      s.container->created_by_unit = unit_running_container(*root, table, *s.container->name);
+    if (s.container) container_restart(s, *root, table);
     set_times(s, root_info, btime, firsts);
     s.graphics_only = std::all_of(s.members.begin(), s.members.end(),
                                   [](const ServerMember& m) { return m.type == "graphics"; });
@@ -286,20 +326,18 @@ std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const
   return out;
 }
 
+std::optional<RestartPolicy> docker_restart_policy(const ContainerInfo& c) {
+  if (!c.restart_policy) return std::nullopt;
+  return RestartPolicy{"Docker restart policy " + *c.restart_policy, *c.restart_policy != "no"};
+}
+
 std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, OwnerKind kind,
                                                   const std::string& name) {
   if (kind == OwnerKind::kKubernetesPod)
     return RestartPolicy{"Kubernetes pod: the kubelet or the pod's controller restarts it", true};
   if (kind == OwnerKind::kDocker) {
-    Result<std::string> cfg = root.read("/var/lib/docker/containers/" + name + "/hostconfig.json");
-    if (!cfg) return std::nullopt;
-    size_t at = cfg->find("\"RestartPolicy\"");
-    size_t n = at == std::string::npos ? at : cfg->find("\"Name\":\"", at);
-    if (n == std::string::npos) return std::nullopt;
-    n += 8;
-    std::string policy = cfg->substr(n, cfg->find('"', n) - n);
-    if (policy.empty()) policy = "no";
-    return RestartPolicy{"Docker restart policy " + policy, policy != "no"};
+    std::optional<ContainerInfo> c = read_docker_container(root, name);
+    return c ? docker_restart_policy(*c) : std::nullopt;
   }
   if (kind != OwnerKind::kSystemdUnit) return std::nullopt;
   return systemd_restart_policy(root, name);

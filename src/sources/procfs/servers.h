@@ -31,6 +31,9 @@ struct RestartPolicy {
   std::string text;
   bool restarts = false;
 };
+/// A Docker container's restart policy as a RestartPolicy; nullopt when
+/// its hostconfig.json was not read.
+std::optional<RestartPolicy> docker_restart_policy(const ContainerInfo& c);
 std::optional<RestartPolicy> owner_restart_policy(const FsRoot& root, OwnerKind kind,
                                                   const std::string& name);
 
