@@ -253,6 +253,7 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
   snap.kernel_module_version = read_kernel_module_version(root);
   snap.kernel_release = root.read_optional_trimmed("/proc/sys/kernel/osrelease");
   snap.nvidia_smi = read_nvidia_smi_binaries(root);
+  if (snap.servers) add_container_nvidia_smi(root, *snap.servers, *snap.nvidia_smi);
   snap.nvidia_modules = read_nvidia_modules(root);
   snap.nvidia_services = read_nvidia_services(root);
   snap.nvidia_services_read = true;

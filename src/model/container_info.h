@@ -21,11 +21,14 @@ struct ContainerMount {
 };
 
 struct ContainerInfo {
-  std::string id;                             ///< 64 hex digits
-  std::optional<std::string> name;            ///< without Docker's leading '/'
-  std::optional<int64_t> created_unix_s;      ///< "Created": a new id and time each `docker run`
-  std::optional<std::string> command;         ///< "Path" and "Args": what its PID 1 runs
-  std::optional<std::string> image;           ///< Config.Image as given to `docker run`
+  std::string id;                         ///< 64 hex digits
+  std::optional<std::string> name;        ///< without Docker's leading '/'
+  std::optional<int64_t> created_unix_s;  ///< "Created": a new id and time each `docker run`
+  std::optional<std::string> command;     ///< "Path" and "Args": what its PID 1 runs
+  std::optional<std::string> image;       ///< Config.Image as given to `docker run`
+  /// PATH from Config.Env (the only variable kept: the others may hold
+  /// secrets): where a shell in the container finds its programs.
+  std::optional<std::string> path_env;
   std::optional<uint32_t> init_pid;           ///< State.Pid: its PID 1 as the host numbers it
   std::vector<ContainerMount> mounts;         ///< MountPoints, by destination
   std::optional<std::string> restart_policy;  ///< "no", "always", "unless-stopped", "on-failure"

@@ -75,8 +75,12 @@ struct GpuProcess {
 
 /// An nvidia-smi binary on the PATH and the release it was built from.
 struct NvidiaSmiBinary {
-  std::string path;                    ///< as the node names it
+  std::string path;                    ///< as the node (or its container) names it
   std::optional<std::string> release;  ///< "565.57.01"; null: not found in its bytes
+  /// The GPU server's Docker container it is on the PATH of (its name, else
+  /// its short id: what `docker exec` takes), read in that container's
+  /// root; null: the node's own.
+  std::optional<std::string> container;
   bool operator==(const NvidiaSmiBinary&) const = default;
 };
 

@@ -192,7 +192,7 @@ J nvidia_smi_json(const std::optional<std::vector<NvidiaSmiBinary>>& bins) {
   if (!bins) return nullptr;
   J out = J::array();
   for (const NvidiaSmiBinary& b : *bins)
-    out.push_back({{"path", b.path}, {"release", opt(b.release)}});
+    out.push_back({{"path", b.path}, {"release", opt(b.release)}, {"container", opt(b.container)}});
   return out;
 }
 
@@ -388,6 +388,7 @@ J container_json(const ContainerInfo& c) {
           {"created_unix_s", opt(c.created_unix_s)},
           {"command", opt(c.command)},
           {"image", opt(c.image)},
+          {"path_env", opt(c.path_env)},
           {"init_pid", opt(c.init_pid)},
           {"mounts", mounts},
           {"restart_policy", opt(c.restart_policy)},

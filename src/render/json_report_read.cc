@@ -104,6 +104,7 @@ NvidiaSmiBinary nvidia_smi_of(const J& j, const std::string& path) {
   NvidiaSmiBinary b;
   o.get("path", b.path);
   o.get("release", b.release);
+  o.get("container", b.container);
   return b;
 }
 
@@ -412,6 +413,7 @@ ContainerInfo container_of(const J& j, const std::string& path) {
   o.get("created_unix_s", c.created_unix_s);
   o.get("command", c.command);
   o.get("image", c.image);
+  o.get("path_env", c.path_env);
   o.get("init_pid", c.init_pid);
   if (const J* m = o.find("mounts")) read_each(*m, o.at("mounts"), c.mounts, container_mount_of);
   o.get("restart_policy", c.restart_policy);

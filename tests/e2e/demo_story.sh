@@ -50,7 +50,7 @@ has "driver 590.48.01 (NVML) kernel module 590.48.01 NVML library 590.48.01 CUDA
 lacks "differs from kernel module"
 lacks "cuInit 803"
 lacks "cuda.driver_mismatch"
-has "/usr/local/bin/nvidia-smi (first on PATH) is nvidia-smi 565.57.01, the driver 590.48.01: its header shows both"
+has "In container specforge, /usr/local/bin/nvidia-smi (first on its PATH) is nvidia-smi 565.57.01, the driver 590.48.01: its header shows both"
 # The disks are the story's own: / of the VM and the new 15.36 TB NVMe on /data.
 has "/ 132.0 GiB of 195.9 GiB free"
 has "/data 11.9 TiB of 13.8 TiB free"

@@ -1816,10 +1816,14 @@ def story(path):
                         "mounted")
     s.update(story_cuda_probe())
     # The incident's header read NVIDIA-SMI 565.57.01 under driver 590.48.01:
-    # the nvidia-smi first on PATH was a stale copy (left by an earlier
-    # install in /usr/local/bin), the driver's own is /usr/bin's (R4). Stand-
-    # ins carry the release as NVIDIA's binary does, before "<NVSMIV".
-    for rel, release in (("usr/local/bin/nvidia-smi", "565.57.01"),
+    # in the job's container the nvidia-smi first on PATH was the image's own
+    # (built on a 565 node, in /usr/local/bin), while the container toolkit
+    # mounts the driver's own as /usr/bin/nvidia-smi (R4); the VM has the
+    # driver's. The container's files as the host reaches them:
+    # /proc/<its PID 1>/root. Stand-ins carry the release as NVIDIA's binary
+    # does, before "<NVSMIV".
+    for rel, release in (("proc/3120/root/usr/local/bin/nvidia-smi", "565.57.01"),
+                         ("proc/3120/root/usr/bin/nvidia-smi", "590.48.01"),
                          ("usr/bin/nvidia-smi", "590.48.01")):
         write(root, rel, b"\x7fELF stand-in for nvidia-smi\0<TIME STAMP\0" + release.encode()
               + b"\0<NVSMIV\0", binary=True)

@@ -154,7 +154,13 @@ bool parse_docker_config(std::string_view text, ContainerInfo& c) {
   if (std::optional<std::string> created = text_of(*cfg, "Created"))
     c.created_unix_s = parse_rfc3339(*created);
   if (std::string cmd = joined_command(*cfg); !cmd.empty()) c.command = cmd;
-  if (const Json* config = member(*cfg, "Config")) c.image = text_of(*config, "Image");
+  if (const Json* config = member(*cfg, "Config")) {
+    c.image = text_of(*config, "Image");
+    if (const Json* env = member(*config, "Env"); env && env->is_array())
+      for (const Json& e : *env)
+        if (e.is_string() && e.get_ref<const std::string&>().starts_with("PATH="))
+          c.path_env = e.get<std::string>().substr(5);
+  }
   if (const Json* state = member(*cfg, "State"))
     if (const Json* pid = member(*state, "Pid"); pid && pid->is_number_unsigned() &&
                                                  pid->get<uint64_t>() > 0 &&

@@ -59,22 +59,48 @@ std::optional<std::string> nvidia_smi_release_in(std::string_view bytes) {
   return std::string(v);
 }
 
-std::vector<NvidiaSmiBinary> read_nvidia_smi_binaries(const FsRoot& root) {
-  std::vector<NvidiaSmiBinary> out;
+namespace {
+
+/// Every nvidia-smi in `dirs` as seen under `via` (a container's root, or
+/// "" for the node's), each real file once.
+void read_on_path(const FsRoot& root, const std::string& via, const std::vector<std::string>& dirs,
+                  const std::optional<std::string>& container, std::vector<NvidiaSmiBinary>& out) {
   std::vector<std::string> seen;  // real files, so a link is not counted twice
-  for (const std::string& dir : nvidia_smi_search_path(root)) {
+  for (const std::string& dir : dirs) {
     const std::string path = (dir.ends_with('/') ? dir : dir + "/") + "nvidia-smi";
-    Result<struct stat> st = root.stat(path);
+    Result<struct stat> st = root.stat(via + path);
     // A regular file; its mode is not judged: a bundle's tree keeps the
     // file, not its execute bit.
     if (!st || !S_ISREG(st->st_mode)) continue;
-    Result<std::string> real = root.resolve(path);
+    Result<std::string> real = root.resolve(via + path);
     const std::string key = real ? *real : path;
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
-    out.push_back({path, release_of_file(root, path)});
+    out.push_back({path, release_of_file(root, via + path), container});
   }
+}
+
+}  // namespace
+
+std::vector<NvidiaSmiBinary> read_nvidia_smi_binaries(const FsRoot& root) {
+  std::vector<NvidiaSmiBinary> out;
+  read_on_path(root, "", nvidia_smi_search_path(root), std::nullopt, out);
   return out;
+}
+
+void add_container_nvidia_smi(const FsRoot& root, const std::vector<Server>& servers,
+                              std::vector<NvidiaSmiBinary>& out) {
+  std::vector<std::string> done;
+  for (const Server& sv : servers) {
+    if (!sv.container || !sv.container->init_pid) continue;
+    const ContainerInfo& c = *sv.container;
+    if (std::find(done.begin(), done.end(), c.id) != done.end()) continue;
+    done.push_back(c.id);
+    // The name `docker exec` takes: its name, else its short id.
+    const std::string label = c.name.value_or(c.id.substr(0, 12));
+    read_on_path(root, "/proc/" + std::to_string(*c.init_pid) + "/root",
+                 split_path(c.path_env.value_or(kImagePath)), label, out);
+  }
 }
 
 }  // namespace gt

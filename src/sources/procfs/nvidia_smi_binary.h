@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/server.h"
 #include "model/snapshot.h"
 #include "util/fs_root.h"
 
@@ -36,5 +37,12 @@ std::optional<std::string> nvidia_smi_release_in(std::string_view bytes);
 /// Every nvidia-smi on the search path, first (the one a shell runs) first;
 /// empty when there is none.
 std::vector<NvidiaSmiBinary> read_nvidia_smi_binaries(const FsRoot& root);
+
+/// Appends, for each GPU server's Docker container whose PID 1 is known,
+/// every nvidia-smi on the container's PATH (its Config.Env, else the CUDA
+/// images' PATH) read in the container's root (/proc/PID/root): the one an
+/// operator's `docker exec` shell runs first, first.
+void add_container_nvidia_smi(const FsRoot& root, const std::vector<Server>& servers,
+                              std::vector<NvidiaSmiBinary>& out);
 
 }  // namespace gt

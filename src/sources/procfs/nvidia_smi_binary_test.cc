@@ -59,6 +59,34 @@ TEST(NvidiaSmiBinary, NoneIsEmptyAndABinaryWithoutTheMarkerHasNoRelease) {
   EXPECT_EQ(bins[0].release, std::nullopt);
 }
 
+// Issue 52 item 2: the operator's nvidia-smi ran in the job's container,
+// where the image's own copy came first on the container's PATH; the host
+// reaches the container's files through /proc/<its PID 1>/root.
+TEST(NvidiaSmiBinary, AServersContainerHasItsOwnPath) {
+  TempTree t;
+  exe(t, "/usr/bin/nvidia-smi", smi("590.48.01"));
+  exe(t, "/proc/3120/root/usr/local/bin/nvidia-smi", smi("565.57.01"));
+  exe(t, "/proc/3120/root/usr/bin/nvidia-smi", smi("590.48.01"));
+  exe(t, "/proc/3120/root/opt/other/nvidia-smi", smi("550.1.1"));  // not on its PATH
+  Server sv;
+  ContainerInfo& c = sv.container.emplace();
+  c.id = std::string(64, 'c');
+  c.name = "specforge";
+  c.init_pid = 3120;
+  c.path_env = "/usr/local/bin:/usr/bin";
+  Server no_pid = sv;
+  no_pid.container->init_pid.reset();
+  std::vector<NvidiaSmiBinary> bins = read_nvidia_smi_binaries(t.root());
+  add_container_nvidia_smi(t.root(), {sv, sv, no_pid}, bins);
+  ASSERT_EQ(bins.size(), 3u);  // the node's, then the container's two (once)
+  EXPECT_FALSE(bins[0].container);
+  EXPECT_EQ(bins[1].path, "/usr/local/bin/nvidia-smi");
+  EXPECT_EQ(bins[1].release, "565.57.01");
+  EXPECT_EQ(bins[1].container, "specforge");
+  EXPECT_EQ(bins[2].path, "/usr/bin/nvidia-smi");
+  EXPECT_EQ(bins[2].container, "specforge");
+}
+
 }  // namespace
 }  // namespace nvidia_smi_binary_test
 }  // namespace gt
