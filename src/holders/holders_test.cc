@@ -103,6 +103,23 @@ TEST(ServerStop, OwnerCommandsPerKind) {
   s.owner_kind = OwnerKind::kSlurmJob;
   s.owner_name = "123";
   EXPECT_EQ(server_stop(s, true, false).stop[0], "scancel 123");
+  // Names from /proc/PID/cgroup are one quoted word each; a wrapper's
+  // line break stays inside the comment.
+  s.owner_kind = OwnerKind::kSystemdUserUnit;
+  s.owner_name = "x;touch${IFS}PWNED;.service";
+  s.restarts_when_signalled = true;
+  EXPECT_EQ(
+      server_stop(s, true, false).disable,
+      std::vector<std::string>{
+          "systemctl --user disable 'x;touch${IFS}PWNED;.service'   # as the user who owns it"});
+  s.owner_kind = OwnerKind::kSystemdUnit;
+  s.owner_name = "foo\\x2dbar.service";
+  EXPECT_EQ(server_stop(s, true, true).disable,
+            std::vector<std::string>{"sudo systemctl disable 'foo\\x2dbar.service'"});
+  s.restarts_when_signalled = false;
+  Server looped = server({42}, 42);
+  looped.wrappers.push_back({41, "bash -c #\ntouch PWNED\nwhile :; do x; done"});
+  EXPECT_EQ(server_stop(looped, false, false).stop[0].find('\n'), std::string::npos);
   // A user session is not an owner to stop.
   s.owner_kind = OwnerKind::kUserSession;
   EXPECT_EQ(server_stop(s, true, false).stop[0], "kill 42   # SIGTERM");

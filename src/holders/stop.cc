@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "util/shell_word.h"
+#include "util/terminal_text.h"
+
 namespace gt {
 namespace {
 
@@ -19,17 +22,21 @@ void owner_commands(const Server& s, ServerStop& out) {
   const std::string word = owner_kind_name(kind);
   const std::string name = s.owner_name.value_or("?");
   const std::string id = name.substr(0, 12);
+  // The names come from /proc/PID/cgroup, which a user's delegated subtree
+  // names at will: each is one quoted word of the command.
+  const std::string name_word = shell_word(name);
+  const std::string id_word = shell_word(id);
   if (kind == OwnerKind::kSystemdUnit) {
     out.owner_text = "systemd unit " + name;
-    out.stop = {"sudo systemctl stop " + name};
-    out.disable = {"sudo systemctl disable " + name};
+    out.stop = {"sudo systemctl stop " + name_word};
+    out.disable = {"sudo systemctl disable " + name_word};
   } else if (kind == OwnerKind::kDocker || kind == OwnerKind::kPodman) {
     out.owner_text = word + " container " + id;
-    out.stop = {word + " stop " + id};
-    out.disable = {word + " update --restart=no " + id};
+    out.stop = {word + " stop " + id_word};
+    out.disable = {word + " update --restart=no " + id_word};
   } else if (kind == OwnerKind::kContainerd || kind == OwnerKind::kCriO) {
     out.owner_text = word + " container " + id;
-    out.stop = {"sudo crictl stop " + id};
+    out.stop = {"sudo crictl stop " + id_word};
   } else if (kind == OwnerKind::kKubernetesPod) {
     out.owner_text = "Kubernetes pod " + name;
     out.stop = {
@@ -40,11 +47,11 @@ void owner_commands(const Server& s, ServerStop& out) {
         "controls the pod"};
   } else if (kind == OwnerKind::kSystemdUserUnit) {
     out.owner_text = "user systemd unit " + name;
-    out.stop = {"systemctl --user stop " + name + "   # as the user who owns it"};
-    out.disable = {"systemctl --user disable " + name + "   # as the user who owns it"};
+    out.stop = {"systemctl --user stop " + name_word + "   # as the user who owns it"};
+    out.disable = {"systemctl --user disable " + name_word + "   # as the user who owns it"};
   } else if (kind == OwnerKind::kSlurmJob) {
     out.owner_text = "Slurm job " + name;
-    out.stop = {"scancel " + name};
+    out.stop = {"scancel " + name_word};
   } else {
     out.owner_text = word + " " + name;
   }
@@ -53,11 +60,13 @@ void owner_commands(const Server& s, ServerStop& out) {
 void signal_commands(const Server& s, ServerStop& out) {
   // The outermost thing that would start it again goes first: a restart
   // loop signalled after the launcher would run it again.
+  // The wrapper's command line in the comment as a terminal shows it: a
+  // line break in it would end the comment and start a command.
   for (const ServerProcess& w : s.wrappers)
     out.stop.push_back(
         fmt::format("kill {}   # SIGTERM first to its wrapper '{}', which would "
                     "start the launcher again",
-                    w.pid, w.cmdline.substr(0, 80)));
+                    w.pid, for_terminal(w.cmdline.substr(0, 80))));
   if (s.launcher_exited) {
     out.stop.push_back("kill " + pid_list(s) +
                        "   # SIGTERM to each worker: their launcher exited");
