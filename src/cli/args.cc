@@ -169,7 +169,8 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   app.add_flag("--cuda", o.cuda,
                "Also run CUDA on each GPU (gpu-triage cuda's probe: 256 MiB each, a 10 s "
                "deadline each, GPUs in use skipped) and judge what it proves")
-      ->excludes("--smi-xml");
+      ->excludes("--smi-xml")
+      ->excludes("--bundle");
   app.add_option("--python", o.python,
                  "Also judge the CUDA build of a job not started yet: PATH is its interpreter "
                  "(a venv's or conda env's bin/python); its site-packages are read, nothing is "

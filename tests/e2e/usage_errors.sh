@@ -28,6 +28,11 @@ for cmd in serve watch; do
   check_usage $cmd --bundle "$TMP/b.tar.zst"
   expect_out_contains "--bundle"
 done
+# --cuda runs CUDA on this machine's GPUs: never on a replay, whose verdict
+# it would change (a CRITICAL from the replaying machine's missing libcuda
+# before the new-operator trial of issues 48 and 49).
+check_usage --bundle "$TMP/b.tar.zst" --cuda
+expect_out_contains "--bundle excludes --cuda"
 check_usage free --yes --no-bundle --bundle-dir "$TMP/b"
 expect_out_contains "--bundle-dir and --no-bundle contradict each other"
 # A bundle's replay reads the tree's kernel log: a FILE would be lost
