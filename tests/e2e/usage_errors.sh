@@ -33,6 +33,12 @@ done
 # before the new-operator trial of issues 48 and 49).
 check_usage --bundle "$TMP/b.tar.zst" --cuda
 expect_out_contains "--bundle excludes --cuda"
+# --data and --python read this machine's folder and interpreter: never
+# judged as the recorded node's.
+check_usage --bundle "$TMP/b.tar.zst" --data "$TMP"
+expect_out_contains "--bundle excludes --data"
+check_usage --bundle "$TMP/b.tar.zst" --python /usr/bin/python3
+expect_out_contains "--bundle excludes --python"
 check_usage free --yes --no-bundle --bundle-dir "$TMP/b"
 expect_out_contains "--bundle-dir and --no-bundle contradict each other"
 # A bundle's replay reads the tree's kernel log: a FILE would be lost
