@@ -23,6 +23,16 @@ TEST(ServerIdentity, RecognisesServersAndLaunchers) {
   EXPECT_EQ(kind("python3 train.py"), "-");
 }
 
+// Intel MPI's mpirun is a shell script: its interpreter runs it, and the
+// program it launches decides the kind, as under a binary mpirun.
+TEST(ServerIdentity, AnMpirunScriptIsTheLauncherItsInterpreterRuns) {
+  const std::string intel = "/bin/sh /opt/intel/oneapi/mpi/2021.11/bin/mpirun -n 2 ";
+  EXPECT_EQ(kind(intel + "python3 -m vllm.entrypoints.openai.api_server --model x"), "vLLM");
+  EXPECT_EQ(launched_program(intel + "python3 worker.py"), "worker.py");
+  EXPECT_EQ(launched_program("mpirun -n 2 python3 worker.py"), "worker.py");
+  EXPECT_EQ(launched_program("/bin/sh run.sh mpirun"), std::nullopt);
+}
+
 TEST(ServerIdentity, ModelPortAndParallelSizesFromTheCommandLine) {
   auto argv = split_cmdline(
       "python3 -m sglang.launch_server --model-path /models/Llama-3.1-70B --tp 8 --port 30000");
