@@ -133,10 +133,14 @@ Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t ma
       return Error{ErrorKind::kMalformed, archive_error(a.get(), file).message};
     TreeEntry t;
     t.name = archive_entry_pathname(e) != nullptr ? archive_entry_pathname(e) : "";
+    // `tar -C DIR -cf FILE .` (a bundle extracted and packed again) names
+    // each member "./NAME": the member NAME; "./" itself is DIR.
+    while (t.name.starts_with("./")) t.name.erase(0, 2);
     const mode_t type = archive_entry_filetype(e);
     if (type == AE_IFDIR) {
       t.type = TreeEntry::Type::kFolder;
       while (t.name.size() > 1 && t.name.ends_with("/")) t.name.pop_back();  // tar's "dir/"
+      if (t.name.empty() || t.name == ".") continue;
     } else if (type == AE_IFLNK) {
       t.type = TreeEntry::Type::kLink;
       const char* target = archive_entry_symlink(e);
@@ -197,6 +201,11 @@ Status make_parents(const std::string& dir, const std::string& rel) {
   return ok_status();
 }
 
+/// A member whose name an earlier member took (nothing is overwritten).
+Error twice(const std::string& name) {
+  return Error{ErrorKind::kMalformed, "member " + name + " appears twice in the archive"};
+}
+
 }  // namespace
 
 Status extract_entries(const std::vector<TreeEntry>& entries, const std::string& dir) {
@@ -209,13 +218,14 @@ Status extract_entries(const std::vector<TreeEntry>& entries, const std::string&
     if (e.type == TreeEntry::Type::kFolder) {
       struct stat st {};
       if (::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;
-      if (::mkdir(p.c_str(), 0755) != 0) return errno_error(errno, "cannot make " + p);
+      if (::mkdir(p.c_str(), 0755) != 0)
+        return errno == EEXIST ? twice(name) : errno_error(errno, "cannot make " + p);
     } else if (e.type == TreeEntry::Type::kLink) {
       if (::symlink(e.target.c_str(), p.c_str()) != 0)
-        return errno_error(errno, "cannot link " + p);
+        return errno == EEXIST ? twice(name) : errno_error(errno, "cannot link " + p);
     } else {
       int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-      if (fd < 0) return errno_error(errno, "cannot write " + p);
+      if (fd < 0) return errno == EEXIST ? twice(name) : errno_error(errno, "cannot write " + p);
       size_t done = 0;
       while (done < e.bytes.size()) {
         ssize_t n = ::write(fd, e.bytes.data() + done, e.bytes.size() - done);

@@ -249,6 +249,40 @@ namespace {
 
 // Issue 48 item 4: the member count is bounded before anything is kept,
 // and the bound is said.
+// A bundle extracted and packed again with `tar -C DIR -cf FILE .` names
+// its members "./NAME": the same members, without DIR's own "./".
+TEST(BundleArchive, MembersPackedFromTheirFolderKeepTheirNames) {
+  TempTree t;
+  Result<std::string> bytes = archive_bytes({{TreeEntry::Type::kFolder, "./", {}, {}},
+                                             {TreeEntry::Type::kFile, "./report.json", "{}", {}},
+                                             {TreeEntry::Type::kFolder, "./root/", {}, {}},
+                                             {TreeEntry::Type::kFile, "././root/x", "y", {}}},
+                                            ArchiveCompression::kZstd, 0);
+  ASSERT_TRUE(bytes);
+  t.write("/b", *bytes);
+  Result<std::vector<TreeEntry>> out = read_archive(t.path("/b"), 1 << 20);
+  ASSERT_TRUE(out) << out.error().message;
+  ASSERT_EQ(out->size(), 3u);
+  EXPECT_EQ((*out)[0].name, "report.json");
+  EXPECT_EQ((*out)[1].name, "root");
+  EXPECT_EQ((*out)[2].name, "root/x");
+}
+
+// A member named twice is said as such, not as a scratch path that exists.
+TEST(BundleArchive, AMemberNamedTwiceIsSaid) {
+  TempTree t;
+  for (TreeEntry::Type second :
+       {TreeEntry::Type::kFile, TreeEntry::Type::kFolder, TreeEntry::Type::kLink}) {
+    const std::string dir = t.path("/in" + std::to_string(static_cast<int>(second)));
+    std::filesystem::create_directories(dir);
+    Status s = extract_entries(
+        {{TreeEntry::Type::kFile, "report.json", "{}", {}}, {second, "report.json", "{}", "x"}},
+        dir);
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().message, "member report.json appears twice in the archive");
+  }
+}
+
 TEST(BundleArchive, MoreMembersThanTheBoundIsAnErrorSayingIt) {
   TempTree t;
   std::vector<TreeEntry> folders;

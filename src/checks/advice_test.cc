@@ -148,6 +148,20 @@ TEST(KernelLogCause, EachSourceSaysWhatFailed) {
   EXPECT_NE(find(r, "kernel_log.unreadable")->evidence.find("timed out"), std::string::npos);
 }
 
+// A --kernel-log FILE that cannot be opened (a mistyped path): the title
+// names the file and why, and the advice is not to pass --kernel-log.
+TEST(KernelLogCause, AMissingKernelLogFileIsNamedInTheTitle) {
+  Report r =
+      log_failing({{"/var/log/kern.lgo", LogBoot::kFile, false,
+                    std::string("cannot open /var/log/kern.lgo: No such file or directory"), 0}});
+  judge(r, {});
+  const Finding* f = find(r, "kernel_log.unreadable");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->title, "--kernel-log /var/log/kern.lgo: no such file: Xid errors are unknown");
+  EXPECT_EQ(f->action.find("pass a saved log"), std::string::npos) << f->action;
+  EXPECT_NE(f->action.find("Check the path given to --kernel-log"), std::string::npos) << f->action;
+}
+
 // systemd before 254 says "No such boot ID" both for a first boot and for
 // a journal that is not persistent: a note that says both, no permission talk.
 TEST(KernelLogCause, NoEarlierBootSaysBothMeanings) {

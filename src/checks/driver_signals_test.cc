@@ -227,6 +227,10 @@ TEST(Fabric, NvSwitchesOnTheBusWithoutFabricManagerAre802) {
   Report no_bus = a100_hgx();
   no_bus.snapshot.nvswitches.reset();
   EXPECT_TRUE(judged(no_bus, "fabric.not_registered").empty());
+  // In a container: the host's Fabric Manager is not among its processes.
+  Report boxed = a100_hgx();
+  boxed.snapshot.cuda.emplace().devices.emplace().in_container = true;
+  EXPECT_TRUE(judged(boxed, "fabric.not_registered").empty());
 }
 
 TEST(Fabric, NvmlsOwnRegistrationStateIsTheOneFinding) {

@@ -88,6 +88,9 @@ bool manager_missing_by_bus(const NodeSnapshot& s) {
   if (!s.nvswitches || s.nvswitches->empty() || !s.nvidia_services_read) return false;
   for (const NvidiaService& svc : s.nvidia_services)
     if (svc.what == "Fabric Manager") return false;
+  // In a container the host's processes are not in its /proc: a Fabric
+  // Manager running on the host is not seen, so none seen proves nothing.
+  if (s.cuda && s.cuda->devices && s.cuda->devices->in_container) return false;
   for (const GpuState& g : s.gpus) {
     if (g.fabric && g.fabric->state && *g.fabric->state != FabricState::kNotSupported) return false;
     // A CUDA process holding memory is the proof that CUDA started here.

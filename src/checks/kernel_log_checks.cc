@@ -310,7 +310,7 @@ std::string cause_action(Cause c, bool root, std::vector<std::string>& cmds) {
 
 void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
   bool current_read = false, previous_read = false;
-  std::string errors, action, not_a_log;
+  std::string errors, action, not_a_log, file_words;
   bool only_not_a_log = true;
   std::vector<std::string> cmds;
   for (const KernelLog::Source& src : log.sources) {
@@ -328,7 +328,13 @@ void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
     else
       only_not_a_log = false;
     errors += (errors.empty() ? "" : "; ") + src.name + ": " + cause_words(c, src, root);
-    std::string a = cause_action(c, root, cmds);
+    // The file the operator passed (a mistyped path): name it, and no
+    // advice to pass one.
+    const bool passed_file = src.boot == LogBoot::kFile && c != Cause::kNotALog;
+    if (passed_file) file_words = "--kernel-log " + src.name + ": " + cause_words(c, src, root);
+    std::string a = passed_file ? "Check the path given to --kernel-log: a saved dmesg, journalctl "
+                                  "-k output or /var/log/kern.log."
+                                : cause_action(c, root, cmds);
     if (!a.empty() && action.find(a) == std::string::npos)
       action += (action.empty() ? "" : " ") + a;
   }
@@ -336,9 +342,10 @@ void unreadable(const KernelLog& log, bool root, std::vector<Finding>& out) {
   Finding f = node_finding("kernel_log.unreadable");
   f.subject.kind = "kernel-log";
   f.severity = current_read ? Severity::kInfo : Severity::kWarning;
-  f.title = current_read     ? "The previous boot's kernel log could not be read"
-            : only_not_a_log ? not_a_log + " is not a kernel log: Xid errors are unknown"
-                             : "Could not read the kernel log: Xid errors are unknown";
+  f.title = current_read          ? "The previous boot's kernel log could not be read"
+            : only_not_a_log      ? not_a_log + " is not a kernel log: Xid errors are unknown"
+            : !file_words.empty() ? file_words + ": Xid errors are unknown"
+                                  : "Could not read the kernel log: Xid errors are unknown";
   f.evidence = errors;
   f.action = action;
   for (const std::string& c : cmds)

@@ -154,7 +154,8 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
                  "Also check the job's output in DIR as `gpu-triage data DIR` does (quick mode, "
                  "the files written last CRC-checked; nothing is moved): its findings join the "
                  "verdict and the plan, whose data step gives the exact resume commands")
-      ->excludes("--smi-xml");
+      ->excludes("--smi-xml")
+      ->excludes("--bundle");
   app.add_option("--expect", o.data_expect, "With --data: samples 0..N-1 are expected in DIR")
       ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
   app.add_flag("--deep", o.data_deep, "With --data: check every CRC of every file");
@@ -169,12 +170,14 @@ ParsedArgs parse_args(int argc, char** argv, const std::string& prog,
   app.add_flag("--cuda", o.cuda,
                "Also run CUDA on each GPU (gpu-triage cuda's probe: 256 MiB each, a 10 s "
                "deadline each, GPUs in use skipped) and judge what it proves")
-      ->excludes("--smi-xml");
+      ->excludes("--smi-xml")
+      ->excludes("--bundle");
   app.add_option("--python", o.python,
                  "Also judge the CUDA build of a job not started yet: PATH is its interpreter "
                  "(a venv's or conda env's bin/python); its site-packages are read, nothing is "
                  "run")
-      ->excludes("--smi-xml");
+      ->excludes("--smi-xml")
+      ->excludes("--bundle");
   app.add_flag("--color", color, "Colour even when not on a terminal");
   app.add_flag("--no-color", no_color, "Never colour (also: NO_COLOR set)");
   app.add_flag("-V,--version", version, "Print the version");

@@ -10,6 +10,7 @@
 #include "render/bundle_manifest.h"
 #include "render/json_report_read.h"
 #include "sources/kernel_log/compressed.h"
+#include "util/read_capped.h"
 #include "util/scratch_dir.h"
 #include "util/time_format.h"
 
@@ -106,6 +107,11 @@ Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages
   if (!entries) return unread(entries.error().message);
   const TreeEntry* report = file_member(*entries, "report.json");
   if (report == nullptr) return unread("no report.json: not a gpu-triage bundle");
+  // As a saved report in fleet --reports: parsing takes several times the
+  // text's size in memory, and the archive's own bound is 1 GiB.
+  if (report->bytes.size() > kMaxCaptureBytes)
+    return unread("report.json is larger than " + std::to_string(kMaxCaptureBytes >> 20) +
+                  " MiB, the limit for a saved report");
   if (std::string out = link_out_of_tree(*entries); !out.empty()) return unread(out);
   Result<Report> recorded = report_from_json_text(report->bytes);
   if (!recorded) return unread("report.json: " + recorded.error().message);

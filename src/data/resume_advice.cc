@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "util/plural.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -17,13 +18,13 @@ std::string count(uint64_t n, const char* what) {
 // exactly what this run found.
 std::string move_command(const DataReport& r, const ResumeContext& c) {
   std::string cmd = "gpu-triage data";
-  for (const std::string& d : r.dirs) cmd += " " + d;
+  for (const std::string& d : r.dirs) cmd += " " + shell_word(d);
   if (r.range)
     cmd += r.range->first == 0 ? " --expect " + std::to_string(r.range->second)
                                : " --range " + std::to_string(r.range->first) + ":" +
                                      std::to_string(r.range->second);
   for (const std::string& o : c.selection_options) cmd += " " + o;
-  cmd += " --deep --move-bad-to " + (c.move_bad_to.empty() ? "DEST" : c.move_bad_to);
+  cmd += " --deep --move-bad-to " + (c.move_bad_to.empty() ? "DEST" : shell_word(c.move_bad_to));
   return cmd;
 }
 

@@ -23,6 +23,16 @@ TEST(ServerIdentity, RecognisesServersAndLaunchers) {
   EXPECT_EQ(kind("python3 train.py"), "-");
 }
 
+// Intel MPI's mpirun is a shell script: its interpreter runs it, and the
+// program it launches decides the kind, as under a binary mpirun.
+TEST(ServerIdentity, AnMpirunScriptIsTheLauncherItsInterpreterRuns) {
+  const std::string intel = "/bin/sh /opt/intel/oneapi/mpi/2021.11/bin/mpirun -n 2 ";
+  EXPECT_EQ(kind(intel + "python3 -m vllm.entrypoints.openai.api_server --model x"), "vLLM");
+  EXPECT_EQ(launched_program(intel + "python3 worker.py"), "worker.py");
+  EXPECT_EQ(launched_program("mpirun -n 2 python3 worker.py"), "worker.py");
+  EXPECT_EQ(launched_program("/bin/sh run.sh mpirun"), std::nullopt);
+}
+
 TEST(ServerIdentity, ModelPortAndParallelSizesFromTheCommandLine) {
   auto argv = split_cmdline(
       "python3 -m sglang.launch_server --model-path /models/Llama-3.1-70B --tp 8 --port 30000");
@@ -103,6 +113,23 @@ TEST(ServerStop, OwnerCommandsPerKind) {
   s.owner_kind = OwnerKind::kSlurmJob;
   s.owner_name = "123";
   EXPECT_EQ(server_stop(s, true, false).stop[0], "scancel 123");
+  // Names from /proc/PID/cgroup are one quoted word each; a wrapper's
+  // line break stays inside the comment.
+  s.owner_kind = OwnerKind::kSystemdUserUnit;
+  s.owner_name = "x;touch${IFS}PWNED;.service";
+  s.restarts_when_signalled = true;
+  EXPECT_EQ(
+      server_stop(s, true, false).disable,
+      std::vector<std::string>{
+          "systemctl --user disable 'x;touch${IFS}PWNED;.service'   # as the user who owns it"});
+  s.owner_kind = OwnerKind::kSystemdUnit;
+  s.owner_name = "foo\\x2dbar.service";
+  EXPECT_EQ(server_stop(s, true, true).disable,
+            std::vector<std::string>{"sudo systemctl disable 'foo\\x2dbar.service'"});
+  s.restarts_when_signalled = false;
+  Server looped = server({42}, 42);
+  looped.wrappers.push_back({41, "bash -c #\ntouch PWNED\nwhile :; do x; done"});
+  EXPECT_EQ(server_stop(looped, false, false).stop[0].find('\n'), std::string::npos);
   // A user session is not an owner to stop.
   s.owner_kind = OwnerKind::kUserSession;
   EXPECT_EQ(server_stop(s, true, false).stop[0], "kill 42   # SIGTERM");

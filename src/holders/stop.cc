@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "util/shell_word.h"
+#include "util/terminal_text.h"
+
 namespace gt {
 namespace {
 
@@ -41,26 +44,30 @@ void owner_commands(const Server& s, ServerStop& out) {
   const std::string word = owner_kind_name(kind);
   const std::string name = s.owner_name.value_or("?");
   const std::string id = name.substr(0, 12);
+  // The names come from /proc/PID/cgroup, which a user's delegated subtree
+  // names at will: each is one quoted word of the command.
+  const std::string name_word = shell_word(name);
+  const std::string id_word = shell_word(id);
   if (kind == OwnerKind::kSystemdUnit) {
     out.owner_text = "systemd unit " + name;
-    out.stop = {"sudo systemctl stop " + name};
-    out.disable = {"sudo systemctl disable " + name};
+    out.stop = {"sudo systemctl stop " + name_word};
+    out.disable = {"sudo systemctl disable " + name_word};
   } else if ((kind == OwnerKind::kDocker || kind == OwnerKind::kPodman) && s.container &&
              s.container->created_by_unit) {
     // The unit's `docker run` would create the container again.
     const std::string& unit = *s.container->created_by_unit;
     out.owner_text = container_words(s, word, id) + ", created by systemd unit " + unit;
-    out.stop = {"sudo systemctl stop " + unit};
-    out.disable = {"sudo systemctl disable " + unit};
+    out.stop = {"sudo systemctl stop " + shell_word(unit)};
+    out.disable = {"sudo systemctl disable " + shell_word(unit)};
   } else if (kind == OwnerKind::kDocker || kind == OwnerKind::kPodman) {
     out.owner_text = container_words(s, word, id);
-    out.stop = {word + " stop " + id};
+    out.stop = {word + " stop " + id_word};
     // "no" already: an update would change nothing.
     if (!s.container || s.container->restart_policy != "no")
-      out.disable = {word + " update --restart=no " + id};
+      out.disable = {word + " update --restart=no " + id_word};
   } else if (kind == OwnerKind::kContainerd || kind == OwnerKind::kCriO) {
     out.owner_text = word + " container " + id;
-    out.stop = {"sudo crictl stop " + id};
+    out.stop = {"sudo crictl stop " + id_word};
   } else if (kind == OwnerKind::kKubernetesPod) {
     out.owner_text = "Kubernetes pod " + name;
     out.stop = {
@@ -71,11 +78,11 @@ void owner_commands(const Server& s, ServerStop& out) {
         "controls the pod"};
   } else if (kind == OwnerKind::kSystemdUserUnit) {
     out.owner_text = "user systemd unit " + name;
-    out.stop = {"systemctl --user stop " + name + "   # as the user who owns it"};
-    out.disable = {"systemctl --user disable " + name + "   # as the user who owns it"};
+    out.stop = {"systemctl --user stop " + name_word + "   # as the user who owns it"};
+    out.disable = {"systemctl --user disable " + name_word + "   # as the user who owns it"};
   } else if (kind == OwnerKind::kSlurmJob) {
     out.owner_text = "Slurm job " + name;
-    out.stop = {"scancel " + name};
+    out.stop = {"scancel " + name_word};
   } else {
     out.owner_text = word + " " + name;
   }
@@ -84,11 +91,13 @@ void owner_commands(const Server& s, ServerStop& out) {
 void signal_commands(const Server& s, ServerStop& out) {
   // The outermost thing that would start it again goes first: a restart
   // loop signalled after the launcher would run it again.
+  // The wrapper's command line in the comment as a terminal shows it: a
+  // line break in it would end the comment and start a command.
   for (const ServerProcess& w : s.wrappers)
     out.stop.push_back(
         fmt::format("kill {}   # SIGTERM first to its wrapper '{}', which would "
                     "start the launcher again",
-                    w.pid, w.cmdline.substr(0, 80)));
+                    w.pid, for_terminal(w.cmdline.substr(0, 80))));
   if (s.launcher_exited) {
     out.stop.push_back("kill " + pid_list(s) +
                        "   # SIGTERM to each worker: their launcher exited");

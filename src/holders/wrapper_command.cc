@@ -154,8 +154,14 @@ bool is_process_launcher(const std::string& program) {
 
 std::vector<std::vector<std::string>> launched_commands(const std::vector<std::string>& argv) {
   std::vector<std::vector<std::string>> out;
-  if (argv.empty() || !is_process_launcher(argv.front())) return out;
-  std::vector<std::vector<std::string>> todo = {argv};
+  // A launcher that is a shell script is run by its shell: Intel MPI's
+  // mpirun ("/bin/sh .../bin/mpirun -n 2 prog") is one.
+  const std::string shell = argv.empty() ? "" : launcher_base(argv[0]);
+  const bool script = argv.size() > 1 && (shell == "sh" || shell == "bash" || shell == "dash") &&
+                      is_process_launcher(argv[1]);
+  if (argv.empty() || !is_process_launcher(argv[script ? 1 : 0])) return out;
+  std::vector<std::vector<std::string>> todo = {
+      std::vector<std::string>(argv.begin() + (script ? 1 : 0), argv.end())};
   for (int depth = 0; depth < kMaxNestedLaunchers && !todo.empty(); ++depth) {
     std::vector<std::vector<std::string>> next;
     for (const std::vector<std::string>& cmd : todo) {

@@ -20,7 +20,8 @@ bool is_process_launcher(const std::string& program);
 /// Whether it is one of MPI's (mpirun, mpiexec, orterun, prterun).
 bool is_mpi_launcher(const std::string& program);
 
-/// For a command line whose argv[0] is a launcher, each MPMD segment's
+/// For a command line whose argv[0] is a launcher (or runs a launcher
+/// script: "/bin/sh .../mpirun ..."), each MPMD segment's
 /// program and its arguments (launchers nested in a segment, as "srun
 /// mpirun ...", are looked through, at most 8 deep); empty when argv[0] is
 /// not a launcher or no segment names a program.

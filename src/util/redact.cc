@@ -152,6 +152,9 @@ class Redactor {
   /// "Authorization: ...", "Cookie: ...", "x-api-key: ...", "api_key: ...".
   bool header() {
     if (!word_start() || !is_option_char(t_[i_])) return false;
+    // A path's last component ("/data/keys: No such file or directory") is
+    // no header name: the reason after it stays.
+    if (i_ > 0 && t_[i_ - 1] == '/') return false;
     size_t j = i_;
     while (j < t_.size() && is_option_char(t_[j])) ++j;
     if (j >= t_.size() || t_[j] != ':' || t_.compare(j, 3, "://") == 0) return false;

@@ -78,6 +78,13 @@ TEST(Redact, NothingSecretNothingChanged) {
   EXPECT_TRUE(r.what.empty());
 }
 
+TEST(Redact, APathBeforeAColonIsNoHeader) {
+  EXPECT_EQ(redact_secrets("cannot open directory /data/keys: No such file or directory").text,
+            "cannot open directory /data/keys: No such file or directory");
+  EXPECT_EQ(redact_secrets("/etc/passwd: Not a directory").text, "/etc/passwd: Not a directory");
+  EXPECT_EQ(redact_secrets("x-api-key: K2").text, "x-api-key: <redacted>");
+}
+
 TEST(Redact, AValueThatStartsWithADashIsStillTheValue) {
   EXPECT_EQ(redact_secrets(nul("s|--api-key|-xDASH1|--password|-x|--port|8000|")).text,
             nul("s|--api-key|<redacted>|--password|<redacted>|--port|8000|"));

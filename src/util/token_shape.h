@@ -5,8 +5,9 @@
 //   xoxs- (Slack), AKIA and ASIA (AWS access key ids), AIza (Google API).
 // Each needs its prefix at the start of a word, a body of the provider's
 // characters at least as long as the shortest real one, and a digit in the
-// body: a model folder named hf_downloads_llama or sk-long-model-name is no
-// token.
+// body (or, as random bodies may lack one, AWS's exact length, or both
+// cases over 30 characters): a model folder named hf_downloads_llama or
+// sk-long-model-name is no token.
 #pragma once
 
 #include <cstddef>

@@ -11,6 +11,11 @@ check_rc() {
 }
 check_rc 2 "$TMP/no-such-dir"
 grep -q "cannot open directory $TMP/no-such-dir: No such file or directory" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+# A folder whose name has a secret-like component keeps the reason (it was
+# "<redacted>", read as a "keys: VALUE" header, before the new-operator
+# trial of issues 48 and 49).
+check_rc 2 "$TMP/keys"
+grep -q "cannot open directory $TMP/keys: No such file or directory" "$TMP/err" || fail "message: $(cat "$TMP/err")"
 check_rc 64 "$REAL" --range 5:3
 check_rc 64 "$REAL" --range abc
 check_rc 64 "$REAL" --expect 3 --range 0:3

@@ -40,4 +40,16 @@ printf 'Name:\tnv-fabricmanage\nUid:\t0\t0\t0\t0\n' >"$fm/status"
 run "$TMP/sc" --json --sample 0 --no-state
 json_check "not any(f['id'] == 'fabric.not_registered' for f in d['findings'])" "Fabric Manager runs"
 json_check "[s['what'] for s in d['nvidia_services']] == ['Fabric Manager']"
+# Inside a container (a DaemonSet's pod): the host's Fabric Manager is not
+# among the container's processes, so none seen is no finding (it was 8
+# criticals before the new-operator trial of issues 48 and 49).
+rm -rf "$fm"
+: >"$TMP/sc/root/.dockerenv"
+for n in nvidiactl nvidia-uvm nvidia-uvm-tools nvidia0 nvidia1 nvidia2 nvidia3 nvidia4 nvidia5 nvidia6 nvidia7; do
+  : >"$TMP/sc/root/dev/$n"
+done
+run "$TMP/sc" --json --sample 0 --no-state
+json_check "d['cuda']['devices']['in_container']" "the tree is a container's"
+json_check "not any(f['id'] == 'fabric.not_registered' for f in d['findings'])" "in a container"
 echo "PASS: NVSwitches on the bus without Fabric Manager predict 802; with it, nothing"
+

@@ -28,4 +28,10 @@ json_check "[(s['kind'], s['recognised']) for s in d['servers']] == [('unknown (
   "named by the program mpirun runs"
 f='[f for f in d["findings"] if f["id"] == "nccl.dev_shm_small"]'
 json_check "len($f) == 1 and '8 local ranks (pids 6101, 6102, 6103, 6104, 6105, 6106, 6107, 6108)' in $f[0]['title']"
+# Intel MPI's mpirun is a shell script, run by its interpreter: the same
+# (it was the kind "mpirun" before the new-operator trial of issues 48, 49).
+proc_as 6100 mpirun /bin/sh /opt/intel/oneapi/mpi/2021.11/bin/mpirun -n 8 python3 train.py --epochs 3
+run "$TMP/sc" --json --sample 0 --no-state
+json_check "[(s['kind'], s['recognised']) for s in d['servers']] == [('unknown (train.py)', False)]" \
+  "named by the program Intel MPI's mpirun script runs"
 echo "PASS: MPI ranks of an unknown program: 'unknown (train.py)', and NCCL's peers under /dev/shm"

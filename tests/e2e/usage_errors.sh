@@ -28,6 +28,17 @@ for cmd in serve watch; do
   check_usage $cmd --bundle "$TMP/b.tar.zst"
   expect_out_contains "--bundle"
 done
+# --cuda runs CUDA on this machine's GPUs: never on a replay, whose verdict
+# it would change (a CRITICAL from the replaying machine's missing libcuda
+# before the new-operator trial of issues 48 and 49).
+check_usage --bundle "$TMP/b.tar.zst" --cuda
+expect_out_contains "--bundle excludes --cuda"
+# --data and --python read this machine's folder and interpreter: never
+# judged as the recorded node's.
+check_usage --bundle "$TMP/b.tar.zst" --data "$TMP"
+expect_out_contains "--bundle excludes --data"
+check_usage --bundle "$TMP/b.tar.zst" --python /usr/bin/python3
+expect_out_contains "--bundle excludes --python"
 check_usage free --yes --no-bundle --bundle-dir "$TMP/b"
 expect_out_contains "--bundle-dir and --no-bundle contradict each other"
 # A bundle's replay reads the tree's kernel log: a FILE would be lost
