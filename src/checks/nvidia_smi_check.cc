@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "checks/checks.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -26,7 +27,9 @@ Finding other_release(const std::vector<const NvidiaSmiBinary*>& bins, const std
                       const std::optional<std::string>& cuda) {
   const NvidiaSmiBinary& first = *bins.front();
   const std::string where = first.container ? "In container " + *first.container + ", " : "";
-  const std::string exec = first.container ? "docker exec " + *first.container + " " : "";
+  // Paths and the container's name are outside words: each one quoted word.
+  const std::string exec =
+      first.container ? "docker exec " + shell_word(*first.container) + " " : "";
   Finding f = path_finding("driver.nvidia_smi_other_release", first.path);
   f.title = fmt::format(
       "{}{} (first on {}PATH) is nvidia-smi {}, the driver {}: its header shows both, NVIDIA-SMI "
@@ -43,13 +46,13 @@ Finding other_release(const std::vector<const NvidiaSmiBinary*>& bins, const std
     f.action =
         "Nothing is wrong with the driver. Run the driver's own nvidia-smi by its path, "
         "or take the other copy off PATH (an image's own or an old package's).";
-    f.commands = {exec + own->path};
+    f.commands = {exec + shell_word(own->path)};
   } else {
     f.action =
         "Nothing is wrong with the driver. The driver's own nvidia-smi is not on PATH: "
         "take the other copy off PATH, or use it knowing its header's first version is "
         "its own.";
-    f.commands = {exec + "ls -l " + first.path};
+    f.commands = {exec + "ls -l " + shell_word(first.path)};
   }
   return f;
 }

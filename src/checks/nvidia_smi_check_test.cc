@@ -47,6 +47,12 @@ TEST(NvidiaSmiCheck, TheNodesOwnStaleCopyAndNothingWhenAllAgree) {
   EXPECT_TRUE(judge(with_binaries({{"/usr/bin/nvidia-smi", "590.48.01", {}},
                                    {"/usr/bin/nvidia-smi", "590.48.01", "specforge"}}))
                   .empty());
+  // A name or path from outside is one quoted word of the command.
+  f = judge(with_binaries({{"/opt/my tools/nvidia-smi", "565.57.01", "x;touch PWN"},
+                           {"/usr/bin/nvidia-smi", "590.48.01", "x;touch PWN"}}));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].commands,
+            std::vector<std::string>{"docker exec 'x;touch PWN' /usr/bin/nvidia-smi"});
   // An NVML that did not answer: the driver's release is not proven.
   NodeSnapshot down = with_binaries({{"/usr/local/bin/nvidia-smi", "565.57.01", {}}});
   down.nvml.initialized = false;
