@@ -37,5 +37,24 @@ TEST(RedactMember, FilesAndLinks) {
   EXPECT_EQ(l.entry->target, "/x?sig=<redacted>");
 }
 
+// Issue 52 trial: Docker's config.v2.json keeps the whole environment;
+// the tool reads only PATH, so every other value goes, whatever its name.
+TEST(RedactMember, DockerConfigKeepsOnlyPathOfTheEnvironment) {
+  TreeEntry e{TreeEntry::Type::kFile, "root/var/lib/docker/containers/ab/config.v2.json",
+              R"({"Config":{"Env":["MY_APP_CRED=plainvalue-zebra-42","PATH=/usr/bin:/bin",)"
+              R"("HF_TOKEN=hf_abc"],"Image":"specforge:kimi"},"Name":"/specforge"})",
+              ""};
+  RedactedMember r = redact_member(e);
+  ASSERT_TRUE(r.entry);
+  EXPECT_EQ(r.entry->bytes.find("plainvalue"), std::string::npos) << r.entry->bytes;
+  EXPECT_EQ(r.entry->bytes.find("hf_abc"), std::string::npos);
+  EXPECT_NE(r.entry->bytes.find("MY_APP_CRED=<redacted>"), std::string::npos);
+  EXPECT_NE(r.entry->bytes.find("PATH=/usr/bin:/bin"), std::string::npos);
+  EXPECT_NE(r.entry->bytes.find("specforge:kimi"), std::string::npos);
+  // The same text elsewhere is left to the rule (an unknown name kept).
+  e.name = "root/etc/app.json";
+  EXPECT_NE(redact_member(e).entry->bytes.find("plainvalue"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gt

@@ -10,6 +10,7 @@
 
 #include "checks/checks.h"
 #include "util/plural.h"
+#include "util/shell_word.h"
 
 namespace gt {
 namespace {
@@ -83,7 +84,20 @@ void not_started(const DataCheck& d, std::vector<Finding>& out) {
                            count_of(d.samples, "intact sample", "intact samples"));
   // The rerun, last in the plan, when no bad file, gap or writer's step
   // says it already (one paragraph per cause).
-  if (d.bad_count == 0 && d.gap_count == 0 && d.writers.empty()) f.action = resume_text(d);
+  if (d.bad_count == 0 && d.gap_count == 0 && d.writers.empty()) {
+    f.action = resume_text(d);
+    // Quick mode read the CRC of the last files only: the whole check is
+    // one command away, before the rerun builds on them.
+    if (!d.deep) {
+      f.action = fmt::format(
+                     "First verify every written file (quick mode read the CRC32 of only {}): "
+                     "the command below. ",
+                     count_of(d.crc_checked, "file", "files")) +
+                 f.action;
+      f.commands = {"gpu-triage data " + shell_word(d.dir) + " --deep" +
+                    (d.expect ? fmt::format(" --expect {}", *d.expect) : std::string())};
+    }
+  }
   out.push_back(f);
 }
 

@@ -148,7 +148,7 @@ Finding held_idle(const NodeSnapshot& s, const Server& sv) {
              (stop.disable.empty() ? "." : ", and disable it so it does not start again.");
   if (stop.via_owner && sv.restarts_when_signalled)
     f.action += " Its owner restarts what a signal stops, so stop the owner.";
-  if (!stop.returns.empty()) f.action += " " + stop.returns;
+  if (!stop.note.empty()) f.action += " " + stop.note;
   if (gpus_from_nvidia_smi(s.source))
     f.action +=
         " (From a capture: run gpu-triage on the node it came from, where it can also read "

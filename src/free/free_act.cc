@@ -137,7 +137,7 @@ OwnerStop stop_via_owner(const TreeTarget& t, const FreeOptions& o, const Comman
 /// The durable fix of a target whose stop was done: every disable command
 /// of the plan, run or handed to the operator.
 void disable(const TreeTarget& t, const CommandRunner& runner, FreeResult& r) {
-  if (!t.stop.returns.empty()) r.manual.push_back(t.stop.returns);
+  if (!t.stop.note.empty()) r.manual.push_back(t.stop.note);
   if (t.stop.disable.empty()) return;
   std::vector<std::string> argv = owner_disable_argv(t);
   if (argv.empty()) {

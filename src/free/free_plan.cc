@@ -247,14 +247,24 @@ TreeTarget target_of(const NodeSnapshot& snap, const Server& sv,
     exact_stop(named, t);
   else
     whole_stop(sv, root, named, t);
+  const bool container_init =
+      t.supervisor && sv.container && sv.container->init_pid == t.supervisor->pid;
   if (t.supervisor)
     t.supervisor_role =
         has(t.signal, t.supervisor->pid)
             ? "named with --pid: SIGTERM to it first, then to this server"
+        : container_init
+            // A container's PID 1 ignores a signal it has no handler for, and
+            // ending it ends the container: never the advice.
+            ? "its container's PID 1: not stopped here (stopping it would end the container "
+              "and all it runs)"
             : "it runs other processes or servers too, or restarts them: not stopped here; "
               "select it with " +
                   whole_server_command(t.supervisor->pid) +
                   "; if it starts this server again, stop it that way";
+  // The report's plan is the stop without --via-owner or --signal.
+  if (t.report_commands && (o.via_owner || o.force_signal))
+    t.report_commands = server_stop(sv, false, false).all() == t.stop.all();
   return t;
 }
 

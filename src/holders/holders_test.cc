@@ -164,11 +164,11 @@ TEST(ServerStop, AServerItsContainerStartedIsSignalledAndTheContainerKept) {
   EXPECT_FALSE(st.via_owner);
   EXPECT_EQ(st.all(),
             std::vector<std::string>{"kill 3141   # SIGTERM to the launcher of PIDs 3187 3188"});
-  EXPECT_NE(st.returns.find("'/workspace/start.sh'"), std::string::npos) << st.returns;
-  EXPECT_NE(st.returns.find("specforge.service does that each time it starts, with docker run "
-                            "--rm"),
+  EXPECT_NE(st.note.find("'/workspace/start.sh'"), std::string::npos) << st.note;
+  EXPECT_NE(st.note.find("as specforge.service does each time it starts, with docker run "
+                         "--rm"),
             std::string::npos)
-      << st.returns;
+      << st.note;
   EXPECT_EQ(st.owner_text,
             "docker container specforge (aaaaaaaaaaaa), created by systemd unit specforge.service");
 }
@@ -184,11 +184,29 @@ TEST(ServerStop, AContainersMainServerGoesThroughTheUnitThatMakesIt) {
   EXPECT_TRUE(st.via_owner);
   EXPECT_EQ(st.all(), (std::vector<std::string>{"sudo systemctl stop specforge.service",
                                                 "sudo systemctl disable specforge.service"}));
-  EXPECT_TRUE(st.returns.empty());
-  // No unit: the container; its policy "no" needs no update.
+  EXPECT_EQ(st.note,
+            "Stopping specforge.service ends container specforge (aaaaaaaaaaaa) and "
+            "everything in it.");
+  // Docker's policy restarts it too: both are disabled.
+  s.container->restart_policy = "always";
+  EXPECT_EQ(server_stop(s, false, false).disable,
+            (std::vector<std::string>{"sudo systemctl disable specforge.service",
+                                      "docker update --restart=no aaaaaaaaaaaa"}));
+  // No unit: the container; its policy "no" needs no update, and the stop
+  // says it ends the container.
   s.container = specforge(std::nullopt);
   st = server_stop(s, true, false);
   EXPECT_EQ(st.all(), std::vector<std::string>{"docker stop aaaaaaaaaaaa"});
+  EXPECT_NE(st.note.find("main process: stopping it ends the container, which Docker then "
+                         "removes"),
+            std::string::npos)
+      << st.note;
+  // Its PID 1 unknown: no disable of anything, and the doubt said.
+  s.container_main.reset();
+  s.auto_started = true;
+  st = server_stop(s, false, false);
+  EXPECT_TRUE(st.disable.empty());
+  EXPECT_NE(st.note.find("is not known"), std::string::npos) << st.note;
 }
 
 TEST(Memory, OneBinaryUnitEverywhere) {

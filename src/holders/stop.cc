@@ -29,13 +29,36 @@ std::string container_returns(const Server& s) {
   const ContainerInfo& c = *s.container;
   std::string text = fmt::format(
       "Its container's command{} started it and runs on without it; it starts again whenever "
-      "the container is created anew",
-      c.command ? " '" + c.command->substr(0, 80) + "'" : std::string());
+      "the container starts again (restarted, or made anew",
+      c.command ? " '" + *c.command + "'" : std::string());
   if (c.created_by_unit)
-    text += fmt::format(" ({} does that each time it starts{})", *c.created_by_unit,
+    text += fmt::format(" as {} does each time it starts{}", *c.created_by_unit,
                         c.auto_remove == true ? ", with docker run --rm" : "");
   return text +
-         ": take it out of that command (the image's start script) to keep it from coming back.";
+         "): take it out of that command (the image's start script) to keep it from "
+         "coming back.";
+}
+
+/// "container specforge (7c3e9a1b2d4f)".
+std::string container_label(const ContainerInfo& c) {
+  return c.name ? "container " + *c.name + " (" + c.id.substr(0, 12) + ")"
+                : "container " + c.id.substr(0, 12);
+}
+
+/// What a stop does to the server's container beyond the server.
+std::string container_note(const Server& s, bool via_owner) {
+  if (!s.container) return "";
+  const ContainerInfo& c = *s.container;
+  if (s.container_main == false) return container_returns(s);
+  if (!s.container_main)
+    return "Whether its " + container_label(c) +
+           " runs on without it, and so whether its command starts it again, is not known "
+           "(Docker's record of the container's PID 1 was not read or not borne out).";
+  if (via_owner && c.created_by_unit)
+    return "Stopping " + *c.created_by_unit + " ends " + container_label(c) +
+           " and everything in it.";
+  return "It is " + container_label(c) + "'s main process: stopping it ends the container" +
+         (c.auto_remove == true ? ", which Docker then removes (docker run --rm)." : ".");
 }
 
 /// Commands that stop the owner now and keep it from starting again.
@@ -59,6 +82,9 @@ void owner_commands(const Server& s, ServerStop& out) {
     out.owner_text = container_words(s, word, id) + ", created by systemd unit " + unit;
     out.stop = {"sudo systemctl stop " + shell_word(unit)};
     out.disable = {"sudo systemctl disable " + shell_word(unit)};
+    // Docker's own policy would restart the container too.
+    if (s.container->restart_policy && s.container->restart_policy != "no")
+      out.disable.push_back(word + " update --restart=no " + id_word);
   } else if (kind == OwnerKind::kDocker || kind == OwnerKind::kPodman) {
     out.owner_text = container_words(s, word, id);
     out.stop = {word + " stop " + id_word};
@@ -154,6 +180,7 @@ ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
     out.via_owner = true;
     out.stop = owner.stop;
     out.disable = owner.disable;
+    out.note = container_note(s, true);
     if (!owner_stoppable(*s.owner_kind))
       out.manual_only = owner.owner_text + " must be stopped through " +
                         (*s.owner_kind == OwnerKind::kKubernetesPod ? std::string("Kubernetes")
@@ -163,12 +190,10 @@ ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
     return out;
   }
   signal_commands(s, out);
-  // The container runs on without it: stopping or disabling the container
-  // would take the rest of it too; its command is what brings it back.
-  if (s.container && s.container_main == false) {
-    out.returns = container_returns(s);
-    return out;
-  }
+  out.note = container_note(s, false);
+  // A container that runs on without it (or may): stopping or disabling the
+  // container would take the rest of it too; its command brings it back.
+  if (s.container && s.container_main != true) return out;
   // Started at boot or by a policy: the durable fix keeps it from returning.
   if (has_owner && (s.auto_started || s.restarts_when_signalled)) out.disable = owner.disable;
   return out;

@@ -22,9 +22,11 @@ struct ServerStop {
   /// When the owner restarts what a signal stops and its owner cannot be
   /// stopped by gpu-triage itself (Kubernetes): why `free` will not act.
   std::optional<std::string> manual_only;
-  /// Where it comes back from when no command here keeps it away (its
-  /// container's command, which runs on without it); empty otherwise.
-  std::string returns;
+  /// What the operator must know beside the commands, about its container:
+  /// where it comes back from when no command here keeps it away (the
+  /// container's command, which runs on without it), or that the stop ends
+  /// the container; empty otherwise.
+  std::string note;
   /// Every command, stop then disable: what the plan lists.
   std::vector<std::string> all() const;
 };

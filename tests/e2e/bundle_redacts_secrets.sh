@@ -49,8 +49,9 @@ if grep -qx "root/proc/$holder/environ" "$TMP/list"; then
   tr '\0' '\n' <"$TMP/x/root/proc/$holder/environ" | grep -qx "HF_TOKEN=<redacted>" || fail "environ"
 fi
 
-# 2. A unit file's Environment= and a worker's environ, in the story's tree.
-cp -a "$GT_SOURCE_DIR/tests/scenarios/story/root" "$TMP/root"
+# 2. A unit file's Environment= and a worker's environ, in incident-story's
+#    tree (SGLang under sglang.service).
+cp -a "$GT_SOURCE_DIR/tests/scenarios/incident-story/root" "$TMP/root"
 unit="$TMP/root/etc/systemd/system/sglang.service"
 sed -i 's|^Environment=CUDA_DEVICE_ORDER=PCI_BUS_ID|&\nEnvironment="HF_TOKEN=hf_PLANTEDunit6" "MODE=x"\nExecStartPre=/usr/bin/curl -H "Authorization: Bearer PLANTEDbearer7" http://x/|' "$unit"
 printf 'HF_TOKEN=hf_PLANTEDenv1\0' >>"$TMP/root/proc/3187/environ"

@@ -59,6 +59,8 @@ lacks "mount.missing"
 has "18400 samples in 18400 files, all intact"
 has "18912 samples not started (18400-37311)"
 has "prepare_hidden_states.py"
+has "First verify every written file (quick mode read the CRC32 of only"
+has "\$ gpu-triage data hidden-states/kimi-k2.5 --deep --expect 37312"
 # The plan in the order the incident needed it (written from its facts, as
 # docs/physics.md and the story's scenario record them): free the GPUs from the
 # auto-started server for good, find what ended the boot and whether the

@@ -45,7 +45,7 @@ secrets=(PLANTED01dash PLANTED02dash PLANTED03pem PLANTED03body PLANTED04pass AK
   PLANTED12tok PLANTED13tok PLANTED14key PLANTED15cookie PLANTED16xapi PLANTED17bearer
   PLANTED18curl PLANTED19curl PLANTED20abcdef PLANTED21slack PLANTED22abcdef PLANTED22cfg
   PLANTED23dsn PLANTED24hook PLANTED25abcdef PLANTED26dbpass PLANTED27unit PLANTED28drop
-  PLANTED29drop PLANTED30dock PLANTED31dock PLANTED32dock)
+  PLANTED29drop PLANTED30dock PLANTED31dock PLANTED32dock PLANTED33dock)
 # Harmless values, and the outputs that must still show each.
 harmless=(/models/tok-safe1 "--kv-cache-dtype fp8" "--key-cache-dtype fp8" "--max-num-batched-tokens 8192"
   bucket-safe2/llama /run/keys/safe3)
@@ -157,7 +157,7 @@ cfg=$(ls "$TMP"/droot/var/lib/docker/containers/*/config.v2.json)
 import json, sys
 c = json.load(open(sys.argv[1]))
 c["Config"]["Env"] += ["AWS_SECRET_ACCESS_KEY=PLANTED30dock", "HF_TOKEN=hf_PLANTED31dockabcdefghijklmnop",
-                       "OPENAI_API_KEY=sk-proj-PLANTED32dockabcdefghijklmnop"]
+                       "OPENAI_API_KEY=sk-proj-PLANTED32dockabcdefghijklmnop", "DEPLOY_CRED=PLANTED33dock"]
 json.dump(c, open(sys.argv[1], "w"))
 PY
 run story bundle -o "$TMP/docker.tar.zst" --root "$TMP/droot" --no-state

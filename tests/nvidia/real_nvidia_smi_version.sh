@@ -15,7 +15,7 @@ for r in r535 r550; do
   mkdir -p "$sc/root/usr/local/bin"
   cp "$smi" "$sc/root/usr/local/bin/nvidia-smi"
   run "$sc" --json --sample 0 --no-state
-  json_check "d['nvidia_smi'][0] == {'path': '/usr/local/bin/nvidia-smi', 'release': '$v'}"
+  json_check "d['nvidia_smi'][0] == {'path': '/usr/local/bin/nvidia-smi', 'release': '$v', 'container': None}"
   f='[f for f in d["findings"] if f["id"] == "driver.nvidia_smi_other_release"]'
   json_check "len($f) == 1 and $f[0]['severity'] == 'info'"
   json_check "'/usr/local/bin/nvidia-smi (first on PATH) is nvidia-smi $v, the driver 550.90.07' in $f[0]['title']"

@@ -1,8 +1,9 @@
 #include "sources/procfs/docker_container.h"
 
+#include <algorithm>
 #include <ctime>
+#include <iterator>
 
-#include "holders/identity.h"
 #include "sources/procfs/cgroup_owner.h"
 #include "sources/procfs/process_tree.h"
 #include "util/json_depth.h"
@@ -57,6 +58,7 @@ void read_mounts(const Json& cfg, ContainerInfo& c) {
   if (!mps || !mps->is_object()) return;
   for (const auto& [dest, mp] : mps->items()) {
     std::optional<std::string> source = text_of(mp, "Source");
+    while (source && source->size() > 1 && source->back() == '/') source->pop_back();
     if (!source || source->empty()) continue;  // a volume not yet created
     c.mounts.push_back({*source, text_of(mp, "Destination").value_or(dest)});
   }
@@ -67,6 +69,20 @@ std::optional<Json> parse_object(std::string_view text) {
   std::optional<Json> j = try_parse_json(text, error);
   if (!j || !j->is_object()) return std::nullopt;
   return j;
+}
+
+/// /proc/PID/cmdline's words: NUL-separated, as the program got them (an
+/// argument may hold spaces).
+std::vector<std::string> nul_separated(const std::string& raw) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while (at < raw.size()) {
+    size_t end = raw.find('\0', at);
+    if (end == std::string::npos) end = raw.size();
+    words.push_back(raw.substr(at, end - at));
+    at = end + 1;
+  }
+  return words;
 }
 
 /// `docker run` / `podman run` options that take no value (docker's
@@ -132,8 +148,8 @@ std::optional<int64_t> parse_rfc3339(std::string_view s) {
   } else {
     return std::nullopt;
   }
-  if (i != s.size() || mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 ||
-      sec > 60)
+  if (i != s.size() || year < 1970 || mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 ||
+      min > 59 || sec > 60)
     return std::nullopt;
   tm.tm_year = year - 1900;
   tm.tm_mon = mon - 1;
@@ -203,13 +219,17 @@ std::optional<std::string> run_container_name(const std::vector<std::string>& ar
   const std::string& prog = argv[0].substr(argv[0].rfind('/') + 1);
   if (prog != "docker" && prog != "podman") return std::nullopt;
   // Global options come before the command; those taking a value are
-  // given as --opt=value or --opt value (docker's and podman's -H/-c/-l).
+  // given as --opt=value or --opt value (docker's cli/flags/options.go:
+  // -H, -c, -l, --config and the TLS files; podman's --url, --connection,
+  // --root). Any other option is taken to stand alone.
+  static constexpr std::string_view kValued[] = {
+      "-H",    "--host",       "-c",          "--context", "--config",
+      "-l",    "--log-level",  "--tlscacert", "--tlscert", "--tlskey",
+      "--url", "--connection", "--root",      "--runroot", "--identity"};
   size_t i = 1;
   for (; i < argv.size() && argv[i].starts_with("-"); ++i)
     if (argv[i].find('=') == std::string::npos &&
-        (argv[i] == "-H" || argv[i] == "--host" || argv[i] == "-c" || argv[i] == "--context" ||
-         argv[i] == "--config" || argv[i] == "-l" || argv[i] == "--log-level" ||
-         argv[i] == "--url" || argv[i] == "--connection" || argv[i] == "--root"))
+        std::find(std::begin(kValued), std::end(kValued), argv[i]) != std::end(kValued))
       ++i;
   if (i < argv.size() && argv[i] == "container") ++i;
   if (i >= argv.size() || argv[i] != "run") return std::nullopt;
@@ -232,8 +252,9 @@ std::optional<std::string> unit_running_container(const FsRoot& root, const Proc
         root.read_optional_trimmed("/proc/" + std::to_string(pid) + "/comm");
     if (!comm || (*comm != "docker" && *comm != "podman")) continue;
     std::optional<ProcInfo> p = read_proc(root, pid);
-    if (!p) continue;
-    std::optional<std::string> n = run_container_name(split_cmdline(p->cmdline));
+    Result<std::string> raw = root.read("/proc/" + std::to_string(pid) + "/cmdline");
+    if (!p || !raw) continue;
+    std::optional<std::string> n = run_container_name(nul_separated(*raw));
     if (!n || *n != name) continue;
     std::optional<ProcessOwner> o = parse_cgroup_owner(p->cgroup);
     if (o && o->kind == OwnerKind::kSystemdUnit &&

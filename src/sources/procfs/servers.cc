@@ -17,6 +17,7 @@
 
 #include "holders/identity.h"
 #include "holders/server_flags.h"
+#include "sources/procfs/cgroup_owner.h"
 #include "sources/procfs/docker_container.h"
 #include "sources/procfs/process_info.h"
 #include "sources/procfs/process_tree.h"
@@ -111,8 +112,14 @@ void set_owner(Server& s, const GpuProcess& first, const FsRoot* root) {
     return;
   }
   if (!root) return;
-  if (first.owner->kind == OwnerKind::kDocker)
+  if (first.owner->kind == OwnerKind::kDocker) {
     s.container = read_docker_container(*root, first.owner->name);
+    if (!s.container)
+      s.identity_notes.push_back(
+          "Docker's record of container " + first.owner->name.substr(0, 12) +
+          " (/var/lib/docker/containers/ID/config.v2.json, hostconfig.json) could not be read: "
+          "when it was created, what its PID 1 runs and its restart policy are unknown");
+  }
   if (std::optional<RestartPolicy> r =
           s.container ? docker_restart_policy(*s.container)
                       : owner_restart_policy(*root, first.owner->kind, first.owner->name)) {
@@ -205,6 +212,38 @@ std::optional<RestartPolicy> systemd_restart_policy(const FsRoot& root, const st
   return RestartPolicy{"Restart=" + policy, policy != "no"};
 }
 
+/// Docker's record checked against the process tree: its PID 1 must be a
+/// process of the container whose parent is not (the runtime's shim), and
+/// the container is created before its PID 1 starts. What the tree does
+/// not bear out is unknown, and said.
+void check_container_record(Server& s, const FsRoot& root, std::optional<int64_t> btime) {
+  ContainerInfo& c = *s.container;
+  if (!c.init_pid) return;
+  const std::string id12 = c.id.substr(0, 12);
+  auto in_container = [&](const ProcInfo& p) {
+    std::optional<ProcessOwner> o = parse_cgroup_owner(p.cgroup);
+    return o && o->kind == OwnerKind::kDocker && o->name == c.id;
+  };
+  std::optional<ProcInfo> init = read_proc(root, *c.init_pid);
+  std::optional<ProcInfo> parent = init ? read_proc(root, init->ppid) : std::nullopt;
+  if (!init || !in_container(*init) || (parent && in_container(*parent))) {
+    s.identity_notes.push_back(fmt::format(
+        "Docker's record names PID {} as container {}'s PID 1, which the process tree does "
+        "not bear out: whether the container ends with the server is not known",
+        *c.init_pid, id12));
+    c.init_pid.reset();
+    return;
+  }
+  const std::optional<int64_t> started = start_of(*init, btime);
+  if (c.created_unix_s && started && *c.created_unix_s > *started + 2) {
+    s.identity_notes.push_back(
+        fmt::format("Docker's record says container {} was created after its PID 1 started: its "
+                    "creation time is taken as unknown",
+                    id12));
+    c.created_unix_s.reset();
+  }
+}
+
 /// What brings a containerised server back after a signal: nothing the
 /// runtime sees when its container runs on without it; the unit that
 /// creates the container when the server is the container's main process.
@@ -231,10 +270,13 @@ void container_restart(Server& s, const FsRoot& root, const ProcTable& table) {
     return;
   }
   if (main != true || !s.container->created_by_unit) return;
+  // Either brings it back: the unit makes a new container, Docker's policy
+  // restarts this one.
   const std::string& unit = *s.container->created_by_unit;
   if (std::optional<RestartPolicy> r = systemd_restart_policy(root, unit)) {
-    s.restart_policy = unit + " " + r->text + ", which creates the container again";
-    s.restarts_when_signalled = r->restarts;
+    if (r->restarts)
+      s.restart_policy = unit + " " + r->text + ", which creates the container again";
+    s.restarts_when_signalled = r->restarts || s.restarts_when_signalled;
   }
 }
 
@@ -314,7 +356,10 @@ std::optional<std::vector<Server>> group_servers(const NodeSnapshot& snap, const
     set_owner(s, *firsts.front(), root);
     if (s.container && s.container->name)
       s.container->created_by_unit = unit_running_container(*root, table, *s.container->name);
-    if (s.container) container_restart(s, *root, table);
+    if (s.container) {
+      check_container_record(s, *root, btime);
+      container_restart(s, *root, table);
+    }
     set_times(s, root_info, btime, firsts);
     s.graphics_only = std::all_of(s.members.begin(), s.members.end(),
                                   [](const ServerMember& m) { return m.type == "graphics"; });

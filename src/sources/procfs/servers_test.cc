@@ -127,6 +127,66 @@ TEST(Servers, DockerRestartPolicy) {
   EXPECT_FALSE(owner_restart_policy(t.root(), OwnerKind::kDocker, "nope"));
 }
 
+// Issue 52: a server its container's start script started, in a container
+// a unit makes with `docker run --rm --name specforge` (an argument with a
+// space in the client's argv). Docker's record is checked against the
+// process tree: a State.Pid that is not the container's PID 1 is unknown.
+struct SpecforgeTree {
+  TempTree t;
+  const std::string id = std::string(64, 'd');
+  SpecforgeTree(uint32_t state_pid) {
+    const std::string cg = "/system.slice/docker-" + id + ".scope";
+    t.write("/proc/stat", "cpu 1 2 3\nbtime 1767225600\n");
+    fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+    fake_proc(t, 3080, 1, "docker", "x", 0, "/system.slice/specforge.service");
+    t.write("/proc/3080/cmdline", std::string("/usr/bin/docker\0run\0--label\0purpose=hidden "
+                                              "state dump\0--rm\0--name\0specforge\0img\0",
+                                              80));
+    fake_proc(t, 3100, 1, "containerd-shim", "containerd-shim-runc-v2", 0,
+              "/system.slice/containerd.service");
+    fake_proc(t, 3120, 3100, "start.sh", "/bin/bash /workspace/start.sh", 0, cg);
+    fake_proc(t, 3142, 3120, "sleep", "sleep infinity", 0, cg);
+    fake_proc(t, 3141, 3120, "python3", "python3 -m sglang.launch_server --tp 1", 0, cg);
+    fake_proc(t, 3187, 3141, "sglang::schedul", "sglang::scheduler_TP0", 0, cg);
+    const std::string d = "/var/lib/docker/containers/" + id + "/";
+    t.write(d + "config.v2.json", R"({"Created":"2026-01-01T00:00:29Z","Name":"/specforge",)"
+                                  R"("Path":"/workspace/start.sh","State":{"Pid":)" +
+                                      std::to_string(state_pid) + "}}");
+    t.write(d + "hostconfig.json", R"({"AutoRemove":true,"RestartPolicy":{"Name":"no"}})");
+  }
+  Server server() {
+    NodeSnapshot s;
+    GpuProcess a = proc(3187, 70000);
+    a.owner = ProcessOwner{OwnerKind::kDocker, id, std::nullopt, ""};
+    s.gpus = {gpu(0, {a})};
+    const FsRoot root = t.root();
+    return group_servers(s, &root).value().at(0);
+  }
+};
+
+TEST(Servers, AServerItsContainersScriptStartedIsNotTheContainersMain) {
+  SpecforgeTree tree(3120);
+  Server sv = tree.server();
+  ASSERT_TRUE(sv.container);
+  EXPECT_EQ(sv.container->created_by_unit, "specforge.service");  // argv split on NULs
+  EXPECT_EQ(sv.container->init_pid, 3120u);
+  EXPECT_EQ(sv.container_main, false);
+  EXPECT_FALSE(sv.restarts_when_signalled);
+  EXPECT_TRUE(sv.identity_notes.empty());
+}
+
+TEST(Servers, AStatePidTheTreeDoesNotBearOutIsUnknown) {
+  for (uint32_t bad : {3141u, 3100u, 99999u}) {  // in the container under its PID 1; the shim; none
+    SpecforgeTree tree(bad);
+    Server sv = tree.server();
+    ASSERT_TRUE(sv.container);
+    EXPECT_FALSE(sv.container->init_pid) << bad;
+    EXPECT_FALSE(sv.container_main) << bad;
+    ASSERT_EQ(sv.identity_notes.size(), 1u) << bad;
+    EXPECT_NE(sv.identity_notes[0].find("not bear out"), std::string::npos);
+  }
+}
+
 }  // namespace servers_test
 }  // namespace gt
 
