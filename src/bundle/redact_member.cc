@@ -3,6 +3,7 @@
 #include "sources/kernel_log/compressed.h"
 #include "util/gzip.h"
 #include "util/json_depth.h"
+#include "util/json_text.h"
 #include "util/redact.h"
 
 namespace gt {
@@ -49,7 +50,7 @@ void redact_docker_env(TreeEntry& e, std::vector<std::string>& what) {
       ++n;
     }
   if (n == 0) return;
-  e.bytes = j->dump();
+  e.bytes = json_text(*j);
   what.push_back("Config.Env: every value but PATH");
 }
 

@@ -197,6 +197,11 @@ TEST(ServerStop, AContainersMainServerGoesThroughTheUnitThatMakesIt) {
   s.container = specforge(std::nullopt);
   st = server_stop(s, true, false);
   EXPECT_EQ(st.all(), std::vector<std::string>{"docker stop aaaaaaaaaaaa"});
+  EXPECT_EQ(st.note, "Stopping container specforge (aaaaaaaaaaaa) ends everything in it.");
+  // Signalled (nothing restarts it): the signal ends the container too.
+  s.restarts_when_signalled = false;
+  st = server_stop(s, false, false);
+  EXPECT_FALSE(st.via_owner);
   EXPECT_NE(st.note.find("main process: stopping it ends the container, which Docker then "
                          "removes"),
             std::string::npos)

@@ -49,14 +49,15 @@ std::string container_label(const ContainerInfo& c) {
 std::string container_note(const Server& s, bool via_owner) {
   if (!s.container) return "";
   const ContainerInfo& c = *s.container;
+  if (via_owner)
+    return c.created_by_unit ? "Stopping " + *c.created_by_unit + " ends " + container_label(c) +
+                                   " and everything in it."
+                             : "Stopping " + container_label(c) + " ends everything in it.";
   if (s.container_main == false) return container_returns(s);
   if (!s.container_main)
     return "Whether its " + container_label(c) +
            " runs on without it, and so whether its command starts it again, is not known "
            "(Docker's record of the container's PID 1 was not read or not borne out).";
-  if (via_owner && c.created_by_unit)
-    return "Stopping " + *c.created_by_unit + " ends " + container_label(c) +
-           " and everything in it.";
   return "It is " + container_label(c) + "'s main process: stopping it ends the container" +
          (c.auto_remove == true ? ", which Docker then removes (docker run --rm)." : ".");
 }

@@ -474,6 +474,8 @@ std::string server_line(const Server& sv) {
                         sv.port_source == "default port" ? " (default port)" : "");
   if (sv.graphics_only) line += "; graphics only";
   if (sv.grouping_note) line += (sv.launcher_exited ? "; " : "; not grouped: ") + *sv.grouping_note;
+  // What could not be read of its identity or its container's record.
+  for (const std::string& n : sv.identity_notes) line += "; " + n;
   return for_terminal(line);
 }
 

@@ -9,8 +9,8 @@
 source "$(dirname "$0")/common.sh"
 source "$GT_SOURCE_DIR/tests/free/scenario.sh"
 
-# 1. The story's server in a unit named 'sg;touch${IFS}PWNED;x.service'.
-cp -r "$GT_SOURCE_DIR/tests/scenarios/story" "$TMP/sc"
+# 1. incident-story's server (sglang.service) in a unit named 'sg;touch${IFS}PWNED;x.service'.
+cp -r "$GT_SOURCE_DIR/tests/scenarios/incident-story" "$TMP/sc"
 unit='sg;touch${IFS}PWNED;x.service'
 for f in "$TMP"/sc/root/proc/*/cgroup; do
   if grep -q sglang.service "$f"; then printf '0::/system.slice/%s\n' "$unit" >"$f"; fi

@@ -119,6 +119,10 @@ void set_owner(Server& s, const GpuProcess& first, const FsRoot* root) {
           "Docker's record of container " + first.owner->name.substr(0, 12) +
           " (/var/lib/docker/containers/ID/config.v2.json, hostconfig.json) could not be read: "
           "when it was created, what its PID 1 runs and its restart policy are unknown");
+    else if (!s.container->created_unix_s)
+      s.identity_notes.push_back("Docker's record of container " + first.owner->name.substr(0, 12) +
+                                 " gives no readable creation time: whether it was made after "
+                                 "the job last wrote is unknown");
   }
   if (std::optional<RestartPolicy> r =
           s.container ? docker_restart_policy(*s.container)
