@@ -248,9 +248,6 @@ void check_container_record(Server& s, const FsRoot& root, std::optional<int64_t
   }
 }
 
-/// What brings a containerised server back after a signal: nothing the
-/// runtime sees when its container runs on without it; the unit that
-/// creates the container when the server is the container's main process.
 /// Whether the container's PID 1 leads to the launcher through only
 /// children; null when its PID 1 or the launcher is not in the table.
 std::optional<bool> leads_only_to(const ProcTable& table, uint32_t init, uint32_t launcher) {
@@ -265,6 +262,10 @@ std::optional<bool> leads_only_to(const ProcTable& table, uint32_t init, uint32_
   return std::nullopt;
 }
 
+/// What brings a containerised server back after a signal: nothing the
+/// runtime sees when its container runs on without it; the unit that
+/// creates the container (or Docker's policy) when the server is the
+/// container's main process.
 void container_restart(Server& s, const FsRoot& root, const ProcTable& table) {
   if (s.container->init_pid && s.root_pid && table.complete)
     s.container_main = leads_only_to(table, *s.container->init_pid, *s.root_pid);
