@@ -390,8 +390,7 @@ void server_container_after_job(const NodeSnapshot& s, const Fingerprint* now,
     std::optional<std::string> mounted = mounted_job_dir(c, dirs);
     if (!mounted || std::find(seen.begin(), seen.end(), c.id) != seen.end()) continue;
     seen.push_back(c.id);
-    const std::string name =
-        c.name ? *c.name + " (" + c.id.substr(0, 12) + ")" : c.id.substr(0, 12);
+    const std::string name = container_name_id(c);
     Finding f = path_finding("change.container_after_job", *mounted);
     f.title = fmt::format(
         "Container {}, which mounts {}, was created after the job last wrote: anything "

@@ -18,9 +18,7 @@ std::string pid_list(const Server& s) {
 
 /// "docker container specforge (7c3e9a1b2d4f)", or the id alone.
 std::string container_words(const Server& s, const std::string& word, const std::string& id) {
-  if (s.container && s.container->name)
-    return word + " container " + *s.container->name + " (" + id + ")";
-  return word + " container " + id;
+  return word + " container " + (s.container ? container_name_id(*s.container) : id);
 }
 
 /// Where a server that its container's command started comes back from,
@@ -40,10 +38,7 @@ std::string container_returns(const Server& s) {
 }
 
 /// "container specforge (7c3e9a1b2d4f)".
-std::string container_label(const ContainerInfo& c) {
-  return c.name ? "container " + *c.name + " (" + c.id.substr(0, 12) + ")"
-                : "container " + c.id.substr(0, 12);
-}
+std::string container_label(const ContainerInfo& c) { return "container " + container_name_id(c); }
 
 /// What a stop does to the server's container beyond the server.
 std::string container_note(const Server& s, bool via_owner) {

@@ -39,4 +39,9 @@ struct ContainerInfo {
   bool operator==(const ContainerInfo&) const = default;
 };
 
+/// "specforge (7c3e9a1b2d4f)", or the short id alone: how a report names it.
+inline std::string container_name_id(const ContainerInfo& c) {
+  return c.name ? *c.name + " (" + c.id.substr(0, 12) + ")" : c.id.substr(0, 12);
+}
+
 }  // namespace gt

@@ -5,7 +5,6 @@
 #include <iterator>
 
 #include "sources/procfs/cgroup_owner.h"
-#include "sources/procfs/process_tree.h"
 #include "util/json_depth.h"
 
 namespace gt {
@@ -248,15 +247,15 @@ std::optional<std::string> run_container_name(const std::vector<std::string>& ar
 std::optional<std::string> unit_running_container(const FsRoot& root, const ProcTable& table,
                                                   std::string_view name) {
   for (const auto& [pid, entry] : table.procs) {
-    std::optional<std::string> comm =
-        root.read_optional_trimmed("/proc/" + std::to_string(pid) + "/comm");
+    const std::string dir = "/proc/" + std::to_string(pid);
+    std::optional<std::string> comm = root.read_optional_trimmed(dir + "/comm");
     if (!comm || (*comm != "docker" && *comm != "podman")) continue;
-    std::optional<ProcInfo> p = read_proc(root, pid);
-    Result<std::string> raw = root.read("/proc/" + std::to_string(pid) + "/cmdline");
-    if (!p || !raw) continue;
+    Result<std::string> raw = root.read(dir + "/cmdline");
+    Result<std::string> cgroup = root.read(dir + "/cgroup");
+    if (!raw || !cgroup) continue;
     std::optional<std::string> n = run_container_name(nul_separated(*raw));
     if (!n || *n != name) continue;
-    std::optional<ProcessOwner> o = parse_cgroup_owner(p->cgroup);
+    std::optional<ProcessOwner> o = parse_cgroup_owner(*cgroup);
     if (o && o->kind == OwnerKind::kSystemdUnit &&
         o->cgroup_path.find("/user@") == std::string::npos && !o->name.ends_with(".scope"))
       return o->name;
