@@ -46,6 +46,8 @@ Status write_entry(struct archive* a, struct archive_entry* e, const TreeEntry& 
       archive_entry_set_perm(e, 0777);
       archive_entry_set_symlink(e, t.target.c_str());
       break;
+    case TreeEntry::Type::kOther:
+      return Error{ErrorKind::kMalformed, t.name + ": not a file, folder or link"};
   }
   if (archive_write_header(a, e) != ARCHIVE_OK) return archive_error(a, t.name);
   if (t.type == TreeEntry::Type::kFile && !t.bytes.empty() &&
@@ -137,7 +139,10 @@ Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t ma
     // each member "./NAME": the member NAME; "./" itself is DIR.
     while (t.name.starts_with("./")) t.name.erase(0, 2);
     const mode_t type = archive_entry_filetype(e);
-    if (type == AE_IFDIR) {
+    if (const char* to = archive_entry_hardlink(e); to != nullptr) {
+      t.type = TreeEntry::Type::kOther;  // its bytes are another member's
+      t.target = std::string("a hard link to ") + to;
+    } else if (type == AE_IFDIR) {
       t.type = TreeEntry::Type::kFolder;
       while (t.name.size() > 1 && t.name.ends_with("/")) t.name.pop_back();  // tar's "dir/"
       if (t.name.empty() || t.name == ".") continue;
@@ -158,7 +163,9 @@ Result<std::vector<TreeEntry>> read_archive(const std::string& file, uint64_t ma
         t.bytes.append(buf, static_cast<size_t>(n));
       }
     } else {
-      continue;  // no devices, FIFOs or hard links in a bundle
+      // No device, FIFO or socket is ever extracted: named for the check.
+      t.type = TreeEntry::Type::kOther;
+      t.target = "a device, FIFO or socket";
     }
     out.push_back(std::move(t));
   }
@@ -213,6 +220,7 @@ Status extract_entries(const std::vector<TreeEntry>& entries, const std::string&
     std::string name = e.name;
     while (name.size() > 1 && name.ends_with("/")) name.pop_back();
     if (!plain_name(name)) return Error{ErrorKind::kMalformed, "refused member name " + e.name};
+    if (e.type == TreeEntry::Type::kOther) continue;  // never extracted
     if (Status s = make_parents(dir, name); !s) return s;
     const std::string p = dir + "/" + name;
     if (e.type == TreeEntry::Type::kFolder) {

@@ -50,6 +50,13 @@ std::vector<std::string> unverified_members(const std::vector<TreeEntry>& entrie
     files.erase(it);
   }
   for (const auto& [name, e] : files) out.push_back(name + ": not in manifest.json");
+  // Listed or not, a member that is no file is not what was written: the
+  // manifest lists files only (one it lists is said above, as no file).
+  for (const TreeEntry& e : entries)
+    if (e.type == TreeEntry::Type::kOther &&
+        std::none_of(members.begin(), members.end(),
+                     [&](const BundleMember& m) { return m.name == e.name; }))
+      out.push_back(e.name + ": " + e.target + " in the archive, not extracted");
   if (out.size() > max_lines) {
     const size_t more = out.size() - max_lines;
     out.resize(max_lines);

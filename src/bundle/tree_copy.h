@@ -17,11 +17,14 @@ namespace gt {
 
 /// One entry of the copied tree, or of any other member of the archive.
 struct TreeEntry {
-  enum class Type { kFile, kFolder, kLink };
+  /// kOther: a member of an archive read back that is none of the three
+  /// (a hard link, a device, a FIFO, a socket): kept by name for the
+  /// replay's check (bundle.unverified), never extracted or written.
+  enum class Type { kFile, kFolder, kLink, kOther };
   Type type = Type::kFile;
   std::string name;    ///< path in the archive ("root/proc/1/stat")
   std::string bytes;   ///< kFile
-  std::string target;  ///< kLink: the link's text as read
+  std::string target;  ///< kLink: the link's text as read; kOther: what it is
 };
 
 struct TreeCopy {

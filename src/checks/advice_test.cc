@@ -78,6 +78,11 @@ TEST(Sudo, DroppedInFrontOfEveryChainedCommandOnly) {
   EXPECT_EQ(without_sudo("sudo journalctl -k | grep x"), "journalctl -k | grep x");
   EXPECT_EQ(without_sudo("sudo -u nvpd true"), "sudo -u nvpd true");
   EXPECT_EQ(without_sudo("echo pseudo sudo x"), "echo pseudo sudo x");
+  // Quoted or escaped, ";" and "sudo" are text: the command is kept whole.
+  EXPECT_EQ(without_sudo("echo 'a; sudo rm x'"), "echo 'a; sudo rm x'");
+  EXPECT_EQ(without_sudo("echo \"a && sudo rm x\"; sudo true"), "echo \"a && sudo rm x\"; true");
+  EXPECT_EQ(without_sudo("echo a\\; sudo rm"), "echo a\\; sudo rm");
+  EXPECT_EQ(without_sudo("(sudo a) | sudo b"), "(a) | b");
 }
 
 TEST(Sudo, NoneAsRootSomeOtherwise) {

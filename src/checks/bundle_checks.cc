@@ -3,6 +3,10 @@
 // each member's size and sha256 as written: a member changed, lost or added
 // since (an edited fstab, a copy cut short) is judged as it is now, so the
 // replay is not the node's record and is never called clean.
+#include <algorithm>
+#include <iterator>
+#include <set>
+
 #include "checks/checks.h"
 #include "util/shell_word.h"
 
@@ -21,6 +25,36 @@ void check_bundle_replay(const NodeSnapshot& s, std::vector<Finding>& out) {
       "read this replay's verdict as unconfirmed.";
   f.commands = {"tar -tvf " + shell_word(b.file)};
   out.push_back(f);
+}
+
+void compare_with_record(Report& report) {
+  if (!report.snapshot.bundle_replay) return;
+  BundleReplay& b = *report.snapshot.bundle_replay;
+  b.replayed_verdict = verdict_word(report);
+  std::multiset<std::string> recorded(b.recorded_findings.begin(), b.recorded_findings.end());
+  std::multiset<std::string> replayed;
+  for (const Finding& f : report.findings) replayed.insert(replay_finding_key(f));
+  b.differences.clear();
+  std::vector<std::string> only;
+  std::set_difference(recorded.begin(), recorded.end(), replayed.begin(), replayed.end(),
+                      std::back_inserter(only));
+  for (const std::string& k : only) b.differences.push_back("recorded only: " + k);
+  only.clear();
+  std::set_difference(replayed.begin(), replayed.end(), recorded.begin(), recorded.end(),
+                      std::back_inserter(only));
+  for (const std::string& k : only) b.differences.push_back("replayed only: " + k);
+  // A hostile report can hold thousands of findings: the line stays a line.
+  constexpr size_t kMaxDifferences = 20;
+  if (b.differences.size() > kMaxDifferences) {
+    const size_t more = b.differences.size() - kMaxDifferences;
+    b.differences.resize(kMaxDifferences);
+    b.differences.push_back("and " + std::to_string(more) + " more");
+  }
+  if (b.differences.empty() && *b.replayed_verdict == b.recorded_verdict) return;
+  std::string line = "the replay differs from the bundle's recorded report: recorded " +
+                     b.recorded_verdict + ", replayed " + *b.replayed_verdict;
+  for (const std::string& d : b.differences) line += "; " + d;
+  report.snapshot.warnings.push_back(line);
 }
 
 }  // namespace gt

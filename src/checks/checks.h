@@ -76,6 +76,11 @@ void check_nvidia_smi(const NodeSnapshot& s, std::vector<Finding>& out);
 /// manifest.json (bundle_checks.cc).
 void check_bundle_replay(const NodeSnapshot& s, std::vector<Finding>& out);
 
+/// A judged replay compared with its bundle's recorded report: the replayed
+/// verdict and the findings only one of them has in bundle_replay, and one
+/// line in warnings when they differ. Nothing for another origin.
+void compare_with_record(Report& report);
+
 /// Completes the identity (bus id, name, UUID) of the one GPU NVML could not
 /// name, when the PCI bus or the kernel log say it unambiguously; sets its
 /// identity_derived_from. The one check step that writes to the snapshot.

@@ -337,3 +337,13 @@ ExitCode cuda_probe_exit(const CudaProbeReport& r, const std::vector<Finding>& f
 }
 
 }  // namespace gt
+
+namespace gt {
+
+void check_cuda_probe(const NodeSnapshot& s, std::vector<Finding>& out) {
+  if (!s.cuda_probe) return;
+  std::vector<Finding> found = cuda_probe_findings(*s.cuda_probe, s);
+  out.insert(out.end(), found.begin(), found.end());
+}
+
+}  // namespace gt

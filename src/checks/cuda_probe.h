@@ -17,6 +17,9 @@ namespace gt {
 
 std::vector<Finding> cuda_probe_findings(const CudaProbeReport& r, const NodeSnapshot& s);
 
+/// The probe stage's findings (triage --cuda: snapshot.cuda_probe), when it ran.
+void check_cuda_probe(const NodeSnapshot& s, std::vector<Finding>& out);
+
 /// The triage's codes: 2 any critical, 1 any warning, 3 when nothing was
 /// proved (no GPU for CUDA, every GPU skipped), else 0.
 ExitCode cuda_probe_exit(const CudaProbeReport& r, const std::vector<Finding>& f);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checks/checks.h"
+#include "checks/cuda_probe.h"
 #include "checks/plan.h"
 
 namespace gt {
@@ -187,6 +188,7 @@ void judge(Report& report, const CheckOptions& options) {
   check_history(s, f);        // after the joins: a joined Xid counts too
   check_changes(s, f);
   add_change_timeline(report.snapshot);
+  check_cuda_probe(s, f);  // last: what the probe proved, beside every prediction
   if (options.running_as_root) drop_sudo(f);
   std::stable_sort(f.begin(), f.end(), [](const Finding& a, const Finding& b) {
     return static_cast<int>(a.severity) > static_cast<int>(b.severity);

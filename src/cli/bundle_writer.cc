@@ -12,8 +12,8 @@
 #include "bundle/tree_copy.h"
 #include "cli/run_triage.h"
 #include "render/bundle_manifest.h"
-#include "render/json_report.h"
 #include "render/table_report.h"
+#include "report/json_report.h"
 
 namespace gt {
 namespace {

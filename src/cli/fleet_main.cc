@@ -12,16 +12,16 @@
 #include <sstream>
 
 #include "bundle/archive.h"
-#include "cli/bundle_replay.h"
 #include "cli/fleet_args.h"
 #include "cli/run_triage.h"
+#include "collect/bundle_replay.h"
+#include "collect/origin.h"
 #include "fleet/correlate.h"
 #include "fleet/drift.h"
 #include "fleet/fanout.h"
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
 #include "render/fleet_render.h"
-#include "render/json_report_read.h"
 #include "util/errno_error.h"
 #include "util/read_capped.h"
 
@@ -105,13 +105,10 @@ SavedHost from_bundle(const FleetOptions& o, const fs::path& f) {
 /// A saved --json report: named by the host it names, else by its file; one
 /// that cannot be read is named by its file with report_from_json's words.
 SavedHost from_saved_report(const fs::path& f) {
-  Result<std::string> text = read_file_capped(f.string(), kMaxCaptureBytes, "a saved report");
-  Result<Report> report = text ? report_from_json_text(*text) : Result<Report>(text.error());
+  Result<Report> report = collect_saved_report(f.string());
   const bool named = report && report->snapshot.hostname && !report->snapshot.hostname->empty();
   const std::string name = named ? *report->snapshot.hostname : f.stem().string();
-  if (!text) return {host_unknown(name, HostVia::kReport, text.error().message), f};
-  if (!report)
-    return {host_unknown(name, HostVia::kReport, f.string() + ": " + report.error().message), f};
+  if (!report) return {host_unknown(name, HostVia::kReport, report.error().message), f};
   return {host_report(name, HostVia::kReport, std::move(*report)), f, named};
 }
 

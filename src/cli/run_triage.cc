@@ -10,21 +10,21 @@
 #include <filesystem>
 #include <iostream>
 
+#include "checks/checks.h"
 #include "checks/pin_advice.h"
 #include "checks/registry.h"
-#include "cli/bundle_replay.h"
 #include "cli/fleet_args.h"
-#include "cli/triage_cuda.h"
 #include "cli/usage.h"
+#include "collect/bundle_replay.h"
 #include "collect/collect.h"
+#include "collect/origin.h"
 #include "history/run_history.h"
-#include "render/json_report.h"
-#include "render/json_report_read.h"
 #include "render/oneline_report.h"
 #include "render/prometheus.h"
 #include "render/table_report.h"
 #include "render/terminal_width.h"
 #include "render/textfile.h"
+#include "report/json_report.h"
 #include "util/plural.h"
 
 namespace gt {
@@ -106,12 +106,11 @@ void judge_report(Report& report, std::optional<uint32_t> expect_gpus, bool npd)
 Report collect_report(const Options& o, Stages stages, bool& abandoned_threads,
                       std::shared_ptr<ReadLog> read_log) {
   if (o.no_kernel_log) stages = without(stages, Stage::kKernelLog);
+  if (o.cuda) stages = stages | Stage::kCudaProbe;
   // Phase 1: collect, through the one pipeline (src/collect/).
   CollectInputs in = collect_inputs(o);
   in.read_log = std::move(read_log);
-  Collected c = o.bundle    ? replay_bundle(*o.bundle, in, stages)
-                : o.smi_xml ? collect_capture(*o.smi_xml, stages)
-                            : collect_node(in, stages);
+  Collected c = collect_origin({o.bundle, o.smi_xml}, in, stages);
   abandoned_threads = c.abandoned_threads;
   Report report = std::move(c.report);
   if (o.bundle && bundle_unread(report))
@@ -120,7 +119,6 @@ Report collect_report(const Options& o, Stages stages, bool& abandoned_threads,
     print_error("gpu-triage", "--smi-xml: " + *report.snapshot.nvml.error_message);
   // Phase 2: explain what failed, in words; judge.
   judge_report(report, o.expect_gpus, o.npd_exit_codes);
-  if (o.cuda) add_cuda_probe(report, o.root, o.npd_exit_codes);  // cli/triage_cuda.h
   return report;
 }
 

@@ -9,7 +9,9 @@
 
 #include "data/check_data_dir.h"
 #include "history/run_history.h"
+#include "sources/cuda/libcuda_for_new_job.h"
 #include "sources/cuda/readiness.h"
+#include "sources/cuda_driver/probe_run.h"
 #include "sources/fs/disk_usage.h"
 #include "sources/fs/mount_table.h"
 #include "sources/incident/incident_collector.h"
@@ -172,6 +174,16 @@ std::shared_ptr<HostSeams> seams_for(const CollectInputs& in, const FsRoot& root
   return seams;
 }
 
+/// The probe of triage --cuda: the libcuda a new job would load (the
+/// readiness stage's search), at most 256 MiB and 10 s per GPU.
+CudaProbeOptions triage_probe_options(const FsRoot& root) {
+  CudaProbeOptions o;
+  o.library = libcuda_to_probe("", root);
+  o.memory_bytes = 256ull << 20;
+  o.timeout = std::chrono::seconds(10);
+  return o;
+}
+
 /// `envs_ahead`: the fingerprint's python environments are read on a thread
 /// from the servers' stage on (the record will be written: PythonEnvsAhead).
 std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, bool& abandoned,
@@ -208,6 +220,14 @@ std::vector<Collector> node_table(const CollectInputs& in, const FsRoot& root, b
        [&](NodeSnapshot& s) {
          s.cuda = read_cuda_readiness(root, s,
                                       {in.python, std::chrono::steady_clock::now() + in.timeout});
+       }},
+      // On demand (triage --cuda), after the readiness stage: a child per GPU
+      // loads the libcuda a new job would. NVML's own findings say why a
+      // node whose NVML did not start is not probed.
+      {Stage::kCudaProbe,
+       [&](NodeSnapshot& s) {
+         if (s.nvml.initialized)
+           s.cuda_probe = probe_cuda(s, std::nullopt, triage_probe_options(root));
        }},
       {Stage::kKernelLog,
        [&, seams](NodeSnapshot& s) {
@@ -351,6 +371,8 @@ Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in
         s.gpu_count = recorded.gpu_count;
         s.gpus = recorded.gpus;
       };
+    else if (c.stage == Stage::kCudaProbe)
+      c.fill = [](NodeSnapshot&) {};  // a recorded node runs nothing here
     else if (c.stage == Stage::kHistory)
       c.fill = [&recorded](NodeSnapshot& s) {
         // The record across boots as the node read it, and its fingerprint

@@ -35,6 +35,9 @@ enum class Stage : uint32_t {
   kMounts = 1u << 7,     ///< mount sanity of the paths
   kHistory = 1u << 8,    ///< the record across boots, read only
   kReadiness = 1u << 9,  ///< whether CUDA will start: libraries, device nodes, limits
+  /// Whether each GPU runs work: the CUDA probe (triage --cuda), on demand
+  /// only, never in kAllStages; before judging, once.
+  kCudaProbe = 1u << 10,
 };
 using Stages = uint32_t;
 constexpr Stages operator|(Stage a, Stage b) {
@@ -44,7 +47,7 @@ constexpr Stages operator|(Stages a, Stage b) { return a | static_cast<Stages>(b
 constexpr bool has(Stages s, Stage x) { return (s & static_cast<Stages>(x)) != 0; }
 /// `s` less stage `x` (--no-kernel-log takes the kernel log out).
 constexpr Stages without(Stages s, Stage x) { return s & ~static_cast<Stages>(x); }
-constexpr Stages kAllStages = 0x3ff;
+constexpr Stages kAllStages = 0x3ff;  ///< every stage but the CUDA probe
 
 /// One collector of an origin's table.
 struct Collector {

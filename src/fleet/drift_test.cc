@@ -8,8 +8,8 @@
 
 #include "fleet/correlate.h"
 #include "render/fleet_render.h"
-#include "render/json_report.h"
-#include "render/json_report_read.h"
+#include "report/json_report.h"
+#include "report/json_report_read.h"
 
 namespace gt {
 namespace drift_test {

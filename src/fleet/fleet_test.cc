@@ -12,7 +12,7 @@
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"
 #include "render/fleet_render.h"
-#include "render/json_report.h"
+#include "report/json_report.h"
 #include "util/test_util.h"
 
 namespace gt {

@@ -32,7 +32,7 @@
 
 #include "checks/registry.h"
 #include "collect/collect.h"
-#include "render/json_report_read.h"
+#include "report/json_report_read.h"
 #include "sources/kernel_log/kernel_log.h"
 #include "sources/procfs/driver_version.h"
 #include "sources/procfs/process_info.h"

@@ -489,11 +489,10 @@ Result<GpuHistory> open_history(const std::string& dir, const FsRoot& root,
                                 std::vector<std::string>& warnings) {
   std::optional<std::string> boot = root.read_optional_trimmed("/proc/sys/kernel/random/boot_id");
   if (!boot || boot->empty())
-    return Error{ErrorKind::kNotFound,
-                 "no boot id (" + root.path("/proc/sys/kernel/random/boot_id") + " not readable)"};
+    return Error{ErrorKind::kNotFound, "no boot id (/proc/sys/kernel/random/boot_id not readable)"};
   if (!usable_boot_id(*boot))
     return Error{ErrorKind::kMalformed,
-                 root.path("/proc/sys/kernel/random/boot_id") +
+                 std::string("/proc/sys/kernel/random/boot_id") +
                      " does not hold a boot id (not printable ASCII of at most " +
                      std::to_string(kMaxRecordTextBytes) + " bytes)"};
   if (Status s = ensure_dir(dir); !s) return s.error();

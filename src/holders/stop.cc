@@ -197,16 +197,29 @@ ServerStop server_stop(const Server& s, bool via_owner, bool force_signal) {
 
 std::string without_sudo(const std::string& command) {
   std::string out;
+  char quote = 0;  // the shell quote we are inside, if any
+  bool starts = true;
   size_t i = 0;
   while (i < command.size()) {
-    // "sudo " at the start of the line or of a command after && || | ; (
-    size_t before = out.find_last_not_of(' ');
-    bool starts =
-        before == std::string::npos || std::string("&|;(").find(out[before]) != std::string::npos;
-    if (starts && command.compare(i, 5, "sudo ") == 0 && command.compare(i + 5, 1, "-") != 0) {
+    const char c = command[i];
+    // "sudo " at the start of the line or of a command after && || | ; (,
+    // as the shell reads it: a word inside quotes or after a backslash is
+    // text, never a command.
+    if (!quote && starts && command.compare(i, 5, "sudo ") == 0 &&
+        command.compare(i + 5, 1, "-") != 0) {
       i += 5;
       continue;
     }
+    if (quote) {
+      if (c == quote) quote = 0;
+      if (c == '\\' && quote == '"' && i + 1 < command.size()) out += command[i++];
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '\\' && i + 1 < command.size()) {
+      out += command[i++];
+    }
+    if (!quote && c != ' ') starts = std::string("&|;(").find(c) != std::string::npos;
+    if (quote) starts = false;
     out += command[i++];
   }
   return out;

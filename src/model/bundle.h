@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 /// How one collector of the bundle ended.
@@ -92,5 +94,15 @@ struct BundleReplay {
   std::vector<std::string> differences;
   bool operator==(const BundleReplay&) const = default;
 };
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<BundleReplay> auto& b, auto& v) {
+  v("bundle", b.file);
+  v("members_unverified", b.unverified);
+  v("recorded_verdict", b.recorded_verdict);
+  v("recorded_findings", b.recorded_findings);
+  v("replayed_verdict", b.replayed_verdict);
+  v("differences", b.differences);
+}
 
 }  // namespace gt

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 /// One of its mounts: the host's path and where the container sees it.
@@ -42,6 +44,27 @@ struct ContainerInfo {
 /// "specforge (7c3e9a1b2d4f)", or the short id alone: how a report names it.
 inline std::string container_name_id(const ContainerInfo& c) {
   return c.name ? *c.name + " (" + c.id.substr(0, 12) + ")" : c.id.substr(0, 12);
+}
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<ContainerMount> auto& m, auto& v) {
+  v("source", m.source);
+  v("destination", m.destination);
+}
+
+void describe(SelfOf<ContainerInfo> auto& c, auto& v) {
+  v("id", c.id);
+  v("name", c.name);
+  v("created", c.created_unix_s, TimeView{});
+  v("created_unix_s", c.created_unix_s);
+  v("command", c.command);
+  v("image", c.image);
+  v("path_env", c.path_env);
+  v("init_pid", c.init_pid);
+  v("mounts", c.mounts);
+  v("restart_policy", c.restart_policy);
+  v("auto_remove", c.auto_remove);
+  v("created_by_unit", c.created_by_unit);
 }
 
 }  // namespace gt

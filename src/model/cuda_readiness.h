@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 /// One driver library as the dynamic loader would find it.
@@ -137,5 +139,78 @@ struct CudaReadiness {
   std::vector<std::string> notes;  ///< what the stage as a whole could not read
   bool operator==(const CudaReadiness&) const = default;
 };
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<ResolvedLibrary> auto& l, auto& v) {
+  v("soname", l.soname);
+  v("file", l.file);
+  v("found_at", l.found_at);
+  v("found_via", l.found_via);
+  v("conf_file", l.conf_file);
+  v("version", l.version);
+  v("version_from", l.version_from);
+  v("compat", l.compat);
+  v("compat_from", l.compat_from);
+  v("notes", l.notes);
+}
+
+void describe(SelfOf<LoaderContext> auto& c, auto& v) {
+  v("pid", c.pid);
+  v("who", c.who);
+  v("ld_library_path", c.ld_library_path);
+  v("libraries", c.libraries);
+  v("notes", c.notes);
+}
+
+void describe(SelfOf<CudaDeviceNodes> auto& d, auto& v) {
+  v("nvidiactl", d.nvidiactl);
+  v("nvidia_uvm", d.nvidia_uvm);
+  v("nvidia_uvm_tools", d.nvidia_uvm_tools);
+  v("nvidia_caps", d.nvidia_caps);
+  v("uvm_module_loaded", d.uvm_module_loaded);
+  v("missing_gpu_nodes", d.missing_gpu_nodes, PairKeys{"minor", "pci_bus_id"});
+  v("in_container", d.in_container);
+  v("notes", d.notes);
+}
+
+void describe(SelfOf<CudaRuntimeBuild> auto& b, auto& v) {
+  v("pid", b.pid);
+  v("who", b.who);
+  v("cuda_version", b.cuda_version);
+  v("source", b.source);
+  v("notes", b.notes);
+}
+
+void describe(SelfOf<ProcessLimits> auto& l, auto& v) {
+  v("pid", l.pid);
+  v("who", l.who);
+  v("memlock_bytes", l.memlock_bytes);
+  v("tensor_parallel", l.tensor_parallel);
+  v("rank_pids", l.rank_pids);
+}
+
+void describe(SelfOf<MappedLibrary> auto& l, auto& v) {
+  v("path", l.path);
+  v("version", l.version);
+  v("deleted", l.deleted);
+}
+
+void describe(SelfOf<ProcessMappings> auto& m, auto& v) {
+  v("pid", m.pid);
+  v("who", m.who);
+  v("gpu_memory_bytes", m.gpu_memory_bytes);
+  v("libraries", m.libraries);
+}
+
+void describe(SelfOf<CudaReadiness> auto& r, auto& v) {
+  v("loaders", r.loaders);
+  v("mapped", r.mapped);
+  v("devices", r.devices);
+  v("runtimes", r.runtimes);
+  v("dev_shm_bytes", r.dev_shm_bytes);
+  v("limits", r.limits);
+  v("rdma_devices", r.rdma_devices);
+  v("notes", r.notes);
+}
 
 }  // namespace gt

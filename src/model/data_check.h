@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 struct DataCheck {
@@ -49,5 +51,34 @@ struct DataCheck {
   static constexpr size_t kMaxListed = 20;
   bool operator==(const DataCheck&) const = default;
 };
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<DataCheck> auto& d, auto& v) {
+  v("dir", d.dir);
+  v("error", d.error);
+  v("deep", d.deep);
+  v("expect", d.expect);
+  v("outside_expect", d.outside_expect);
+  v("layout", d.layout);
+  v("files", d.files);
+  v("intact_files", d.intact_files);
+  v("samples", d.samples);
+  v("crc_checked", d.crc_checked);
+  v("bad_count", d.bad_count);
+  v("bad", d.bad, PairKeys{"path", "problem"});
+  v("gap_count", d.gap_count);
+  v("gaps", d.gaps);
+  v("not_started", d.not_started);
+  v("not_started_range", d.not_started_range, PairKeys{"first", "last"});
+  v("layout_skips_samples", d.layout_skips_samples);
+  v("stale", d.stale);
+  v("stale_advice", d.stale_advice, EmptyAsNull{});
+  v("writers", d.writers);
+  v("errors", d.errors);
+  v("how_to_resume", d.how_to_resume);
+  v("move_command", d.move_command, EmptyAsNull{});
+  v("move_withheld", d.move_withheld, EmptyAsNull{});
+  v("last_write", d.last_write_unix_s, AsTime{});
+}
 
 }  // namespace gt

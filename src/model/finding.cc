@@ -62,4 +62,15 @@ int verdict_exit_code(Verdict v, bool npd) {
   return npd ? 2 : 3;
 }
 
+std::string replay_finding_key(const Finding& f) {
+  const Subject& s = f.subject;
+  std::string key = f.id + " " + severity_name(f.severity);
+  if (s.gpu_index) key += " GPU " + std::to_string(*s.gpu_index);
+  if (s.pci_bus_id) key += " " + *s.pci_bus_id;
+  if (s.server_id) key += " server " + *s.server_id;
+  if (s.pid) key += " PID " + std::to_string(*s.pid);
+  if (s.path) key += " " + *s.path;
+  return key;
+}
+
 }  // namespace gt

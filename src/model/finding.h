@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 enum class Severity { kOk = 0, kInfo = 1, kWarning = 2, kCritical = 3 };
@@ -48,5 +50,34 @@ struct Finding {
   std::optional<std::string> said_once_key;
   bool operator==(const Finding&) const = default;
 };
+
+/// A finding as a bundle's replay compares it with the recorded report's:
+/// "id severity" and its subject.
+std::string replay_finding_key(const Finding& f);
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<Subject> auto& s, auto& v) {
+  v("kind", s.kind);
+  v("server_id", s.server_id);
+  v("gpu_index", s.gpu_index);
+  v("gpu_uuid", s.gpu_uuid);
+  v("pci_bus_id", s.pci_bus_id);
+  v("pid", s.pid);
+  v("path", s.path);
+}
+
+/// said_once_key is the run's own bookkeeping, not part of the report.
+void describe(SelfOf<Finding> auto& f, auto& v) {
+  v("id", f.id);
+  v("severity", f.severity);
+  v("subject", f.subject);
+  v("title", f.title);
+  v("evidence", f.evidence);
+  v("action", f.action);
+  v("commands", f.commands);
+  v("joined_ids", f.joined_ids);
+  v("xid_codes", f.xid_codes);
+  v("explained_by", f.explained_by, OmitWhenNull{});
+}
 
 }  // namespace gt

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 /// One line of the "what happened" section, in time order.
@@ -129,5 +131,81 @@ inline constexpr int64_t kRtcDriftBoundS = 120;
 /// "14 I/O errors, 3 hung tasks" from the previous boot's tallies; "" when
 /// none.
 std::string last_minutes_summary(const PreviousBoot& b);
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<IncidentLine> auto& l, auto& v) {
+  v("time", l.time_unix_s, TimeView{});
+  v("time_unix_s", l.time_unix_s);
+  v("what", l.what);
+  v("source", l.source);
+}
+
+void describe(SelfOf<MessageTally> auto& t, auto& v) {
+  v("count", t.count);
+  v("first", t.first_unix_s, AsTime{});
+  v("last", t.last_unix_s, AsTime{});
+  v("example", t.example);
+}
+
+void describe(SelfOf<PreviousBoot> auto& b, auto& v) {
+  v("boot_id", b.boot_id);
+  v("first_entry", b.first_entry_unix_s, AsTime{});
+  v("last_entry", b.last_entry_unix_s, TimeView{});
+  v("last_entry_unix_s", b.last_entry_unix_s);
+  v("ending", b.ending);
+  v("ending_evidence", b.ending_evidence);
+  v("entries_read", b.entries_read);
+  v("garbage_lines", b.garbage_lines);
+  v("capped", b.capped);
+  v.constant("last_minutes_s", kLastMinutesS);
+  v("io_errors", b.io_errors);
+  v("read_only_remounts", b.read_only_remounts);
+  v("hung_tasks", b.hung_tasks);
+  v("oom_kills", b.oom_kills);
+  v("storage_resets", b.storage_resets);
+  v("xids", b.xids);
+}
+
+void describe(SelfOf<CrashRecord> auto& r, auto& v) {
+  v("source", r.source);
+  v("path", r.path);
+  v("time", r.time_unix_s, AsTime{});
+  v("panic_lines", r.panic_lines);
+}
+
+void describe(SelfOf<ClockState> auto& c, auto& v) {
+  v("system_time", c.system_unix_s, AsTime{});
+  v("rtc_time", c.rtc_unix_s, AsTime{});
+  v("rtc_offset_s", c.rtc_offset_s);
+  v.constant("rtc_drift_bound_s", kRtcDriftBoundS);
+  v("kernel_synchronised", c.kernel_synchronised);
+  v("kernel_max_error_us", c.kernel_max_error_us);
+  v("ntp_enabled", c.ntp_enabled);
+  v("ntp_synchronised", c.ntp_synchronised);
+  v("future_files", c.future_files);
+  v("future_example", c.future_example);
+}
+
+void describe(SelfOf<NewestFile> auto& n, auto& v) {
+  v("dir", n.dir);
+  v("path", n.path);
+  v("mtime", n.mtime_unix_s, AsTime{});
+  v("entries_seen", n.entries_seen);
+  v("capped", n.capped);
+  v("error", n.error);
+}
+
+void describe(SelfOf<Incident> auto& in, auto& v) {
+  v("boot_time", in.boot_time_unix_s, TimeView{});
+  v("boot_time_unix_s", in.boot_time_unix_s);
+  v("boot_id", in.boot_id);
+  v("uptime_s", in.uptime_s);
+  v("timeline", in.timeline);
+  v("previous_boot", in.previous_boot);
+  v("crash_records", in.crash_records);
+  v("clock", in.clock);
+  v("newest_files", in.newest_files);
+  v("unread", in.unread);
+}
 
 }  // namespace gt

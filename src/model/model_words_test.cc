@@ -1,5 +1,5 @@
 // The typed model's words: every enumerator has its own name, and the JSON
-// reader (render/json_read.h EnumWords) reads each name back as the value.
+// reader (report/json_read.h EnumWords) reads each name back as the value.
 #include <gtest/gtest.h>
 
 #include <set>

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 /// What is wrong with the filesystem holding a path. Declared in the order
@@ -81,5 +83,31 @@ struct MountInfo {
   std::optional<bool> plain_directory;
   bool operator==(const MountInfo&) const = default;
 };
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<MountInfo> auto& m, auto& v) {
+  v("path", m.path);
+  v("configured_only", m.configured_only);
+  v("error", m.error);
+  v("resolved_path", m.resolved_path);
+  v("mount_point", m.mount_point);
+  v("fs_type", m.fs_type);
+  v("source", m.source);
+  v("options", m.options);
+  v("read_only", m.read_only);
+  v("read_only_after_errors", m.read_only_after_errors);
+  v("total_bytes", m.total_bytes);
+  v("available_bytes", m.available_bytes);
+  v("expected_by", m.expected_by);
+  v("expected_mount_point", m.expected_mount_point);
+  v("expected_noauto", m.expected_noauto);
+  v("expected_options", m.expected_options);
+  v("expected_device", m.expected_device);
+  v("expected_source_note", m.expected_source_note);
+  v("mounted_device", m.mounted_device);
+  v("unmounted_disks", m.unmounted_disks);
+  v("problem", m.problem);
+  v("plain_directory", m.plain_directory);
+}
 
 }  // namespace gt

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 /// One named line of an aer_dev_* file whose count is above zero
@@ -74,5 +76,40 @@ AerTotals aer_totals(const AerCounters& c);
 
 /// Whether any AER file of the function was read.
 bool aer_read(const AerCounters& c);
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<AerErrorCount> auto& e, auto& v) {
+  v("name", e.name);
+  v("count", e.count);
+}
+
+void describe(SelfOf<AerCounter> auto& c, auto& v) {
+  v("total", c.total);
+  v("errors", c.errors);
+}
+
+void describe(SelfOf<AerTotals> auto& t, auto& v) {
+  v("correctable", t.correctable);
+  v("nonfatal", t.nonfatal);
+  v("fatal", t.fatal);
+}
+
+void describe(SelfOf<AerCounters> auto& a, auto& v) {
+  v("correctable", a.correctable);
+  v("nonfatal", a.nonfatal);
+  v("fatal", a.fatal);
+  v.group("rootport_total", [&](auto& r) {
+    r("correctable", a.rootport_correctable);
+    r("nonfatal", a.rootport_nonfatal);
+    r("fatal", a.rootport_fatal);
+  });
+  v("at_window_start", a.at_window_start);
+}
+
+void describe(SelfOf<PcieBridge> auto& b, auto& v) {
+  v("bus_id", b.bus_id);
+  v("root_port", b.root_port);
+  v("aer", b.aer, NullWhenDefault{});
+}
 
 }  // namespace gt

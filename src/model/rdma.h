@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 /// One port: <dev>/ports/<n>/ (kernel Documentation/ABI/stable/
@@ -82,5 +84,50 @@ struct RdmaState {
   std::vector<GpuNic> gpu_nics;
   bool operator==(const RdmaState&) const = default;
 };
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<RdmaPort> auto& p, auto& v) {
+  v("port", p.port);
+  v("state_code", p.state_code);
+  v("state", p.state);
+  v("phys_state_code", p.phys_state_code);
+  v("phys_state", p.phys_state);
+  v("rate_gbps", p.rate_gbps);
+  v("rate", p.rate);
+  v("link_layer", p.link_layer);
+  v("netdev", p.netdev);
+  v("netdev_admin_up", p.netdev_admin_up);
+  v("netdev_operstate", p.netdev_operstate);
+}
+
+void describe(SelfOf<RdmaDevice> auto& d, auto& v) {
+  v("name", d.name);
+  v("pci_bus_id", d.pci_bus_id);
+  v("pci_path", d.pci_path);
+  v("numa_node", d.numa_node);
+  v("board_id", d.board_id);
+  v("fw_ver", d.fw_ver);
+  v("ports", d.ports);
+  v("error", d.error);
+}
+
+void describe(SelfOf<GpuNic::ToNic> auto& t, auto& v) {
+  v("nic", t.nic);
+  v("level", t.level);
+}
+
+void describe(SelfOf<GpuNic> auto& g, auto& v) {
+  v("gpu_pci_bus_id", g.gpu_bus_id);
+  v("nic", g.nic);
+  v("level", g.level);
+  v("to_each", g.to_each);
+}
+
+void describe(SelfOf<RdmaState> auto& r, auto& v) {
+  v("devices", r.devices);
+  v("peer_memory_module", r.peer_memory_module);
+  v("open_kernel_module", r.open_kernel_module);
+  v("gpu_nics", r.gpu_nics);
+}
 
 }  // namespace gt

@@ -24,6 +24,14 @@ struct PlanStep {
   bool operator==(const PlanStep&) const = default;
 };
 
+/// The step's fields (model/describe.h); its number is its place in the plan.
+void describe(SelfOf<PlanStep> auto& p, auto& v) {
+  v("text", p.text);
+  v("commands", p.commands);
+  v("finding_ids", p.finding_ids);
+  v("gpu", p.gpu);
+}
+
 struct Report {
   NodeSnapshot snapshot;
   std::vector<Finding> findings;  ///< worst first
@@ -31,10 +39,6 @@ struct Report {
   bool could_not_check = false;  ///< nothing to judge (no GPU anywhere): UNKNOWN
   std::vector<PlanStep> plan;
   int exit_code = 0;  ///< as the chosen --exit-codes profile maps the verdict
-  /// `--cuda`: what the probe proved on each GPU (its findings are among
-  /// `findings`); null without --cuda. Only the Prometheus output shows its
-  /// figures; the cuda command's own JSON has all of it.
-  std::optional<CudaProbeReport> cuda_probe;
   bool operator==(const Report&) const = default;
 };
 

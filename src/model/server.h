@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/container_info.h"
+#include "model/describe.h"
 #include "model/owner_kind.h"
 
 namespace gt {
@@ -109,5 +110,61 @@ struct Server {
 
 /// Seconds after boot within which a start by an owner counts as automatic.
 inline constexpr int64_t kAutoStartWindowS = 300;
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<ServerMember> auto& m, auto& v) {
+  v("pid", m.pid);
+  v("type", m.type);
+  v("name", m.name);
+  v("cmdline", m.cmdline);
+  v("memory", m.memory, PairKeys{"gpu_index", "memory_bytes"});
+  v("rank", m.rank);
+}
+
+void describe(SelfOf<ServerProcess> auto& p, auto& v) {
+  v("pid", p.pid);
+  v("cmdline", p.cmdline);
+}
+
+void describe(SelfOf<ServerGpu> auto& g, auto& v) {
+  v("index", g.index);
+  v("memory_bytes", g.memory_bytes);
+}
+
+void describe(SelfOf<Server> auto& s, auto& v) {
+  v("id", s.id);
+  v("kind", s.kind);
+  v("recognised", s.recognised);
+  v("root_pid", s.root_pid);
+  v("root_cmdline", s.root_cmdline);
+  v("gpus", s.gpus);
+  v("members", s.members);
+  v("model", s.model);
+  v("port", s.port);
+  v("port_source", s.port_source);
+  v("tensor_parallel", s.tensor_parallel);
+  v("data_parallel", s.data_parallel);
+  v("pipeline_parallel", s.pipeline_parallel);
+  v("expert_parallel", s.expert_parallel);
+  v("world_size", s.world_size);
+  v("local_world_size", s.local_world_size);
+  v("wrappers", s.wrappers);
+  v("supervisor", s.supervisor);
+  v("launcher_exited", s.launcher_exited);
+  v("user", s.user);
+  v("start_time", s.start_time_unix_s, TimeView{});
+  v("start_time_unix_s", s.start_time_unix_s);
+  v("started_after_boot_s", s.started_after_boot_s);
+  v("auto_started", s.auto_started);
+  v("owner_kind", s.owner_kind);
+  v("owner_name", s.owner_name);
+  v("restart_policy", s.restart_policy);
+  v("restarts_when_signalled", s.restarts_when_signalled);
+  v("container", s.container);
+  v("container_main", s.container_main);
+  v("graphics_only", s.graphics_only);
+  v("grouping_note", s.grouping_note);
+  v("identity_notes", s.identity_notes);
+}
 
 }  // namespace gt

@@ -14,6 +14,7 @@
 
 #include "model/bundle.h"
 #include "model/cpu_list.h"
+#include "model/cuda_probe_result.h"
 #include "model/cuda_readiness.h"
 #include "model/data_check.h"
 #include "model/driver_recovery.h"
@@ -604,6 +605,11 @@ struct NodeSnapshot {
   /// A bundle's replay checked against the archive's own record
   /// (model/bundle.h); null for every other origin.
   std::optional<BundleReplay> bundle_replay;
+  /// `--cuda` (the probe stage, collect/collect.h): what the probe proved on
+  /// each GPU, judged with the rest (checks/cuda_probe.h); null without
+  /// --cuda. Only the Prometheus output shows its figures; the cuda
+  /// command's own JSON has all of it.
+  std::optional<CudaProbeReport> cuda_probe;
   bool operator==(const NodeSnapshot&) const = default;
 };
 
@@ -633,5 +639,446 @@ std::optional<uint32_t> gpu_numa_node(const NodeSnapshot& s, uint32_t index);
 /// unknown (MIG). The one rule the report and `gpu-triage free` both use.
 inline constexpr int kMinIdleSamples = 2;
 std::optional<bool> idle_over_window(const GpuState& g);
+
+}  // namespace gt
+
+namespace gt {
+
+// Each type's fields once, in the report's order (model/describe.h).
+void describe(SelfOf<SampleStats> auto& s, auto& v) {
+  v("min", s.min);
+  v("mean", s.mean);
+  v("max", s.max);
+  v("samples", s.samples);
+}
+
+void describe(SelfOf<ProcessOwner> auto& o, auto& v) {
+  v("kind", o.kind);
+  v("name", o.name);
+  v("container_id", o.container_id);
+  v("cgroup_path", o.cgroup_path);
+}
+
+void describe(SelfOf<GpuProcess> auto& p, auto& v) {
+  v("pid", p.pid);
+  v("type", p.type);
+  v("used_memory_bytes", p.used_memory_bytes);
+  v("gpu_instance_id", p.gpu_instance_id);
+  v("compute_instance_id", p.compute_instance_id);
+  v("visible", p.visible);
+  v("visibility_note", p.visibility_note);
+  v("name", p.name);
+  v("cmdline", p.cmdline);
+  v("uid", p.uid);
+  v("user", p.user);
+  v("ppid", p.ppid);
+  v("nspid", p.nspid);
+  v("cpus_allowed", p.cpus_allowed);
+  v("start_time", p.start_time_unix_s, TimeView{});
+  v("start_time_unix_s", p.start_time_unix_s);
+  v("owner", p.owner);
+}
+
+void describe(SelfOf<PciDevice> auto& d, auto& v) {
+  v("bus_id", d.bus_id);
+  v("device_id", d.device_id, AsHex<4>{});
+  v("class", d.class_code, AsHex<6>{});
+  v("driver", d.driver);
+  v.group("link", [&](auto& l) {
+    l.group("speed_gts", [&](auto& s) {
+      s("current", d.current_link_speed_gts);
+      s("max", d.max_link_speed_gts);
+    });
+    l.group("gen", [&](auto& g) {
+      g("current", d.current_link_gen);
+      g("max", d.max_link_gen);
+    });
+    l.group("width", [&](auto& w) {
+      w("current", d.current_link_width);
+      w("max", d.max_link_width);
+    });
+  });
+  v("numa_node", d.numa_node);
+  v("model", d.model);
+  v("uuid", d.uuid);
+  v("aer", d.aer, NullWhenDefault{});
+  v("upstream_bridges", d.upstream_bridges);
+}
+
+void describe(SelfOf<NvidiaSmiBinary> auto& b, auto& v) {
+  v("path", b.path);
+  v("release", b.release);
+  v("container", b.container);
+}
+
+void describe(SelfOf<NumaNode> auto& n, auto& v) {
+  v("id", n.id);
+  v("cpus", n.cpus);
+}
+
+void describe(SelfOf<KernelLogEvent> auto& e, auto& v) {
+  v("kind", e.kind);
+  v("code", e.code);
+  v("pci_bus_id", e.pci_bus_id);
+  v("gpu_instance_id", e.gpu_instance_id);
+  v("boot", e.boot);
+  v("monotonic_s", e.monotonic_s);
+  v("time", e.time_unix_s, AsTime{});
+  v("time_text", e.time_text);
+  v("pid", e.pid);
+  v("process_name", e.process_name);
+  v("detail", e.detail);
+  v("line", e.line);
+  v("decoded", e.decoded, AsObject{});
+  v("count", e.count);
+  v("last_monotonic_s", e.last_monotonic_s);
+  v("last_time", e.last_time_unix_s, AsTime{});
+  v("last_time_text", e.last_time_text);
+  v("distinct_details", e.distinct_details);
+  v("distinct_details_dropped", e.distinct_details_dropped);
+  v("cancelled_by_code", e.cancelled_by_code);
+}
+
+void describe(SelfOf<KernelLog::Source> auto& s, auto& v) {
+  v("name", s.name);
+  v("boot", s.boot);
+  v("read", s.read);
+  v("error", s.error);
+  v("lines", s.lines);
+}
+
+void describe(SelfOf<KernelLog> auto& k, auto& v) {
+  v("sources", k.sources);
+  v("events", k.events);
+  v("unparsed_nvidia_lines", k.unparsed_nvidia_lines);
+}
+
+void describe(SelfOf<DiskUsage> auto& d, auto& v) {
+  v("path", d.path);
+  v("error", d.error);
+  v("same_filesystem_as", d.same_filesystem_as);
+  v("total_bytes", d.total_bytes);
+  v("available_bytes", d.available_bytes);
+  v("inodes_total", d.inodes_total);
+  v("inodes_available", d.inodes_available);
+}
+
+void describe(SelfOf<KernelModule> auto& m, auto& v) {
+  v("name", m.name);
+  v("refcnt", m.refcnt);
+  v("holders", m.holders);
+}
+
+void describe(SelfOf<StuckTask> auto& t, auto& v) {
+  v("pid", t.pid);
+  v("tid", t.tid);
+  v("comm", t.comm);
+  v("wchan", t.wchan);
+  v("nvidia_frame", t.nvidia_frame);
+  v("sleeping_s", t.sleeping_s);
+}
+
+void describe(SelfOf<NvidiaService> auto& s, auto& v) {
+  v("what", s.what);
+  v("pid", s.pid);
+  v("comm", s.comm);
+  v("unit", s.unit);
+}
+
+}  // namespace gt
+
+namespace gt {
+
+// The GPU's fields once, in the report's order (model/describe.h): nested
+// objects with no struct of their own are groups.
+void describe(SelfOf<RecoveryState> auto& r, auto& v) {
+  v("action", r.action);
+  v("action_code", r.action_code);
+  v("action_text", r.action_text);
+  v("reset_required", r.reset_required);
+  v("drain_and_reset_recommended", r.drain_and_reset_recommended);
+  v("flags_from_deprecated_fields", r.flags_from_deprecated_fields);
+}
+
+void describe(SelfOf<RowRemapperHistogram> auto& h, auto& v) {
+  v("max", h.max);
+  v("high", h.high);
+  v("partial", h.partial);
+  v("low", h.low);
+  v("none", h.none);
+}
+
+void describe(SelfOf<FabricInfo> auto& f, auto& v) {
+  v("state", f.state, WithCode{f.state_code});
+  v("status", f.status);
+  v("clique_id", f.clique_id);
+  v("cluster_uuid", f.cluster_uuid);
+  v("health_mask", f.health_mask, AsHex<8>{});
+  v.group("health", [&](auto& h) {
+    h("bandwidth_degraded", f.bandwidth_degraded);
+    h("route_recovery_in_progress", f.route_recovery_in_progress);
+    h("route_unhealthy", f.route_unhealthy);
+    h("access_timeout_recovery", f.access_timeout_recovery);
+    h("incorrect_configuration", f.incorrect_configuration);
+    h("summary", f.health_summary, WithCode{f.health_summary_code});
+  });
+}
+
+void describe(SelfOf<NvLinkCounters> auto& c, auto& v) {
+  v("crc_flit", c.crc_flit);
+  v("crc_data", c.crc_data);
+  v("replay", c.replay);
+  v("recovery", c.recovery);
+}
+
+void describe(SelfOf<NvLink> auto& l, auto& v) {
+  v("link", l.link);
+  v("active", l.active);
+  v("version", l.version);
+  v("remote_pci_bus_id", l.remote_pci_bus_id);
+  v("remote_device_type", l.remote_device_type);
+  v("errors", l.errors);
+  v("errors_growth", l.errors_growth);
+}
+
+void describe(SelfOf<GpuPeer> auto& p, auto& v) {
+  v("index", p.index);
+  v("level", p.level);
+  v.group("p2p", [&](auto& c) {
+    c("read", p.p2p_read);
+    c("write", p.p2p_write);
+    c("nvlink", p.p2p_nvlink);
+    c("atomics", p.p2p_atomics);
+  });
+}
+
+void describe(SelfOf<LimitTime> auto& l, auto& v) {
+  v.group("share_of_window", [&](auto& s) {
+    s("sw_power_cap", l.sw_power_cap_share);
+    s("sync_boost", l.sync_boost_share);
+    s("board_limit", l.board_limit_share);
+    s("low_utilization", l.low_utilization_share);
+    s("reliability", l.reliability_share);
+    s("sw_thermal", l.sw_thermal_share);
+    s("hw_thermal", l.hw_thermal_share);
+    s("hw_power_brake", l.hw_power_brake_share);
+  });
+  v.group("total_us", [&](auto& t) {
+    t("sw_power_cap", l.sw_power_cap_total_us);
+    t("sync_boost", l.sync_boost_total_us);
+    t("sw_thermal", l.sw_thermal_total_us);
+    t("hw_thermal", l.hw_thermal_total_us);
+    t("hw_power_brake", l.hw_power_brake_total_us);
+  });
+}
+
+/// process_pids is written beside each device from the parent GPU's
+/// processes (GpuState's description), not held here.
+void describe(SelfOf<MigDevice> auto& m, auto& v) {
+  v("index", m.index);
+  v("gpu_instance_id", m.gpu_instance_id);
+  v("compute_instance_id", m.compute_instance_id);
+  v("uuid", m.uuid);
+  v("name", m.name);
+  v.group("memory", [&](auto& b) {
+    b("total_bytes", m.memory_total_bytes);
+    b("used_bytes", m.memory_used_bytes);
+    b("free_bytes", m.memory_free_bytes);
+    b("reserved_bytes", m.memory_reserved_bytes);
+  });
+  v("multiprocessor_count", m.multiprocessor_count);
+  v("volatile_sram_uncorrectable", m.volatile_sram_uncorrectable);
+}
+
+/// What the GPU is and what it reads now.
+void describe_gpu_readings(SelfOf<GpuState> auto& g, auto& v) {
+  v("index", g.index);
+  v("status", g.status);
+  v("status_detail", g.status_detail);
+  v("stuck_in_call", g.stuck_in_call);
+  v("name", g.name);
+  v("uuid", g.uuid);
+  v("serial", g.serial);
+  v("vbios_version", g.vbios_version);
+  v("board_part_number", g.board_part_number);
+  v.group("pci", [&](auto& p) {
+    p("bus_id", g.pci_bus_id);
+    p("device_id", g.pci_device_id, AsHex<8>{});
+  });
+  v.group("memory", [&](auto& m) {
+    m("total_bytes", g.memory_total_bytes);
+    m("used_bytes", g.memory_used_bytes);
+    m("free_bytes", g.memory_free_bytes);
+    m("reserved_bytes", g.memory_reserved_bytes);
+  });
+  v.group("utilization", [&](auto& u) {
+    u("gpu_pct", g.utilization_gpu_pct);
+    u("memory_pct", g.utilization_memory_pct);
+  });
+  v.group("temperature", [&](auto& t) { t("gpu_c", g.temperature_c); });
+  v.group("power", [&](auto& p) {
+    p("draw_w", g.power_draw_w);
+    p("limit_w", g.power_limit_w);
+  });
+  v("pstate", g.pstate, AsPstate{});
+  v.group("fan", [&](auto& f) { f("speed_pct", g.fan_speed_pct); });
+  v("persistence_mode", g.persistence_mode);
+  v("compute_mode", g.compute_mode);
+  v.group("mig", [&](auto& m) {
+    m.group("mode", [&](auto& c) {
+      c("current", g.mig_mode_current);
+      c("pending", g.mig_mode_pending);
+    });
+  });
+}
+
+/// Its memory's errors, its link and its clocks.
+void describe_gpu_health(SelfOf<GpuState> auto& g, auto& v) {
+  v.group("ecc", [&](auto& e) {
+    e.group("mode", [&](auto& m) {
+      m("current", g.ecc_mode_current);
+      m("pending", g.ecc_mode_pending);
+    });
+    e.group("errors", [&](auto& r) {
+      r.group("corrected", [&](auto& c) {
+        c("volatile", g.ecc.volatile_corrected);
+        c("aggregate", g.ecc.aggregate_corrected);
+      });
+      r.group("uncorrected", [&](auto& u) {
+        u("volatile", g.ecc.volatile_uncorrected);
+        u("aggregate", g.ecc.aggregate_uncorrected);
+      });
+    });
+  });
+  v.group("retired_pages", [&](auto& r) {
+    r("single_bit_ecc_count", g.retired_pages.single_bit);
+    r("double_bit_ecc_count", g.retired_pages.double_bit);
+    r("pending", g.retired_pages.pending);
+  });
+  v.group("remapped_rows", [&](auto& r) {
+    r("correctable", g.remapped_rows.correctable);
+    r("uncorrectable", g.remapped_rows.uncorrectable);
+    r("pending", g.remapped_rows.pending);
+    r("failure", g.remapped_rows.failure);
+  });
+  v.group("pcie", [&](auto& p) {
+    p.group("link", [&](auto& l) {
+      l.group("gen", [&](auto& n) {
+        n("current", g.pcie.current_gen);
+        n("max", g.pcie.max_gen);
+        n("device_max", g.pcie.device_max_gen);
+      });
+      l.group("width", [&](auto& w) {
+        w("current", g.pcie.current_width);
+        w("max", g.pcie.max_width);
+      });
+    });
+    p("replay_counter", g.pcie.replay_counter);
+  });
+  v.group("clocks_event_reasons", [&](auto& c) {
+    c("active", g.clock_event_reasons, AsHex<16>{});
+    c("supported", g.clock_event_reasons_supported, AsHex<16>{});
+    c("active_names", g.clock_event_reasons, ClockReasonNames{});
+  });
+}
+
+/// What the driver says of it, its fabric, links, peers and limits.
+void describe_gpu_driver_signals(SelfOf<GpuState> auto& g, auto& v) {
+  v("recovery", g.recovery);
+  v("row_remapper_histogram", g.row_remapper_histogram);
+  v("fabric", g.fabric);
+  v("nvlinks", g.nvlinks);
+  v("peers", g.peers);
+  v.group("thermal", [&](auto& t) {
+    t("gpu_c", g.temperature_c);
+    t("memory_c", g.thermal.memory_temperature_c);
+    t("slowdown_margin_c", g.thermal.slowdown_margin_c);
+    t.group("thresholds", [&](auto& h) {
+      h("shutdown_c", g.thermal.shutdown_threshold_c);
+      h("slowdown_c", g.thermal.slowdown_threshold_c);
+      h("gpu_max_c", g.thermal.gpu_max_threshold_c);
+      h("memory_max_c", g.thermal.memory_max_threshold_c);
+    });
+  });
+  v("limit_time", g.limit_time);
+  v("clocks_event_reasons_samples", g.clock_event_reasons_samples, AsHex<16>{});
+  v("mig_devices", g.mig_devices, MigProcessPids{g.processes});
+}
+
+void describe(SelfOf<GpuState> auto& g, auto& v) {
+  describe_gpu_readings(g, v);
+  describe_gpu_health(g, v);
+  describe_gpu_driver_signals(g, v);
+  v("processes", g.processes);
+  v("processes_error", g.processes_error);
+  v("process_record_bytes", g.process_record_bytes);
+  v("errors", g.errors);
+  v("identity_derived_from", g.identity_derived_from);
+}
+
+}  // namespace gt
+
+namespace gt {
+
+void describe(SelfOf<NvmlStatus> auto& n, auto& v) {
+  v("loaded", n.loaded, NullAsDefault{});
+  v("initialized", n.initialized, NullAsDefault{});
+  v("library_path", n.library_path);
+  v("library_file", n.library_file);
+  v("library_version", n.library_version);
+  v("init_return_code", n.init_return_code);
+  v("init_error", n.init_error, InitErrorWord{n.init_return_name});
+  v("error", n.error_message);
+  v("load_error", n.load_error);
+  v("missing_symbols", n.missing_symbols);
+}
+
+/// The snapshot's keys, in the report's order after its verdict, findings
+/// and plan (report/json_report.cc); schema and schema_version are the
+/// report's, checked before anything is read.
+void describe(SelfOf<NodeSnapshot> auto& s, auto& v) {
+  v("schema", s.schema, WrittenOnly{});
+  v("schema_version", s.schema_version, WrittenOnly{});
+  v("source", s.source);
+  v("hostname", s.hostname);
+  v("os_id", s.os_id);
+  v("os_id_like", s.os_id_like);
+  v("collected_at_unix_ms", s.collected_at_unix_ms);
+  v("captured_at", s.captured_at);
+  v("captured_at_unix_s", s.captured_at_unix_s);
+  v("capture_file", s.capture_file);
+  v("sample_window_s", s.sample_window_s);
+  v("nvml", s.nvml, NvmlOf{s.source});
+  v("driver_version", s.driver_version);
+  v("nvml_version", s.nvml_version);
+  v("cuda_driver_version", s.cuda_driver_version);
+  v("kernel_module_version", s.kernel_module_version);
+  v("kernel_release", s.kernel_release);
+  v("nvidia_smi", s.nvidia_smi);
+  v("gpu_count", s.gpu_count);
+  v("gpus", s.gpus);
+  v("servers", s.servers);
+  v("pci_devices", s.pci_devices);
+  v("nvswitches", s.nvswitches);
+  v("numa_nodes", s.numa_nodes);
+  v("pcie_bridges", s.pcie_bridges);
+  v("kernel_log", s.kernel_log);
+  v("disks", s.disks);
+  v("machine_kind", s.machine_kind);
+  v("machine_evidence", s.machine_evidence);
+  v("data", s.data);
+  v("incident", s.incident);
+  v("mounts", s.mounts);
+  v("mounts_unread", s.mounts_unread, OmitWhenEmpty{});
+  v("cuda", s.cuda);
+  v("rdma", s.rdma);
+  v("history", s.history, WithFingerprint{s.fingerprint});
+  v("nvidia_modules", s.nvidia_modules);
+  v("nvidia_services", s.nvidia_services);
+  v("nvidia_services_read", s.nvidia_services_read);
+  v("stuck_nvidia_tasks", s.stuck_nvidia_tasks);
+  v("warnings", s.warnings);
+  v("replay", s.bundle_replay, OmitWhenNull{});
+}
 
 }  // namespace gt

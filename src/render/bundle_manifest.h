@@ -1,17 +1,15 @@
-// The bundle's own documents (issue 37): manifest.json (what the archive
-// holds, how each collector ended, what was redacted or cut; never a
-// redacted value), nvml.json (the NVML answers of the collection, the
-// report's "nvml" and "gpus" keys, which report_from_json reads back), and
-// the line that names the archive written.
+// The bundle's own documents (issue 37), written: manifest.json (what the
+// archive holds, how each collector ended, what was redacted or cut; never
+// a redacted value; read back by report/bundle_manifest_read.h), nvml.json (the NVML answers of the
+// collection, the report's "nvml" and "gpus" keys, which report_from_json reads back), and the line
+// that names the archive written.
 #pragma once
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "model/bundle.h"
 #include "model/report.h"
-#include "util/result.h"
 
 namespace gt {
 
@@ -25,13 +23,5 @@ std::string render_nvml_answers(const Report& report);
 /// did not finish, one line each (the file name escaped for the terminal).
 std::string render_bundle_written(const std::string& file, uint64_t size_bytes,
                                   const BundleManifest& m);
-
-/// The members a manifest.json says were cut to fit the size cap, in its
-/// order; none when nothing was cut or the manifest cannot be read.
-std::vector<std::string> manifest_cut_members(std::string_view manifest_json);
-
-/// The members a manifest.json lists (name, size, sha256), in its order;
-/// Malformed, naming the entry, when it is not a manifest.
-Result<std::vector<BundleMember>> manifest_members(std::string_view manifest_json);
 
 }  // namespace gt

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report/bundle_manifest_read.h"
+
 namespace gt {
 namespace {
 

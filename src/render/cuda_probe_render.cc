@@ -6,7 +6,7 @@
 
 #include "model/cuda_errors.h"
 #include "model/snapshot.h"
-#include "render/json_util.h"
+#include "report/json_util.h"
 #include "util/byte_units.h"
 #include "util/json_text.h"
 #include "util/terminal_text.h"

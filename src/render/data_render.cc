@@ -5,7 +5,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "render/json_util.h"
+#include "report/json_util.h"
 #include "util/byte_units.h"
 #include "util/json_text.h"
 #include "util/plural.h"

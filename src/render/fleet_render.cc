@@ -14,9 +14,9 @@
 #include <set>
 #include <sstream>
 
-#include "render/json_report.h"
-#include "render/json_util.h"
 #include "render/oneline_report.h"
+#include "report/json_report.h"
+#include "report/json_util.h"
 #include "util/json_text.h"
 #include "util/plural.h"
 #include "util/terminal_text.h"

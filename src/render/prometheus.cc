@@ -325,7 +325,7 @@ void add_report_metrics(const Report& r, const PrometheusContext& ctx, MetricSet
   add_kernel_log_metrics(s, set);
   add_disk_metrics(s, set);
   add_server_metrics(s, set);
-  if (r.cuda_probe) add_cuda_probe_metrics(*r.cuda_probe, s.hostname, set);
+  if (s.cuda_probe) add_cuda_probe_metrics(*s.cuda_probe, s.hostname, set);
   for (const GpuState& g : s.gpus) {
     const MetricLabels l = gpu_labels(s, g);
     add_gpu_state_metrics(g, l, set);

@@ -86,7 +86,7 @@ TEST(Prometheus, CudaProbeFiguresOnlyWhereProved) {
   CudaPeerPair pair{"00000000:19:00.0", "00000000:2A:00.0", 0, 1, false};
   p.peer_groups = {{"a server", {0, 1}, {pair}, std::nullopt},
                    {"the selection", {0, 1}, {pair}, std::nullopt}};
-  r.cuda_probe = p;
+  r.snapshot.cuda_probe = p;
   const std::string out = render_prometheus(r, {"test", std::nullopt});
   EXPECT_NE(out.find("gpu_triage_cuda_probe_passed{gpu=\"0\",UUID=\"GPU-0\",pci_bus_id=\"00000000:"
                      "19:00.0\",Hostname=\"node-7\"} 1\n"),

@@ -12,11 +12,11 @@
 #include <sstream>
 
 #include "render/bundle_manifest.h"
-#include "render/json_report.h"
 #include "render/oneline_report.h"
 #include "render/prometheus.h"
 #include "render/table_report.h"
 #include "render/test_snapshot.h"
+#include "report/json_report.h"
 
 namespace gt {
 namespace redaction_test {

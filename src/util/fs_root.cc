@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <deque>
 
 #include "util/errno_error.h"
+#include "util/path_in_root.h"
 #include "util/read_capped.h"
 
 namespace gt {
@@ -35,64 +35,16 @@ namespace {
 
 bool live_root(const std::string& root) { return root == "/" || root.empty(); }
 
-void push_parts(const std::string& path, std::deque<std::string>& todo) {
-  std::vector<std::string> parts;
-  for (size_t i = 0; i <= path.size();) {
-    size_t e = path.find('/', i);
-    if (e == std::string::npos) e = path.size();
-    if (e > i) parts.push_back(path.substr(i, e - i));
-    i = e + 1;
-  }
-  todo.insert(todo.begin(), parts.begin(), parts.end());
-}
-
-std::string joined(const std::string& root, const std::vector<std::string>& parts) {
-  std::string out = root;
-  for (const std::string& p : parts) out += "/" + p;
-  return parts.empty() ? out + "/" : out;
-}
-
 }  // namespace
 
-// Component by component with lstat, the root standing for "/". A missing
-// component ends the walk: the rest is appended as text, and the open of
-// that path fails on the missing part before any ".." after it is taken.
+// Through the one resolver (util/path_in_root.h), as open(2) walks: a
+// missing component ends the walk, the rest appended as written, so the
+// open fails on the missing part before any ".." after it is taken.
 Result<std::string> FsRoot::resolve_quietly(const std::string& abs_path) const {
   if (live_root(root_)) return abs_path;
-  if (!abs_path.starts_with("/"))
-    return Error{ErrorKind::kMalformed, "\"" + abs_path + "\" is not an absolute path"};
-  std::vector<std::string> done;
-  std::deque<std::string> todo;
-  push_parts(abs_path, todo);
-  int links = 0;
-  while (!todo.empty()) {
-    std::string part = std::move(todo.front());
-    todo.pop_front();
-    if (part == ".") continue;
-    if (part == "..") {
-      if (!done.empty()) done.pop_back();
-      continue;
-    }
-    done.push_back(std::move(part));
-    const std::string host = joined(root_, done);
-    struct stat st {};
-    if (::lstat(host.c_str(), &st) != 0) {
-      for (std::string& rest : todo) done.push_back(std::move(rest));
-      return joined(root_, done);
-    }
-    if (!S_ISLNK(st.st_mode)) continue;
-    if (++links > kMaxLinks)
-      return Error{ErrorKind::kMalformed,
-                   abs_path + " under " + root_ + " has more than 40 links (a loop)"};
-    char buf[4096];
-    ssize_t n = ::readlink(host.c_str(), buf, sizeof buf - 1);
-    if (n < 0) return errno_error(errno, "cannot read the link " + host);
-    const std::string target(buf, static_cast<size_t>(n));
-    done.pop_back();
-    if (target.starts_with("/")) done.clear();
-    push_parts(target, todo);
-  }
-  return joined(root_, done);
+  Result<PathInRoot> at = resolve_in_root(*this, abs_path, Walk::kAsOpened, /*quiet=*/true);
+  if (!at) return at.error();
+  return path(at->path);
 }
 
 Result<std::string> FsRoot::resolve(const std::string& abs_path) const {

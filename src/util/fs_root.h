@@ -31,11 +31,10 @@ class FsRoot {
   std::string path(const std::string& abs_path) const;
 
   /// The host path `abs_path` names inside the root, every component and
-  /// link resolved there (at most kMaxLinks links); under "/" the path as
+  /// link resolved there (util/path_in_root.h, the one resolver); under "/" the path as
   /// given. NotFound when a component is missing, Malformed for a relative
   /// path or a link loop.
   Result<std::string> resolve(const std::string& abs_path) const;
-  static constexpr int kMaxLinks = 40;
 
   /// Opens `abs_path` resolved inside the root (the last component is not
   /// followed when `flags` has O_NOFOLLOW). The caller closes the fd.

@@ -52,7 +52,8 @@ Result<std::string> link_target(const std::string& host_path, const std::string&
 
 }  // namespace
 
-Result<PathInRoot> resolve_in_root(const FsRoot& root, std::string_view node_path) {
+Result<PathInRoot> resolve_in_root(const FsRoot& root, std::string_view node_path, Walk walk,
+                                   bool quiet) {
   if (!node_path.starts_with('/'))
     return Error{ErrorKind::kMalformed, "not an absolute path: " + std::string(node_path)};
   if (node_path.size() > kMaxResolvedPathBytes || node_path.find('\0') != std::string_view::npos)
@@ -80,6 +81,10 @@ Result<PathInRoot> resolve_in_root(const FsRoot& root, std::string_view node_pat
       const int err = errno;
       if (err != ENOENT && err != ENOTDIR) return errno_error(err, "cannot resolve " + here);
       missing_at = done.size() - 1;
+      if (walk == Walk::kAsOpened) {  // the rest as written, ".." and all
+        for (auto rest = todo.rbegin(); rest != todo.rend(); ++rest) done.push_back(*rest);
+        todo.clear();
+      }
       continue;
     }
     if (!S_ISLNK(st.st_mode)) continue;
@@ -94,7 +99,7 @@ Result<PathInRoot> resolve_in_root(const FsRoot& root, std::string_view node_pat
   }
   out.path = joined(done);
   out.exists = missing_at == kNone;
-  if (out.exists) root.note_found(std::string(node_path));
+  if (out.exists && !quiet) root.note_found(std::string(node_path));
   if (out.path.size() > kMaxResolvedPathBytes)
     return Error{ErrorKind::kMalformed,
                  "cannot resolve " + std::string(node_path) + ": longer than PATH_MAX"};

@@ -29,11 +29,26 @@ struct PathInRoot {
   int links_followed = 0;
 };
 
-/// Resolves the absolute `node_path` under `root`. kMalformed when it is
-/// not absolute, contains a NUL or is longer than kMaxResolvedPathBytes;
-/// kIo "too many levels of symbolic links" past kMaxLinksFollowed (a loop);
-/// an lstat/readlink failure other than "not there" (EACCES, EIO) as that
-/// errno's error, never a guess.
-Result<PathInRoot> resolve_in_root(const FsRoot& root, std::string_view node_path);
+/// How a missing component is walked past.
+enum class Walk {
+  /// As mkdir -p would: the rest as written, ".." and "." applied, and a
+  /// ".." back above the missing component looks up again (where a path
+  /// would be: the mount of /data/new).
+  kToWhereItWouldBe,
+  /// As open(2) would: the walk ends at the missing component and the rest
+  /// is kept as written, so an open of it fails there ("/new/../etc" is
+  /// not "/etc"). What FsRoot's readers open.
+  kAsOpened,
+};
+
+/// Resolves the absolute `node_path` under `root`: the one resolver of
+/// paths inside a root (FsRoot's readers resolve through it). kMalformed
+/// when it is not absolute, contains a NUL or is longer than
+/// kMaxResolvedPathBytes; kIo "too many levels of symbolic links" past
+/// kMaxLinksFollowed (a loop); an lstat/readlink failure other than "not
+/// there" (EACCES, EIO) as that errno's error, never a guess. A path that
+/// exists is logged as found (FsRoot::note_found) unless `quiet`.
+Result<PathInRoot> resolve_in_root(const FsRoot& root, std::string_view node_path,
+                                   Walk walk = Walk::kToWhereItWouldBe, bool quiet = false);
 
 }  // namespace gt

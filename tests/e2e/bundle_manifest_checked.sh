@@ -46,6 +46,28 @@ replay "$TMP/agreed.tar.zst" --json
 json_check 'd["replay"]["members_unverified"] == []'
 json_check '"recorded only: mount.missing warning /data" in d["replay"]["differences"]'
 
+# A member that is no file (a FIFO, a device, a hard link) is never
+# extracted, and never silently: each is named, so the replay is not clean.
+"$PYTHON" - "$TMP/x" "$TMP/other.tar" $members <<'PY'
+import io, sys, tarfile
+x, out, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+with tarfile.open(out, "w") as t:
+    for n in names:
+        t.add(f"{x}/{n}", arcname=n)
+    fifo = tarfile.TarInfo("root/etc/pipe"); fifo.type = tarfile.FIFOTYPE
+    t.addfile(fifo)
+    dev = tarfile.TarInfo("root/dev/sda9"); dev.type = tarfile.BLKTYPE
+    t.addfile(dev)
+    hard = tarfile.TarInfo("root/etc/fstab2"); hard.type = tarfile.LNKTYPE
+    hard.linkname = "root/etc/fstab"
+    t.addfile(hard)
+PY
+replay "$TMP/other.tar" --json
+json_check '"root/etc/pipe: a device, FIFO or socket in the archive, not extracted" in d["replay"]["members_unverified"]' "a FIFO is named"
+json_check '"root/dev/sda9: a device, FIFO or socket in the archive, not extracted" in d["replay"]["members_unverified"]' "a device is named"
+json_check '"root/etc/fstab2: a hard link to root/etc/fstab in the archive, not extracted" in d["replay"]["members_unverified"]' "a hard link is named"
+json_check 'any(f["id"] == "bundle.unverified" for f in d["findings"])'
+
 # No manifest at all: nothing could be checked, so not clean.
 rm "$TMP/x/manifest.json"
 tar -C "$TMP/x" --zstd -cf "$TMP/nomanifest.tar.zst" $(cd "$TMP/x" && ls -A)

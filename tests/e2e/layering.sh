@@ -41,8 +41,29 @@ deny watch "cli|free|fleet|serve|render"
 # command line renders its documents and judges.
 deny bundle "checks|render|cli|free|fleet|serve|collect|watch|history"
 
+# One resolver for paths inside --root (issue 51): resolve_in_root
+# (util/path_in_root.h), through which FsRoot's readers resolve too. Nothing
+# else joins the root and a path as text: FsRoot::path is called only in
+# util/ and where a path that resolver returned goes to a system call taking
+# a host path (statvfs, sources/fs/disk_usage.cc).
+hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
+  '\broot_?\.path\(|\.root\(\)\s*\+\s*[a-z"]' . |
+  grep -vE '^\./util/(fs_root|path_in_root)\.(cc|h):|^\./sources/fs/disk_usage\.cc:' || true)
+flag "the root joined to a path as text (resolve with util/path_in_root.h or FsRoot's readers):" "$hits"
+# The report's codec (issue 51): report/ writes and reads the report's JSON;
+# render/ renders and reads nothing: no reader of report/ and no JSON parse.
+hits=$(grep -rnE --exclude="*_test.cc" '#include "report/(json_read|json_report_read)\.h"|json_read::|::parse\(|try_parse_json' render 2>/dev/null || true)
+flag "render/ reads (reading belongs to report/):" "$hits"
+deny report "sources|checks|render|cli|free|fleet|serve|collect|watch|data|holders|bundle" "checks/catalogue\.h"
+# Every origin enters in collect/ (issue 51): the command line names it
+# (collect/origin.h) and builds no collector table, reads no saved report
+# and opens no archive itself.
+hits=$(grep -rnE --exclude="*_test.cc" \
+  '#include "report/json_report_read\.h"|report_from_json|collect_with\(|run_collectors\(|read_archive\(' cli |
+  grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+flag "cli/ assembles an origin (collect/ does, collect/origin.h):" "$hits"
 # The fleet works on typed reports (issue 20): JSON enters it only through
-# report_from_json (render/json_report_read.cc), so fleet/ and the fleet's
+# report_from_json (report/json_report_read.cc), so fleet/ and the fleet's
 # entry in cli/ read no key (a subscript with a string, .value("..."),
 # .contains/.at/.count("..."), a type test, get<>, items()) and parse no
 # text; building the fleet's own JSON output with initializer lists is fine.
@@ -54,7 +75,7 @@ flag "fleet/ reads JSON keys (use the typed Report from report_from_json):" "$hi
 # anywhere but where a saved report's words are read back.
 hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
   '(==|!=) *"(OK|INFO|WARNING|CRITICAL|UNKNOWN)"|"(OK|INFO|WARNING|CRITICAL|UNKNOWN)" *(==|!=)' . |
-  grep -vE '^\./render/json_report_read[a-z_]*\.cc:' || true)
+  grep -vE '^\./report/json_report_read[a-z_]*\.cc:' || true)
 flag "a verdict word compared as a string (use Verdict, report_verdict):" "$hits"
 # render/ owns the output (issue 20 item 4): below it and in the command
 # line, nothing writes report content or builds a JSON document for output.
@@ -109,7 +130,7 @@ words='none|gpu_reset|node_reboot|drain_p2p|drain_and_reset|bus_reset|system_reb
 words+='|not_supported|not_started|in_progress|completed|healthy|unhealthy|limited_capacity'
 words+='|LIBRARY_NOT_FOUND|LIBRARY_UNUSABLE|TIMEOUT|NVML_ERROR_[A-Z_]+'
 field='(init_error|\binit|\baction|\bstate|health_summary)'
-typed_readers='^\./(model/(driver_recovery|fabric_state|nvml_init)\.cc|render/json_(report|report_read|gpu_health|gpu_read)\.cc|sources/smi_xml/smi_(words|text)\.cc|sources/nvml/nvml_api\.cc):'
+typed_readers='^\./(model/(driver_recovery|fabric_state|nvml_init)\.cc|report/json_(report|report_read|read)\.(cc|h)|sources/smi_xml/smi_(words|text)\.cc|sources/nvml/nvml_api\.cc):'
 hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
   "$field\)?\s*(==|!=|=)\s*\"($words)\"|$field\.value_or\(\"($words)\"|\"($words)\"\s*(==|!=)\s*[*]?[A-Za-z_.>-]*$field\b" . |
   grep -vE "$typed_readers" || true)
@@ -117,7 +138,7 @@ flag "a typed outcome compared as a string (use its enum; words only in readers/
 # The typed model (issue 20 item 3): kernel-log event kind and boot,
 # owner kind, mount problem and boot ending are enums with one name function
 # each (model/kernel_log_event.h, owner_kind.h, mounts.h, incident.h). Only
-# that function and the JSON reader's EnumWords (render/json_read.h, which
+# that function and the JSON reader's EnumWords (report/json_read.h, which
 # compares through it) hold the words; no non-test file compares one of these
 # fields, or a local holding one, with its word. Two regexes: the field's name
 # beside a word of any of these enums, and the words no other field uses
@@ -149,7 +170,7 @@ flag "an enum's word compared as a string (compare the enum):" "$hits"
 hits=""
 for f in $(grep -lE 'std::ostream\s*&|std::string render_|std::vector<ScreenLine>' \
   render/*.cc watch/*.cc | grep -v '_test\.cc$'); do
-  case "$f" in render/json_report.cc | watch/terminal.cc) continue ;; esac
+  case "$f" in watch/terminal.cc) continue ;; esac
   grep -qE 'for_terminal\(|wrap_words\(' "$f" || hits+="$f"$'\n'
 done
 flag "a text renderer that does not show outside text through for_terminal:" "${hits%$'\n'}"

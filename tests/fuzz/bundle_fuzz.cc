@@ -29,8 +29,9 @@
 #include "bundle/redact_member.h"
 #include "fuzz_target.h"
 #include "render/bundle_manifest.h"
-#include "render/json_report.h"
-#include "render/json_report_read.h"
+#include "report/bundle_manifest_read.h"
+#include "report/json_report.h"
+#include "report/json_report_read.h"
 #include "util/json_text.h"
 
 namespace {

@@ -7,9 +7,9 @@
 
 #include "checks/registry.h"
 #include "model/report.h"
-#include "render/json_report.h"
 #include "render/prometheus.h"
 #include "render/table_report.h"
+#include "report/json_report.h"
 
 namespace gt {
 

@@ -13,7 +13,7 @@
 #include "fleet/fleet_report.h"
 #include "fuzz_target.h"
 #include "render/fleet_render.h"
-#include "render/json_report_read.h"
+#include "report/json_report_read.h"
 #include "util/json_text.h"
 
 GT_FUZZ_TARGET(saved_report) {

@@ -24,8 +24,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/run_triage.h"
-#include "render/json_report.h"
-#include "render/json_report_read.h"
+#include "report/json_report.h"
+#include "report/json_report_read.h"
 
 namespace report_round_trip {
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "render/json_report.h"
 #include "render/table_report.h"
+#include "report/json_report.h"
 #include "sources/smi_xml/smi_text.h"
 #include "sources/smi_xml/smi_xml_parser.h"
 #include "util/numeric.h"

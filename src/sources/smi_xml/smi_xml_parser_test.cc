@@ -8,8 +8,8 @@
 #include "checks/registry.h"
 #include "fleet/fleet_report.h"
 #include "render/golden.h"
-#include "render/json_report.h"
 #include "render/table_report.h"
+#include "report/json_report.h"
 #include "sources/smi_xml/smi_text.h"
 
 namespace gt {

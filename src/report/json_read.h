@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/describe.h"
 #include "model/enum_words.h"
 #include "model/finding.h"
 #include "model/incident.h"
@@ -87,6 +88,16 @@ void read_time(const J& j, const std::string& path, std::optional<int64_t>& out)
 void read(const J& j, const std::string& path, CpuList& out);
 /// A string, or null for "" (the renderers write an empty text as null).
 void read_or_empty(const J& j, const std::string& path, std::string& out);
+/// The record across boots (history/state_file.h's format, json_report_read.cc).
+GpuHistory history_of(const J& j, const std::string& path);
+/// The fingerprint under `key`, or null.
+std::optional<Fingerprint> fingerprint_at(const Obj& o, const char* key);
+/// "P0".."P15" -> 0..15 (any "P" and the number the writer writes).
+void read_pstate(const J& j, const std::string& path, std::optional<uint32_t>& out);
+/// Hex masks ("0x..." each), never null in the array.
+void read_masks(const J& j, const std::string& path, std::vector<uint64_t>& out);
+/// "unknown(N)" -> N; nullopt for any other word.
+std::optional<uint32_t> unknown_code(const std::string& path, const std::string& word);
 
 /// The enums the report writes through their one name function (model/):
 /// each lists its values once, so the word reads back as the value and any
@@ -198,6 +209,9 @@ template <typename T>
 void read(const J& j, const std::string& path, std::optional<T>& out);
 template <typename T>
 void read(const J& j, const std::string& path, std::vector<T>& out);
+/// A described model type (model/describe.h): each field by its key.
+template <Described T>
+void read(const J& j, const std::string& path, T& out);
 
 template <typename T>
 void read(const J& j, const std::string& path, std::optional<T>& out) {
@@ -237,8 +251,156 @@ void Obj::get(const char* key, T& out) const {
   if (const J* v = find(key)) read(*v, at(key), out);
 }
 
-// The report's larger parts, one file each (json_report_read.cc has the rest).
-GpuState gpu_of(const J& j, const std::string& path);       ///< json_gpu_read.cc
-Incident incident_of(const J& j, const std::string& path);  ///< incident_read.cc
+/// The tags (model/describe.h) whose field reads as its plain value.
+template <typename Tag>
+inline constexpr bool kReadsPlain = false;
+template <>
+inline constexpr bool kReadsPlain<OmitWhenNull> = true;
+template <>
+inline constexpr bool kReadsPlain<OmitWhenEmpty> = true;
+template <>
+inline constexpr bool kReadsPlain<NullWhenDefault> = true;
+template <typename P>
+inline constexpr bool kReadsPlain<MigProcessPids<P>> = true;
+template <typename O>
+inline constexpr bool kReadsPlain<NvmlOf<O>> = true;
+
+/// The reader of a description: each field read when its key is present,
+/// in the form its tag names (model/describe.h).
+class Reader {
+ public:
+  explicit Reader(const Obj& o) : o_(o) {}
+  template <typename F>
+  void operator()(const char* key, F& field) const {
+    o_.get(key, field);
+  }
+  template <typename F, typename Tag>
+  void operator()(const char* key, F& field, const Tag& tag) const {
+    if (const J* v = o_.find(key)) take(*v, o_.at(key), field, tag);
+  }
+  template <typename G>
+  void group(const char* key, G&& describe_group) const {
+    const Obj sub = o_.sub(key);
+    Reader r(sub);
+    describe_group(r);
+  }
+  /// A value the writer adds that no field holds: nothing to read.
+  template <typename V>
+  void constant(const char*, const V&) const {}
+
+ private:
+  static void take(const J& j, const std::string& p, std::optional<int64_t>& f, AsTime) {
+    read_time(j, p, f);
+  }
+  static void take(const J&, const std::string&, const std::optional<int64_t>&, TimeView) {}
+  template <typename N, int D>
+  static void take(const J& j, const std::string& p, std::optional<N>& f, AsHex<D>) {
+    std::optional<uint64_t> wide;
+    read_hex(j, p, wide);
+    if (wide && *wide > std::numeric_limits<N>::max()) fail(p, "out of range");
+    f = wide ? std::optional<N>(static_cast<N>(*wide)) : std::nullopt;
+  }
+  static void take(const J& j, const std::string& p, std::vector<uint64_t>& f, AsHex<16>) {
+    read_masks(j, p, f);
+  }
+  static void take(const J& j, const std::string& p, std::optional<uint32_t>& f, AsPstate) {
+    read_pstate(j, p, f);
+  }
+  /// A word, or "unknown(N)" for NVML's number this version cannot name:
+  /// the enum's value for what it cannot name, and the number.
+  template <typename E>
+  static void take(const J& j, const std::string& p, std::optional<E>& f,
+                   WithCode<std::optional<uint32_t>> tag) {
+    std::optional<std::string> w;
+    read(j, p, w);
+    if (!w) return;
+    if (const std::optional<uint32_t> n = unknown_code(p, *w)) {
+      f = E::kUnknown;
+      tag.code = n;
+      return;
+    }
+    E e{};
+    read(J(*w), p, e);
+    f = e;
+  }
+  template <typename F>
+  static void take(const J&, const std::string&, const F&, ClockReasonNames) {}
+  static void take(const J& j, const std::string& p, std::string& f, EmptyAsNull) {
+    read_or_empty(j, p, f);
+  }
+  template <typename F>
+  static void take(const J&, const std::string&, const F&, WrittenOnly) {}
+  /// A tag that changes only how (or whether) the field is written: read
+  /// as its plain value.
+  template <typename F, typename Tag>
+  requires kReadsPlain<Tag>
+  static void take(const J& j, const std::string& p, F& f, const Tag&) { read(j, p, f); }
+  template <typename F>
+  static void take(const J& j, const std::string& p, F& f, NullAsDefault) {
+    if (!j.is_null()) read(j, p, f);
+  }
+  /// An outcome's name, else NVML's return name (any other word:
+  /// kOtherNvmlError, the word kept); a word NVML returned is kept as its
+  /// return name too, as the collectors record it.
+  static void take(const J& j, const std::string& p, std::optional<NvmlInitError>& f,
+                   InitErrorWord<std::optional<std::string>> tag) {
+    std::optional<std::string> word;
+    read(j, p, word);
+    if (!word) return;
+    const NvmlInitError e = parse_nvml_init_error(*word).value_or(NvmlInitError::kOtherNvmlError);
+    f = e;
+    if (nvml_returned(e)) tag.name = *word;
+  }
+  template <typename F>
+  static void take(const J& j, const std::string& p, std::optional<GpuHistory>& f,
+                   WithFingerprint<F> tag) {
+    if (j.is_null()) return;
+    f = history_of(j, p);
+    tag.fingerprint = fingerprint_at(Obj(j, p), "fingerprint");
+  }
+  template <typename V>
+  static void take(const J& j, const std::string& p, std::vector<std::pair<std::string, V>>& f,
+                   AsObject) {
+    if (!j.is_object()) wrong_type(p, "an object", j);
+    f.clear();
+    for (const auto& [name, value] : j.items()) {
+      V v{};
+      read(value, p + "." + name, v);
+      f.emplace_back(name, std::move(v));
+    }
+  }
+  template <typename A, typename B>
+  static void take(const J& j, const std::string& p, std::pair<A, B>& f, const PairKeys& k) {
+    const Obj o(j, p);
+    o.get(k.first, f.first);
+    o.get(k.second, f.second);
+  }
+  template <typename A, typename B>
+  static void take(const J& j, const std::string& p, std::optional<std::pair<A, B>>& f,
+                   const PairKeys& k) {
+    if (j.is_null()) {
+      f.reset();
+      return;
+    }
+    take(j, p, f.emplace(), k);
+  }
+  template <typename A, typename B>
+  static void take(const J& j, const std::string& p, std::vector<std::pair<A, B>>& f,
+                   const PairKeys& k) {
+    if (!j.is_array()) wrong_type(p, "an array", j);
+    f.clear();
+    for (size_t i = 0; i < j.size(); ++i)
+      take(j.at(i), p + "[" + std::to_string(i) + "]", f.emplace_back(), k);
+  }
+
+  const Obj& o_;
+};
+
+template <Described T>
+void read(const J& j, const std::string& path, T& out) {
+  const Obj o(j, path);
+  const Reader r(o);
+  describe(out, r);
+}
 
 }  // namespace gt::json_read

@@ -1,14 +1,14 @@
 // report_from_json against report_to_json: a report with every field set
 // to something other than its default comes back equal, field for field;
 // hostile JSON is an Error naming the key, never a throw or a guess.
-#include "render/json_report_read.h"
+#include "report/json_report_read.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 
-#include "render/json_report.h"
 #include "render/test_snapshot.h"
+#include "report/json_report.h"
 #include "util/json_depth.h"
 #include "util/json_text.h"
 

@@ -1,4 +1,4 @@
-#include "cli/bundle_replay.h"
+#include "collect/bundle_replay.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,8 +7,8 @@
 
 #include "bundle/archive.h"
 #include "bundle/bundle_file.h"
-#include "render/bundle_manifest.h"
-#include "render/json_report_read.h"
+#include "report/bundle_manifest_read.h"
+#include "report/json_report_read.h"
 #include "sources/kernel_log/compressed.h"
 #include "util/read_capped.h"
 #include "util/scratch_dir.h"
@@ -78,17 +78,6 @@ std::vector<std::string> check_members(const std::vector<TreeEntry>& entries) {
 
 }  // namespace
 
-std::string replay_finding_key(const Finding& f) {
-  const Subject& s = f.subject;
-  std::string key = f.id + " " + severity_name(f.severity);
-  if (s.gpu_index) key += " GPU " + std::to_string(*s.gpu_index);
-  if (s.pci_bus_id) key += " " + *s.pci_bus_id;
-  if (s.server_id) key += " server " + *s.server_id;
-  if (s.pid) key += " PID " + std::to_string(*s.pid);
-  if (s.path) key += " " + *s.path;
-  return key;
-}
-
 // gpu-triage --bundle FILE: the archive extracted into a scratch folder,
 // its report's NVML answers and its root/ tree collected as the node's
 // (collect_recorded), the folder removed. A bundle that cannot be read
@@ -131,36 +120,6 @@ Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages
   b.recorded_verdict = verdict_word(*recorded);
   for (const Finding& f : recorded->findings) b.recorded_findings.push_back(replay_finding_key(f));
   return c;
-}
-
-void compare_with_record(Report& report) {
-  if (!report.snapshot.bundle_replay) return;
-  BundleReplay& b = *report.snapshot.bundle_replay;
-  b.replayed_verdict = verdict_word(report);
-  std::multiset<std::string> recorded(b.recorded_findings.begin(), b.recorded_findings.end());
-  std::multiset<std::string> replayed;
-  for (const Finding& f : report.findings) replayed.insert(replay_finding_key(f));
-  b.differences.clear();
-  std::vector<std::string> only;
-  std::set_difference(recorded.begin(), recorded.end(), replayed.begin(), replayed.end(),
-                      std::back_inserter(only));
-  for (const std::string& k : only) b.differences.push_back("recorded only: " + k);
-  only.clear();
-  std::set_difference(replayed.begin(), replayed.end(), recorded.begin(), recorded.end(),
-                      std::back_inserter(only));
-  for (const std::string& k : only) b.differences.push_back("replayed only: " + k);
-  // A hostile report can hold thousands of findings: the line stays a line.
-  constexpr size_t kMaxDifferences = 20;
-  if (b.differences.size() > kMaxDifferences) {
-    const size_t more = b.differences.size() - kMaxDifferences;
-    b.differences.resize(kMaxDifferences);
-    b.differences.push_back("and " + std::to_string(more) + " more");
-  }
-  if (b.differences.empty() && *b.replayed_verdict == b.recorded_verdict) return;
-  std::string line = "the replay differs from the bundle's recorded report: recorded " +
-                     b.recorded_verdict + ", replayed " + *b.replayed_verdict;
-  for (const std::string& d : b.differences) line += "; " + d;
-  report.snapshot.warnings.push_back(line);
 }
 
 bool bundle_unread(const Report& report) {

@@ -21,14 +21,6 @@ namespace gt {
 /// findings.
 Collected replay_bundle(const std::string& file, CollectInputs in, Stages stages);
 
-/// A judged replay compared with its bundle's recorded report: the replayed
-/// verdict and the findings only one of them has in bundle_replay, and one
-/// line in warnings when they differ. Nothing for another origin.
-void compare_with_record(Report& report);
-
-/// A finding as the comparison keys it: "id severity" and its subject.
-std::string replay_finding_key(const Finding& f);
-
 /// Whether `report` is replay_bundle's answer for a bundle it could not read
 /// (a bundle that was read keeps its recorded origin, never a capture's).
 bool bundle_unread(const Report& report);

@@ -1,5 +1,6 @@
-#include "render/json_read.h"
+#include "report/json_read.h"
 
+#include <charconv>
 #include <cmath>
 
 #include "util/time_format.h"
@@ -132,6 +133,48 @@ void read_or_empty(const J& j, const std::string& path, std::string& out) {
     out.clear();
   else
     read(j, path, out);
+}
+
+}  // namespace gt::json_read
+
+namespace gt::json_read {
+
+void read_pstate(const J& j, const std::string& path, std::optional<uint32_t>& out) {
+  std::optional<std::string> s;
+  read(j, path, s);
+  if (!s) {
+    out.reset();
+    return;
+  }
+  const bool digits = s->size() >= 2 && s->size() <= 11 && (*s)[0] == 'P' &&
+                      s->find_first_not_of("0123456789", 1) == std::string::npos;
+  const uint64_t n = digits ? std::stoull(s->substr(1)) : 0;
+  if (!digits || n > UINT32_MAX || "P" + std::to_string(n) != *s)
+    fail(path, "expected \"P0\"..\"P15\", got \"" + s->substr(0, 40) + "\"");
+  out = static_cast<uint32_t>(n);
+}
+
+void read_masks(const J& j, const std::string& path, std::vector<uint64_t>& out) {
+  if (!j.is_array()) wrong_type(path, "an array", j);
+  out.clear();
+  for (size_t i = 0; i < j.size(); ++i) {
+    std::optional<uint64_t> m;
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    read_hex(j.at(i), at, m);
+    if (!m) fail(at, "expected a hex mask, got null");
+    out.push_back(*m);
+  }
+}
+
+std::optional<uint32_t> unknown_code(const std::string& path, const std::string& word) {
+  constexpr std::string_view kUnknown = "unknown(";
+  if (!word.starts_with(kUnknown) || !word.ends_with(")")) return std::nullopt;
+  const std::string digits = word.substr(kUnknown.size(), word.size() - kUnknown.size() - 1);
+  uint32_t n = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
+    fail(path, "expected \"unknown(N)\", got \"" + word.substr(0, 40) + "\"");
+  return n;
 }
 
 }  // namespace gt::json_read

@@ -1,0 +1,28 @@
+// Every origin a triage or a fleet reads, chosen here: this node, an
+// nvidia-smi capture, a bundle's recorded node, a saved report. The command
+// line names the origin; collect/ assembles its snapshot (issue 51).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "collect/collect.h"
+#include "util/result.h"
+
+namespace gt {
+
+/// Where a triage reads its node from: a bundle (--bundle FILE), an
+/// nvidia-smi capture (--smi-xml FILE), else this node.
+struct TriageOrigin {
+  std::optional<std::string> bundle;
+  std::optional<std::string> smi_xml;
+};
+
+/// The triage's snapshot from its origin, collected over `stages`, not judged.
+Collected collect_origin(const TriageOrigin& from, const CollectInputs& in, Stages stages);
+
+/// A saved `gpu-triage --json` report (at most kMaxCaptureBytes): the report
+/// as it was judged, or why it cannot be read, naming the file.
+Result<Report> collect_saved_report(const std::string& file);
+
+}  // namespace gt
