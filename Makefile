@@ -58,6 +58,7 @@ bench: build
 	$(BUILD)/gt_readiness_bench
 	cmake --build $(BUILD) --target gt_json_redact_bench
 	$(BUILD)/gt_json_redact_bench
+	cmake --build $(BUILD) --target gt_data_floor
 	bench/data_bench.sh $(BUILD)
 	bench/watch_bench.sh $(BUILD)
 	bench/cuda_bench.sh $(BUILD)

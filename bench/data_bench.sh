@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # make bench, gpu-triage data: ratios from one run on this machine.
 #  1. quick mode over 37,312 small real torch files (SpecForge layout) vs a
-#     bare stat walk (find -printf '%s\n'); target <= 3x.
+#     bare stat walk (find -printf '%s\n'; target <= 3x) and vs the
+#     tail-read floor (gt_data_floor: open, fstat, pread of the last 64 KiB,
+#     close per file, on the scan's threads; target <= 1.5x), idle and with
+#     a busy loop on every core.
 #  2. --deep over several GB in the page cache vs cat to /dev/null (target
 #     <= 1.25x), sha256sum, b3sum (if installed) and torch.load (if
 #     python3-torch is installed).
@@ -9,16 +12,18 @@
 #  3. Peak memory (max RSS) over 1,000,000 files, all bad, then all intact
 #     (target <= 300 MB each).
 # Usage: bench/data_bench.sh [BUILD_DIR]   (env: GT_BENCH_DIR, GT_BENCH_DEEP_GB,
-#        GT_BENCH_VALUES_MB, GT_BENCH_MANY_FILES)
+#        GT_BENCH_VALUES_MB, GT_BENCH_MANY_FILES; GT_BENCH_QUICK_ONLY=1: 1 only)
 set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${1:-$SRC/build}"
 TOOL="$BUILD/gpu-triage"
+FLOOR="$BUILD/gt_data_floor"  # make bench builds it
 REAL="$SRC/tests/fixtures/real/torch/specforge"
 WORK="${GT_BENCH_DIR:-$(mktemp -d /tmp/gt-data-bench.XXXXXX)}"
 DEEP_GB="${GT_BENCH_DEEP_GB:-3}"
 MANY="${GT_BENCH_MANY_FILES:-1000000}"
-trap 'rm -rf "$WORK"' EXIT
+BUSY=()
+trap 'rm -rf "$WORK"; ((${#BUSY[@]} == 0)) || kill "${BUSY[@]}" 2>/dev/null' EXIT
 
 # median of 3 wall times (seconds) of a command, after one warm-up run.
 median3() {
@@ -48,10 +53,45 @@ for i in range(37312):
     with open(os.path.join(d, f"data_{i}.ckpt"), "wb") as f:
         f.write(files[i % len(files)])
 PY
-t_find=$(median3 find "$WORK/quick" -type f -printf '%s\n')
-t_quick=$(median3 "$TOOL" data "$WORK/quick" --expect 37312)
-echo "quick, 37,312 files:  find -printf ${t_find} s   gpu-triage data ${t_quick} s   $(ratio "$t_quick" "$t_find") (target <= 3x)"
+# The three in turn, 5 times after a warm-up each (the machine's load
+# drifts alike for all three); the median of each.
+quick_cmd() {  # quick_cmd 0|1|2: the stat walk, the floor, quick mode
+  case "$1" in
+    0) find "$WORK/quick" -type f -printf '%s\n' ;;
+    1) "$FLOOR" "$WORK/quick" ;;
+    2) "$TOOL" data "$WORK/quick" --expect 37312 ;;
+  esac
+}
+quick_ratios() {  # quick_ratios LABEL
+  local -a ts=("" "" "")
+  local c r t0 t1
+  for c in 0 1 2; do quick_cmd "$c" >/dev/null 2>&1 || true; done
+  for r in 1 2 3 4 5; do
+    for c in 0 1 2; do
+      t0=$(date +%s%N); quick_cmd "$c" >/dev/null 2>&1 || true; t1=$(date +%s%N)
+      ts[c]+="$(((t1 - t0) / 1000)) "
+    done
+  done
+  local -a med=()
+  for c in 0 1 2; do
+    med+=("$(tr ' ' '\n' <<<"${ts[c]}" | grep . | sort -n | sed -n 3p | awk '{printf "%.3f", $1 / 1e6}')")
+  done
+  echo "quick, 37,312 files, $1:"
+  echo "  stat walk (find -printf)   ${med[0]} s"
+  echo "  tail-read floor            ${med[1]} s   (gt_data_floor: open, fstat, pread last 64 KiB, close)"
+  echo "  gpu-triage data            ${med[2]} s   $(ratio "${med[2]}" "${med[0]}") of the stat walk (target <= 3x), $(ratio "${med[2]}" "${med[1]}") of the floor (target <= 1.5x)"
+}
+"$FLOOR" "$WORK/quick" >/dev/null || { echo "gt_data_floor failed on $WORK/quick" >&2; exit 1; }
+quick_ratios idle
+for _ in $(seq "$(nproc)"); do
+  yes >/dev/null &
+  BUSY+=($!)
+done
+quick_ratios "a busy loop (yes) on each of the $(nproc) cores"
+kill "${BUSY[@]}"
+BUSY=()
 rm -rf "$WORK/quick"
+[[ "${GT_BENCH_QUICK_ONLY:-0}" != 1 ]] || exit 0
 
 # 2. Deep mode over DEEP_GB GB held in the page cache.
 mkdir -p "$WORK/deep"

@@ -29,44 +29,56 @@ Result<size_t> MemorySource::read_at(uint64_t offset, uint8_t* out, size_t len) 
 }
 
 Result<std::unique_ptr<FileSource>> FileSource::open(const std::string& path) {
-  return open_at(AT_FDCWD, path.c_str(), path);
-}
-
-Result<std::unique_ptr<FileSource>> FileSource::open_at(int dirfd, const char* name,
-                                                        const std::string& path) {
-  int fd = ::openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0) {
-    return errno_error(errno, "opening " + path);
-  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return errno_error(errno, "opening " + path);
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     return Error{ErrorKind::kIo, path + ": not a regular file"};
   }
   return std::unique_ptr<FileSource>(
-      new FileSource(fd, static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec));
+      new FileSource(fd, {static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
+                          static_cast<uint32_t>(st.st_mtim.tv_nsec)}));
+}
+
+Result<std::unique_ptr<FileSource>> FileSource::open_known(int dirfd, const char* name,
+                                                           const std::string& path,
+                                                           const FileStat& st) {
+  int fd = ::openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0) return errno_error(errno, "opening " + path);
+  return std::unique_ptr<FileSource>(new FileSource(fd, st));
 }
 
 bool FileSource::changed_since_open() const {
+  if (size_moved_) return true;
   struct stat st;
   if (fstat(fd_, &st) != 0) return false;
   return static_cast<uint64_t>(st.st_size) != size_ || st.st_mtim.tv_sec != mtime_unix_s_ ||
-         st.st_mtim.tv_nsec != mtime_nsec_;
+         static_cast<uint32_t>(st.st_mtim.tv_nsec) != mtime_nsec_;
 }
 
 FileSource::~FileSource() { ::close(fd_); }
 
 Status FileSource::prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes) {
-  head_.resize(size_ <= small_bytes ? size_ : std::min<uint64_t>(size_, head_bytes));
-  if (head_.empty()) return ok_status();
+  const bool small = size_ <= small_bytes;
+  // A small file whole, and one byte more: it was no longer than its stat.
+  head_.resize(small ? size_ + 1 : std::min<uint64_t>(size_, head_bytes));
   Result<size_t> n = pread_all(0, head_.data(), head_.size());
   if (!n) return n.error();
+  if (small) {
+    size_moved_ = *n != size_;
+    head_.resize(std::min<uint64_t>(*n, size_));
+    return ok_status();
+  }
   head_.resize(*n);
-  if (size_ <= small_bytes) return ok_status();
-  tail_.resize(std::min<uint64_t>(size_ - head_.size(), tail_bytes));
-  n = pread_all(size_ - tail_.size(), tail_.data(), tail_.size());
+  tail_.resize(std::min<uint64_t>(size_ - head_.size(), tail_bytes) + 1);
+  n = pread_all(size_ - (tail_.size() - 1), tail_.data(), tail_.size());
   if (!n) return n.error();
-  if (*n != tail_.size()) tail_.clear();  // the file shrank: read through
+  size_moved_ = *n != tail_.size() - 1;
+  if (*n >= tail_.size() - 1)
+    tail_.pop_back();  // the byte past the end, if the file grew
+  else
+    tail_.clear();  // the file shrank: read through
   return ok_status();
 }
 

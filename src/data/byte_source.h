@@ -37,37 +37,56 @@ class MemorySource : public ByteSource {
   std::string bytes_;
 };
 
+/// What a stat of a regular file said: its size and mtime.
+struct FileStat {
+  uint64_t size_bytes = 0;
+  int64_t mtime_unix_s = 0;
+  uint32_t mtime_nsec = 0;
+};
+
 /// A regular file opened O_RDONLY; never written.
 class FileSource : public ByteSource {
  public:
-  /// Opens `path` read-only. Fails with the errno text and the path.
+  /// Opens `path` read-only and stats it. Fails with the errno text and the
+  /// path, or when it is no regular file.
   static Result<std::unique_ptr<FileSource>> open(const std::string& path);
-  /// Opens `name` relative to the open directory `dirfd` (no resolution of
-  /// the whole path); `path` is only used in error messages.
-  static Result<std::unique_ptr<FileSource>> open_at(int dirfd, const char* name,
-                                                     const std::string& path);
+  /// Opens `name` relative to the open directory `dirfd` (AT_FDCWD: a path)
+  /// whose stat, taken with AT_SYMLINK_NOFOLLOW, said `st` and a regular
+  /// file: no stat of its own (the data scan's one stat per file). A link
+  /// put there since is not followed (O_NOFOLLOW: ELOOP) and anything else
+  /// no regular file fails its first read (EISDIR, ESPIPE); a size changed
+  /// since shows in prefetch(). `path` is only used in messages.
+  static Result<std::unique_ptr<FileSource>> open_known(int dirfd, const char* name,
+                                                        const std::string& path,
+                                                        const FileStat& st);
   ~FileSource() override;
   uint64_t size() const override { return size_; }
   int64_t mtime_unix_s() const { return mtime_unix_s_; }
   uint32_t mtime_nsec() const { return mtime_nsec_; }
-  /// True when the file's size or mtime differs now from when it was
-  /// opened: something wrote to it while it was being verified.
+  /// True when prefetch() found the file longer or shorter than its stat
+  /// said (each of its reads asks for one byte past the end): no system call.
+  bool size_moved() const { return size_moved_; }
+  /// size_moved(), or the file's size or mtime differs now (one fstat) from
+  /// its stat: something wrote to it while it was being verified.
   bool changed_since_open() const;
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const override;
   /// Reads the whole file if it is at most `small_bytes`, else its first
   /// `head_bytes` and last `tail_bytes`, each in one pread; later reads
   /// inside those ranges are served from memory. This turns the ~20 small
-  /// reads a zip check makes into one or two system calls.
+  /// reads a zip check makes into one or two system calls. The last read
+  /// asks for one byte more than the file holds, so a size changed since
+  /// the stat sets size_moved().
   Status prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes);
 
  private:
-  FileSource(int fd, uint64_t size, int64_t mtime, uint32_t nsec)
-      : fd_(fd), size_(size), mtime_unix_s_(mtime), mtime_nsec_(nsec) {}
+  FileSource(int fd, const FileStat& st)
+      : fd_(fd), size_(st.size_bytes), mtime_unix_s_(st.mtime_unix_s), mtime_nsec_(st.mtime_nsec) {}
   Result<size_t> pread_all(uint64_t offset, uint8_t* out, size_t len) const;
   int fd_;
   uint64_t size_;
   int64_t mtime_unix_s_;
   uint32_t mtime_nsec_;
+  bool size_moved_ = false;
   std::vector<uint8_t> head_, tail_;  // [0, head_.size()) and [size_ - tail_.size(), size_)
 };
 

@@ -57,10 +57,11 @@ struct FileCheck {
   /// is never called intact, nor bad when no problem was found.
   std::optional<std::string> unverifiable;
   uint64_t bytes_read = 0;
-  std::optional<uint64_t> size_bytes;  ///< from fstat of the opened file
+  std::optional<uint64_t> size_bytes;  ///< from the file's stat
   std::optional<int64_t> mtime_unix_s;
   uint32_t mtime_nsec = 0;
-  bool changed_while_read = false;     ///< size or mtime differ after the check from at open
+  bool changed_while_read = false;     ///< size or mtime differ after the check from the stat
+  bool deep_checked = false;           ///< every byte read and every CRC checked
   std::optional<ValueSummary> values;  ///< --values, for the formats whose values are decoded
 
   bool intact() const { return problems.empty() && !io_error && !unverifiable; }

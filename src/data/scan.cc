@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <thread>
 #include <utility>
 
 #include "data/layouts.h"
 #include "data/verify.h"
 #include "util/errno_error.h"
+#include "util/parallel.h"
 
 namespace gt {
 namespace {
@@ -26,9 +26,11 @@ struct Found {
   uint32_t dir_index = 0;
   uint32_t parent = 0;      // index into Walk::dir_fds
   uint32_t name_at = 0;     // rel.substr(name_at) is the file name
-  uint64_t size_bytes = 0;  // from fstatat when d_type did not tell; else 0 until verified
+  uint64_t size_bytes = 0;  // from fstatat when d_type did not tell; else 0 until stat_all
   int64_t mtime_unix_s = 0;
-  mode_t mode = S_IFREG;  // S_IFDIR, S_IFLNK, S_IFIFO...: kept only if named as a sample
+  uint32_t mtime_nsec = 0;
+  mode_t mode = S_IFREG;   // S_IFDIR, S_IFLNK, S_IFIFO...: kept only if named as a sample
+  bool stat_known = true;  // false: d_type said a regular file, stat_all stats it
 };
 
 // Directory fds kept open for openat; past this many, files are opened by path.
@@ -58,6 +60,7 @@ void record_entry(const char* name, const std::string& rel, uint32_t dir_index, 
   f.parent = parent;
   f.size_bytes = S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size) : 0;
   f.mtime_unix_s = st.st_mtim.tv_sec;
+  f.mtime_nsec = static_cast<uint32_t>(st.st_mtim.tv_nsec);
   f.mode = st.st_mode & S_IFMT;
 }
 
@@ -77,10 +80,11 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
   bool held = false;
   while (dirent* e = readdir(d)) {
     if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
-    // d_type saves a stat per file: size and mtime come from the fstat of
-    // the opened file during verification.
+    // d_type saves a stat here: a regular file's is taken by stat_all, on
+    // the pool, its one stat (the open file is not stat'ed again).
     struct stat st {};
-    if (e->d_type == DT_REG)
+    const bool deferred = e->d_type == DT_REG;
+    if (deferred)
       st.st_mode = S_IFREG;
     else if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
       const int err = errno;
@@ -105,9 +109,36 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
         held = true;
       }
       record_entry(e->d_name, rel, dir_index, parent, st, out);
+      out.found.back().stat_known = !deferred;
     }
   }
   closedir(d);
+}
+
+// A sample's path that is no regular file of its own: the job skips a path
+// that exists (a directory, a link to another sample's bytes) and a write
+// through a dangling link lands elsewhere. Never opened: a FIFO would block.
+std::string not_regular_message(const std::string& path, mode_t mode) {
+  const char* tail = "; the job skips a path that exists, so it would never redo this sample";
+  if (S_ISDIR(mode)) return std::string("a directory, not a regular file") + tail;
+  if (S_ISFIFO(mode)) return std::string("a FIFO, not a regular file (not read)") + tail;
+  if (S_ISSOCK(mode)) return std::string("a socket, not a regular file") + tail;
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return std::string("a device, not a regular file") + tail;
+  if (!S_ISLNK(mode)) return std::string("not a regular file") + tail;
+  std::string target(4096, '\0');
+  const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
+  target.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return "dangling link to " + target + ": a write to it goes to that target, not here";
+  return "link to " + target + (S_ISREG(st.st_mode) ? " (another file's bytes)" : "") +
+         ", not a regular file of its own" + tail;
+}
+
+void mark_not_regular(DirScan& scan, ScannedFile& f, mode_t mode) {
+  f.verdict = FileVerdict::kBad;
+  f.code = ProblemCode::kNotRegular;
+  f.message = scan.texts.intern(not_regular_message(scan.path(f), mode));
 }
 
 // Where each file sits for openat: the held directory and the offset of its
@@ -115,12 +146,14 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
 struct Where {
   uint32_t parent = 0;
   uint32_t name_at = 0;
-  bool regular = true;  // false: never opened (a FIFO would block), bad already
+  bool regular = true;     // false: never opened (a FIFO would block), bad already
+  bool stat_known = true;  // false: stat_all takes its stat
+  bool recent = false;     // quick mode: deep-checked after its quick check
 };
 
 struct VerifyJob {
   DirScan& scan;
-  const std::vector<Where>& where;
+  std::vector<Where>& where;
   const std::vector<int>& dir_fds;
   const ScanOptions& opts;
   ScanProgress* progress;
@@ -135,38 +168,58 @@ void verify_one(const VerifyJob& job, size_t i, const VerifyOptions& vo,
   if (hasher) extra.push_back(hasher.get());
   int dfd = job.dir_fds[job.where[i].parent];
   std::string path = job.scan.path(f);
-  FileCheck check =
-      dfd >= 0 ? verify_at(dfd, f.rel.c_str() + job.where[i].name_at, path, vo, buffer, extra)
-               : verify_path(path, vo, buffer, extra);
+  const FileStat st{f.size_bytes, f.mtime_unix_s, f.mtime_nsec};
+  FileCheck check = dfd >= 0 ? verify_known(dfd, f.rel.c_str() + job.where[i].name_at, path, st, vo,
+                                            buffer, extra)
+                             : verify_known(AT_FDCWD, path.c_str(), path, st, vo, buffer, extra);
   bool io_error = check.io_error.has_value();
+  const bool deep_checked = check.deep_checked;
   job.scan.record(f, std::move(check));
-  f.crc_checked = vo.deep || vo.values;
+  f.crc_checked = vo.deep || vo.values || deep_checked;
   if (hasher && !io_error) {
     if (!f.extra) f.extra = std::make_unique<FileExtra>();
     f.extra->digest = hasher->hex();
   }
 }
 
-// Runs `body(i)` for each index on a pool of threads, each with its own
-// read buffer.
-template <typename Body>
-void on_pool(size_t count, unsigned threads, Body&& body) {
-  unsigned n = threads ? threads : std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
-  n = std::max(1u, std::min<unsigned>(n, count));
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    std::vector<uint8_t> buffer;
-    for (size_t i = next++; i < count; i = next++) body(i, buffer);
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
+// The one stat of each regular file d_type named (links not followed), on
+// the pool: size and mtime, before any file is opened, so quick mode knows
+// its recent files first. A file gone since the walk is unreadable; one
+// that is no regular file now is bad, never opened.
+void stat_one(const VerifyJob& job, size_t i) {
+  Where& w = job.where[i];
+  if (w.stat_known) return;
+  ScannedFile& f = job.scan.files[i];
+  const int dfd = job.dir_fds[w.parent];
+  struct stat st {};
+  if (dfd >= 0 ? fstatat(dfd, f.rel.c_str() + w.name_at, &st, AT_SYMLINK_NOFOLLOW)
+               : fstatat(AT_FDCWD, job.scan.path(f).c_str(), &st, AT_SYMLINK_NOFOLLOW)) {
+    const int err = errno;  // before the message is built
+    FileCheck check;
+    check.io_error = errno_error(err, "opening " + job.scan.path(f)).message;
+    job.scan.record(f, std::move(check));
+    w.regular = false;
+    return;
+  }
+  f.mtime_unix_s = st.st_mtim.tv_sec;
+  f.mtime_nsec = static_cast<uint32_t>(st.st_mtim.tv_nsec);
+  if (!S_ISREG(st.st_mode)) {
+    mark_not_regular(job.scan, f, st.st_mode & S_IFMT);
+    w.regular = false;
+    return;
+  }
+  f.size_bytes = static_cast<uint64_t>(st.st_size);
+}
+
+void stat_all(const VerifyJob& job) {
+  on_pool(job.scan.files.size(), job.opts.threads,
+          [&](size_t i, std::vector<uint8_t>&) { stat_one(job, i); });
 }
 
 void verify_all(const VerifyJob& job) {
-  VerifyOptions vo{job.opts.deep, job.opts.values, job.opts.allow_non_finite};
   on_pool(job.scan.files.size(), job.opts.threads, [&](size_t i, std::vector<uint8_t>& buffer) {
+    VerifyOptions vo{job.opts.deep, job.opts.values, job.opts.allow_non_finite,
+                     job.where[i].recent};
     verify_one(job, i, vo, buffer);
     if (job.progress) {
       job.progress->files_done++;
@@ -206,57 +259,55 @@ RecentCheck recent_check(const DirScan& scan, const ScanOptions& opts) {
 
 // Quick mode: the files written in the window before each time writing
 // stopped are the ones a crash puts at risk (unflushed pages, delayed
-// allocation); they get the full CRC check. A file whose size or mtime
-// moved between the two passes is marked changed.
-void deep_check_recent(const VerifyJob& job) {
-  DirScan& scan = job.scan;
-  RecentCheck rc = recent_check(scan, job.opts);
-  std::vector<size_t> recent;
+// allocation); they get the full CRC check, after their quick check, on the
+// same open file (verify_all). Marked from the stats, before any file is
+// opened.
+std::vector<size_t> in_window(const DirScan& scan, const RecentCheck& rc) {
+  std::vector<size_t> out;
   for (size_t i = 0; i < scan.files.size(); ++i) {
     const ScannedFile& f = scan.files[i];
     if (f.verdict != FileVerdict::kUnreadable && f.verdict != FileVerdict::kBad &&
         in_recent_window(f.mtime_unix_s, rc.anchors, rc.window_s))
-      recent.push_back(i);
+      out.push_back(i);
+  }
+  return out;
+}
+
+void mark_recent(const VerifyJob& job) {
+  for (size_t i : in_window(job.scan, recent_check(job.scan, job.opts))) job.where[i].recent = true;
+}
+
+// After verify_all the window again, now without the files that proved
+// unreadable (their mtimes anchor nothing): a file in it not yet
+// deep-checked (the window moved, or a digest was wanted) is opened again
+// and checked whole now, and marked changed if its size or mtime moved
+// between the two checks.
+void deep_check_recent(const VerifyJob& job) {
+  DirScan& scan = job.scan;
+  RecentCheck rc = recent_check(scan, job.opts);
+  std::vector<size_t> again;
+  size_t checked = 0;
+  for (size_t i = 0; i < scan.files.size(); ++i) {
+    const ScannedFile& f = scan.files[i];
+    if (!in_recent_window(f.mtime_unix_s, rc.anchors, rc.window_s)) continue;
+    if (f.crc_checked)
+      ++checked;
+    else if (f.verdict != FileVerdict::kUnreadable && f.verdict != FileVerdict::kBad)
+      again.push_back(i);
   }
   VerifyOptions vo{true, false, false};
-  on_pool(recent.size(), job.opts.threads, [&](size_t k, std::vector<uint8_t>& buffer) {
-    ScannedFile& f = scan.files[recent[k]];
+  on_pool(again.size(), job.opts.threads, [&](size_t k, std::vector<uint8_t>& buffer) {
+    ScannedFile& f = scan.files[again[k]];
     uint64_t size = f.size_bytes;
     int64_t mtime = f.mtime_unix_s;
     uint32_t nsec = f.mtime_nsec;
     bool was_changed = f.changed;
-    verify_one(job, recent[k], vo, buffer);
+    verify_one(job, again[k], vo, buffer);
     f.changed =
         was_changed || f.size_bytes != size || f.mtime_unix_s != mtime || f.mtime_nsec != nsec;
   });
-  rc.files = recent.size();
+  rc.files = checked + again.size();
   scan.recent = rc;
-}
-
-// A sample's path that is no regular file of its own: the job skips a path
-// that exists (a directory, a link to another sample's bytes) and a write
-// through a dangling link lands elsewhere. Never opened: a FIFO would block.
-std::string not_regular_message(const std::string& path, mode_t mode) {
-  const char* tail = "; the job skips a path that exists, so it would never redo this sample";
-  if (S_ISDIR(mode)) return std::string("a directory, not a regular file") + tail;
-  if (S_ISFIFO(mode)) return std::string("a FIFO, not a regular file (not read)") + tail;
-  if (S_ISSOCK(mode)) return std::string("a socket, not a regular file") + tail;
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return std::string("a device, not a regular file") + tail;
-  if (!S_ISLNK(mode)) return std::string("not a regular file") + tail;
-  std::string target(4096, '\0');
-  const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
-  target.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return "dangling link to " + target + ": a write to it goes to that target, not here";
-  return "link to " + target + (S_ISREG(st.st_mode) ? " (another file's bytes)" : "") +
-         ", not a regular file of its own" + tail;
-}
-
-void mark_not_regular(DirScan& scan, ScannedFile& f, mode_t mode) {
-  f.verdict = FileVerdict::kBad;
-  f.code = ProblemCode::kNotRegular;
-  f.message = scan.texts.intern(not_regular_message(scan.path(f), mode));
 }
 
 }  // namespace
@@ -357,15 +408,18 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
     out.dir_index = f.dir_index;
     out.size_bytes = f.size_bytes;
     out.mtime_unix_s = f.mtime_unix_s;
-    where[k] = {f.parent, f.name_at, f.mode == S_IFREG};
+    out.mtime_nsec = f.mtime_nsec;
+    where[k] = {f.parent, f.name_at, f.mode == S_IFREG, f.stat_known};
     if (f.mode != S_IFREG) mark_not_regular(scan, out, f.mode);
   }
   std::vector<Found>().swap(w.found);
   if (progress) progress->files_total = scan.files.size();
   VerifyJob job{scan, where, w.dir_fds, opts, progress};
+  stat_all(job);
+  const bool window = !opts.deep && !opts.values && opts.recent_window_s > 0;
+  if (window) mark_recent(job);
   verify_all(job);
-  bool quick = !opts.deep && !opts.values;
-  if (quick && opts.recent_window_s > 0) deep_check_recent(job);
+  if (window) deep_check_recent(job);
   return scan;
 }
 

@@ -18,6 +18,10 @@ struct VerifyOptions {
   bool values = false;
   /// With values: NaN and Inf are counted but are no `non-finite` problem.
   bool allow_non_finite = false;
+  /// Not deep: when the quick check finds no problem and no I/O error, the
+  /// deep check follows (quick mode's recent files; FileCheck::deep_checked
+  /// says whether it did). Not with `extra` consumers.
+  bool then_deep = false;
 };
 
 /// Verifies one file. `name` is its file name (only used to decide whether a
@@ -32,9 +36,11 @@ FileCheck verify_source(const ByteSource& src, std::string_view name, const Veri
 FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
                       std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra = {});
 
-/// As verify_path, opening `name` relative to the open directory `dirfd`;
+/// As verify_path, for a file whose stat said `st` (FileSource::open_known:
+/// `name` relative to the open directory `dirfd`, or AT_FDCWD and a path);
 /// `path` (the same file) names it in messages.
-FileCheck verify_at(int dirfd, const char* name, const std::string& path, const VerifyOptions& opts,
-                    std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra = {});
+FileCheck verify_known(int dirfd, const char* name, const std::string& path, const FileStat& st,
+                       const VerifyOptions& opts, std::vector<uint8_t>& buffer,
+                       const std::vector<StreamConsumer*>& extra = {});
 
 }  // namespace gt

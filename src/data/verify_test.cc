@@ -2,11 +2,14 @@
 // its exact problem code; intact files are never flagged, in either mode.
 #include "data/verify.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <fstream>
 #include <iterator>
+#include <tuple>
 
 #include "data/data_test_util.h"
 #include "data/format.h"
@@ -298,6 +301,95 @@ TEST(DataByteSourceTest, ReadsAtAnyOffsetStayInsideTheSource) {
         EXPECT_EQ(std::string(reinterpret_cast<char*>(buf), *n), content.substr(off, *n));
       }
     }
+  }
+}
+
+// then_deep in one pass is the quick check followed, when it found nothing
+// wrong, by the deep one: on every real format, intact, cut short at several
+// points and with a byte flipped at several offsets (safetensors too).
+TEST(DataVerifyTest, ThenDeepIsTheQuickCheckThenTheDeepOne) {
+  std::vector<std::pair<std::string, std::string>> files;  // name, bytes
+  for (const Real& r : kReal) files.emplace_back(r.path, real_fixture(r.path));
+  files.emplace_back("m.safetensors", make_safetensors(20000));
+  VerifyOptions quick, deep{true}, then_deep;
+  then_deep.then_deep = true;
+  std::vector<uint8_t> buffer;
+  size_t compared = 0, bad = 0;
+  for (const auto& [name, intact] : files) {
+    std::vector<std::string> variants{intact};
+    for (size_t cut : {size_t{1}, size_t{20}, intact.size() / 3, intact.size() - 5})
+      if (cut < intact.size()) variants.push_back(intact.substr(0, cut));
+    for (size_t at : {size_t{0}, size_t{9}, size_t{300}, intact.size() / 2, intact.size() - 30})
+      if (at < intact.size()) {
+        variants.push_back(intact);
+        variants.back()[at] ^= 0x10;
+      }
+    for (const std::string& bytes : variants) {
+      MemorySource src(bytes);
+      FileCheck want = verify_source(src, name, quick, buffer);
+      const bool quick_clean = !want.io_error && want.problems.empty();
+      if (quick_clean) want = verify_source(src, name, deep, buffer);
+      FileCheck got = verify_source(src, name, then_deep, buffer);
+      EXPECT_EQ(first_code(got), first_code(want)) << name << " " << bytes.size();
+      EXPECT_EQ(first_message(got), first_message(want)) << name << " " << bytes.size();
+      EXPECT_EQ(got.problems.size(), want.problems.size()) << name << " " << bytes.size();
+      EXPECT_EQ(got.deep_checked, quick_clean) << name << " " << bytes.size();
+      ++compared;
+      bad += !quick_clean;
+    }
+  }
+  EXPECT_GT(bad, compared / 3);  // the damaged ones are mostly caught by the quick check
+}
+
+// The scan stats each file once, before opening it (FileSource::open_known):
+// a file that grew or shrank since is told by the lengths of its reads,
+// small (one read) and big (head and tail), with no second stat.
+TEST(DataByteSourceTest, ASizeChangedSinceTheStatShowsInTheReads) {
+  TempTree t;
+  const std::string small = real_fixture(kSpecforge0), big = big_torch_zip();
+  for (const std::string& bytes : {small, big}) {
+    t.write("/f", bytes);
+    struct stat st {};
+    ASSERT_EQ(::stat(t.path("/f").c_str(), &st), 0);
+    const FileStat at_stat{static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
+                           static_cast<uint32_t>(st.st_mtim.tv_nsec)};
+    std::vector<uint8_t> buffer;
+    for (bool deep : {false, true}) {
+      FileCheck same = verify_known(AT_FDCWD, t.path("/f").c_str(), t.path("/f"), at_stat,
+                                    VerifyOptions{deep}, buffer);
+      EXPECT_EQ(first_code(same), "ok") << bytes.size();
+      EXPECT_FALSE(same.changed_while_read) << bytes.size() << " deep " << deep;
+      EXPECT_EQ(same.deep_checked, deep);
+      for (int64_t moved : {-1, 1}) {
+        FileStat stale = at_stat;
+        stale.size_bytes += moved;  // the file is one byte longer, or shorter, than said
+        FileCheck check = verify_known(AT_FDCWD, t.path("/f").c_str(), t.path("/f"), stale,
+                                       VerifyOptions{deep}, buffer);
+        EXPECT_TRUE(check.changed_while_read) << bytes.size() << " moved " << moved;
+      }
+    }
+  }
+}
+
+// Quick mode's recent files: the quick check, then the deep one on the same
+// open file; the deep one only when the quick one found nothing wrong.
+TEST(DataByteSourceTest, ThenDeepChecksWholeOnlyWhatTheQuickCheckPassed) {
+  TempTree t;
+  std::string bad = real_fixture(kSpecforge0);
+  bad[1100] ^= 0x01;  // inside data_0/data/2: only its CRC tells
+  std::string cut = real_fixture(kSpecforge0).substr(0, 3000);  // the quick check tells
+  std::vector<uint8_t> buffer;
+  VerifyOptions then_deep;
+  then_deep.then_deep = true;
+  using Case = std::tuple<std::string, std::string, bool>;  // bytes, first code, deep-checked
+  for (const auto& [bytes, code, deep] :
+       {Case{real_fixture(kSpecforge0), "ok", true}, Case{bad, "checksum", true},
+        Case{cut, first_code(check_bytes(cut, false)), false}}) {
+    t.write("/f", bytes);
+    FileCheck check = verify_path(t.path("/f"), then_deep, buffer);
+    EXPECT_EQ(first_code(check), code);
+    EXPECT_EQ(check.deep_checked, deep) << code;
+    EXPECT_FALSE(check.changed_while_read);
   }
 }
 

@@ -2,7 +2,8 @@
 # real kernel-log fixture: no step for a positive (ok) finding or a note, no
 # step without a finding, no "no action needed" beside a drain/reset/reseat/
 # RMA step, steps in the order of what blocks recovery; after-crash's first
-# step stops sglang.service.
+# step stops sglang.service. Scenarios at a 200 ms window: two samples, the
+# fewest that still call a server idle (their findings are the default 1 s's).
 source "$(dirname "$0")/common.sh"
 
 check_plan() {  # check_plan NAME (the report is in $TMP/out)
@@ -63,14 +64,14 @@ PY
 for dir in "$GT_SOURCE_DIR"/tests/scenarios/*/; do
   s=$(basename "$dir")
   [[ -f "$dir/scenario.json" ]] || continue
-  run "$s" --json --sample 400ms
+  run "$s" --json --sample 200ms
   check_plan "$s"
 done
 for log in "$GT_SOURCE_DIR"/tests/fixtures/real/kernel-log/*.log; do
   run healthy-h100x8 --json --sample 0 --kernel-log "$log"
   check_plan "$(basename "$log")"
 done
-run after-crash --json --sample 400ms
+run after-crash --json --sample 200ms
 # The server that blocks the job is the first and only step (no CUDA failure: issue 46).
 json_check "d['plan'][0]['commands'] == ['${SUDO}systemctl stop sglang.service', '${SUDO}systemctl disable sglang.service']" "after-crash: stopping sglang.service"
 json_check "len(d['plan']) == 1" "after-crash: nothing else to do"
