@@ -43,17 +43,29 @@ struct Executable {
 // tensorrt_llm/llmapi/trtllm-llmapi-launch); lmdeploy (lmdeploy.cli:run);
 // ollama; llama.cpp: llama-server and the single binary's "llama serve"
 // (README.md); torchrun, deepspeed; Ray's "ray" CLI and its raylet;
-// Open MPI / MPICH and Slurm.
+// Open MPI / MPICH and Slurm. Product runners by their shipped names:
+// TGI's router (backends/v3/Cargo.toml [[bin]] text-generation-router);
+// Ollama's llama.cpp runner before the Go runner (the CMake target
+// ollama_llama_server its llm/generate scripts build); Aphrodite
+// (setup.py console_scripts aphrodite = aphrodite.endpoints.cli:main);
+// Infinity (libs/infinity_emb/pyproject.toml [tool.poetry.scripts]
+// infinity_emb); MLC LLM (python/setup.py console_scripts mlc_llm, whose
+// "serve" subcommand is its server; "chat" and "compile" are not).
 constexpr Executable kExecutables[] = {
     {"sglang", "SGLang", ""},
     {"vllm", "vLLM", ""},
     {"text-generation-launcher", "TGI", ""},
     {"text-generation-server", "TGI", ""},
+    {"text-generation-router", "TGI", ""},
     {"tritonserver", "Triton", ""},
     {"trtllm-serve", "TensorRT-LLM", ""},
     {"trtllm-llmapi-launch", "TensorRT-LLM", ""},
     {"lmdeploy", "LMDeploy", ""},
     {"ollama", "Ollama", ""},
+    {"ollama_llama_server", "Ollama", ""},
+    {"aphrodite", "Aphrodite", ""},
+    {"infinity_emb", "Infinity", ""},
+    {"mlc_llm", "MLC LLM", "serve"},
     {"llama-server", "llama.cpp server", ""},
     {"llama", "llama.cpp server", "serve"},
     {"torchrun", "torchrun", ""},
@@ -78,7 +90,9 @@ struct Module {
 // text_generation_server/cli.py; tensorrt_llm/commands/serve.py and the
 // MPI leader / worker that trtllm-llmapi-launch starts; lmdeploy/__main__.py,
 // lmdeploy/serve/openai/api_server.py; torch/distributed/run.py and
-// launch.py; deepspeed/launcher/runner.py and launch.py).
+// launch.py; deepspeed/launcher/runner.py and launch.py;
+// aphrodite/endpoints/openai/api_server.py and the cli module the console
+// script runs, aphrodite/endpoints/cli.py).
 constexpr Module kModules[] = {
     {"sglang.launch_server", "SGLang"},
     {"vllm.entrypoints.openai.api_server", "vLLM"},
@@ -94,6 +108,8 @@ constexpr Module kModules[] = {
     {"torch.distributed.launch", "torchrun"},
     {"deepspeed.launcher.runner", "DeepSpeed"},
     {"deepspeed.launcher.launch", "DeepSpeed"},
+    {"aphrodite.endpoints.openai.api_server", "Aphrodite"},
+    {"aphrodite.endpoints.cli", "Aphrodite"},
 };
 
 // Process titles (setproctitle): SGLang's schedulers and detokenizer
