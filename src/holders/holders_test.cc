@@ -319,5 +319,22 @@ TEST(ServerIdentity, ProductRunnersByTheirShippedNames) {
   EXPECT_FALSE(f.model);  // two models: none is "the" model
 }
 
+// "accelerate launch" runs its training script (its workers run it too):
+// the script is the program, through accelerate's own option grammar.
+TEST(ServerIdentity, AccelerateLaunchRunsItsTrainingScript) {
+  Program p = program_of(split_cmdline(
+      "/opt/venv/bin/python /opt/venv/bin/accelerate launch --multi_gpu --num_processes 8 "
+      "--mixed_precision=bf16 --main_process_port 29500 train.py --lr 1e-4"));
+  EXPECT_EQ(p.name, "train.py");
+  EXPECT_FALSE(p.module);
+  EXPECT_EQ(p.args_from, 10u);  // "--lr"
+  p = program_of(split_cmdline("accelerate launch --use_deepspeed -m sglang.launch_server --tp 2"));
+  EXPECT_EQ(p.name, "sglang.launch_server");
+  EXPECT_TRUE(p.module);
+  EXPECT_EQ(kind("accelerate launch --num_processes 2 train.py"), "-");
+  EXPECT_EQ(program_of(split_cmdline("accelerate config")).name, "accelerate");  // no script
+  EXPECT_EQ(program_of(split_cmdline("accelerate launch --num_processes")).name, "accelerate");
+}
+
 }  // namespace holders_test
 }  // namespace gt

@@ -139,6 +139,54 @@ std::optional<std::string> by_title(const std::string& word) {
   return std::nullopt;
 }
 
+// Hugging Face Accelerate's "accelerate launch" (src/accelerate/commands/
+// launch.py, launch_command_parser): these options are switches
+// (store_true), every other one takes one value; the first positional
+// argument is the training script, a module with -m/--module.
+constexpr std::string_view kAccelerateSwitches[] = {"-q",
+                                                    "--quiet",
+                                                    "--cpu",
+                                                    "--multi_gpu",
+                                                    "--tpu",
+                                                    "--enable_cpu_affinity",
+                                                    "--dynamo_use_fullgraph",
+                                                    "--dynamo_use_dynamic",
+                                                    "--dynamo_use_regional_compilation",
+                                                    "--use_deepspeed",
+                                                    "--use_fsdp",
+                                                    "--use_parallelism_config",
+                                                    "--use_megatron_lm",
+                                                    "--same_network",
+                                                    "-m",
+                                                    "--module",
+                                                    "--no_python",
+                                                    "--tpu_cluster",
+                                                    "--no_tpu_cluster",
+                                                    "--tpu_use_sudo",
+                                                    "--downcast_bf16",
+                                                    "--fp8_use_autocast_during_eval",
+                                                    "--debug"};
+
+/// Sets `p` to the script "accelerate launch" runs (its options from
+/// `from`); false when none follows them.
+bool accelerate_script(const std::vector<std::string>& argv, size_t from, Program& p) {
+  size_t i = from;
+  bool module = false;
+  while (i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-') {
+    const std::string& w = argv[i];
+    module = module || w == "-m" || w == "--module";
+    const bool sw = w.find('=') != std::string::npos ||
+                    std::find(std::begin(kAccelerateSwitches), std::end(kAccelerateSwitches), w) !=
+                        std::end(kAccelerateSwitches);
+    i += sw ? 1 : 2;
+  }
+  if (i >= argv.size()) return false;
+  p.name = argv[i];
+  p.module = module;
+  p.args_from = i + 1;
+  return true;
+}
+
 std::optional<uint32_t> small_uint(const std::optional<std::string>& text, uint32_t lo,
                                    uint32_t hi) {
   if (!text || text->empty()) return std::nullopt;
@@ -203,6 +251,11 @@ Program program_of(const std::vector<std::string>& argv) {
       if (i >= argv.size() || (is_shell(b) && i > at)) return p;  // "bash -c ...", a shell
       p.name = argv[i];
       p.args_from = i + 1;
+      continue;
+    }
+    if (b == "accelerate" && at < argv.size() && argv[at] == "launch") {
+      if (!accelerate_script(argv, at + 1, p)) return p;
+      if (p.module) return p;
       continue;
     }
     return p;
