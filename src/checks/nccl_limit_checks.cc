@@ -105,7 +105,9 @@ void dev_shm_job(const NodeSnapshot& s, const CudaReadiness& r, const ProcessLim
   Finding f = shm_finding(s, l);
   if (!r.dev_shm_bytes) {
     const bool container = r.devices && r.devices->in_container;
-    if (!need || !container) return;  // its ranks not seen, or the host's tmpfs
+    // Its ranks not seen, the host's tmpfs, or a bundle's replay: a bundle
+    // holds no /dev/shm size (the recording judged the node's).
+    if (!need || !container || s.bundle_replay) return;
     f.severity = Severity::kWarning;
     f.title = fmt::format(
         "/dev/shm's size could not be read under {} with {}: whether NCCL's shared memory fits "

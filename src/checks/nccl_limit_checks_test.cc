@@ -92,6 +92,9 @@ TEST(NcclShm, AnUnreadableSizeIsUnknownNotOk) {
                             "local ranks"),
             std::string::npos);
   EXPECT_NE(f[0].evidence.find("needs at least 74 MiB"), std::string::npos);
+  s.bundle_replay = BundleReplay{};  // a bundle holds no size: its recording judged it
+  EXPECT_TRUE(shm_findings(s).empty());
+  s.bundle_replay.reset();
   s.cuda->limits[0] = job(7101, 1, "one process");  // no local peer: nothing to judge
   EXPECT_TRUE(shm_findings(s).empty());
 }
