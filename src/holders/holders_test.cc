@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "holders/identity.h"
+#include "holders/server_flags.h"
 #include "holders/stop.h"
 
 namespace gt {
@@ -281,6 +282,58 @@ TEST(ServerIdentity, LaunchersByModuleConsoleScriptOrScriptPath) {
     EXPECT_EQ(kind(line), "-") << line;
   EXPECT_EQ(recognise_program("tritonserver", ""), "Triton");  // no command line: its name
   EXPECT_EQ(recognise_program("text-generation", ""), "TGI");
+}
+
+// Product runners by the names their projects ship (identity.cc names
+// each packaging file); tests/fixtures/real/server-cmdlines.md.
+TEST(ServerIdentity, ProductRunnersByTheirShippedNames) {
+  EXPECT_EQ(kind("/usr/local/bin/text-generation-router --port 80 --master-shard-uds-path "
+                 "/tmp/text-generation-server-0"),
+            "TGI");
+  EXPECT_EQ(kind("/usr/lib/ollama/runners/cuda_v12/ollama_llama_server --model "
+                 "/root/.ollama/models/blobs/sha256-6a0746a1 --ctx-size 8192 --n-gpu-layers 33 "
+                 "--port 41339"),
+            "Ollama");
+  EXPECT_EQ(recognise_program("ollama_llama_se", ""), "Ollama");  // the kernel's 15 bytes
+  EXPECT_EQ(kind("/usr/bin/python3 /usr/local/bin/aphrodite run mistralai/Mistral-7B -tp 2"),
+            "Aphrodite");
+  EXPECT_EQ(kind("python3 -m aphrodite.endpoints.openai.api_server --model m --port 2242"),
+            "Aphrodite");
+  EXPECT_EQ(kind("/usr/bin/python3 /usr/local/bin/infinity_emb v2 --model-id "
+                 "BAAI/bge-small-en-v1.5 --port 7997"),
+            "Infinity");
+  EXPECT_EQ(kind("mlc_llm serve HF://mlc-ai/Llama-3-8B-Instruct-q4f16_1-MLC --port 8000"),
+            "MLC LLM");
+  EXPECT_EQ(kind("mlc_llm chat HF://mlc-ai/Llama-3-8B-Instruct-q4f16_1-MLC"), "-");  // a client
+  // Their flags, as their own parsers read them.
+  ServerFlags f = parse_server_flags("Aphrodite", split_cmdline("aphrodite run m -tp 2"));
+  EXPECT_EQ(f.model, "m");
+  EXPECT_EQ(f.tensor, 2u);
+  EXPECT_EQ(default_port("Aphrodite"), 2242u);
+  f = parse_server_flags("MLC LLM", split_cmdline("mlc_llm serve HF://m --port 8001"));
+  EXPECT_EQ(f.model, "HF://m");
+  EXPECT_EQ(f.port, 8001u);
+  f = parse_server_flags("Infinity", split_cmdline("infinity_emb v2 --model-id a --port 7998"));
+  EXPECT_EQ(f.model, "a");
+  f = parse_server_flags("Infinity", split_cmdline("infinity_emb v2 --model-id a --model-id b"));
+  EXPECT_FALSE(f.model);  // two models: none is "the" model
+}
+
+// "accelerate launch" runs its training script (its workers run it too):
+// the script is the program, through accelerate's own option grammar.
+TEST(ServerIdentity, AccelerateLaunchRunsItsTrainingScript) {
+  Program p = program_of(split_cmdline(
+      "/opt/venv/bin/python /opt/venv/bin/accelerate launch --multi_gpu --num_processes 8 "
+      "--mixed_precision=bf16 --main_process_port 29500 train.py --lr 1e-4"));
+  EXPECT_EQ(p.name, "train.py");
+  EXPECT_FALSE(p.module);
+  EXPECT_EQ(p.args_from, 10u);  // "--lr"
+  p = program_of(split_cmdline("accelerate launch --use_deepspeed -m sglang.launch_server --tp 2"));
+  EXPECT_EQ(p.name, "sglang.launch_server");
+  EXPECT_TRUE(p.module);
+  EXPECT_EQ(kind("accelerate launch --num_processes 2 train.py"), "-");
+  EXPECT_EQ(program_of(split_cmdline("accelerate config")).name, "accelerate");  // no script
+  EXPECT_EQ(program_of(split_cmdline("accelerate launch --num_processes")).name, "accelerate");
 }
 
 }  // namespace holders_test

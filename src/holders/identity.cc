@@ -43,17 +43,29 @@ struct Executable {
 // tensorrt_llm/llmapi/trtllm-llmapi-launch); lmdeploy (lmdeploy.cli:run);
 // ollama; llama.cpp: llama-server and the single binary's "llama serve"
 // (README.md); torchrun, deepspeed; Ray's "ray" CLI and its raylet;
-// Open MPI / MPICH and Slurm.
+// Open MPI / MPICH and Slurm. Product runners by their shipped names:
+// TGI's router (backends/v3/Cargo.toml [[bin]] text-generation-router);
+// Ollama's llama.cpp runner before the Go runner (the CMake target
+// ollama_llama_server its llm/generate scripts build); Aphrodite
+// (setup.py console_scripts aphrodite = aphrodite.endpoints.cli:main);
+// Infinity (libs/infinity_emb/pyproject.toml [tool.poetry.scripts]
+// infinity_emb); MLC LLM (python/setup.py console_scripts mlc_llm, whose
+// "serve" subcommand is its server; "chat" and "compile" are not).
 constexpr Executable kExecutables[] = {
     {"sglang", "SGLang", ""},
     {"vllm", "vLLM", ""},
     {"text-generation-launcher", "TGI", ""},
     {"text-generation-server", "TGI", ""},
+    {"text-generation-router", "TGI", ""},
     {"tritonserver", "Triton", ""},
     {"trtllm-serve", "TensorRT-LLM", ""},
     {"trtllm-llmapi-launch", "TensorRT-LLM", ""},
     {"lmdeploy", "LMDeploy", ""},
     {"ollama", "Ollama", ""},
+    {"ollama_llama_server", "Ollama", ""},
+    {"aphrodite", "Aphrodite", ""},
+    {"infinity_emb", "Infinity", ""},
+    {"mlc_llm", "MLC LLM", "serve"},
     {"llama-server", "llama.cpp server", ""},
     {"llama", "llama.cpp server", "serve"},
     {"torchrun", "torchrun", ""},
@@ -78,7 +90,9 @@ struct Module {
 // text_generation_server/cli.py; tensorrt_llm/commands/serve.py and the
 // MPI leader / worker that trtllm-llmapi-launch starts; lmdeploy/__main__.py,
 // lmdeploy/serve/openai/api_server.py; torch/distributed/run.py and
-// launch.py; deepspeed/launcher/runner.py and launch.py).
+// launch.py; deepspeed/launcher/runner.py and launch.py;
+// aphrodite/endpoints/openai/api_server.py and the cli module the console
+// script runs, aphrodite/endpoints/cli.py).
 constexpr Module kModules[] = {
     {"sglang.launch_server", "SGLang"},
     {"vllm.entrypoints.openai.api_server", "vLLM"},
@@ -94,6 +108,8 @@ constexpr Module kModules[] = {
     {"torch.distributed.launch", "torchrun"},
     {"deepspeed.launcher.runner", "DeepSpeed"},
     {"deepspeed.launcher.launch", "DeepSpeed"},
+    {"aphrodite.endpoints.openai.api_server", "Aphrodite"},
+    {"aphrodite.endpoints.cli", "Aphrodite"},
 };
 
 // Process titles (setproctitle): SGLang's schedulers and detokenizer
@@ -121,6 +137,54 @@ std::optional<std::string> by_title(const std::string& word) {
   for (const auto& [prefix, kind] : kTitles)
     if (w.starts_with(prefix)) return std::string(kind);
   return std::nullopt;
+}
+
+// Hugging Face Accelerate's "accelerate launch" (src/accelerate/commands/
+// launch.py, launch_command_parser): these options are switches
+// (store_true), every other one takes one value; the first positional
+// argument is the training script, a module with -m/--module.
+constexpr std::string_view kAccelerateSwitches[] = {"-q",
+                                                    "--quiet",
+                                                    "--cpu",
+                                                    "--multi_gpu",
+                                                    "--tpu",
+                                                    "--enable_cpu_affinity",
+                                                    "--dynamo_use_fullgraph",
+                                                    "--dynamo_use_dynamic",
+                                                    "--dynamo_use_regional_compilation",
+                                                    "--use_deepspeed",
+                                                    "--use_fsdp",
+                                                    "--use_parallelism_config",
+                                                    "--use_megatron_lm",
+                                                    "--same_network",
+                                                    "-m",
+                                                    "--module",
+                                                    "--no_python",
+                                                    "--tpu_cluster",
+                                                    "--no_tpu_cluster",
+                                                    "--tpu_use_sudo",
+                                                    "--downcast_bf16",
+                                                    "--fp8_use_autocast_during_eval",
+                                                    "--debug"};
+
+/// Sets `p` to the script "accelerate launch" runs (its options from
+/// `from`); false when none follows them.
+bool accelerate_script(const std::vector<std::string>& argv, size_t from, Program& p) {
+  size_t i = from;
+  bool module = false;
+  while (i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-') {
+    const std::string& w = argv[i];
+    module = module || w == "-m" || w == "--module";
+    const bool sw = w.find('=') != std::string::npos ||
+                    std::find(std::begin(kAccelerateSwitches), std::end(kAccelerateSwitches), w) !=
+                        std::end(kAccelerateSwitches);
+    i += sw ? 1 : 2;
+  }
+  if (i >= argv.size()) return false;
+  p.name = argv[i];
+  p.module = module;
+  p.args_from = i + 1;
+  return true;
 }
 
 std::optional<uint32_t> small_uint(const std::optional<std::string>& text, uint32_t lo,
@@ -187,6 +251,11 @@ Program program_of(const std::vector<std::string>& argv) {
       if (i >= argv.size() || (is_shell(b) && i > at)) return p;  // "bash -c ...", a shell
       p.name = argv[i];
       p.args_from = i + 1;
+      continue;
+    }
+    if (b == "accelerate" && at < argv.size() && argv[at] == "launch") {
+      if (!accelerate_script(argv, at + 1, p)) return p;
+      if (p.module) return p;
       continue;
     }
     return p;

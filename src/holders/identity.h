@@ -12,8 +12,8 @@ namespace gt {
 
 /// The program a command line runs: argv[0], or what an interpreter runs
 /// (python's -m module or script, a shell's script, "uv run" / "uvx" /
-/// "pipx run"'s program). `args_from` is the index of the program's first
-/// own argument.
+/// "pipx run"'s program, "accelerate launch"'s training script). `args_from`
+/// is the index of the program's first own argument.
 struct Program {
   std::string name;     ///< the path or module as given ("" for an empty command line)
   bool module = false;  ///< `name` is a Python module ("python -m NAME")

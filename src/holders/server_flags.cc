@@ -164,6 +164,32 @@ const Table kLlamaCpp{
     false,
     {{Field::kModel, {"--model", "-m", "--hf-repo", "-hf", "-hfr"}}, {Field::kPort, {"--port"}}}};
 
+// aphrodite-engine aphrodite/endpoints/cli.py ("aphrodite run MODEL", a
+// FlexibleArgumentParser as vLLM's: underscores read as dashes),
+// aphrodite/engine/args_tools.py (-tp, -pp) and endpoints/openai/args.py
+// (--port 2242).
+const Table kAphrodite{"Aphrodite",
+                       true,
+                       false,
+                       {{Field::kModel, {"--model"}},
+                        {Field::kPort, {"--port"}},
+                        {Field::kTensor, {"--tensor-parallel-size", "-tp"}},
+                        {Field::kPipeline, {"--pipeline-parallel-size", "-pp"}}},
+                       {Field::kModel},
+                       {"run"}};
+
+// mlc-llm python/mlc_llm/cli/serve.py (argparse, prefixes allowed):
+// "mlc_llm serve MODEL", --port 8000.
+const Table kMlcLlm{"MLC LLM",       false,    true, {{Field::kPort, {"--port"}}},
+                    {Field::kModel}, {"serve"}};
+
+// infinity libs/infinity_emb/infinity_emb/cli.py (typer: exact names):
+// "infinity_emb v2 --model-id M --port P" (port default 7997, env.py);
+// --model-id repeats, one per model served: one names the model, as
+// Triton's --load-model.
+const Table kInfinity{
+    "Infinity", false, false, {{Field::kLoadModel, {"--model-id"}}, {Field::kPort, {"--port"}}}};
+
 // torch/distributed/run.py get_args_parser (argparse, prefixes allowed;
 // both spellings declared): the training script and its arguments follow.
 const Table kTorchrun{
@@ -214,8 +240,9 @@ const Table kSrun{
     {{Field::kWorld, {"--ntasks", "-n"}}, {Field::kTasksPerNode, {"--ntasks-per-node"}}}};
 
 const Table* table_for(std::string_view kind) {
-  for (const Table* t : {&kSglang, &kVllm, &kTgi, &kTriton, &kTrtllm, &kLmdeploy, &kOllama,
-                         &kLlamaCpp, &kTorchrun, &kDeepspeed, &kMpirun, &kSrun})
+  for (const Table* t :
+       {&kSglang, &kVllm, &kTgi, &kTriton, &kTrtllm, &kLmdeploy, &kOllama, &kLlamaCpp, &kAphrodite,
+        &kMlcLlm, &kInfinity, &kTorchrun, &kDeepspeed, &kMpirun, &kSrun})
     if (t->kind == kind) return t;
   return nullptr;
 }
@@ -329,10 +356,12 @@ std::vector<std::string> parser_words(const std::vector<std::string>& argv) {
 std::optional<uint32_t> default_port(const std::string& kind) {
   // sglang server_args.py port=30000; vllm cli_args.py 8000; TGI main.rs
   // 3000; Triton --http-port 8000; trtllm-serve 8000; lmdeploy
-  // --server-port 23333; ollama envconfig 11434; llama.cpp common.h 8080.
+  // --server-port 23333; ollama envconfig 11434; llama.cpp common.h 8080;
+  // aphrodite openai/args.py 2242; mlc_llm cli/serve.py 8000; infinity 7997.
   static const std::map<std::string, uint32_t> kPorts = {
       {"SGLang", 30000},      {"vLLM", 8000},      {"TGI", 3000},     {"Triton", 8000},
-      {"TensorRT-LLM", 8000}, {"LMDeploy", 23333}, {"Ollama", 11434}, {"llama.cpp server", 8080}};
+      {"TensorRT-LLM", 8000}, {"LMDeploy", 23333}, {"Ollama", 11434}, {"llama.cpp server", 8080},
+      {"Aphrodite", 2242},    {"MLC LLM", 8000},   {"Infinity", 7997}};
   auto it = kPorts.find(kind);
   return it == kPorts.end() ? std::nullopt : std::optional<uint32_t>(it->second);
 }
@@ -367,7 +396,7 @@ void fill(const Values& v, const Values& pos, const std::string& port_source, Se
   if (!f.config_file) f.config_file = get(Field::kConfig);
   if (!f.world_size) f.world_size = number(get(Field::kWorld), 1, 1u << 20);
   if (!f.local_world_size) f.local_world_size = number(get(Field::kTasksPerNode), 1, 4096);
-  // Triton serves what it loads: one --load-model names it ("*" is all).
+  // Triton (and Infinity) serve what they load: one --load-model names it ("*" is all).
   if (!f.model && !v.count(Field::kLoadModels))
     if (auto m = get(Field::kLoadModel); m && !m->empty() && *m != "*") f.model = m;
 }

@@ -105,6 +105,29 @@ expect_out_lacks() {
   if grep -qF -- "$1" "$TMP/out"; then fail "stdout has '$1'"; fi
 }
 
+# proc_as PROC PID COMM ARGV...: rewrites a fixture's /proc/PID (PROC is the
+# tree's proc folder) as a process running ARGV: its cmdline
+# (NUL-separated), comm, status and stat name.
+proc_as() {
+  local proc="$1" pid="$2" comm="$3"
+  shift 3
+  printf '%s\0' "$@" >"$proc/$pid/cmdline"
+  printf '%s\n' "$comm" >"$proc/$pid/comm"
+  sed -i "1s/.*/Name:\t$comm/" "$proc/$pid/status"
+  sed -i "s/^$pid ([^)]*)/$pid ($comm)/" "$proc/$pid/stat"
+}
+
+# proc_copy PROC FROM TO: a new /proc/TO, a copy of /proc/FROM.
+proc_copy() {
+  cp -r "$1/$2" "$1/$3"
+  sed -i "s/^$2 /$3 /" "$1/$3/stat"
+}
+
+# proc_reparent PROC PID PPID: /proc/PID's parent is PPID.
+proc_reparent() {
+  sed -i "s/^$2 (\([^)]*\)) \([A-Z]\) [0-9]* /$2 (\1) \2 $3 /" "$1/$2/stat"
+}
+
 # json_check PYTHON_EXPR [MESSAGE]: evaluates an assertion over d, the JSON
 # document in $TMP/out.
 json_check() {

@@ -6,7 +6,7 @@ source "$(dirname "$0")/common.sh"
 run desktop-gpu --json --sample 400ms
 json_check 'not any(f["id"].startswith("memory.") for f in d["findings"])' "desktop: no memory finding"
 json_check 'sorted(s["kind"] for s in d["servers"] if s["graphics_only"]) == ["Xorg", "code", "firefox-esr", "gnome-shell"]' "graphics processes are graphics-only servers"
-json_check '[s["gpus"][0]["memory_bytes"] for s in d["servers"] if s["kind"] == "python3"] == [310 * 2**20]'
+json_check '[s["gpus"][0]["memory_bytes"] for s in d["servers"] if s["kind"] == "unknown (notebook_cell.py)"] == [310 * 2**20]' "the notebook named by its program, not python3"
 
 run two-vllm-tp4 --json --sample 400ms
 json_check 'len(d["servers"]) == 2 and all(s["kind"] == "vLLM" and s["tensor_parallel"] == 4 and len(s["members"]) == 4 for s in d["servers"])' "two vLLM servers of 4"

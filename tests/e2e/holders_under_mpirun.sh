@@ -8,19 +8,10 @@ source "$(dirname "$0")/common.sh"
 
 cp -r "$GT_SOURCE_DIR/tests/scenarios/nccl-shm-64m" "$TMP/sc"
 p="$TMP/sc/root/proc"
-# proc_as PID COMM ARGV...: its cmdline (NUL-separated), comm, status and stat name.
-proc_as() {
-  local pid="$1" comm="$2"
-  shift 2
-  printf '%s\0' "$@" >"$p/$pid/cmdline"
-  printf '%s\n' "$comm" >"$p/$pid/comm"
-  sed -i "1s/.*/Name:\t$comm/" "$p/$pid/status"
-  sed -i "s/^$pid ([^)]*)/$pid ($comm)/" "$p/$pid/stat"
-}
-proc_as 6100 mpirun mpirun -np 8 --bind-to none -x NCCL_DEBUG --mca btl_tcp_if_include eth0 \
+proc_as "$p" 6100 mpirun mpirun -np 8 --bind-to none -x NCCL_DEBUG --mca btl_tcp_if_include eth0 \
   python3 train.py --epochs 3
 for i in 0 1 2 3 4 5 6 7; do
-  proc_as $((6101 + i)) python3 python3 train.py --epochs 3
+  proc_as "$p" $((6101 + i)) python3 python3 train.py --epochs 3
 done
 
 run "$TMP/sc" --json --sample 0 --no-state
@@ -30,7 +21,7 @@ f='[f for f in d["findings"] if f["id"] == "nccl.dev_shm_small"]'
 json_check "len($f) == 1 and '8 local ranks (pids 6101, 6102, 6103, 6104, 6105, 6106, 6107, 6108)' in $f[0]['title']"
 # Intel MPI's mpirun is a shell script, run by its interpreter: the same
 # (it was the kind "mpirun" before the new-operator trial of issues 48, 49).
-proc_as 6100 mpirun /bin/sh /opt/intel/oneapi/mpi/2021.11/bin/mpirun -n 8 python3 train.py --epochs 3
+proc_as "$p" 6100 mpirun /bin/sh /opt/intel/oneapi/mpi/2021.11/bin/mpirun -n 8 python3 train.py --epochs 3
 run "$TMP/sc" --json --sample 0 --no-state
 json_check "[(s['kind'], s['recognised']) for s in d['servers']] == [('unknown (train.py)', False)]" \
   "named by the program Intel MPI's mpirun script runs"

@@ -63,7 +63,7 @@ safe "$TMP/out"
 safe "$TMP/err"
 expect_out_contains "$shown"
 expect_out_contains 'two\n  0 FAKE ROW'
-expect_out_contains 'process ev\e[2Jil'
+expect_out_contains 'process unknown (two\n)'  # its program (argv[0]), escaped; not its comm
 grep -E "^ +[01] +$evil " "$TMP/out" | awk 'length > 100 { exit 1 }' ||
   fail "the process row is wider than the 100 columns: $(cat -v "$TMP/out")"
 triage --wide

@@ -1,15 +1,21 @@
 // The kind comes from the launcher's program, unless that is a generic
 // launcher (Ray, mpirun, srun) running a known server: then from the
-// processes that hold the GPUs. A process launcher (mpirun, srun) whose
-// program is of no known kind names that program, "unknown (train.py)". Flags are read with that
-// kind's table, on the command lines of processes that are that program (a supervisor's arguments
-// are not the server's).
+// processes that hold the GPUs. A program of no known name is a server's
+// when its flags are one server's alone (holders/flag_grammar.h), said in
+// its identity notes; else it is "unknown (PROGRAM)": the program through
+// its interpreter and any process launcher ("unknown (train.py)"), never
+// the launcher's or the interpreter's name. Flags are read with that
+// kind's table, on the command lines of processes that are that program
+// (a supervisor's arguments are not the server's).
 #include "sources/procfs/server_identity.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
+#include "holders/flag_grammar.h"
 #include "holders/identity.h"
 #include "holders/server_flags.h"
 #include "util/proc_environ.h"
@@ -26,6 +32,64 @@ std::optional<std::string> unknown_under_launcher(const std::string& kind,
   std::optional<std::string> program = launched_program(cmdline);
   if (!program) return std::nullopt;
   return "unknown (" + *program + ")";
+}
+
+/// The program a command line runs, by its base name, through
+/// interpreters ("serve.py", "sglang.launch_server"); "" for none.
+std::string program_name(const std::string& cmdline) {
+  const std::vector<std::string> argv = split_cmdline(cmdline);
+  if (argv.empty()) return "";
+  const Program p = program_of(argv);
+  // "python -c CODE": the interpreter is all there is to name.
+  const std::string& name = p.name == "-c" || p.name == "-" || p.name == "--" ? argv[0] : p.name;
+  return name.substr(name.rfind('/') + 1);
+}
+
+/// "unknown (serve.py)": a launcher tree of no known kind, named by its
+/// root's program (else a member's), never its interpreter's name; "PID N"
+/// when no name was read. A desktop program holding only graphics contexts
+/// (Xorg, a compositor, a browser) is no job: its process name is its kind.
+std::string unknown_kind(const Server& s, const std::optional<ProcInfo>& root_info) {
+  const bool graphics = std::all_of(s.members.begin(), s.members.end(),
+                                    [](const ServerMember& m) { return m.type == "graphics"; });
+  const ServerMember& m = s.members.front();
+  std::string name;
+  if (root_info) name = graphics ? root_info->comm : program_name(root_info->cmdline);
+  if (name.empty() && root_info) name = root_info->comm;
+  if (name.empty() && graphics && m.name) name = *m.name;
+  if (name.empty() && m.cmdline) name = program_name(*m.cmdline);
+  if (name.empty() && m.name) name = *m.name;
+  if (name.empty()) return "PID " + std::to_string(m.pid);
+  return graphics ? name : "unknown (" + name + ")";
+}
+
+/// A program of no known name whose flags are one server's alone takes
+/// that kind; the flags found are said either way.
+void decide_by_flags(Server& s, const std::optional<ProcInfo>& root_info) {
+  FlagVerdict all;
+  auto add = [&](const std::string& cmdline) {
+    const FlagVerdict v = kind_by_flags(split_cmdline(cmdline.substr(0, 4096)));
+    for (const std::string& f : v.flags)
+      if (std::find(all.flags.begin(), all.flags.end(), f) == all.flags.end())
+        all.flags.push_back(f);
+    for (const std::string& k : v.kinds)
+      if (std::find(all.kinds.begin(), all.kinds.end(), k) == all.kinds.end())
+        all.kinds.push_back(k);
+  };
+  if (root_info) add(root_info->cmdline);
+  for (const ServerMember& m : s.members)
+    if (m.cmdline) add(*m.cmdline);
+  if (all.kinds.size() == 1) all.kind = all.kinds.front();
+  // The program, as unknown_kind named it ("unknown (serve.py)").
+  std::string program = s.kind;
+  if (program.starts_with("unknown (") && program.ends_with(")"))
+    program = program.substr(9, program.size() - 10);
+  const std::string note = flag_verdict_note(all, program);
+  if (note.empty()) return;
+  s.identity_notes.push_back(note);
+  if (!all.kind) return;
+  s.kind = *all.kind;
+  s.recognised = true;
 }
 
 void set_kind(Server& s, const std::optional<ProcInfo>& root_info) {
@@ -50,18 +114,10 @@ void set_kind(Server& s, const std::optional<ProcInfo>& root_info) {
     // The holders are a known kind's (a capture, or a launcher of no known kind).
     s.kind = held ? *held : *held_generic;
     s.recognised = true;
-  } else if (root_info && !root_info->comm.empty()) {
-    s.kind = root_info->comm;
-  } else if (s.members.front().name) {
-    s.kind = *s.members.front().name;
-  } else if (s.members.front().cmdline) {
-    // A capture names the process by its command line only.
-    std::vector<std::string> argv = split_cmdline(*s.members.front().cmdline);
-    s.kind = argv.empty() ? "PID " + std::to_string(s.members.front().pid)
-                          : argv.front().substr(argv.front().rfind('/') + 1);
   } else {
-    s.kind = "PID " + std::to_string(s.members.front().pid);
+    s.kind = unknown_kind(s, root_info);
   }
+  if (!s.recognised) decide_by_flags(s, root_info);
 }
 
 void merge(const ServerFlags& from, ServerFlags& into) {
@@ -153,7 +209,8 @@ void identify_server(Server& s, const std::optional<ProcInfo>& root_info, const 
     ServerFlags one;
     if (!s.recognised)
       one = generic_flags(argv);
-    else if (k == s.kind || k == "mpirun" || k == "srun")
+    else if (k == s.kind || k == "mpirun" || k == "srun" ||
+             (!k && kind_by_flags(argv).kind == s.kind))  // a program of its flags' kind
       one = parse_server_flags(s.kind, argv);
     if (one.config_file && !f.config_file) config_pid = pid;
     merge(one, f);

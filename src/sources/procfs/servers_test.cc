@@ -62,7 +62,7 @@ TEST(Servers, WorkersUnderOneLauncherAreOneServerWithTheirOwnMemory) {
   EXPECT_EQ(sg.started_after_boot_s, (1000 + 3141) / 100);
   EXPECT_TRUE(sg.auto_started);
   const Server& train = (*v)[1];
-  EXPECT_EQ(train.kind, "python3");
+  EXPECT_EQ(train.kind, "unknown (train.py)");  // its program, not its interpreter
   EXPECT_FALSE(train.recognised);
   EXPECT_EQ(train.gpus[0].memory_bytes, uint64_t(1000) << 20);
 }
@@ -185,6 +185,51 @@ TEST(Servers, AStatePidTheTreeDoesNotBearOutIsUnknown) {
     ASSERT_EQ(sv.identity_notes.size(), 1u) << bad;
     EXPECT_NE(sv.identity_notes[0].find("not bear out"), std::string::npos);
   }
+}
+
+// A program of no known name: its flags decide when one server's parser
+// alone defines them (holders/flag_grammar.h); else it is named by its
+// program, through its interpreter and the shell script that started it.
+TEST(Servers, AGenericProgramIsNamedByItsFlagsOrItsProgram) {
+  TempTree t;
+  t.write("/proc/stat", "cpu 1 2 3\nbtime 1767225600\n");
+  fake_proc(t, 1, 0, "systemd", "/sbin/init", 0, "/init.scope");
+  // A leader script whose child is the server: a script of one's own over
+  // SGLang's ServerArgs ("--tp" is argparse's prefix of --tp-size).
+  fake_proc(t, 900, 1, "bash", "/bin/bash /opt/start.sh", 0, "/system.slice/serve.service");
+  fake_proc(t, 901, 900, "python3",
+            "python3 /opt/app/serve.py --model-path /models/qwen --tp 2 "
+            "--mem-fraction-static 0.85 --port 30010",
+            0, "/system.slice/serve.service");
+  // Of no kind by its flags: its program, not "python3".
+  fake_proc(t, 950, 1, "python3", "/usr/bin/python3 -u /srv/worker.py --port 9000", 1000,
+            "/user.slice/session-2.scope");
+  // Flags of two servers at once: undecided, and said.
+  fake_proc(t, 970, 1, "main", "/app/main --mem-fraction-static 0.8 --kv-transfer-config {}", 1000,
+            "/user.slice/session-2.scope");
+  NodeSnapshot s;
+  s.gpus = {gpu(0, {proc(901, 30000), proc(950, 1000)}), gpu(1, {proc(901, 30000), proc(970, 10)})};
+  const FsRoot root = t.root();
+  std::optional<std::vector<Server>> v = group_servers(s, &root);
+  ASSERT_TRUE(v);
+  ASSERT_EQ(v->size(), 3u);
+  const Server& sg = (*v)[0];
+  EXPECT_EQ(sg.kind, "SGLang");
+  EXPECT_TRUE(sg.recognised);
+  EXPECT_EQ(sg.root_pid, 901u);
+  EXPECT_EQ(sg.tensor_parallel, 2u);
+  EXPECT_EQ(sg.port, 30010u);
+  EXPECT_EQ(sg.model, "/models/qwen");
+  ASSERT_EQ(sg.identity_notes.size(), 1u);
+  EXPECT_EQ(sg.identity_notes[0],
+            "kind SGLang by its flags (--mem-fraction-static, defined by SGLang's parser alone): "
+            "serve.py is no entry point of SGLang's");
+  EXPECT_EQ((*v)[1].kind, "unknown (worker.py)");
+  EXPECT_FALSE((*v)[1].recognised);
+  EXPECT_EQ((*v)[2].kind, "unknown (main)");
+  EXPECT_FALSE((*v)[2].recognised);
+  ASSERT_EQ((*v)[2].identity_notes.size(), 1u);
+  EXPECT_NE((*v)[2].identity_notes[0].find("are SGLang and vLLM's at once"), std::string::npos);
 }
 
 }  // namespace servers_test
