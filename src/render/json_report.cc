@@ -505,6 +505,11 @@ nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) {
   j["nvidia_modules"] = modules_json(snap.nvidia_modules);
   j["nvidia_services"] = services_json(snap.nvidia_services);
   j["nvidia_services_read"] = snap.nvidia_services_read;
+  // Only where read (this node): a capture's report keeps its keys.
+  if (const std::optional<FabricManagerSigns>& fm = snap.fabric_manager)
+    j["fabric_manager"] = J{{"unit_active", opt(fm->unit_active)},
+                            {"listening", opt(fm->listening)},
+                            {"socket", fm->socket}};
   j["stuck_nvidia_tasks"] = stuck_tasks_json(snap.stuck_nvidia_tasks);
   j["warnings"] = snap.warnings;
   // Only a bundle's replay has one: every other report's keys stay as they were.

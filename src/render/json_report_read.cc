@@ -533,6 +533,14 @@ void read_snapshot(const Obj& o, NodeSnapshot& s) {
   if (const J* v = o.find("nvidia_services"))
     read_each(*v, o.at("nvidia_services"), s.nvidia_services, service_of);
   o.get("nvidia_services_read", s.nvidia_services_read);
+  if (const J* f = o.find("fabric_manager"); f && !f->is_null()) {
+    Obj fo(*f, o.at("fabric_manager"));
+    FabricManagerSigns fm;
+    fo.get("unit_active", fm.unit_active);
+    fo.get("listening", fm.listening);
+    fo.get("socket", fm.socket);
+    s.fabric_manager = std::move(fm);
+  }
   read_optional_each(o, "stuck_nvidia_tasks", s.stuck_nvidia_tasks, stuck_of);
   o.get("warnings", s.warnings);
   if (const J* r = o.find("replay"); r && !r->is_null())
