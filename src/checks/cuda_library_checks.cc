@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "checks/checks.h"
+#include "model/forward_compat.h"
 #include "util/shell_word.h"
 
 namespace gt {
@@ -25,9 +26,33 @@ const ResolvedLibrary* mismatched_libcuda(const LoaderContext& c, const std::str
   return l;
 }
 
-/// A compat libcuda newer than the module takes the forward-compatible path.
-bool takes_forward_compat(const ResolvedLibrary& l, const std::string& module) {
-  return l.compat && newer(*l.version, module);
+/// A libcuda no file sign names (sources/cuda/compat_library.h), known as a
+/// forward-compatibility library by its release: newer than the module
+/// while the same context's libnvidia-ml.so.1 is the module's own. A driver
+/// install, or an upgrade not rebooted yet, moves both; NVIDIA's cuda-compat
+/// package carries libcuda without NVML, so an image's copy of it splits
+/// them (docs/physics.md R2a).
+std::optional<std::string> compat_by_release(const LoaderContext& c, const ResolvedLibrary& l,
+                                             const std::string& module) {
+  if (l.compat || !newer(*l.version, module)) return std::nullopt;
+  const ResolvedLibrary* ml = libcuda_of(c, "libnvidia-ml.so.1");
+  if (!ml || !ml->file || ml->version != module) return std::nullopt;
+  return "its release " + *l.version + " (from its " + l.version_from.value_or("?") +
+         ") is newer than the kernel module " + module + " while " + ml->soname + " -> " +
+         *ml->file +
+         " is the module's release: the split a cuda-compat package makes (it carries "
+         "libcuda, not NVML)";
+}
+
+/// The library as judged: a compat one by its release is marked so.
+ResolvedLibrary as_judged(const LoaderContext& c, const ResolvedLibrary& l,
+                          const std::string& module) {
+  ResolvedLibrary seen = l;
+  if (std::optional<std::string> why = compat_by_release(c, l, module)) {
+    seen.compat = true;
+    seen.compat_from = std::move(why);
+  }
+  return seen;
 }
 
 std::string library_words(const ResolvedLibrary& l) {
@@ -65,15 +90,16 @@ void compat_fix(const LoaderContext& c, const ResolvedLibrary& l, const std::str
   const std::string why =
       newer(*l.version, module)
           ? "is newer than the kernel module " + module +
-                ", the path NVIDIA allows only on "
-                "data-center GPUs"
+                ": the forward-compatible path, which NVIDIA supports only on data-center "
+                "GPUs over production and long-term support driver branches"
           : "is not newer than the kernel module " + module +
                 ": forward compatibility runs a newer CUDA on an older driver only, so it "
                 "cannot initialise here";
   f.action = "The forward-compatibility libcuda " + *l.file + " (release " + *l.version + ") " +
              why + ". Remove it from " + c.who +
              "'s library path: use an image without /usr/local/cuda*/compat (or delete that "
-             "directory in the image), or a container toolkit that mounts the compat library "
+             "directory in the image, and any copy of its libcuda in the library directory), "
+             "or a container toolkit that mounts the compat library "
              "only where it works, and recreate the container, so it loads libcuda.so." +
              module + ", the driver's own.";
   f.commands = {"ls -l " + shell_word(*l.found_at), "grep -F libcuda /proc/self/mountinfo",
@@ -240,32 +266,90 @@ std::optional<bool> all_support_forward_compat(const NodeSnapshot& s, std::strin
   return all;
 }
 
-void judge_forward_compat(const NodeSnapshot& s, const LoaderContext& c, const ResolvedLibrary& l,
-                          const std::string& module, std::vector<Finding>& out) {
-  std::string which;
-  const std::optional<bool> ok = all_support_forward_compat(s, which);
-  if (ok == true) return;  // the forward-compatible path NVIDIA documents
-  Finding f = node_finding("cuda.compat_unsupported");
+/// "R575" of "575.57.08".
+std::string branch_name(const std::string& module) {
+  const std::optional<int> branch = driver_branch_of(module);
+  return branch ? "R" + std::to_string(*branch) : "the branch of " + module;
+}
+
+/// "R575 (a new feature branch)", "R550 (a branch whose designation the
+/// sources read do not give)".
+std::string branch_words(const std::string& module) {
+  const std::optional<int> branch = driver_branch_of(module);
+  const std::optional<DriverBranchKind> kind = branch ? driver_branch_kind(*branch) : std::nullopt;
+  return branch_name(module) + " (" +
+         (kind ? std::string("a ") + driver_branch_kind_name(*kind)
+               : std::string("a branch whose designation the sources read do not give")) +
+         ")";
+}
+
+constexpr const char* kDeviceClassWords =
+    "Forward compatibility works only on data-center GPUs (and select NGC Server Ready RTX "
+    "boards).";
+
+/// The title, severity and first words of the fix for each outcome.
+void forward_compat_words(ForwardCompat outcome, const LoaderContext& c, const ResolvedLibrary& l,
+                          const std::string& module, const std::string& which, Finding& f) {
+  switch (outcome) {
+    case ForwardCompat::kNotOnThisDevice:
+      f.title =
+          "CUDA will fail to initialise (cuInit 804 CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE) "
+          "in " +
+          c.who + ": forward-compatibility libcuda " + *l.version + " on " + which;
+      f.action = kDeviceClassWords;
+      return;
+    case ForwardCompat::kDeviceUnknown:
+      f.severity = Severity::kWarning;
+      f.title = "Forward-compatibility libcuda " + *l.version + " in " + c.who +
+                " on a GPU not known to support it (CUDA may fail with 804)";
+      f.action = kDeviceClassWords;
+      return;
+    case ForwardCompat::kBranchNotSupported:
+      f.title = "Forward-compatibility libcuda " + *l.version + " in " + c.who +
+                " over kernel module " + module + ", " + branch_words(module) +
+                ": NVIDIA supports forward compatibility only over production and long-term "
+                "support branches (CUDA may fail; which error is not documented)";
+      f.action =
+          "Forward compatibility is supported only over NVIDIA's production and "
+          "long-term support driver branches. Move the node's driver to such a branch "
+          "new enough for the job, or drop the compat library:";
+      return;
+    case ForwardCompat::kBranchUnknown:
+      f.severity = Severity::kInfo;
+      f.title = "Forward-compatibility libcuda " + *l.version + " in " + c.who +
+                " over kernel module " + module +
+                ": whether NVIDIA supports forward compatibility over this branch is not known "
+                "here";
+      f.action = "Look up " + branch_name(module) +
+                 " in NVIDIA's data-center driver lifecycle (docs.nvidia.com/datacenter/tesla/"
+                 "drivers): over a production or long-term support branch this is the "
+                 "documented forward-compatible path and nothing needs doing; over a new "
+                 "feature branch it is not supported, and then:";
+      return;
+    case ForwardCompat::kWorks:
+    case ForwardCompat::kNotNewer:
+      return;
+  }
+}
+
+/// A compat libcuda newer than the module: NVIDIA's forward-compatibility
+/// rules (model/forward_compat.h) decide; only the documented path says
+/// nothing.
+void judge_forward_compat(const LoaderContext& c, const ResolvedLibrary& l,
+                          const std::string& module, ForwardCompat outcome,
+                          const std::string& which, std::vector<Finding>& out) {
+  const bool branch =
+      outcome == ForwardCompat::kBranchNotSupported || outcome == ForwardCompat::kBranchUnknown;
+  Finding f = node_finding(branch ? "cuda.compat_branch" : "cuda.compat_unsupported");
   if (c.pid) {
     f.subject.kind = "process";
     f.subject.pid = c.pid;
   }
   f.evidence = c.who + " loads the forward-compatibility " + library_words(l) +
-               " over kernel module " + module + "; " + which;
-  if (ok == false) {
-    f.title =
-        "CUDA will fail to initialise (cuInit 804 CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE) "
-        "in " +
-        c.who + ": forward-compatibility libcuda " + *l.version + " on " + which;
-  } else {
-    f.severity = Severity::kWarning;
-    f.title = "Forward-compatibility libcuda " + *l.version + " in " + c.who +
-              " on a GPU not "
-              "known to support it (CUDA may fail with 804)";
-  }
-  const std::string words =
-      "Forward compatibility works only on data-center GPUs (and select "
-      "NGC Server Ready RTX boards).";
+               " over kernel module " + module + "; " +
+               (branch ? "the module is " + branch_words(module) : which);
+  forward_compat_words(outcome, c, l, module, which, f);
+  const std::string words = f.action;
   mismatch_fix(c, l, module, f);
   f.action = words + " " + f.action;
   out.push_back(f);
@@ -285,11 +369,19 @@ void judge_context(const NodeSnapshot& s, const LoaderContext& c, const LoaderCo
       s.nvml.library_version == l->version) {
     return;
   }
-  if (takes_forward_compat(*l, module)) return judge_forward_compat(s, c, *l, module, out);
+  const ResolvedLibrary seen = as_judged(c, *l, module);
+  if (seen.compat) {
+    std::string which;
+    const ForwardCompat outcome = forward_compat_outcome(all_support_forward_compat(s, which),
+                                                         newer(*seen.version, module), module);
+    if (outcome == ForwardCompat::kWorks) return;  // the path NVIDIA documents
+    if (outcome != ForwardCompat::kNotNewer)
+      return judge_forward_compat(c, seen, module, outcome, which, out);
+  }
   // A prediction the node's own evidence contradicts is never said as fact.
-  if (const ProcessMappings* proof = proof_against(s, *l))
-    return out.push_back(contradiction_finding(c, *l, *proof, module));
-  out.push_back(mismatch_finding(s, c, *l, module));
+  if (const ProcessMappings* proof = proof_against(s, seen))
+    return out.push_back(contradiction_finding(c, seen, *proof, module));
+  out.push_back(mismatch_finding(s, c, seen, module));
 }
 
 /// What could not be resolved or read, when it leaves the answer unknown.

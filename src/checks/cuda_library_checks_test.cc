@@ -259,5 +259,76 @@ TEST(CudaLibrariesCheck, AnotherLibrarysReleaseIsNotSaidToBeLibcudas) {
             std::string::npos);
 }
 
+/// An image that copied its cuda-compat libcuda into the standard directory
+/// and deleted the compat directory: no mount, no file to compare, only the
+/// release (read from its bytes) newer than the module while the toolkit's
+/// libnvidia-ml is the module's own.
+LoaderContext copied_compat_job(const std::string& release, const std::string& module) {
+  LoaderContext c = job_with("/usr/lib/x86_64-linux-gnu", module);
+  ResolvedLibrary& cuda = c.libraries[0];
+  cuda.file = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
+  cuda.version = release;
+  cuda.version_from = "contents";
+  return c;
+}
+
+TEST(CudaLibrariesCheck, ACopiedCompatLibcudaKnownByItsReleaseOnGeForceIs804) {
+  const std::vector<Finding> f = cuda_findings(
+      node("525.147.05", copied_compat_job("535.261.03", "525.147.05"), "NVIDIA GeForce RTX 4090"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda.compat_unsupported");
+  EXPECT_NE(f[0].title.find("cuInit 804"), std::string::npos);
+  EXPECT_NE(f[0].evidence.find("a forward-compatibility library: its release 535.261.03 (from "
+                               "its contents) is newer than the kernel module 525.147.05 while "
+                               "libnvidia-ml.so.1 -> "
+                               "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.525.147.05 is the "
+                               "module's release"),
+            std::string::npos);
+  EXPECT_NE(f[0].action.find("any copy of its libcuda in the library directory"),
+            std::string::npos);
+  EXPECT_EQ(f[0].action.find("Reboot"), std::string::npos);
+}
+
+TEST(CudaLibrariesCheck, ACopiedCompatLibcudaOnADataCenterGpuOverAnLtsBranchWorks) {
+  EXPECT_TRUE(cuda_findings(node("535.261.03", copied_compat_job("570.124.06", "535.261.03"),
+                                 "NVIDIA H100 80GB HBM3"))
+                  .empty());
+}
+
+TEST(CudaLibrariesCheck, AnUpgradeNotRebootedIsNotACompatLibrary) {
+  // libcuda and libnvidia-ml both newer: the installed driver, not a compat copy.
+  const std::vector<Finding> f = cuda_findings(node(
+      "535.261.03", job_with("/usr/lib/x86_64-linux-gnu", "570.124.06"), "NVIDIA H100 80GB HBM3"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda.driver_mismatch");
+  EXPECT_NE(f[0].action.find("an upgrade without a reboot"), std::string::npos);
+}
+
+/// The one finding of a compat library `compat` over kernel module `module` on H100s.
+std::vector<Finding> compat_on_h100(const std::string& module, const std::string& compat) {
+  return cuda_findings(node(module, compat_job(compat), "NVIDIA H100 80GB HBM3"));
+}
+
+TEST(CudaLibrariesCheck, ForwardCompatOverANewFeatureBranchIsNotSupported) {
+  const std::vector<Finding> f = compat_on_h100("575.57.08", "580.65.06");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda.compat_branch");
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_NE(f[0].title.find("R575 (a new feature branch)"), std::string::npos);
+  EXPECT_NE(f[0].title.find("which error is not documented"), std::string::npos);
+  EXPECT_NE(f[0].action.find("Move the node's driver to such a branch"), std::string::npos);
+  EXPECT_NE(f[0].action.find("/etc/ld.so.conf.d/000-cuda-compat.conf"), std::string::npos);
+}
+
+TEST(CudaLibrariesCheck, ForwardCompatOverABranchNotInTheTableIsUnknown) {
+  const std::vector<Finding> f = compat_on_h100("550.163.01", "570.124.06");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda.compat_branch");
+  EXPECT_EQ(f[0].severity, Severity::kInfo);
+  EXPECT_NE(f[0].title.find("is not known here"), std::string::npos);
+  EXPECT_NE(f[0].action.find("Look up R550 in NVIDIA's data-center driver lifecycle"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace gt

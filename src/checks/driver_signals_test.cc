@@ -227,9 +227,36 @@ TEST(Fabric, NvSwitchesOnTheBusWithoutFabricManagerAre802) {
   Report no_bus = a100_hgx();
   no_bus.snapshot.nvswitches.reset();
   EXPECT_TRUE(judged(no_bus, "fabric.not_registered").empty());
-  // In a container: the host's Fabric Manager is not among its processes.
+}
+
+TEST(Fabric, FabricManagerSeenByItsUnitOrItsSocket) {
+  // Its systemd unit active: it runs, whatever the process list says.
+  Report unit = a100_hgx();
+  unit.snapshot.fabric_manager = FabricManagerSigns{true, std::nullopt, "127.0.0.1:6666"};
+  EXPECT_TRUE(judged(unit, "fabric.not_registered").empty());
+  // On the host, nothing running and nothing listening: 802, the signs said.
+  Report host = a100_hgx();
+  host.snapshot.fabric_manager = FabricManagerSigns{false, false, "127.0.0.1:6666"};
+  auto f = judged(host, "fabric.not_registered");
+  ASSERT_EQ(f.size(), 8u);
+  EXPECT_EQ(f[0]->severity, Severity::kCritical);
+  EXPECT_TRUE(contains(f[0]->evidence,
+                       "its systemd unit not active, nothing listening on its "
+                       "command socket 127.0.0.1:6666"))
+      << f[0]->evidence;
+  // In a container the host's processes are not seen, nor its sockets
+  // without the host's network: unknown, said as info, never "not running".
   Report boxed = a100_hgx();
   boxed.snapshot.cuda.emplace().devices.emplace().in_container = true;
+  boxed.snapshot.fabric_manager = FabricManagerSigns{std::nullopt, false, "127.0.0.1:6666"};
+  auto unknown = judged(boxed, "fabric.not_registered");
+  ASSERT_EQ(unknown.size(), 8u);
+  EXPECT_EQ(unknown[0]->severity, Severity::kInfo);
+  EXPECT_TRUE(contains(unknown[0]->title, "whether Fabric Manager runs cannot be read here"));
+  EXPECT_TRUE(contains(unknown[0]->evidence, "whether Fabric Manager runs is unknown here"));
+  EXPECT_FALSE(contains(unknown[0]->evidence, "no Fabric Manager process runs"));
+  // With the host's network, its listener shows it running.
+  boxed.snapshot.fabric_manager->listening = true;
   EXPECT_TRUE(judged(boxed, "fabric.not_registered").empty());
 }
 

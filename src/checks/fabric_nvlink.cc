@@ -5,7 +5,9 @@
 // never judged here. Before Hopper NVML reports no fabric state at all: there
 // the need comes from the bus (NVSwitch functions, vendor 0x10de class
 // 0x0680) and whether Fabric Manager runs from the node's processes
-// (nv-fabricmanager, its systemd unit); the finding is the same
+// (nv-fabricmanager), its systemd unit and its command socket
+// (sources/procfs/fabric_manager.h); where none of these can be read (a
+// container) it is unknown, said as info. The finding is the same
 // fabric.not_registered, never a second one for the same fact. A link is judged against its
 // siblings: GPUs of the same model where at least one has that link active (a board without NVLink,
 // or one whose links are all unused by design, reports no active sibling and is left alone). Error
@@ -26,16 +28,70 @@ namespace {
 
 constexpr double kCrcPerSecondLimit = 100.0;
 
-/// "Fabric Manager runs (nv-fabricmanager, pid 1234, unit ...)", or that
-/// none runs; empty when the node's processes were not read (a capture, a
-/// host gathered over ssh).
-std::string fabric_manager_state(const NodeSnapshot& s) {
-  if (!s.nvidia_services_read) return "";
+/// How Fabric Manager is seen on this node.
+enum class FmSeen { kRuns, kNotRunning, kUnknown };
+
+/// "a listener on its command socket 127.0.0.1:6666 (/proc/net/tcp)": what
+/// shows it running beyond its process, or "" when nothing does.
+std::string fm_running_sign(const FabricManagerSigns& fm) {
+  if (fm.unit_active == true)
+    return "its systemd unit nvidia-fabricmanager.service is active "
+           "(/run/systemd/units/invocation:nvidia-fabricmanager.service)";
+  if (fm.listening == true) return "a listener on its command socket " + fm.socket + " (/proc/net)";
+  return "";
+}
+
+/// ", its unit not active, nothing listening on 127.0.0.1:6666", or what
+/// could not be read.
+std::string fm_absent_signs(const FabricManagerSigns& fm) {
+  return std::string(fm.unit_active == false ? ", its systemd unit not active"
+                     : fm.unit_active        ? ""
+                                             : ", its systemd unit unreadable here") +
+         (fm.listening == false ? ", nothing listening on its command socket " + fm.socket
+          : fm.listening        ? ""
+                                : ", its command socket " + fm.socket + " unreadable here");
+}
+
+/// Whether Fabric Manager runs, by its process, its unit or its command
+/// socket, and the words for it; "" when nothing of this node was read (a
+/// capture). In a container the host's processes are not in its /proc and
+/// its own network hides the host's sockets: nothing seen there is unknown.
+FmSeen fabric_manager_seen(const NodeSnapshot& s, std::string& words) {
   for (const NvidiaService& svc : s.nvidia_services)
-    if (svc.what == "Fabric Manager")
-      return fmt::format("; Fabric Manager runs ({}, pid {}{})", svc.comm, svc.pid,
-                         svc.unit ? ", unit " + *svc.unit : "");
-  return "; no Fabric Manager process runs on this node";
+    if (svc.what == "Fabric Manager") {
+      words = fmt::format("Fabric Manager runs ({}, pid {}{})", svc.comm, svc.pid,
+                          svc.unit ? ", unit " + *svc.unit : "");
+      return FmSeen::kRuns;
+    }
+  const FabricManagerSigns fm = s.fabric_manager.value_or(FabricManagerSigns{});
+  if (std::string sign = fm_running_sign(fm); !sign.empty()) {
+    words = "Fabric Manager runs: " + sign;
+    return FmSeen::kRuns;
+  }
+  const bool container = s.cuda && s.cuda->devices && s.cuda->devices->in_container;
+  if (!s.nvidia_services_read && !s.fabric_manager) {
+    words.clear();
+    return FmSeen::kUnknown;
+  }
+  if (s.nvidia_services_read && !container) {
+    words = "no Fabric Manager process runs on this node" +
+            (s.fabric_manager ? fm_absent_signs(fm) : std::string());
+    return FmSeen::kNotRunning;
+  }
+  words =
+      "whether Fabric Manager runs is unknown here: in a container the host's processes "
+      "are not seen" +
+      (s.fabric_manager ? fm_absent_signs(fm) : std::string()) +
+      " (a container without the host's network sees none of its sockets)";
+  return FmSeen::kUnknown;
+}
+
+/// "; Fabric Manager runs (nv-fabricmanager, pid 1234, unit ...)", or that
+/// none runs, or that it is unknown; empty when nothing of the node was read.
+std::string fabric_manager_state(const NodeSnapshot& s) {
+  std::string words;
+  fabric_manager_seen(s, words);
+  return words.empty() ? "" : "; " + words;
 }
 
 const std::vector<std::string> kFabricManagerCommands = {
@@ -80,17 +136,11 @@ void registration_one(const NodeSnapshot& s, const GpuState& g, std::vector<Find
 }
 
 /// Whether the node needs Fabric Manager by its bus (NVSwitch functions)
-/// and none runs, while NVML says nothing of the fabric: before Hopper NVML
-/// reports no fabric state, and no GPU reports a registration that FM
-/// completed nor holds a CUDA process's memory (the proof that CUDA
-/// started). False when unknown (processes or bus not read).
-bool manager_missing_by_bus(const NodeSnapshot& s) {
-  if (!s.nvswitches || s.nvswitches->empty() || !s.nvidia_services_read) return false;
-  for (const NvidiaService& svc : s.nvidia_services)
-    if (svc.what == "Fabric Manager") return false;
-  // In a container the host's processes are not in its /proc: a Fabric
-  // Manager running on the host is not seen, so none seen proves nothing.
-  if (s.cuda && s.cuda->devices && s.cuda->devices->in_container) return false;
+/// while NVML says nothing of the fabric: before Hopper NVML reports no
+/// fabric state, and no GPU reports a registration that FM completed nor
+/// holds a CUDA process's memory (the proof that CUDA started).
+bool fabric_needed_by_bus(const NodeSnapshot& s) {
+  if (!s.nvswitches || s.nvswitches->empty()) return false;
   for (const GpuState& g : s.gpus) {
     if (g.fabric && g.fabric->state && *g.fabric->state != FabricState::kNotSupported) return false;
     // A CUDA process holding memory is the proof that CUDA started here.
@@ -103,24 +153,34 @@ bool manager_missing_by_bus(const NodeSnapshot& s) {
 
 /// The same finding as a registration NVML reports, from the bus: one
 /// fact (Fabric Manager not running where it is required), one finding per
-/// GPU, as registration_one says it.
-void registration_by_bus(const NodeSnapshot& s, const GpuState& g, std::vector<Finding>& out) {
+/// GPU, as registration_one says it; where whether it runs cannot be read,
+/// the same finding says so, as info.
+void registration_by_bus(const NodeSnapshot& s, const GpuState& g, FmSeen seen,
+                         const std::string& fm_words, std::vector<Finding>& out) {
   Finding f = gpu_finding("fabric.not_registered", g);
   f.title = gpu_label(g) +
-            ": NVSwitch system without Fabric Manager: CUDA will fail with 802 (system not "
-            "ready)";
-  f.evidence =
-      fmt::format(
-          "{} NVSwitch device{} on the PCI bus ({}); NVML reports no fabric state for this GPU "
-          "(it does before Hopper)",
-          s.nvswitches->size(), s.nvswitches->size() == 1 ? "" : "s",
-          fmt::join(*s.nvswitches, ", ")) +
-      fabric_manager_state(s);
+            (seen == FmSeen::kNotRunning
+                 ? ": NVSwitch system without Fabric Manager: CUDA will fail with 802 (system not "
+                   "ready)"
+                 : ": NVSwitch system: whether Fabric Manager runs cannot be read here (without "
+                   "it CUDA fails with 802)");
+  if (seen == FmSeen::kUnknown) f.severity = Severity::kInfo;
+  f.evidence = fmt::format(
+                   "{} NVSwitch device{} on the PCI bus ({}); NVML reports no fabric state for "
+                   "this GPU (it does before Hopper)",
+                   s.nvswitches->size(), s.nvswitches->size() == 1 ? "" : "s",
+                   fmt::join(*s.nvswitches, ", ")) +
+               "; " + fm_words;
   f.action =
-      "On an NVSwitch system CUDA cannot start until Fabric Manager has configured the "
-      "switches (cuInit returns 802 CUDA_ERROR_SYSTEM_NOT_READY): install the "
-      "nvidia-fabricmanager package of the driver's release, enable and start it, and read "
-      "its log if it does not stay up.";
+      seen == FmSeen::kNotRunning
+          ? "On an NVSwitch system CUDA cannot start until Fabric Manager has configured the "
+            "switches (cuInit returns 802 CUDA_ERROR_SYSTEM_NOT_READY): install the "
+            "nvidia-fabricmanager package of the driver's release, enable and start it, and read "
+            "its log if it does not stay up."
+          : "On an NVSwitch system CUDA cannot start until Fabric Manager has configured the "
+            "switches (cuInit returns 802 CUDA_ERROR_SYSTEM_NOT_READY): on the host, check that "
+            "nvidia-fabricmanager is active, or run gpu-triage with the host's network and "
+            "/run/systemd so its socket and unit can be read.";
   f.commands = kFabricManagerCommands;
   out.push_back(f);
 }
@@ -237,9 +297,11 @@ void link_errors_one(const NodeSnapshot& s, const GpuState& g, std::vector<Findi
 
 void check_fabric_and_nvlink(const NodeSnapshot& s, std::vector<Finding>& out) {
   const auto up = active_links(s);
-  const bool by_bus = manager_missing_by_bus(s);
+  std::string fm_words;
+  const FmSeen seen = fabric_manager_seen(s, fm_words);
+  const bool by_bus = fabric_needed_by_bus(s) && seen != FmSeen::kRuns && !fm_words.empty();
   for (const GpuState& g : s.gpus) {
-    if (by_bus) registration_by_bus(s, g, out);
+    if (by_bus) registration_by_bus(s, g, seen, fm_words, out);
     if (g.fabric) {
       registration_one(s, g, out);
       health_one(s, g, out);

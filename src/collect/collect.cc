@@ -20,6 +20,7 @@
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/container_identity.h"
 #include "sources/procfs/driver_version.h"
+#include "sources/procfs/fabric_manager.h"
 #include "sources/procfs/hostname.h"
 #include "sources/procfs/nvidia_smi_binary.h"
 #include "sources/procfs/os_release.h"
@@ -277,6 +278,7 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap) {
   snap.nvidia_modules = read_nvidia_modules(root);
   snap.nvidia_services = read_nvidia_services(root);
   snap.nvidia_services_read = true;
+  snap.fabric_manager = read_fabric_manager_signs(root);
   Result<std::vector<PciDevice>> pci = read_nvidia_pci_devices(root);
   if (pci)
     snap.pci_devices = std::move(*pci);

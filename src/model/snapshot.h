@@ -495,6 +495,22 @@ struct NvidiaService {
   bool operator==(const NvidiaService&) const = default;
 };
 
+/// What shows Fabric Manager running beyond its process
+/// (sources/procfs/fabric_manager.h): its systemd unit active, a listener on
+/// its command socket. Each null: not readable here (no systemd, no
+/// /proc/net); in a container a listener is seen only with the host's network.
+struct FabricManagerSigns {
+  /// /run/systemd/units/invocation:nvidia-fabricmanager.service is there.
+  std::optional<bool> unit_active;
+  /// A listener on `socket` in /proc/net/tcp (LISTEN) or /proc/net/unix.
+  std::optional<bool> listening;
+  /// "127.0.0.1:6666" or a unix socket path: fabricmanager.cfg's
+  /// FM_CMD_BIND_INTERFACE/FM_CMD_PORT_NUMBER or FM_CMD_UNIX_SOCKET_PATH, else
+  /// Fabric Manager's defaults.
+  std::string socket;
+  bool operator==(const FabricManagerSigns&) const = default;
+};
+
 /// Where a snapshot's GPU facts came from. Every origin is collected by the
 /// one pipeline (src/collect/) and judged by the same checks; what differs is
 /// only what the origin could read.
@@ -589,6 +605,9 @@ struct NodeSnapshot {
   /// Whether nvidia_services was read (this node's /proc); false for a
   /// capture or a host gathered over ssh, where "none runs" is unknown.
   bool nvidia_services_read = false;
+  /// Fabric Manager's unit and command socket; null where not read (a
+  /// capture, a gathered host).
+  std::optional<FabricManagerSigns> fabric_manager;
   /// Tasks stuck in D state in nvidia code; null when /proc was not scanned
   /// (a capture) or could not be read.
   std::optional<std::vector<StuckTask>> stuck_nvidia_tasks;
@@ -776,6 +795,12 @@ void describe(SelfOf<StuckTask> auto& t, auto& v) {
   v("wchan", t.wchan);
   v("nvidia_frame", t.nvidia_frame);
   v("sleeping_s", t.sleeping_s);
+}
+
+void describe(SelfOf<FabricManagerSigns> auto& f, auto& v) {
+  v("unit_active", f.unit_active);
+  v("listening", f.listening);
+  v("socket", f.socket);
 }
 
 void describe(SelfOf<NvidiaService> auto& s, auto& v) {
@@ -1076,6 +1101,7 @@ void describe(SelfOf<NodeSnapshot> auto& s, auto& v) {
   v("nvidia_modules", s.nvidia_modules);
   v("nvidia_services", s.nvidia_services);
   v("nvidia_services_read", s.nvidia_services_read);
+  v("fabric_manager", s.fabric_manager, OmitWhenNull{});
   v("stuck_nvidia_tasks", s.stuck_nvidia_tasks);
   v("warnings", s.warnings);
   v("replay", s.bundle_replay, OmitWhenNull{});

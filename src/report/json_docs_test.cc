@@ -191,6 +191,7 @@ TEST(JsonDocs, EveryDescribedTypeIsOneListOfTheDocument) {
   GT_EXPECT_DOCUMENTED(MigDevice, Keys{}, Keys{"process_pids"});
   GT_EXPECT_DOCUMENTED(GpuState);
   GT_EXPECT_DOCUMENTED(NvmlStatus);
+  GT_EXPECT_DOCUMENTED(FabricManagerSigns);
 }
 
 // The report's top level: its own keys, then the snapshot's (whose schema

@@ -3,7 +3,8 @@
 # 550.54.15) first in the loader's cache under a 570.124.04 module is the one
 # 803 finding (a compat library older than the driver: docs/physics.md R2),
 # named with the file and fixed in the plan; cuda-compat-12-8 ahead of the
-# driver is allowed on H100s and 804 on an RTX 4090. The story (590
+# driver is allowed on H100s over R535 and 804 on an RTX 4090; over a new
+# feature branch it is not supported, over a branch no source names unknown. The story (590
 # throughout, 8 live CUDA processes) predicts no CUDA failure at all.
 source "$(dirname "$0")/common.sh"
 
@@ -42,4 +43,34 @@ json_check 'd["init_error"] == 804 and d["library_version"] == "570.124.06"' "th
 
 run cuda-compat-datacenter --json --sample 0 --no-state
 json_check "d['cuda']['loaders'][0]['libraries'][0]['version'] == '570.124.06'" "compat lib read on H100"
-echo "PASS: the older compat 803, the story without one, and the compat libraries"
+json_check "not any(f['id'].startswith('cuda.compat') for f in d['findings'])" \
+  "cuda-compat-12-8 on H100s over R535, a long-term support branch: the documented path"
+
+# The same node over other driver branches (model/forward_compat.h,
+# docs/physics.md R2b): R530 is a new feature branch, not a supported target
+# (a warning: what cuInit returns then is not documented); R550's designation
+# is in no source read (info: unknown, said, never guessed).
+branch_tree() {  # branch_tree MODULE: cuda-compat-datacenter under kernel module MODULE
+  local old=535.261.03 s="$TMP/branch" lib="$TMP/branch/root/usr/lib/x86_64-linux-gnu"
+  rm -rf "$s"
+  cp -r "$GT_SOURCE_DIR/tests/scenarios/cuda-compat-datacenter" "$s"
+  grep -rlF "$old" "$s" | xargs sed -i "s/$old/$1/g"
+  local file
+  for file in "$lib"/*."$old"; do mv "$file" "${file%."$old"}.$1"; done
+  for l in libcuda.so.1 libnvidia-ml.so.1 libnvidia-ptxjitcompiler.so.1; do
+    ln -sfn "${l%.1}.$1" "$lib/$l"
+  done
+}
+f='[f for f in d["findings"] if f["id"] == "cuda.compat_branch"][0]'
+branch_tree 530.30.02
+run "$TMP/branch" --json --sample 0 --no-state
+json_check "$f['severity'] == 'warning' and 'R530 (a new feature branch)' in $f['title']" \
+  "compat over a new feature branch: not supported"
+json_check "'cuInit 80' not in $f['title'] and 'which error is not documented' in $f['title']" \
+  "no error number NVIDIA does not document"
+json_check "not any(f['id'] in ('cuda.compat_unsupported', 'cuda.driver_mismatch') for f in d['findings'])"
+branch_tree 550.163.01
+run "$TMP/branch" --json --sample 0 --no-state
+json_check "$f['severity'] == 'info' and 'is not known here' in $f['title'] and 'Look up R550' in $f['action']" \
+  "compat over a branch no source designates: unknown"
+echo "PASS: the older compat 803, the story without one, the compat libraries, and the branches forward compatibility runs over"

@@ -41,8 +41,9 @@ run "$TMP/sc" --json --sample 0 --no-state
 json_check "not any(f['id'] == 'fabric.not_registered' for f in d['findings'])" "Fabric Manager runs"
 json_check "[s['what'] for s in d['nvidia_services']] == ['Fabric Manager']"
 # Inside a container (a DaemonSet's pod): the host's Fabric Manager is not
-# among the container's processes, so none seen is no finding (it was 8
-# criticals before the new-operator trial of issues 48 and 49).
+# among the container's processes, so none seen is not "not running" (it was
+# 8 criticals before the new-operator trial of issues 48 and 49): the same
+# finding says it is unknown, as info.
 rm -rf "$fm"
 : >"$TMP/sc/root/.dockerenv"
 for n in nvidiactl nvidia-uvm nvidia-uvm-tools nvidia0 nvidia1 nvidia2 nvidia3 nvidia4 nvidia5 nvidia6 nvidia7; do
@@ -50,6 +51,22 @@ for n in nvidiactl nvidia-uvm nvidia-uvm-tools nvidia0 nvidia1 nvidia2 nvidia3 n
 done
 run "$TMP/sc" --json --sample 0 --no-state
 json_check "d['cuda']['devices']['in_container']" "the tree is a container's"
-json_check "not any(f['id'] == 'fabric.not_registered' for f in d['findings'])" "in a container"
-echo "PASS: NVSwitches on the bus without Fabric Manager predict 802; with it, nothing"
+json_check "all(f['severity'] == 'info' for f in d['findings'] if f['id'] == 'fabric.not_registered')" \
+  "in a container: whether Fabric Manager runs is unknown, never 'not running'"
+json_check "len([f for f in d['findings'] if f['id'] == 'fabric.not_registered']) == 8"
+json_check "d['fabric_manager']['listening'] is None and d['fabric_manager']['socket'] == '127.0.0.1:6666'" \
+  "no /proc/net/tcp in the tree: unknown"
+# The container shares the host's network (hostNetwork): Fabric Manager's
+# command socket, 127.0.0.1:6666 by fabricmanager.cfg's defaults, has a
+# listener in /proc/net/tcp (tcp4_seq_show's format): it runs.
+mkdir -p "$TMP/sc/root/proc/net"
+printf '%s\n' \
+  "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode" \
+  "   0: 0100007F:1A0A 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 41234 1 0000000000000000 100 0 0 10 0" \
+  >"$TMP/sc/root/proc/net/tcp"
+run "$TMP/sc" --json --sample 0 --no-state
+json_check "d['fabric_manager']['listening'] is True" "the listener read"
+json_check "not any(f['id'] == 'fabric.not_registered' for f in d['findings'])" \
+  "a listener on Fabric Manager's command socket: it runs"
+echo "PASS: NVSwitches on the bus without Fabric Manager predict 802; with it (its process or its socket), nothing; in a container without its socket, unknown"
 

@@ -8,7 +8,8 @@
 # bytes there and /proc/self/mountinfo the toolkit's line. Under a 570
 # module it is an older compat library (803, docs/physics.md R2); under a
 # 525 module a newer one on a GeForce board (804). Each has the compat
-# fix (remove the compat library), never "reinstall the driver".
+# fix (remove the compat library), never "reinstall the driver". A third
+# tree holds the file as libcuda.so.1 alone (no mount, no compat directory).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 v="${NV_VERSION[r535]}"
@@ -35,6 +36,12 @@ make_tree() {
     done
   fi
   rm -f "$s/root$libdir"/libcuda.so*
+  if [[ "$how" == bytes ]]; then
+    # The image copied the compat file over libcuda.so.1 and deleted its
+    # compat directory: only the release string in its bytes tells it.
+    cp "$real_lib" "$s/root$libdir/libcuda.so.1"
+    return
+  fi
   cp "$real_lib" "$s/root$libdir/libcuda.so.$v"
   ln -s "libcuda.so.$v" "$s/root$libdir/libcuda.so.1"
   if [[ "$how" == mount ]]; then
@@ -72,4 +79,17 @@ for how in mount copy; do
   json_check "'/usr/local/cuda*/compat' in $f['action'] and 'reinstall' not in $f['action']"
   json_check "not any(f['id'] == 'cuda.driver_mismatch' for f in d['findings'])" "804, not 803"
 done
-echo "PASS: NVIDIA's libcuda 535 as a bind-mounted or copied compat library: 803 under 570, 804 on GeForce under 525"
+# No mount, no compat directory, a plain libcuda.so.1: known by the release
+# in its bytes, newer than the module while libnvidia-ml is the module's own
+# (docs/physics.md R2a). Before issue 49's item 1 this was called an upgrade
+# without a reboot (803, "reboot").
+make_tree 525.147.05 bytes
+run "$TMP/s" --json --sample 0 --no-state
+json_check "$lib['version'] == '$v' and $lib['version_from'] == 'contents'" \
+  "bytes: the release read from NVIDIA's libcuda itself"
+f='[f for f in d["findings"] if f["id"] == "cuda.compat_unsupported"][0]'
+json_check "'cuInit 804' in $f['title'] and 'its release $v (from its contents) is newer than the kernel module 525.147.05' in $f['evidence']" \
+  "bytes: a copied compat library on a GeForce board is 804"
+json_check "'any copy of its libcuda in the library directory' in $f['action'] and 'reboot' not in $f['action'].lower()"
+json_check "not any(f['id'] == 'cuda.driver_mismatch' for f in d['findings'])" "804, not 803"
+echo "PASS: NVIDIA's libcuda 535 as a bind-mounted, copied or byte-identified compat library: 803 under 570, 804 on GeForce under 525"

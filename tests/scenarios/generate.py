@@ -1133,12 +1133,14 @@ def cuda_compat(root, release=CUDA_COMPAT_12_8, cuda="12.8"):
 
 
 def cuda_compat_datacenter(path):
-    """8x H100 on R550 with cuda-compat-12-8 ahead of the driver: the
-    forward-compatible path NVIDIA documents for data-center GPUs."""
+    """8x H100 on R535 (a long-term support branch) with cuda-compat-12-8
+    ahead of the driver: the forward-compatible path NVIDIA documents for
+    data-center GPUs over a production or LTS branch (physics.md R2b; R550's
+    designation is in no source read, so it would be unknown)."""
     def mutate(devs):
         pass
-    s = hgx(path, "cuda-compat-datacenter", "550.163.01",
-            "8x H100 on R550 with cuda-compat-12-8 (libcuda 570.124.06) first in the loader's "
+    s = hgx(path, "cuda-compat-datacenter", "535.261.03",
+            "8x H100 on R535 with cuda-compat-12-8 (libcuda 570.124.06) first in the loader's "
             "cache: forward compatibility on data-center GPUs", mutate)
     cuda_compat(os.path.join(path, "root"))
     s["cuda_driver_version"] = 12080  # R4: the loader finds the compat libcuda first
