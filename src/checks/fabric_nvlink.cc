@@ -167,7 +167,7 @@ void registration_by_bus(const NodeSnapshot& s, const GpuState& g, FmSeen seen,
   if (seen == FmSeen::kUnknown) f.severity = Severity::kInfo;
   f.evidence = fmt::format(
                    "{} NVSwitch device{} on the PCI bus ({}); NVML reports no fabric state for "
-                   "this GPU (it does before Hopper)",
+                   "this GPU (before Hopper it gives none)",
                    s.nvswitches->size(), s.nvswitches->size() == 1 ? "" : "s",
                    fmt::join(*s.nvswitches, ", ")) +
                "; " + fm_words;

@@ -352,6 +352,9 @@ std::vector<DiskUsage> recorded_disks(const NodeSnapshot& recorded, const Collec
 }  // namespace
 
 Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in, Stages stages) {
+  // A node recorded without its kernel log (--no-kernel-log) has none in
+  // its bundle: replaying it would judge the log unreadable, not the node.
+  if (!recorded.kernel_log) stages = without(stages, Stage::kKernelLog);
   const FsRoot root(in.root);
   Collected out;
   std::vector<Collector> table = node_table(in, root, out.abandoned_threads);

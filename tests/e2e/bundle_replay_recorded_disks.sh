@@ -40,6 +40,15 @@ json_check '[x["available_bytes"] for x in d["disks"] if x["path"] == "/"] == [2
 replay "$TMP/full.tar.zst" --path /scratch --json
 json_check '[x["error"] is not None and x["total_bytes"] is None for x in d["disks"] if x["path"] == "/scratch"] == [True]'
 
+# A node bundled without its kernel log (--no-kernel-log) has none in its
+# record: the replay judges what was recorded, not the log as unreadable.
+run two-vllm-tp4 bundle -o "$TMP/nolog.tar.zst" --no-state --timeout 2s --sample 0 --no-kernel-log
+expect_rc 0
+replay "$TMP/nolog.tar.zst" --json
+json_check 'd["replay"]["recorded_verdict"] == d["replay"]["replayed_verdict"] == d["verdict"]' "the same verdict as recorded"
+json_check 'not any(f["id"].startswith("kernel_log.") for f in d["findings"])' "no kernel-log finding"
+json_check 'd["replay"]["differences"] == []'
+
 # This machine, bundled with --root /, replays under its own name.
 no_node bundle --root / -o "$TMP/live.tar.zst" --no-state --timeout 2s
 [[ -f "$TMP/live.tar.zst" ]] || fail "bundle --root / wrote nothing: $(cat "$TMP/err")"

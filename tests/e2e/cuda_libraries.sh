@@ -73,4 +73,17 @@ branch_tree 550.163.01
 run "$TMP/branch" --json --sample 0 --no-state
 json_check "$f['severity'] == 'info' and 'is not known here' in $f['title'] and 'Look up R550' in $f['action']" \
   "compat over a branch no source designates: unknown"
+# Trial finding (issue 49): the compat file copied over the driver's own
+# name, the loader's cache and conf gone. Known by its bytes, its release is
+# the compat package's (the compat file's name), never the name it was
+# given: 804 on the GeForce, as the probe meets it.
+c="$TMP/copied"
+cp -r "$GT_SOURCE_DIR/tests/scenarios/cuda-compat-rtx" "$c"
+rm -f "$c/root/etc/ld.so.conf.d/000-cuda-compat.conf" "$c/root/etc/ld.so.cache"
+cp --remove-destination "$c/root/usr/local/cuda-12.8/compat/libcuda.so.570.124.06" \
+  "$c/root/usr/lib/x86_64-linux-gnu/libcuda.so.550.163.01"
+run "$c" --json --sample 0 --no-state
+json_check "$lib['compat'] and $lib['version'] == '570.124.06' and $lib['version_from'] == \"the compat file's name\"" \
+  "a copied compat file's release is its own"
+json_check "any(f['id'] == 'cuda.compat_unsupported' for f in d['findings'])" "804 for the copied compat file"
 echo "PASS: the older compat 803, the story without one, the compat libraries, and the branches forward compatibility runs over"

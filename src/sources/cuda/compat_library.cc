@@ -91,14 +91,17 @@ CompatSigns read_compat_signs(const FsRoot& root) {
   return s;
 }
 
-std::optional<std::string> compat_origin(const FsRoot& root, const CompatSigns& signs,
-                                         const std::string& found_at, const std::string& file) {
+std::optional<CompatOrigin> compat_origin(const FsRoot& root, const CompatSigns& signs,
+                                          const std::string& found_at, const std::string& file) {
   for (const std::string& p : {found_at, file})
-    if (in_compat_dir(p)) return "in the compat directory " + compat_dir_of(p);
+    if (in_compat_dir(p))  // the file itself when it is there: the link's name has no release
+      return CompatOrigin{"in the compat directory " + compat_dir_of(p),
+                          in_compat_dir(file) ? file : p};
   for (const MountEntry& m : signs.compat_mounts) {
     if (m.mount_point == found_at || m.mount_point == file)
-      return "a bind mount of " + m.root + " (/proc/self/mountinfo: " + m.source + " on " +
-             m.mount_point + ")";
+      return CompatOrigin{"a bind mount of " + m.root + " (/proc/self/mountinfo: " + m.source +
+                              " on " + m.mount_point + ")",
+                          m.root};
   }
   auto [at, fresh] = signs.compared.try_emplace(file);
   if (fresh)
@@ -108,7 +111,7 @@ std::optional<std::string> compat_origin(const FsRoot& root, const CompatSigns& 
         break;
       }
   if (at->second.empty()) return std::nullopt;
-  return "the same file (size and bytes) as " + at->second;
+  return CompatOrigin{"the same file (size and bytes) as " + at->second, at->second};
 }
 
 }  // namespace gt

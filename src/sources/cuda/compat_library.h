@@ -44,11 +44,20 @@ bool in_compat_dir(const std::string& path);
 /// `root`; what is absent or unreadable is simply not a sign.
 CompatSigns read_compat_signs(const FsRoot& root);
 
-/// How the library found at `found_at` (the file `file` after links) is
-/// known to be a forward-compatibility library: "in the compat directory
-/// /usr/local/cuda-12.8/compat", "a bind mount of ... (/proc/self/mountinfo)",
-/// "the same file (size and bytes) as ..."; nullopt when nothing says so.
-std::optional<std::string> compat_origin(const FsRoot& root, const CompatSigns& signs,
-                                         const std::string& found_at, const std::string& file);
+/// How a library is known to be a forward-compatibility one, and the
+/// compat package's file it is (whose name carries the package's release,
+/// wherever the library sits and whatever it is named there).
+struct CompatOrigin {
+  /// "in the compat directory /usr/local/cuda-12.8/compat", "a bind mount
+  /// of ... (/proc/self/mountinfo)", "the same file (size and bytes) as ...".
+  std::string how;
+  std::string compat_file;  ///< "/usr/local/cuda-12.8/compat/libcuda.so.570.124.06"
+};
+
+/// Whether the library found at `found_at` (the file `file` after links)
+/// is a forward-compatibility library, and how that is known; nullopt when
+/// nothing says so.
+std::optional<CompatOrigin> compat_origin(const FsRoot& root, const CompatSigns& signs,
+                                          const std::string& found_at, const std::string& file);
 
 }  // namespace gt

@@ -75,10 +75,18 @@ void search_find(const FsRoot& root, const LoaderFiles& files,
   }
 }
 
-void search_read_version(const FsRoot& root, ResolvedLibrary& lib) {
+void search_read_version(const FsRoot& root, ResolvedLibrary& lib,
+                         const std::optional<CompatOrigin>& compat) {
   const std::string& file = *lib.file;
-  if ((lib.version =
-           version_from_file_name(search_base_of(file), search_unversioned(lib.soname)))) {
+  // A compat package's file keeps its release in its own name wherever it
+  // is bound or copied: the name it has here may be the driver's.
+  const std::string unversioned = search_unversioned(lib.soname);
+  if (compat && compat->compat_file != file &&
+      (lib.version = version_from_file_name(search_base_of(compat->compat_file), unversioned))) {
+    lib.version_from = "the compat file's name";
+    return;
+  }
+  if ((lib.version = version_from_file_name(search_base_of(file), unversioned))) {
     lib.version_from = "file name";
     return;
   }
@@ -146,9 +154,11 @@ ResolvedLibrary resolve_library(const FsRoot& root, const LoaderFiles& files,
   Result<PathInRoot> p = resolve_in_root(root, *lib.found_at);
   if (!p || !p->exists) return lib;  // search_present() said it is there: gone since
   lib.file = p->path;
-  lib.compat_from = compat_origin(root, files.compat, *lib.found_at, p->path);
-  lib.compat = lib.compat_from.has_value();
-  search_read_version(root, lib);
+  const std::optional<CompatOrigin> compat =
+      compat_origin(root, files.compat, *lib.found_at, p->path);
+  if (compat) lib.compat_from = compat->how;
+  lib.compat = compat.has_value();
+  search_read_version(root, lib, compat);
   return lib;
 }
 

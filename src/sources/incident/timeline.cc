@@ -98,9 +98,9 @@ void server_line(Incident& in, const Server& s) {
     what += " by " + *s.owner_name;
   else if (s.container && s.container->name)
     what += " by container " + *s.container->name + "'s command";
-  else if (s.owner_kind && s.owner_name)
-    what +=
-        " by " + std::string(owner_kind_name(*s.owner_kind)) + " " + s.owner_name->substr(0, 12);
+  else if (s.owner_kind && s.owner_name)  // a container's id by its short form only
+    what += " by " + std::string(owner_kind_name(*s.owner_kind)) + " " +
+            (container_owner(*s.owner_kind) ? s.owner_name->substr(0, 12) : *s.owner_name);
   what += s.auto_started ? " (auto-start, not a person)" : "";
   if (s.root_pid) what += fmt::format(", PID {}", *s.root_pid);
   add(in, s.start_time_unix_s, what, "/proc");

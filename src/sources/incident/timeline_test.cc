@@ -53,6 +53,26 @@ TEST(BuildTimeline, StoryInTimeOrder) {
   EXPECT_EQ(in.timeline[boot].source, "/proc/stat");
 }
 
+// Trial finding (issue 49): an owner's name was cut to 12 characters
+// whatever it was ("user-session session-2 (u"); only a container's id is
+// shown short.
+TEST(BuildTimeline, AnOwnerIsNamedWholeAContainerByItsShortId) {
+  Incident in;
+  in.boot_time_unix_s = 10;
+  Server s;
+  s.kind = "vLLM";
+  s.start_time_unix_s = 81;
+  s.owner_kind = OwnerKind::kUserSession;
+  s.owner_name = "session-2 (uid 1000)";
+  Server d = s;
+  d.owner_kind = OwnerKind::kDocker;
+  d.owner_name = std::string(64, 'a');
+  build_timeline(in, std::vector<Server>{s, d});
+  index_of(in, "by user-session session-2 (uid 1000)");
+  index_of(in, "by docker aaaaaaaaaaaa");
+  EXPECT_EQ(in.timeline.back().what.find(std::string(13, 'a')), std::string::npos);
+}
+
 TEST(BuildTimeline, UndatedLinesLast) {
   Incident in;
   in.boot_time_unix_s = 10;

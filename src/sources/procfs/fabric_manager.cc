@@ -54,16 +54,24 @@ std::optional<TcpListener> fm_local_address(std::string_view field) {
   return TcpListener{text, *port};
 }
 
+/// Whether `text` begins with the kernel's header line of that file (its
+/// column names): anything else is not the file, and says nothing.
+bool fm_kernel_table(std::string_view text, std::string_view column) {
+  return text.substr(0, std::min(text.find('\n'), text.size())).find(column) !=
+         std::string_view::npos;
+}
+
 std::optional<bool> fm_listening(const FsRoot& root, const FmCommandSocket& sock) {
+  if (sock.unreadable) return std::nullopt;
   if (sock.unix_path) {
     Result<std::string> unix_text = root.read("/proc/net/unix");
-    if (!unix_text) return std::nullopt;
+    if (!unix_text || !fm_kernel_table(*unix_text, "RefCount")) return std::nullopt;
     for (const std::string& p : parse_unix_listeners(*unix_text))
       if (p == *sock.unix_path) return true;
     return false;
   }
   Result<std::string> tcp = root.read("/proc/net/tcp");
-  if (!tcp) return std::nullopt;
+  if (!tcp || !fm_kernel_table(*tcp, "local_address")) return std::nullopt;
   for (const TcpListener& l : parse_tcp_listeners(*tcp))
     if (l.port == sock.port && (l.address == sock.address || l.address == "0.0.0.0")) return true;
   return false;
@@ -86,11 +94,21 @@ FmCommandSocket parse_fabricmanager_cfg(std::string_view text) {
     if (line.empty() || line.front() == '#' || eq == std::string_view::npos) return;
     const std::string_view key = fm_trim(line.substr(0, eq));
     const std::string_view value = fm_trim(line.substr(eq + 1));
+    const auto unreadable = [&] {
+      s.unreadable = std::string(key) + "=" + std::string(value.substr(0, 40));
+    };
     if (key == "FM_CMD_BIND_INTERFACE" && !value.empty()) {
       in_addr a{};
-      if (inet_pton(AF_INET, std::string(value).c_str(), &a) == 1) s.address = std::string(value);
-    } else if (key == "FM_CMD_PORT_NUMBER") {
-      if (std::optional<uint16_t> p = parse_int<uint16_t>(value, 10)) s.port = *p;
+      if (inet_pton(AF_INET, std::string(value).c_str(), &a) == 1)
+        s.address = std::string(value);
+      else
+        unreadable();
+    } else if (key == "FM_CMD_PORT_NUMBER" && !value.empty()) {
+      const std::optional<uint16_t> p = parse_int<uint16_t>(value, 10);
+      if (p && *p > 0)
+        s.port = *p;
+      else
+        unreadable();
     } else if (key == "FM_CMD_UNIX_SOCKET_PATH" && !value.empty()) {
       s.unix_path = std::string(value);
     }
@@ -127,7 +145,9 @@ FabricManagerSigns read_fabric_manager_signs(const FsRoot& root) {
   FabricManagerSigns s;
   s.unit_active = fm_unit_active(root);
   s.listening = fm_listening(root, sock);
-  s.socket = sock.unix_path ? *sock.unix_path : sock.address + ":" + std::to_string(sock.port);
+  s.socket = sock.unreadable  ? "unknown (fabricmanager.cfg: " + *sock.unreadable + ")"
+             : sock.unix_path ? *sock.unix_path
+                              : sock.address + ":" + std::to_string(sock.port);
   return s;
 }
 

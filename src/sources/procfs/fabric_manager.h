@@ -25,11 +25,15 @@ struct FmCommandSocket {
   std::string address = "127.0.0.1";
   uint16_t port = 6666;
   std::optional<std::string> unix_path;  ///< set: the unix socket instead of TCP
+  /// A key of the socket's whose value does not read ("FM_CMD_PORT_NUMBER=
+  /// 99999"): where Fabric Manager listens is then unknown, never guessed.
+  std::optional<std::string> unreadable;
   bool operator==(const FmCommandSocket&) const = default;
 };
 
-/// fabricmanager.cfg's KEY=VALUE lines ('#' comments); keys absent, empty or
-/// malformed keep Fabric Manager's defaults.
+/// fabricmanager.cfg's KEY=VALUE lines ('#' comment lines); keys absent or
+/// empty keep Fabric Manager's defaults, a value that does not read is
+/// `unreadable`.
 FmCommandSocket parse_fabricmanager_cfg(std::string_view text);
 
 /// An IPv4 TCP socket in LISTEN state.

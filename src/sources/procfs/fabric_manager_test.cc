@@ -51,9 +51,24 @@ TEST(FabricManagerSigns, TheConfigsCommandSocketAndItsDefaults) {
   EXPECT_EQ(s, (FmCommandSocket{"10.0.0.5", 16001, std::nullopt}));
   EXPECT_EQ(parse_fabricmanager_cfg("FM_CMD_UNIX_SOCKET_PATH=/run/fm.sock\n").unix_path,
             "/run/fm.sock");
-  // A malformed value keeps the default.
-  EXPECT_EQ(parse_fabricmanager_cfg("FM_CMD_PORT_NUMBER=66666\nFM_CMD_BIND_INTERFACE=lo\n"),
-            (FmCommandSocket{"127.0.0.1", 6666, std::nullopt}));
+  // A value that does not read leaves the socket unknown, never the default
+  // (a listener may be on the port meant).
+  for (const char* cfg : {"FM_CMD_PORT_NUMBER=66666\n", "FM_CMD_BIND_INTERFACE=lo\n",
+                          "FM_CMD_PORT_NUMBER=abc\n", "FM_CMD_PORT_NUMBER = 6667 # the SDK's\n"})
+    EXPECT_TRUE(parse_fabricmanager_cfg(cfg).unreadable) << cfg;
+}
+
+// Trial finding (issue 49): a /proc/net/tcp that is not the kernel's table,
+// or a config whose port does not read, said "nothing listening" and 802.
+TEST(FabricManagerSigns, WhatDoesNotReadIsUnknownNotSilence) {
+  TempTree t;
+  t.write("/proc/net/tcp", "garbage\nmore garbage\n");
+  EXPECT_EQ(read_fabric_manager_signs(t.root()).listening, std::nullopt);
+  t.write("/proc/net/tcp", kProcNetTcp);
+  t.write("/usr/share/nvidia/nvswitch/fabricmanager.cfg", "FM_CMD_PORT_NUMBER=99999\n");
+  const FabricManagerSigns s = read_fabric_manager_signs(t.root());
+  EXPECT_EQ(s.listening, std::nullopt);
+  EXPECT_EQ(s.socket, "unknown (fabricmanager.cfg: FM_CMD_PORT_NUMBER=99999)");
 }
 
 TEST(FabricManagerSigns, ReadFromATree) {
