@@ -18,9 +18,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "render/json_report.h"
-#include "render/json_report_read.h"
 #include "render/test_snapshot.h"
+#include "report/json_report.h"
+#include "report/json_report_read.h"
 #include "util/json_text.h"
 #include "util/redact.h"
 

@@ -9,6 +9,8 @@
 // `self` is the type or the const type: one description serves the writer
 // (const) and the reader. A field whose JSON form is not its plain value
 // names how, with one of the tags below; the codec holds what each means.
+// A tag that refers to another field has a deduction guide: clang 14 (the
+// ASan build's) has no class template argument deduction for aggregates.
 #pragma once
 
 #include <concepts>
@@ -48,17 +50,23 @@ template <typename N>
 struct InitErrorWord {
   N& name;
 };
+template <typename N>
+InitErrorWord(N&) -> InitErrorWord<N>;
 /// The NVML status of a snapshot of origin `origin`: loaded and
 /// initialized written null for a capture (this machine's NVML not asked).
 template <typename O>
 struct NvmlOf {
   O& origin;
 };
+template <typename O>
+NvmlOf(O&) -> NvmlOf<O>;
 /// The record across boots with this run's fingerprint inside it.
 template <typename F>
 struct WithFingerprint {
   F& fingerprint;
 };
+template <typename F>
+WithFingerprint(F&) -> WithFingerprint<F>;
 /// A list written only when it is not empty.
 struct OmitWhenEmpty {};
 /// A list of (name, value) pairs written as one JSON object.
@@ -78,6 +86,8 @@ template <typename C>
 struct WithCode {
   C& code;
 };
+template <typename C>
+WithCode(C&) -> WithCode<C>;
 /// Written only: nvidia-smi's names of a clock event reasons mask's bits.
 struct ClockReasonNames {};
 /// Written only, per MIG device: the PIDs of the parent GPU's processes
@@ -86,6 +96,8 @@ template <typename P>
 struct MigProcessPids {
   P& processes;
 };
+template <typename P>
+MigProcessPids(P&) -> MigProcessPids<P>;
 
 }  // namespace gt
 
