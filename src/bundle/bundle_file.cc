@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <string_view>
 
 #include "data/manifest.h"
 #include "data/problem.h"
@@ -35,7 +37,9 @@ std::vector<std::string> unverified_members(const std::vector<TreeEntry>& entrie
   for (const TreeEntry& e : entries)
     if (e.type == TreeEntry::Type::kFile && e.name != "manifest.json") files[e.name] = &e;
   std::vector<std::string> out;
+  std::set<std::string_view> listed;  // the manifest's names, once: both lists may be long
   for (const BundleMember& m : members) {
+    listed.insert(m.name);
     auto it = files.find(m.name);
     if (it == files.end()) {
       out.push_back(m.name + ": in manifest.json, not a file in the archive");
@@ -53,9 +57,7 @@ std::vector<std::string> unverified_members(const std::vector<TreeEntry>& entrie
   // Listed or not, a member that is no file is not what was written: the
   // manifest lists files only (one it lists is said above, as no file).
   for (const TreeEntry& e : entries)
-    if (e.type == TreeEntry::Type::kOther &&
-        std::none_of(members.begin(), members.end(),
-                     [&](const BundleMember& m) { return m.name == e.name; }))
+    if (e.type == TreeEntry::Type::kOther && !listed.count(e.name))
       out.push_back(e.name + ": " + e.target + " in the archive, not extracted");
   if (out.size() > max_lines) {
     const size_t more = out.size() - max_lines;
