@@ -50,7 +50,9 @@ for args in "" "--recent 0"; do
   # 300 files fill one more folder than 100: a few calls for it (3 stats and 1 open here).
   ((s3 - s1 <= 210)) || fail "${args:-quick}: $((s3 - s1)) stats for 200 files, want one each"
   ((o3 - o1 <= 210)) || fail "${args:-quick}: $((o3 - o1)) opens for 200 files, want one each"
-  ((s3 - s1 >= 200)) || fail "${args:-quick}: $((s3 - s1)) stats for 200 files: each must be stat'ed"
+  # Not exactly 200 or more: two runs differ by a few calls of their own
+  # (seen: 197 under load); a scan that skipped the stat would add ~0.
+  ((s3 - s1 >= 180)) || fail "${args:-quick}: $((s3 - s1)) stats for 200 files: each must be stat'ed"
 done
 # The recent files were deep-checked all the same (every CRC32).
 "$TOOL" data "$TMP/c300" --expect 300 --json >"$TMP/out" 2>"$TMP/err" || fail "$(cat "$TMP/err")"
