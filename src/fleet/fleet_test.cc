@@ -230,6 +230,7 @@ TEST(FleetHostile, AReportWithFieldsOfTheWrongTypeIsUnknownNamingTheKey) {
   CannedRunner runner(
       "@@gt-gather 1\n@@gt-native\n"
       R"({"schema": "gpu-triage/report", "schema_version": 2, "verdict": "OK",
+          "exit_code": 0, "plan": [], "nvml": {}, "gpus": [],
           "gpu_count": 1e300, "findings": [3], "pci_devices": "x"})"
       "\n@@gt-native-rc 0\n@@gt-end\n");
   HostReport r = check_host("n1", RemoteOptions{}, runner);

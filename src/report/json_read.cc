@@ -35,6 +35,17 @@ std::optional<int64_t> parse_iso(const std::string& s) {
 
 }  // namespace
 
+bool nvml_return_word(const std::string& word) {
+  constexpr std::string_view kPrefix = "NVML_ERROR_";
+  return word.size() > kPrefix.size() && word.size() <= 64 && word.starts_with(kPrefix) &&
+         word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", kPrefix.size()) ==
+             std::string::npos;
+}
+
+bool integral_beyond_64_bits(double v) {
+  return std::isfinite(v) && std::trunc(v) == v && std::fabs(v) >= 9223372036854775808.0;
+}
+
 void fail(const std::string& path, const std::string& what) { throw ReadError{path + ": " + what}; }
 
 void wrong_type(const std::string& path, const char* expected, const J& got) {
@@ -146,10 +157,12 @@ void read_pstate(const J& j, const std::string& path, std::optional<uint32_t>& o
     out.reset();
     return;
   }
-  const bool digits = s->size() >= 2 && s->size() <= 11 && (*s)[0] == 'P' &&
+  // NVML's performance states are P0..P15 (nvmlPstates_t); its
+  // NVML_PSTATE_UNKNOWN (32) is written as null.
+  const bool digits = s->size() >= 2 && s->size() <= 3 && (*s)[0] == 'P' &&
                       s->find_first_not_of("0123456789", 1) == std::string::npos;
   const uint64_t n = digits ? std::stoull(s->substr(1)) : 0;
-  if (!digits || n > UINT32_MAX || "P" + std::to_string(n) != *s)
+  if (!digits || n > 15 || "P" + std::to_string(n) != *s)
     fail(path, "expected \"P0\"..\"P15\", got \"" + s->substr(0, 40) + "\"");
   out = static_cast<uint32_t>(n);
 }

@@ -59,6 +59,14 @@ void read(const J& j, const std::string& path, std::string& out);
 void read(const J& j, const std::string& path, bool& out);
 void read(const J& j, const std::string& path, double& out);
 
+/// NVML's name of a return code as the collector records it
+/// (NvmlLibrary::return_name: "NVML_ERROR_" and capitals, digits or "_").
+bool nvml_return_word(const std::string& word);
+
+/// A whole number no 64-bit integer holds (what the parser turns into a
+/// double: 1e308, 10**30).
+bool integral_beyond_64_bits(double v);
+
 /// Any integer field: an integer JSON number within the field's range.
 template <typename T>
 requires(std::is_integral_v<T> &&
@@ -74,6 +82,10 @@ requires(std::is_integral_v<T> &&
       if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
         fail(path, "out of range");
     out = static_cast<T>(v);
+  } else if (j.is_number_float() && integral_beyond_64_bits(j.get<double>())) {
+    // 1e308 or 10**30: the parser gives a double for an integer too wide
+    // for 64 bits; it is whole, not fractional.
+    fail(path, "out of range");
   } else {
     wrong_type(path, "an integer", j);
   }
@@ -258,8 +270,6 @@ template <>
 inline constexpr bool kReadsPlain<OmitWhenNull> = true;
 template <>
 inline constexpr bool kReadsPlain<OmitWhenEmpty> = true;
-template <>
-inline constexpr bool kReadsPlain<NullWhenDefault> = true;
 template <typename P>
 inline constexpr bool kReadsPlain<MigProcessPids<P>> = true;
 template <typename O>
@@ -335,19 +345,27 @@ class Reader {
   template <typename F, typename Tag>
   requires kReadsPlain<Tag>
   static void take(const J& j, const std::string& p, F& f, const Tag&) { read(j, p, f); }
-  template <typename F>
-  static void take(const J& j, const std::string& p, F& f, NullAsDefault) {
+  /// Written null for the default value (NullWhenDefault), or read as it
+  /// (NullAsDefault): null is the default here, never an error.
+  template <typename F, typename Tag>
+  requires(std::is_same_v<Tag, NullAsDefault> ||
+           std::is_same_v<Tag, NullWhenDefault>) static void take(const J& j, const std::string& p,
+                                                                  F& f, const Tag&) {
     if (!j.is_null()) read(j, p, f);
   }
-  /// An outcome's name, else NVML's return name (any other word:
-  /// kOtherNvmlError, the word kept); a word NVML returned is kept as its
-  /// return name too, as the collectors record it.
+  /// An outcome's name, else NVML's return name (an NVML_ERROR_ word this
+  /// version cannot name: kOtherNvmlError, the word kept; any other word is
+  /// an error); a word NVML returned is kept as its return name too, as the
+  /// collectors record it.
   static void take(const J& j, const std::string& p, std::optional<NvmlInitError>& f,
                    InitErrorWord<std::optional<std::string>> tag) {
     std::optional<std::string> word;
     read(j, p, word);
     if (!word) return;
-    const NvmlInitError e = parse_nvml_init_error(*word).value_or(NvmlInitError::kOtherNvmlError);
+    const std::optional<NvmlInitError> known = parse_nvml_init_error(*word);
+    if (!known && !nvml_return_word(*word))
+      fail(p, "not an NVML initialization error: \"" + word->substr(0, 40) + "\"");
+    const NvmlInitError e = known.value_or(NvmlInitError::kOtherNvmlError);
     f = e;
     if (nvml_returned(e)) tag.name = *word;
   }
@@ -398,6 +416,9 @@ class Reader {
 
 template <Described T>
 void read(const J& j, const std::string& path, T& out) {
+  // Null only where the model has an optional (read above): a GPU, a
+  // finding, a process is an object, never read as its defaults.
+  if (j.is_null()) wrong_type(path, "an object", j);
   const Obj o(j, path);
   const Reader r(o);
   describe(out, r);

@@ -58,6 +58,16 @@ void read_verdict(const Obj& o, Report& r) {
     fail(o.at("verdict"), "not a verdict: \"" + word.substr(0, 40) + "\"");
 }
 
+/// The keys every report of this schema has held since its first version
+/// (docs/json.md), whatever the node: a report without one was cut or
+/// edited, and reading the rest as the node would make its absence clean
+/// (no "gpus": a node of no GPU judged OK). Other keys may be absent (a
+/// newer key in an older report of the same schema).
+void require_core_keys(const Obj& o) {
+  for (const char* key : {"verdict", "exit_code", "findings", "plan", "nvml", "gpus"})
+    if (!o.find(key)) fail(o.at(key), "missing (every report holds it)");
+}
+
 /// Says when the findings overruled the report's own verdict word.
 void note_overruled_verdict(const Obj& o, Report& r) {
   std::string word;
@@ -136,6 +146,7 @@ Result<Report> report_from_json(const nlohmann::ordered_json& j) {
     Obj o(j, "report");
     if (j.is_null()) return Error{ErrorKind::kMalformed, "not a gpu-triage report (null)"};
     if (Result<Unit> s = check_schema(o); !s) return s.error();
+    require_core_keys(o);
     Report r;
     o.get("findings", r.findings);
     read_verdict(o, r);
@@ -151,7 +162,8 @@ Result<Report> report_from_json(const nlohmann::ordered_json& j) {
 
 Result<Report> report_from_json_text(std::string_view text) {
   std::string why;
-  std::optional<nlohmann::ordered_json> j = try_parse_json<nlohmann::ordered_json>(text, why);
+  std::optional<nlohmann::ordered_json> j =
+      try_parse_json<nlohmann::ordered_json>(text, why, kMaxJsonDepth, DuplicateKeys::kRefused);
   if (!j) return Error{ErrorKind::kMalformed, "not JSON: " + why.substr(0, 200)};
   return report_from_json(*j);
 }

@@ -446,7 +446,11 @@ TEST(JsonReportRead, UnknownKeysAreIgnoredAndAbsentOnesAreDefaults) {
   J sparse = {{"schema", "gpu-triage/report"},
               {"schema_version", 2},
               {"verdict", "WARNING"},
-              {"findings", {{{"id", "gpu.xid.31"}, {"severity", "warning"}}}}};
+              {"exit_code", 1},
+              {"findings", {{{"id", "gpu.xid.31"}, {"severity", "warning"}}}},
+              {"plan", J::array()},
+              {"nvml", J::object()},
+              {"gpus", J::array()}};
   r = report_from_json(sparse);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->verdict, Severity::kWarning);
@@ -460,8 +464,25 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
     std::string error;
   };
   const std::vector<Case> cases = {
-      {[](J& j) { j["gpu_count"] = 1e300; },
+      {[](J& j) { j["gpu_count"] = 1e300; }, "report.gpu_count: out of range"},
+      {[](J& j) { j["gpu_count"] = 1e19; }, "report.gpu_count: out of range"},
+      {[](J& j) { j["gpu_count"] = 2.5; },
        "report.gpu_count: expected an integer, got a fractional number"},
+      {[](J& j) { j["gpus"][0]["pstate"] = "P16"; },
+       "report.gpus[0].pstate: expected \"P0\"..\"P15\", got \"P16\""},
+      {[](J& j) { j["gpus"][0]["pstate"] = "P99"; },
+       "report.gpus[0].pstate: expected \"P0\"..\"P15\", got \"P99\""},
+      {[](J& j) { j["gpus"][0] = nullptr; }, "report.gpus[0]: expected an object, got null"},
+      {[](J& j) { j["findings"][0] = nullptr; },
+       "report.findings[0]: expected an object, got null"},
+      {[](J& j) { j["nvml"]["init_error"] = "it broke"; },
+       "report.nvml.init_error: not an NVML initialization error: \"it broke\""},
+      {[](J& j) { j["nvml"]["init_error"] = "NVML_SUCCESS"; },
+       "report.nvml.init_error: not an NVML initialization error: \"NVML_SUCCESS\""},
+      {[](J& j) { j.erase("gpus"); }, "report.gpus: missing (every report holds it)"},
+      {[](J& j) { j.erase("nvml"); }, "report.nvml: missing (every report holds it)"},
+      {[](J& j) { j.erase("verdict"); }, "report.verdict: missing (every report holds it)"},
+      {[](J& j) { j.erase("findings"); }, "report.findings: missing (every report holds it)"},
       {[](J& j) { j["gpu_count"] = -1; }, "report.gpu_count: negative where it cannot be"},
       {[](J& j) { j["gpus"][0]["index"] = 4294967296ull; }, "report.gpus[0].index: out of range"},
       {[](J& j) { j["gpus"][0]["memory"]["used_bytes"] = "75 GB"; },
@@ -534,6 +555,17 @@ TEST(JsonReportRead, HostileValuesAreErrorsNamingTheKey) {
     c.spoil(j);
     EXPECT_EQ(error_of(j), c.error);
   }
+}
+
+TEST(JsonReportRead, AKeyGivenTwiceIsRefusedNotTheLastWins) {
+  // An edited report: the first "verdict" says CRITICAL, a later one OK.
+  std::string text = base_json().dump();
+  const std::string twice = "{\"verdict\":\"CRITICAL\",";
+  text.replace(0, 1, twice);
+  Result<Report> r = report_from_json_text(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "not JSON: the key \"verdict\" is given twice in one object");
+  ASSERT_TRUE(report_from_json_text(base_json().dump()).ok());
 }
 
 TEST(JsonReportRead, DeepNestingIsAnErrorNotAStackOverflow) {

@@ -18,6 +18,18 @@ namespace gt {
 /// How deep our own JSON ever nests is under 10; 64 leaves room.
 constexpr int kMaxJsonDepth = 64;
 
+/// What a key given twice in one object does: the last value wins (as
+/// Json::parse), or the text is refused (a report read back: an edited
+/// report whose two "verdict" keys disagree is not a report we wrote).
+enum class DuplicateKeys { kLastWins, kRefused };
+
+/// Thrown for a key given twice under DuplicateKeys::kRefused.
+class JsonDuplicateKey : public std::runtime_error {
+ public:
+  explicit JsonDuplicateKey(const std::string& key)
+      : std::runtime_error("the key \"" + key.substr(0, 60) + "\" is given twice in one object") {}
+};
+
 /// Thrown by parse_json_depth_limited for input nested too deep.
 class JsonTooDeep : public std::runtime_error {
  public:
@@ -32,14 +44,16 @@ class JsonTooDeep : public std::runtime_error {
 /// 48); and an ordered_json object finds each new key by a linear search.
 /// Here each value is placed in constant time (an ordered object's keys
 /// are indexed while it is open), so parsing is linear in the text. A key
-/// given twice keeps its first place and its last value, as Json::parse does.
+/// given twice keeps its first place and its last value, as Json::parse
+/// does, or throws JsonDuplicateKey (DuplicateKeys::kRefused).
 template <typename Json>
 class BoundedJsonBuilder {
  public:
   using string_t = typename Json::string_t;
   using object_t = typename Json::object_t;
 
-  BoundedJsonBuilder(Json& root, int max_depth) : root_(root), max_depth_(max_depth) {}
+  BoundedJsonBuilder(Json& root, int max_depth, DuplicateKeys twice = DuplicateKeys::kLastWins)
+      : root_(root), max_depth_(max_depth), twice_(twice) {}
 
   bool null() { return put(Json(nullptr)) != nullptr; }
   bool boolean(bool v) { return put(Json(v)) != nullptr; }
@@ -105,16 +119,19 @@ class BoundedJsonBuilder {
     if constexpr (requires { members.emplace_back(std::move(k), Json()); }) {
       // ordered_map is a vector: index its keys instead of searching them.
       auto [at, fresh] = o.keys.try_emplace(k, members.size());
+      if (!fresh && twice_ == DuplicateKeys::kRefused) throw JsonDuplicateKey(k);
       if (!fresh) return &members.begin()[at->second].second;
       members.emplace_back(std::move(k), Json());
       return &members.back().second;
     } else {
+      if (twice_ == DuplicateKeys::kRefused && members.count(k) != 0) throw JsonDuplicateKey(k);
       return &members[std::move(k)];
     }
   }
 
   Json& root_;
   int max_depth_;
+  DuplicateKeys twice_;
   std::vector<Open> stack_;
   Json* slot_ = nullptr;
 };
@@ -124,9 +141,10 @@ class BoundedJsonBuilder {
 /// in the text (BoundedJsonBuilder). Malformed text throws Json's
 /// parse_error as Json::parse does.
 template <typename Json = nlohmann::json>
-Json parse_json_depth_limited(std::string_view text, int max_depth = kMaxJsonDepth) {
+Json parse_json_depth_limited(std::string_view text, int max_depth = kMaxJsonDepth,
+                              DuplicateKeys twice = DuplicateKeys::kLastWins) {
   Json root;
-  BoundedJsonBuilder<Json> builder(root, max_depth);
+  BoundedJsonBuilder<Json> builder(root, max_depth, twice);
   Json::sax_parse(text, &builder);
   return root;
 }
@@ -135,9 +153,10 @@ Json parse_json_depth_limited(std::string_view text, int max_depth = kMaxJsonDep
 /// is malformed or nested too deep.
 template <typename Json = nlohmann::json>
 std::optional<Json> try_parse_json(std::string_view text, std::string& error,
-                                   int max_depth = kMaxJsonDepth) {
+                                   int max_depth = kMaxJsonDepth,
+                                   DuplicateKeys twice = DuplicateKeys::kLastWins) {
   try {
-    return parse_json_depth_limited<Json>(text, max_depth);
+    return parse_json_depth_limited<Json>(text, max_depth, twice);
   } catch (const std::exception& e) {
     error = e.what();
   }

@@ -17,6 +17,9 @@ trap 'rm -rf "$TMP"' EXIT
 # read and write /var/lib/gpu-triage, one test's fingerprint becoming the
 # next one's "before" (--state-dir still wins).
 export GPU_TRIAGE_STATE_DIR="$TMP/state"
+# with-mock's answer for a scenario this test copies or edits, kept while
+# the test runs (scripts/with-mock: Python's start-up per call otherwise).
+export WITH_MOCK_CACHE="$TMP/with-mock-cache"
 
 # The report writes commands without "sudo" when it runs as root (what a
 # root shell types); tests that name a command put "$SUDO" in front.
