@@ -480,4 +480,10 @@ void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out) {
   libraries_unread(s, module, out);
 }
 
+std::optional<int> predicted_cuinit_error(std::string_view finding_id) {
+  if (finding_id == "cuda.driver_mismatch") return 803;
+  if (finding_id == "cuda.compat_unsupported") return 804;
+  return std::nullopt;
+}
+
 }  // namespace gt

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/snapshot.h"
@@ -17,6 +18,11 @@ namespace gt {
 /// no; null when the name does not say (an RTX "Server Edition": only select
 /// NGC Server Ready SKUs do).
 std::optional<bool> supports_forward_compat(const std::string& gpu_name);
+
+/// The cuInit error a prediction of these checks names: 803 for
+/// cuda.driver_mismatch, 804 for cuda.compat_unsupported; null for any
+/// other finding (the probe's proof of that error joins the prediction).
+std::optional<int> predicted_cuinit_error(std::string_view finding_id);
 
 /// The libcuda.so.1 a new job loads (the readiness stage's first context),
 /// when its file is known; nullptr otherwise.

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "checks/checks.h"
+#include "checks/cuda_library_checks.h"
 #include "model/cuda_errors.h"
 #include "util/byte_units.h"
 #include "util/index_list.h"
@@ -340,10 +341,37 @@ ExitCode cuda_probe_exit(const CudaProbeReport& r, const std::vector<Finding>& f
 
 namespace gt {
 
+namespace {
+
+/// The prediction among `out` of the cuInit error `code`, or nullptr.
+Finding* prediction_of(std::vector<Finding>& out, int code) {
+  for (Finding& f : out)
+    if (predicted_cuinit_error(f.id) == code) return &f;
+  return nullptr;
+}
+
+/// The probe's cuInit failure proves the prediction of the same error: one
+/// cause, one finding and one plan step. The prediction leads (it names
+/// the library and the fix); the proof's words are added to its evidence.
+void join_proof(Finding& prediction, const Finding& proof) {
+  prediction.severity = std::max(prediction.severity, proof.severity);
+  prediction.joined_ids.push_back(proof.id);
+  prediction.evidence += "; proven by the probe: " + proof.evidence;
+}
+
+}  // namespace
+
 void check_cuda_probe(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.cuda_probe) return;
-  std::vector<Finding> found = cuda_probe_findings(*s.cuda_probe, s);
-  out.insert(out.end(), found.begin(), found.end());
+  for (Finding& f : cuda_probe_findings(*s.cuda_probe, s)) {
+    Finding* prediction = f.id == "cuda.init_failed" && s.cuda_probe->init_error
+                              ? prediction_of(out, *s.cuda_probe->init_error)
+                              : nullptr;
+    if (prediction)
+      join_proof(*prediction, f);
+    else
+      out.push_back(std::move(f));
+  }
 }
 
 }  // namespace gt

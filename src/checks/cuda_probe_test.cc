@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "checks/checks.h"
 #include "render/cuda_probe_render.h"
 #include "render/golden.h"
 
@@ -66,6 +67,40 @@ TEST(CudaProbeChecks, CuInit803IsOneNodeFindingNamingTheLibraryAndModule) {
   EXPECT_NE(f[0].evidence.find("libcuda.so.565.57.01 (565.57.01)"), std::string::npos);
   EXPECT_NE(f[0].action.find("590.48.01"), std::string::npos);
   EXPECT_EQ(cuda_probe_exit(r, f), ExitCode::kCritical);
+}
+
+// The probe proving what a prediction said (the compat libcuda on an RTX:
+// 804) is one cause: one finding, one plan step, the proof in its evidence.
+// A proof of another error than the one predicted stands on its own.
+TEST(CudaProbeChecks, TheProofOfAPredictedErrorJoinsThePrediction) {
+  NodeSnapshot s = two_gpus();
+  CudaProbeReport r;
+  r.library_file = "/usr/local/cuda/compat/libcuda.so.1";
+  r.module_version = "550.163.01";
+  r.init_error = 804;
+  for (uint32_t i = 0; i < 2; ++i) {
+    CudaGpuProbe p = passed(i, 25);
+    p.outcome = CudaOutcome::kFailed;
+    p.failed_step = "cuInit";
+    p.error_code = 804;
+    r.gpus.push_back(p);
+  }
+  s.cuda_probe = r;
+  Finding prediction = node_finding("cuda.compat_unsupported");
+  prediction.severity = Severity::kCritical;
+  prediction.evidence = "the compat libcuda 570.124.06 on an RTX 4090";
+  std::vector<Finding> out = {prediction};
+  check_cuda_probe(s, out);
+  ASSERT_EQ(ids(out), std::vector<std::string>{"cuda.compat_unsupported"});
+  EXPECT_EQ(out[0].joined_ids, std::vector<std::string>{"cuda.init_failed"});
+  EXPECT_NE(out[0].evidence.find("; proven by the probe: /usr/local/cuda/compat/libcuda.so.1"),
+            std::string::npos)
+      << out[0].evidence;
+  EXPECT_NE(out[0].evidence.find("cuInit returned 804"), std::string::npos) << out[0].evidence;
+
+  std::vector<Finding> other = {node_finding("cuda.driver_mismatch")};  // predicts 803
+  check_cuda_probe(s, other);
+  EXPECT_EQ(ids(other), (std::vector<std::string>{"cuda.driver_mismatch", "cuda.init_failed"}));
 }
 
 TEST(CudaProbeChecks, CopiesBelowHalfTheLinkWarnAndSayTheWidth) {

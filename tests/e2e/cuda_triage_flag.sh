@@ -10,8 +10,12 @@ json_check 'not any(f["id"] == "cuda.init_failed" for f in d["findings"])'
 
 run cuda-compat-older --cuda --json --no-state --sample 0
 expect_rc 2
-json_check '"cuda.init_failed" in [f["id"] for f in d["findings"]]'
-json_check 'any("cuda.init_failed" in p["finding_ids"] for p in d["plan"])'
+# The probe proves the prediction (803: a libcuda older than the module):
+# one cause, one finding and one plan step, the proof joined into it.
+json_check '[f["joined_ids"] for f in d["findings"] if f["id"] == "cuda.driver_mismatch"] == [["cuda.init_failed"]]' "the proof joined to the prediction"
+json_check '"proven by the probe: " in [f for f in d["findings"] if f["id"] == "cuda.driver_mismatch"][0]["evidence"]'
+json_check 'not any(f["id"] == "cuda.init_failed" for f in d["findings"])' "no second finding for one cause"
+json_check '[p["finding_ids"] for p in d["plan"] if "cuda.driver_mismatch" in p["finding_ids"]] == [["cuda.driver_mismatch"]]' "one plan step"
 
 run story --cuda --json --no-state --sample 0
 json_check 'not any(f["id"].startswith("cuda.") for f in d["findings"])' "nothing probed, nothing concluded"
