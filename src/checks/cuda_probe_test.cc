@@ -49,19 +49,26 @@ std::vector<std::string> ids(const std::vector<Finding>& f) {
   return out;
 }
 
-TEST(CudaProbeChecks, CuInit803IsOneNodeFindingNamingTheLibraryAndModule) {
+/// cuInit failing with `code` on both GPUs, `library` under `module`.
+CudaProbeReport failed_init(int code, const std::string& library, const std::string& module) {
   CudaProbeReport r;
-  r.library_file = "/usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01";
-  r.library_version = "565.57.01";
-  r.module_version = "590.48.01";
-  r.init_error = 803;
+  r.library_file = library;
+  r.module_version = module;
+  r.init_error = code;
   for (uint32_t i = 0; i < 2; ++i) {
     CudaGpuProbe p = passed(i, 25);
     p.outcome = CudaOutcome::kFailed;
     p.failed_step = "cuInit";
-    p.error_code = 803;
+    p.error_code = code;
     r.gpus.push_back(p);
   }
+  return r;
+}
+
+TEST(CudaProbeChecks, CuInit803IsOneNodeFindingNamingTheLibraryAndModule) {
+  CudaProbeReport r =
+      failed_init(803, "/usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01", "590.48.01");
+  r.library_version = "565.57.01";
   std::vector<Finding> f = cuda_probe_findings(r, two_gpus());
   ASSERT_EQ(ids(f), std::vector<std::string>{"cuda.init_failed"});
   EXPECT_NE(f[0].evidence.find("libcuda.so.565.57.01 (565.57.01)"), std::string::npos);
@@ -74,18 +81,7 @@ TEST(CudaProbeChecks, CuInit803IsOneNodeFindingNamingTheLibraryAndModule) {
 // A proof of another error than the one predicted stands on its own.
 TEST(CudaProbeChecks, TheProofOfAPredictedErrorJoinsThePrediction) {
   NodeSnapshot s = two_gpus();
-  CudaProbeReport r;
-  r.library_file = "/usr/local/cuda/compat/libcuda.so.1";
-  r.module_version = "550.163.01";
-  r.init_error = 804;
-  for (uint32_t i = 0; i < 2; ++i) {
-    CudaGpuProbe p = passed(i, 25);
-    p.outcome = CudaOutcome::kFailed;
-    p.failed_step = "cuInit";
-    p.error_code = 804;
-    r.gpus.push_back(p);
-  }
-  s.cuda_probe = r;
+  s.cuda_probe = failed_init(804, "/usr/local/cuda/compat/libcuda.so.1", "550.163.01");
   Finding prediction = node_finding("cuda.compat_unsupported");
   prediction.severity = Severity::kCritical;
   prediction.evidence = "the compat libcuda 570.124.06 on an RTX 4090";
