@@ -267,8 +267,12 @@ void check_nvml(const NodeSnapshot& s, std::vector<Finding>& out) {
                                  ", yet /sys/module/nvidia/version "
                                  "reads " +
                                  *mod + ": one of the two is not the running module";
-    f.evidence = "library file " + s.nvml.library_file.value_or("?") + " (release " + *lib +
-                 " from its name); /sys/module/nvidia/version " + *mod + "; NVML reports driver " +
+    // No library read (a fleet host's nvidia-smi, a capture): its part is
+    // left out, never read through the empty optional.
+    f.evidence = (lib ? "library file " + s.nvml.library_file.value_or("?") + " (release " + *lib +
+                            " from its name); "
+                      : std::string()) +
+                 "/sys/module/nvidia/version " + *mod + "; NVML reports driver " +
                  s.driver_version.value_or("?") +
                  "; the module refuses a client of any other version (RmPerformVersionCheck: "
                  "'NVRM: API mismatch')";

@@ -69,6 +69,25 @@ TEST(Physics, AnAnsweringNvmlOfAnotherReleaseIsAContradictionNeverAPrediction) {
   EXPECT_EQ(r.verdict, Severity::kWarning);
 }
 
+// A fleet host whose nvidia-smi names another driver than its
+// /sys/module/nvidia/version, and no NVML library read: the evidence names
+// the two readings it has (it read the library's release through an empty
+// optional, and the fleet aborted with std::bad_alloc).
+TEST(Physics, ADriverOtherThanTheModuleWithNoLibraryReadIsAContradictionNotACrash) {
+  Report r = healthy_node();
+  r.snapshot.source = Origin::kGathered;
+  r.snapshot.nvml.library_version.reset();
+  r.snapshot.nvml.library_file.reset();
+  r.snapshot.driver_version = "430.26";
+  r.snapshot.kernel_module_version = "535.86.05";
+  judge(r, {});
+  const Finding* f = find_id(r, "driver.version_contradiction");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(f->evidence.starts_with(
+      "/sys/module/nvidia/version 535.86.05; NVML reports driver 430.26; the module refuses"))
+      << f->evidence;
+}
+
 TEST(Physics, AProcessHoldingMemoryThroughTheFileContradictsThe803) {
   const std::string file = "/usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01";
   Report r = node_with_job("590.48.01", libcuda(file, "565.57.01"));

@@ -112,8 +112,10 @@ void read_host_facts(const FsRoot& root, NodeSnapshot& snap);
 /// "sudo" only for a live collection as root.
 CheckOptions make_check_options(std::optional<uint32_t> expect_gpus, Origin origin);
 
-/// Another origin's table (a node gathered over ssh builds its own from the
-/// gather answer): stamps the snapshot, sets its origin and runs the table.
+/// Another origin's table (collect/gathered.cc builds a fleet host's from
+/// its gather answer): stamps the snapshot, sets its origin and runs the
+/// table. Called in collect/ (and watch/'s tick) only: fleet/ and cli/
+/// assemble nothing (tests/e2e/layering.sh).
 Report collect_with(Origin origin, const std::vector<Collector>& table, Stages stages);
 
 }  // namespace gt

@@ -16,9 +16,13 @@ Collected collect_origin(const TriageOrigin& from, const CollectInputs& in, Stag
 Result<Report> collect_saved_report(const std::string& file) {
   Result<std::string> text = read_file_capped(file, kMaxCaptureBytes, "a saved report");
   if (!text) return text.error();
-  Result<Report> report = report_from_json_text(*text);
+  Result<Report> report = collect_saved_report_text(*text);
   if (!report) return Error{report.error().kind, file + ": " + report.error().message};
   return report;
+}
+
+Result<Report> collect_saved_report_text(std::string_view text) {
+  return report_from_json_text(text);
 }
 
 }  // namespace gt

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <chrono>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +10,7 @@
 
 #include "checks/registry.h"
 #include "collect/collect.h"
+#include "collect/gathered.h"
 #include "fleet/fleet_report.h"
 #include "model/snapshot.h"
 #include "sources/kernel_log/command_runner.h"
@@ -55,30 +55,13 @@ std::vector<std::string> ssh_argv(const RemoteOptions& o, const std::string& hos
 /// the module version, /proc/stat, passwd entries of the processes' users).
 std::string remote_command(const RemoteOptions& o);
 
-/// What the gather script sent back, by record.
-struct Gathered {
-  bool native = false;      ///< gpu-triage ran there
-  std::string native_json;  ///< its --json output
-  std::optional<int> native_rc;
-  std::map<std::string, std::string> files;  ///< absolute path -> content
-  std::map<std::string, std::string> links;  ///< absolute path -> link target
-  struct Out {
-    std::string status;  ///< exit code, or the source name ("dmesg")
-    std::string text;
-  };
-  std::map<std::string, Out> outs;  ///< "nvidia-smi", "kernel-log", "df", "df-i", "hostname"
-  bool complete = false;            ///< the closing record arrived
-};
-
-/// Parses the script's stdout; unknown records are ignored.
+/// Parses the script's stdout (the records listed atop remote.cc) into the
+/// answer collect_gathered reads; unknown records are ignored.
 Gathered parse_gathered(std::string_view out);
 
-/// Disk usage from `df -P -k` and `df -P -i` of `paths` (same order).
-std::vector<DiskUsage> parse_df(const std::vector<std::string>& paths, std::string_view df_k,
-                                std::string_view df_i);
-
 /// Judges a gathered host locally with the same readers and checks as a
-/// local run (the files are laid out as a tree under a scratch directory).
+/// local run: collected by collect_gathered (collect/gathered.h), judged
+/// here; an answer that cannot be collected is UNKNOWN with its reason.
 HostReport judge_gathered(const std::string& host, const Gathered& g, const RemoteOptions& o);
 
 /// Runs one host: ssh through `runner` within host_timeout, then

@@ -1,5 +1,6 @@
 #include "util/duration.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -35,6 +36,10 @@ Result<std::chrono::milliseconds> parse_duration(std::string_view text) {
   double ms = value * scale_ms;
   if (!std::isfinite(ms) || ms > kMaxDurationMs) return bad("too large (at most 1 day)");
   return std::chrono::milliseconds(static_cast<int64_t>(std::llround(ms)));
+}
+
+std::string whole_seconds(std::chrono::milliseconds d) {
+  return std::to_string(std::max<int64_t>(1, d.count() / 1000));
 }
 
 }  // namespace gt

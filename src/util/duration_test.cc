@@ -23,5 +23,13 @@ TEST(ParseDuration, RejectsGarbageWithTheTextQuoted) {
   }
 }
 
+TEST(WholeSeconds, RoundsDownButNeverBelowOne) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(whole_seconds(milliseconds(18500)), "18");
+  EXPECT_EQ(whole_seconds(milliseconds(30000)), "30");
+  EXPECT_EQ(whole_seconds(milliseconds(200)), "1");
+  EXPECT_EQ(whole_seconds(milliseconds(0)), "1");
+}
+
 }  // namespace duration_test
 }  // namespace gt

@@ -62,9 +62,23 @@ hits=$(grep -rnE --exclude="*_test.cc" \
   '#include "report/json_report_read\.h"|report_from_json|collect_with\(|run_collectors\(|read_archive\(' cli |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
 flag "cli/ assembles an origin (collect/ does, collect/origin.h):" "$hits"
+# Only collect/ assembles a snapshot (issue 51 item 3): the fleet (fleet/)
+# and the command line (cli/) run no pipeline (collect_with, run_collectors),
+# build no table of collectors (the Collector type) and lay out no scratch
+# tree to read as a root (mkdtemp, ScratchDir); fleet/ reads no root
+# (FsRoot) and no report (report/'s reader): a fleet host's gathered answer
+# is collect/gathered.h's, its native answer and a saved report
+# collect/origin.h's. Comments skipped.
+assembly='\bcollect_with\(|\brun_collectors\(|\bCollector\b|\bmkdtemp\(|\bScratchDir\b'
+hits=$( (grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" "$assembly" cli
+  grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
+    "$assembly|\bFsRoot\b|#include \"report/json_report_read\.h\"|report_from_json" fleet) |
+  grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+flag "fleet/ or cli/ assembles a snapshot (only collect/ does: collect/gathered.h, collect/origin.h):" "$hits"
 # The fleet works on typed reports (issue 20): JSON enters it only through
-# report_from_json (report/json_report_read.cc), so fleet/ and the fleet's
-# entry in cli/ read no key (a subscript with a string, .value("..."),
+# collect/origin.h (collect_saved_report, collect_saved_report_text, which
+# call report/json_report_read.cc), so fleet/ and the fleet's entry in cli/
+# read no key (a subscript with a string, .value("..."),
 # .contains/.at/.count("..."), a type test, get<>, items()) and parse no
 # text; building the fleet's own JSON output with initializer lists is fine.
 hits=$(grep -rnE --exclude="*_test.cc" \

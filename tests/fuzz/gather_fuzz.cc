@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "collect/gathered.h"
 #include "fleet/correlate.h"
 #include "fleet/fleet_report.h"
 #include "fleet/remote.h"

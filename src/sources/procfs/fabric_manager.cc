@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include "util/numeric.h"
+#include "util/text.h"
 
 namespace gt {
 namespace {
@@ -16,28 +17,6 @@ std::string_view fm_trim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
     s.remove_suffix(1);
   return s;
-}
-
-/// The whitespace-separated fields of one line.
-std::vector<std::string_view> fm_fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && line[i] == ' ') ++i;
-    const size_t end = std::min(line.find(' ', i), line.size());
-    if (end > i) out.push_back(line.substr(i, end - i));
-    i = end;
-  }
-  return out;
-}
-
-template <typename F>
-void fm_each_line(std::string_view text, F&& f) {
-  while (!text.empty()) {
-    const size_t nl = std::min(text.find('\n'), text.size());
-    f(text.substr(0, nl));
-    text.remove_prefix(std::min(nl + 1, text.size()));
-  }
 }
 
 /// "0100007F:1A0A" -> 127.0.0.1:6666.
@@ -88,10 +67,10 @@ std::optional<bool> fm_unit_active(const FsRoot& root) {
 
 FmCommandSocket parse_fabricmanager_cfg(std::string_view text) {
   FmCommandSocket s;
-  fm_each_line(text, [&](std::string_view line) {
+  for (std::string_view line : split_words(text, "\n")) {
     line = fm_trim(line);
     const size_t eq = line.find('=');
-    if (line.empty() || line.front() == '#' || eq == std::string_view::npos) return;
+    if (line.empty() || line.front() == '#' || eq == std::string_view::npos) continue;
     const std::string_view key = fm_trim(line.substr(0, eq));
     const std::string_view value = fm_trim(line.substr(eq + 1));
     const auto unreadable = [&] {
@@ -112,30 +91,30 @@ FmCommandSocket parse_fabricmanager_cfg(std::string_view text) {
     } else if (key == "FM_CMD_UNIX_SOCKET_PATH" && !value.empty()) {
       s.unix_path = std::string(value);
     }
-  });
+  }
   return s;
 }
 
 std::vector<TcpListener> parse_tcp_listeners(std::string_view proc_net_tcp) {
   std::vector<TcpListener> out;
-  fm_each_line(proc_net_tcp, [&](std::string_view line) {
-    const std::vector<std::string_view> f = fm_fields(line);
+  for (std::string_view line : split_words(proc_net_tcp, "\n")) {
+    const std::vector<std::string_view> f = split_words(line, " ");
     // sl local_address rem_address st ...
-    if (f.size() < 4 || f[3] != "0A") return;
+    if (f.size() < 4 || f[3] != "0A") continue;
     if (std::optional<TcpListener> l = fm_local_address(f[1])) out.push_back(std::move(*l));
-  });
+  }
   return out;
 }
 
 std::vector<std::string> parse_unix_listeners(std::string_view proc_net_unix) {
   std::vector<std::string> out;
-  fm_each_line(proc_net_unix, [&](std::string_view line) {
-    const std::vector<std::string_view> f = fm_fields(line);
+  for (std::string_view line : split_words(proc_net_unix, "\n")) {
+    const std::vector<std::string_view> f = split_words(line, " ");
     // Num RefCount Protocol Flags Type St Inode Path
-    if (f.size() < 8) return;
+    if (f.size() < 8) continue;
     const std::optional<uint32_t> flags = parse_int<uint32_t>(f[3], 16);
     if (flags && (*flags & kSoAcceptCon)) out.emplace_back(f[7]);
-  });
+  }
   return out;
 }
 
