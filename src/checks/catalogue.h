@@ -86,6 +86,9 @@ enum class FindingEvent : uint8_t {
   kRecoveryXid,   ///< ... its Xid 154 ("recovery action changed") joins it
   kWedgedLead,    ///< a wedged driver: the NVML timeouts fold into it
   kNvmlTimeout,   ///< a node-wide NVML timeout (folds into a wedged driver)
+  kCuInit803,     ///< predicts cuInit 803 in a new job (the probe's proof joins it)
+  kCuInit804,     ///< predicts cuInit 804 in a new job (the probe's proof joins it)
+  kCuInitProof,   ///< the probe's cuInit failure: joins the prediction of its error
 };
 
 struct CheckSpec {

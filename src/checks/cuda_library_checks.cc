@@ -5,6 +5,7 @@
 #include <map>
 #include <string_view>
 
+#include "checks/catalogue.h"
 #include "checks/checks.h"
 #include "model/forward_compat.h"
 #include "util/shell_word.h"
@@ -481,9 +482,14 @@ void check_cuda_libraries(const NodeSnapshot& s, std::vector<Finding>& out) {
 }
 
 std::optional<int> predicted_cuinit_error(std::string_view finding_id) {
-  if (finding_id == "cuda.driver_mismatch") return 803;
-  if (finding_id == "cuda.compat_unsupported") return 804;
-  return std::nullopt;
+  switch (finding_event(finding_id)) {
+    case FindingEvent::kCuInit803:
+      return 803;
+    case FindingEvent::kCuInit804:
+      return 804;
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace gt

@@ -19,9 +19,9 @@ namespace gt {
 /// NGC Server Ready SKUs do).
 std::optional<bool> supports_forward_compat(const std::string& gpu_name);
 
-/// The cuInit error a prediction of these checks names: 803 for
-/// cuda.driver_mismatch, 804 for cuda.compat_unsupported; null for any
-/// other finding (the probe's proof of that error joins the prediction).
+/// The cuInit error a prediction of these checks names, by its catalogue
+/// row's event (803: cuda.driver_mismatch, 804: cuda.compat_unsupported);
+/// null for any other finding (the probe's proof of that error joins it).
 std::optional<int> predicted_cuinit_error(std::string_view finding_id);
 
 /// The libcuda.so.1 a new job loads (the readiness stage's first context),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "checks/catalogue.h"
 #include "checks/checks.h"
 #include "checks/cuda_library_checks.h"
 #include "model/cuda_errors.h"
@@ -364,9 +365,10 @@ void join_proof(Finding& prediction, const Finding& proof) {
 void check_cuda_probe(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.cuda_probe) return;
   for (Finding& f : cuda_probe_findings(*s.cuda_probe, s)) {
-    Finding* prediction = f.id == "cuda.init_failed" && s.cuda_probe->init_error
-                              ? prediction_of(out, *s.cuda_probe->init_error)
-                              : nullptr;
+    Finding* prediction =
+        finding_event(f.id) == FindingEvent::kCuInitProof && s.cuda_probe->init_error
+            ? prediction_of(out, *s.cuda_probe->init_error)
+            : nullptr;
     if (prediction)
       join_proof(*prediction, f);
     else

@@ -317,6 +317,20 @@ Report collect_with(Origin origin, const std::vector<Collector>& table, Stages s
   return report;
 }
 
+Report collect_tick(const FsRoot& root, const std::function<void(NodeSnapshot&)>& gpus,
+                    const KernelLog& kernel_log, Stages stages) {
+  const std::vector<Collector> table = {
+      {Stage::kGpus, gpus},
+      {Stage::kServers, [&](NodeSnapshot& s) { s.servers = group_servers(s, &root); }},
+      {Stage::kHost, [&](NodeSnapshot& s) { read_host_facts(root, s); }},
+      // Whether CUDA would start (a container recreated, a library changed
+      // under the resumed job): a few ms of file reads.
+      {Stage::kReadiness, [&](NodeSnapshot& s) { s.cuda = read_cuda_readiness(root, s, {}); }},
+      {Stage::kKernelLog, [&](NodeSnapshot& s) { s.kernel_log = kernel_log; }},
+  };
+  return collect_with(Origin::kNvml, table, stages);
+}
+
 Collected collect_node(const CollectInputs& in, Stages stages) {
   FsRoot root(in.root);
   root.set_read_log(in.read_log);

@@ -102,6 +102,14 @@ Collected collect_capture(const std::string& file, Stages stages);
 /// never records the run (the record named is the recorded node's).
 Collected collect_recorded(const NodeSnapshot& recorded, const CollectInputs& in, Stages stages);
 
+/// A watch tick's node (this node, the quick stages of `stages`): the GPUs
+/// from the caller's collector (watch's own, which never asks a stuck GPU
+/// again), its servers, host facts and CUDA readiness read from `root`, and
+/// the kernel log the watch follows. Collected, not judged; the incident,
+/// disks, mounts and the record across boots are the triage's, not a tick's.
+Report collect_tick(const FsRoot& root, const std::function<void(NodeSnapshot&)>& gpus,
+                    const KernelLog& kernel_log, Stages stages);
+
 /// The host stage of a live node (this one, or a watch tick's): hostname,
 /// os-release, the module and kernel release, NVIDIA modules and services,
 /// the PCI bus and what runs the node (VM or bare metal).
@@ -114,8 +122,8 @@ CheckOptions make_check_options(std::optional<uint32_t> expect_gpus, Origin orig
 
 /// Another origin's table (collect/gathered.cc builds a fleet host's from
 /// its gather answer): stamps the snapshot, sets its origin and runs the
-/// table. Called in collect/ (and watch/'s tick) only: fleet/ and cli/
-/// assemble nothing (tests/e2e/layering.sh).
+/// table. Called in collect/ only: no other layer assembles a snapshot
+/// (tests/e2e/layering.sh).
 Report collect_with(Origin origin, const std::vector<Collector>& table, Stages stages);
 
 }  // namespace gt

@@ -6,10 +6,8 @@
 
 #include "checks/registry.h"
 #include "collect/collect.h"
-#include "sources/cuda/readiness.h"
 #include "sources/nvml/nvml_collector.h"
 #include "sources/procfs/process_info.h"
-#include "sources/procfs/servers.h"
 #include "util/fs_root.h"
 
 namespace gt {
@@ -89,20 +87,10 @@ void TickCollector::collect_gpus(NodeSnapshot& snap) {
 }
 
 Report TickCollector::collect(const KernelLog& kernel_log) {
-  const FsRoot root(o_.root);
-  // The one pipeline with watch's own GPU collector (it never asks a stuck
-  // GPU again) and the quick stages; the incident, disks, mounts and the
-  // record across boots are the triage's, not each tick's.
-  const std::vector<Collector> table = {
-      {Stage::kGpus, [&](NodeSnapshot& s) { collect_gpus(s); }},
-      {Stage::kServers, [&](NodeSnapshot& s) { s.servers = group_servers(s, &root); }},
-      {Stage::kHost, [&](NodeSnapshot& s) { read_host_facts(root, s); }},
-      // Whether CUDA would start (a container recreated, a library changed
-      // under the resumed job): a few ms of file reads.
-      {Stage::kReadiness, [&](NodeSnapshot& s) { s.cuda = read_cuda_readiness(root, s, {}); }},
-      {Stage::kKernelLog, [&](NodeSnapshot& s) { s.kernel_log = kernel_log; }},
-  };
-  Report report = collect_with(Origin::kNvml, table, o_.stages);
+  // The one pipeline (collect/) with watch's own GPU collector: it never
+  // asks a stuck GPU again.
+  Report report = collect_tick(
+      FsRoot(o_.root), [&](NodeSnapshot& s) { collect_gpus(s); }, kernel_log, o_.stages);
   report.snapshot.sample_window_s = o_.sample_window.count() / 1000.0;
   // Judge, as the triage does.
   judge(report, make_check_options(o_.expect_gpus, Origin::kNvml));

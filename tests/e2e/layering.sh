@@ -75,6 +75,12 @@ hits=$( (grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" "$asse
     "$assembly|\bFsRoot\b|#include \"report/json_report_read\.h\"|report_from_json" fleet) |
   grep -vE '^[^:]+:[0-9]+:\s*//' || true)
 flag "fleet/ or cli/ assembles a snapshot (only collect/ does: collect/gathered.h, collect/origin.h):" "$hits"
+# Nor does any other layer run the pipeline's table: a watch tick is
+# collect/collect.h's collect_tick (watch/ hands it its GPU collector).
+hits=$(grep -rnE --include="*.cc" --include="*.h" --exclude="*_test.cc" \
+  '\bcollect_with\(|\brun_collectors\(|std::vector<Collector>' . |
+  grep -v '^\./collect/' | grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+flag "a table of collectors run outside collect/:" "$hits"
 # The fleet works on typed reports (issue 20): JSON enters it only through
 # collect/origin.h (collect_saved_report, collect_saved_report_text, which
 # call report/json_report_read.cc), so fleet/ and the fleet's entry in cli/
