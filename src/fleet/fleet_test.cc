@@ -197,6 +197,14 @@ class CannedRunner : public CommandRunner {
   std::string out_;
 };
 
+TEST(FleetHostile, AGatherCutShortWithNothingOnStderrEndsItsErrorCleanly) {
+  CannedRunner runner("@@gt-gather 1\n@@gt-out hostname 0 bjE=\n");
+  HostReport r = check_host("n1", RemoteOptions{}, runner);
+  EXPECT_EQ(host_verdict(r), Verdict::kUnknown);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(*r.error, "the gather script stopped early");
+}
+
 TEST(FleetHostile, AHugeExitCodeIsUnknown) {
   // Huge numbers in df: collect/gathered_test.cc.
   Gathered n = parse_gathered(

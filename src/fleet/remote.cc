@@ -32,6 +32,13 @@
 namespace gt {
 namespace {
 
+/// ": LINE", the last line the remote side wrote on its standard error, or
+/// nothing when it wrote none (no dangling colon in the host's error).
+std::string what_ssh_said(std::string_view err) {
+  const std::string line = last_line(err);
+  return line.empty() ? "" : ": " + line;
+}
+
 Status add_host(const std::string& h, std::vector<std::string>& out, std::set<std::string>& seen) {
   if (h.starts_with("-") ||
       std::any_of(h.begin(), h.end(), [](unsigned char c) { return c <= ' ' || c == 0x7f; }))
@@ -281,12 +288,12 @@ HostReport check_host(const std::string& host, const RemoteOptions& o,
       return host_unknown(host, HostVia::kGpuTriage,
                           "gpu-triage --json there gave no readable report (exit " +
                               std::to_string(g.native_rc.value_or(-1)) + ", " +
-                              report.error().message.substr(0, 200) + "): " + last_line(r.err));
+                              report.error().message.substr(0, 200) + ")" + what_ssh_said(r.err));
     return host_report(host, HostVia::kGpuTriage, std::move(*report));
   }
   if (!g.complete)
     return host_unknown(host, HostVia::kNvidiaSmi,
-                        "the gather script stopped early: " + last_line(r.err));
+                        "the gather script stopped early" + what_ssh_said(r.err));
   return judge_gathered(host, g, o);
 }
 
