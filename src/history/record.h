@@ -48,12 +48,9 @@ std::vector<std::string> boots_with(const GpuHistory& h, const std::string& uuid
 void add_run(GpuHistory& h, int64_t now_unix_s, const std::vector<Observed>& observed,
              const std::optional<Fingerprint>& fingerprint = std::nullopt);
 
-/// Changes said in one boot that are kept (the newest; an older one said
-/// again is a note more, never a change lost).
-inline constexpr size_t kMaxSaidChanges = 64;
-
 /// This boot's entry records `keys` (Finding::said_once_key of the notes an
-/// operator's triage showed) as said; nothing without a boot id or entry.
+/// operator's triage showed) as said, the newest kMaxSaidChanges
+/// (model/history.h); nothing without a boot id or entry.
 void mark_said(GpuHistory& h, const std::vector<std::string>& keys);
 
 /// The record's AER totals become this run's (`s`'s GPUs and bridges whose

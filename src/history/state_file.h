@@ -29,20 +29,9 @@ inline constexpr const char* kHistoryLockName = "history.lock";
 /// How long a run waits for another one's lock before it gives up recording.
 inline constexpr std::chrono::milliseconds kHistoryLockWait{10000};
 
-/// Bounds of a record as read: this tool keeps 16 boots and a node has a
-/// few GPUs, so a record past these was not written by it (a record of
-/// 170,000 boots under the size cap cost every run 20-30 s once).
-inline constexpr size_t kMaxRecordBoots = 1024;
-inline constexpr size_t kMaxRecordGpus = 1024;
-inline constexpr size_t kMaxRecordFindings = 1024;  ///< per GPU
-inline constexpr size_t kMaxRecordTextBytes = 256;  ///< a boot id, a UUID, a finding id
-inline constexpr size_t kMaxRecordAer = 1024;       ///< AER records (GPUs and bridges)
-
-/// A fingerprint as the record (and the report's JSON) holds it.
-nlohmann::ordered_json fingerprint_to_json(const Fingerprint& f);
-/// Throws std::runtime_error, naming the key, when `j` is not one (or is
-/// over the record's bounds).
-Fingerprint fingerprint_from_json(const nlohmann::json& j);
+// The bounds of a record as read (kMaxRecord*, kMaxPrint*) and its keys
+// live with the model types' descriptions (model/history.h,
+// model/fingerprint.h), from which the document is written and read.
 
 /// The document as written (and as `history --json` and the report show it).
 nlohmann::ordered_json history_to_json(const GpuHistory& h);

@@ -7,14 +7,27 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
 #include "history/record.h"
+#include "report/json_codec.h"
+#include "report/json_read.h"
 #include "util/test_util.h"
 
 namespace gt {
 namespace state_file_test {
+
+using J = nlohmann::ordered_json;
+
+/// A fingerprint as the record holds it (its description, model/fingerprint.h).
+J fingerprint_json(const Fingerprint& f) { return json_codec::write(f); }
+Fingerprint fingerprint_from(const J& j) {
+  Fingerprint f;
+  json_read::read(j, "fingerprint", f);
+  return f;
+}
 
 TEST(StateFile, WrittenRecordReadsBackTheSame) {
   TempTree t;
@@ -67,13 +80,13 @@ Fingerprint full_fingerprint(int64_t at) {
 TEST(StateFile, ARecordWithoutPartNumbersOrImageReadsThemAsNull) {
   // Records written before the board part number and the container's image
   // were kept: both unknown, not an error.
-  const nlohmann::json old = nlohmann::json::parse(R"json({
+  const J old = J::parse(R"json({
     "taken_unix_s": 1700000000, "driver": {}, "kernel_release": null, "mounts": [],
     "python": [], "notes": [],
     "gpus": [{"uuid": "GPU-1", "serial": "1654922003345", "vbios_version": null,
               "pci_bus_id": "0000:19:00.0", "pcie_max_gen": 5, "pcie_max_width": 16}],
     "container": {"id": "host", "created_unix_s": null, "id_from": null}})json");
-  const Fingerprint f = fingerprint_from_json(old);
+  const Fingerprint f = fingerprint_from(old);
   ASSERT_EQ(f.gpus.size(), 1u);
   EXPECT_EQ(f.gpus[0].serial, "1654922003345");
   EXPECT_FALSE(f.gpus[0].board_part_number);
@@ -81,7 +94,7 @@ TEST(StateFile, ARecordWithoutPartNumbersOrImageReadsThemAsNull) {
   EXPECT_FALSE(f.container->image);
   EXPECT_FALSE(f.container->image_id);
   // Written back, both are there as null.
-  const nlohmann::json again = fingerprint_to_json(f);
+  const J again = fingerprint_json(f);
   EXPECT_TRUE(again["gpus"][0].contains("board_part_number"));
   EXPECT_TRUE(again["gpus"][0]["board_part_number"].is_null());
   EXPECT_TRUE(again["container"]["image_id"].is_null());
@@ -90,20 +103,20 @@ TEST(StateFile, ARecordWithoutPartNumbersOrImageReadsThemAsNull) {
 TEST(StateFile, APackageWrittenInFullBeforeReadsAsItsCompactForm) {
   // Records written before the compact form: each package's site_packages,
   // empty lists, and no notes of the environment.
-  const nlohmann::json old = nlohmann::json::parse(R"json({
+  const J old = J::parse(R"json({
     "taken_unix_s": 1700000000, "gpus": [], "driver": {}, "kernel_release": null,
     "container": null, "mounts": [], "notes": [],
     "python": [{"site_packages": "/venv", "used_by": ["SGLang (pid 1)"], "packages": [
       {"name": "torch", "version": "2.5.1", "site_packages": "/venv", "modified": [],
        "fully_checked": true, "notes": []}]}]})json");
-  const Fingerprint f = fingerprint_from_json(old);
+  const Fingerprint f = fingerprint_from(old);
   ASSERT_EQ(f.python.size(), 1u);
   EXPECT_TRUE(f.python[0].notes.empty());
   EXPECT_FALSE(f.server_units);  // not recorded then: not known, not none
   ASSERT_EQ(f.python[0].packages.size(), 1u);
   EXPECT_EQ(f.python[0].packages[0].site_packages, "/venv");
-  EXPECT_EQ(fingerprint_from_json(nlohmann::json::parse(fingerprint_to_json(f).dump())), f);
-  const std::string compact = fingerprint_to_json(f)["python"][0]["packages"][0].dump();
+  EXPECT_EQ(fingerprint_from(J::parse(fingerprint_json(f).dump())), f);
+  const std::string compact = fingerprint_json(f)["python"][0]["packages"][0].dump();
   EXPECT_EQ(compact, R"({"name":"torch","version":"2.5.1","fully_checked":true})");
 }
 
@@ -181,7 +194,7 @@ TEST(StateFile, AerTotalsThatAreNotCountsSetTheRecordAside) {
 }
 
 TEST(StateFile, AFingerprintOverItsBoundsSetsTheRecordAside) {
-  nlohmann::ordered_json f = fingerprint_to_json(full_fingerprint(1700000000));
+  J f = fingerprint_json(full_fingerprint(1700000000));
   f["kernel_release"] = std::string(5000, 'x');
   nlohmann::ordered_json doc{{"schema", "gpu-triage/history"},
                              {"version", 2},
@@ -193,7 +206,102 @@ TEST(StateFile, AFingerprintOverItsBoundsSetsTheRecordAside) {
                              {"gpus", nlohmann::ordered_json::array()}};
   Result<GpuHistory> h = history_from_json(doc.dump());
   ASSERT_FALSE(h);
-  EXPECT_NE(h.error().message.find("kernel_release longer than 4096 bytes"), std::string::npos);
+  EXPECT_NE(h.error().message.find("first_fingerprint.kernel_release: longer than 4096 bytes"),
+            std::string::npos)
+      << h.error().message;
+}
+
+/// A record with every part: a boot with its fingerprints and said
+/// changes, a GPU's finding, an AER total.
+J full_record() {
+  GpuHistory h;
+  h.boots = {{"b1",
+              1700000000,
+              1700000600,
+              full_fingerprint(1700000000),
+              full_fingerprint(1700000600),
+              {"change.driver node: the driver changed"}}};
+  h.gpus = {{"GPU-1", {{"gpu.xid.79", {"b1"}}}}};
+  h.aer = {{"0000:15:01.0", "b1", 1700000000, {12, std::nullopt, 1}}};
+  return history_to_json(h);
+}
+
+// The state file's contract, kept now that it is read through the
+// descriptions (model/history.h, model/fingerprint.h): a key every record
+// had is required, a bound or a time out of range makes it corrupt.
+TEST(StateFile, AMissingKeyOrABoundMetMakesTheRecordCorrupt) {
+  const std::vector<std::pair<const char*, std::function<void(J&)>>> cases = {
+      {"boots[0].boot_id: missing", [](J& j) { j["boots"][0].erase("boot_id"); }},
+      {"boots[0].last_seen_unix_s: expected an integer time",
+       [](J& j) { j["boots"][0]["last_seen_unix_s"] = 1.5; }},
+      {"gpus[0].findings: missing", [](J& j) { j["gpus"][0].erase("findings"); }},
+      {"findings[0].boot_ids: missing",
+       [](J& j) { j["gpus"][0]["findings"][0].erase("boot_ids"); }},
+      {"aer[0].read_unix_s: missing", [](J& j) { j["aer"][0].erase("read_unix_s"); }},
+      {"first_fingerprint.driver: missing",
+       [](J& j) { j["boots"][0]["first_fingerprint"].erase("driver"); }},
+      {"first_fingerprint.container: missing",
+       [](J& j) { j["boots"][0]["first_fingerprint"].erase("container"); }},
+      {"container.id: missing",
+       [](J& j) { j["boots"][0]["first_fingerprint"]["container"].erase("id"); }},
+      {"packages[0].fully_checked: missing",
+       [](J& j) {
+         j["boots"][0]["first_fingerprint"]["python"][0]["packages"][0].erase("fully_checked");
+       }},
+      {"server_units[0].user_unit: missing",
+       [](J& j) { j["boots"][0]["first_fingerprint"]["server_units"][0].erase("user_unit"); }},
+      {"first_fingerprint.notes: missing",
+       [](J& j) { j["boots"][0]["first_fingerprint"].erase("notes"); }},
+      {"said_changes: expected an array", [](J& j) { j["boots"][0]["said_changes"] = nullptr; }},
+      {"said_changes: 65 items, over the bound of 64",
+       [](J& j) { j["boots"][0]["said_changes"] = std::vector<std::string>(65, "x"); }},
+      {"boots[0].boot_id: longer than 256 bytes",
+       [](J& j) { j["boots"][0]["boot_id"] = std::string(257, 'b'); }},
+      {"used_by[0]: longer than 4096 bytes",
+       [](J& j) {
+         j["boots"][0]["last_fingerprint"]["python"][0]["used_by"][0] = std::string(4097, 'u');
+       }},
+      {"not a gpu-triage history (schema)", [](J& j) { j["schema"] = "gpu-triage/report"; }},
+  };
+  for (const auto& [why, change] : cases) {
+    J doc = full_record();
+    change(doc);
+    Result<GpuHistory> h = history_from_json(doc.dump());
+    ASSERT_FALSE(h) << why;
+    EXPECT_NE(h.error().message.find(why), std::string::npos) << h.error().message;
+  }
+}
+
+// What records written before a key was kept lack, and an absurd container
+// start (unknown, never a year 1550575222), still read.
+TEST(StateFile, KeysOlderRecordsLackAndAnAbsurdContainerStartStillRead) {
+  J doc = full_record();
+  doc.erase("aer");
+  J& boot = doc["boots"][0];
+  boot.erase("said_changes");
+  boot.erase("first_fingerprint");
+  J& print = boot["last_fingerprint"];
+  print.erase("server_units");
+  print["python"][0].erase("notes");
+  print["gpus"][0].erase("board_part_number");
+  print["container"]["created_unix_s"] = 48930000000000000;
+  Result<GpuHistory> h = history_from_json(doc.dump());
+  ASSERT_TRUE(h) << h.error().message;
+  EXPECT_TRUE(h->aer.empty());
+  ASSERT_EQ(h->boots.size(), 1u);
+  EXPECT_TRUE(h->boots[0].said_changes.empty());
+  EXPECT_FALSE(h->boots[0].first_fingerprint);
+  ASSERT_TRUE(h->boots[0].last_fingerprint);
+  const Fingerprint& f = *h->boots[0].last_fingerprint;
+  EXPECT_FALSE(f.server_units);
+  EXPECT_TRUE(f.python[0].notes.empty());
+  EXPECT_FALSE(f.gpus[0].board_part_number);
+  EXPECT_FALSE(f.container->created_unix_s);
+  // A package of its environment's directory, written without it, reads it.
+  EXPECT_EQ(f.python[0].packages[0].site_packages, f.python[0].site_packages);
+  EXPECT_EQ(f.python[0].packages[2].site_packages, "/src/local");
+  doc["aer"] = nullptr;  // null: none kept
+  EXPECT_TRUE(history_from_json(doc.dump()));
 }
 
 TEST(StateFile, ManyBootsWithFingerprintsStayBounded) {
@@ -301,7 +409,7 @@ TEST(StateFile, ARecordOverItsBoundsIsSetAsideWithANote) {
   ASSERT_TRUE(h);
   EXPECT_TRUE(h->boots.empty());
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("170000 boots, over the bound of 1024"), std::string::npos)
+  EXPECT_NE(warnings[0].find("boots: 170000 items, over the bound of 1024"), std::string::npos)
       << warnings[0];
   EXPECT_EQ(set_aside_files(t.path("/state")), 1u);
 }

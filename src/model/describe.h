@@ -14,6 +14,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstddef>
 #include <type_traits>
 
 namespace gt {
@@ -77,6 +78,42 @@ struct PairKeys {
   const char* first;
   const char* second;
 };
+
+/// How a key of the record across boots (history/) may be missing when
+/// read: the state file's contract is stricter than a report's.
+enum class KeyIs {
+  kRequired,           ///< a record without it is corrupt
+  kMayBeAbsent,        ///< absent (a record written before it was kept): its default
+  kMayBeAbsentOrNull,  ///< the same, and null reads as its default too
+  kOmittedWhenEmpty,   ///< written only when not empty; absent reads as empty
+};
+/// A field read only within `max`: bytes of a text, items of a list (and
+/// `each`, when not 0, bytes of each text in the list); its key as `key`
+/// says. Written plain (kOmittedWhenEmpty: only when not empty).
+struct Within {
+  size_t max;
+  KeyIs key = KeyIs::kRequired;
+  size_t each = 0;
+};
+/// A key that must be present (null only where the field is optional).
+struct Required {};
+/// Unix seconds as a plain integer within 1970..9999: a required key for an
+/// int64_t (another time is an error), null or absent for an optional one
+/// (another time reads as unknown: an absurd container start is no year
+/// 1550575222).
+struct PlausibleTime {};
+/// A list of objects whose `key`, where it equals `parent` (the value of
+/// the object holding the list), is left out of each (a fingerprint's
+/// hundreds of packages and their environment's site-packages), and read
+/// back as `parent` where absent; the list read within `within`.
+template <typename S>
+struct SharedKey {
+  const char* key;
+  S& parent;
+  Within within;
+};
+template <typename S>
+SharedKey(const char*, S&, Within) -> SharedKey<S>;
 
 /// A GPU performance state 0..15 written as "P0".."P15".
 struct AsPstate {};

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "model/describe.h"
+
 namespace gt {
 
 struct NodeSnapshot;
@@ -138,5 +140,94 @@ Fingerprint fingerprint_of(const NodeSnapshot& s, int64_t taken_unix_s);
 
 /// The package of `name` in any environment, or nullptr.
 const PackagePrint* find_package(const Fingerprint& f, const std::string& name);
+
+/// Bounds of a fingerprint as read (a node has a few GPUs, mounts and
+/// environments; an environment some hundred packages).
+inline constexpr size_t kMaxPrintItems = 4096;
+inline constexpr size_t kMaxPrintTextBytes = 4096;
+/// How a fingerprint's texts and lists are read (model/describe.h Within).
+inline constexpr Within kPrintText{kMaxPrintTextBytes};
+inline constexpr Within kPrintOptText{kMaxPrintTextBytes, KeyIs::kMayBeAbsent};
+inline constexpr Within kPrintList{kMaxPrintItems};
+inline constexpr Within kPrintTexts{kMaxPrintItems, KeyIs::kRequired, kMaxPrintTextBytes};
+
+// Each type's fields once, in the order the record and the report write
+// them (model/describe.h): a key that older records lack may be absent,
+// any other missing key makes the record corrupt.
+void describe(SelfOf<GpuPrint> auto& g, auto& v) {
+  v("uuid", g.uuid, kPrintOptText);
+  v("serial", g.serial, kPrintOptText);
+  v("vbios_version", g.vbios_version, kPrintOptText);
+  v("pci_bus_id", g.pci_bus_id, kPrintOptText);
+  v("pcie_max_gen", g.pcie_max_gen);
+  v("pcie_max_width", g.pcie_max_width);
+  v("board_part_number", g.board_part_number, kPrintOptText);
+}
+
+void describe(SelfOf<DriverPrint> auto& d, auto& v) {
+  v("kernel_module_version", d.kernel_module_version, kPrintOptText);
+  v("nvml_driver_version", d.nvml_driver_version, kPrintOptText);
+  v("nvml_library_file", d.nvml_library_file, kPrintOptText);
+  v("libcuda_version", d.libcuda_version, kPrintOptText);
+  v("libcuda_file", d.libcuda_file, kPrintOptText);
+}
+
+void describe(SelfOf<ContainerPrint> auto& c, auto& v) {
+  v("id", c.id, kPrintText);
+  v("created_unix_s", c.created_unix_s, PlausibleTime{});
+  v("id_from", c.id_from, kPrintOptText);
+  v("image", c.image, kPrintOptText);
+  v("image_id", c.image_id, kPrintOptText);
+}
+
+void describe(SelfOf<MountPrint> auto& m, auto& v) {
+  v("path", m.path, kPrintText);
+  v("source", m.source, kPrintOptText);
+  v("device", m.device, kPrintOptText);
+  v("fs_type", m.fs_type, kPrintOptText);
+  v("expected", m.expected, kPrintOptText);
+}
+
+void describe(SelfOf<ModifiedFile> auto& m, auto& v) {
+  v("path", m.path, kPrintText);
+  v("size_bytes", m.size_bytes);
+}
+
+/// site_packages: left out where it is the environment's (PythonEnvPrint).
+void describe(SelfOf<PackagePrint> auto& p, auto& v) {
+  v("name", p.name, kPrintText);
+  v("version", p.version, kPrintText);
+  v("site_packages", p.site_packages, kPrintText);
+  v("modified", p.modified, Within{kMaxPrintItems, KeyIs::kOmittedWhenEmpty});
+  v("fully_checked", p.fully_checked, Required{});
+  v("notes", p.notes, Within{kMaxPrintItems, KeyIs::kOmittedWhenEmpty, kMaxPrintTextBytes});
+}
+
+void describe(SelfOf<PythonEnvPrint> auto& e, auto& v) {
+  v("site_packages", e.site_packages, kPrintText);
+  v("used_by", e.used_by, kPrintTexts);
+  v("packages", e.packages, SharedKey{"site_packages", e.site_packages, kPrintList});
+  v("notes", e.notes, Within{kMaxPrintItems, KeyIs::kMayBeAbsent, kMaxPrintTextBytes});
+}
+
+void describe(SelfOf<UnitPrint> auto& u, auto& v) {
+  v("unit", u.unit, kPrintText);
+  v("server", u.server, kPrintText);
+  v("restart_policy", u.restart_policy, kPrintOptText);
+  v("auto_started", u.auto_started, Required{});
+  v("user_unit", u.user_unit, Required{});
+}
+
+void describe(SelfOf<Fingerprint> auto& f, auto& v) {
+  v("taken_unix_s", f.taken_unix_s, PlausibleTime{});
+  v("gpus", f.gpus, kPrintList);
+  v("driver", f.driver, Required{});
+  v("kernel_release", f.kernel_release, kPrintOptText);
+  v("container", f.container, Required{});  // null: not read
+  v("mounts", f.mounts, kPrintList);
+  v("python", f.python, kPrintList);
+  v("server_units", f.server_units, Within{kMaxPrintItems, KeyIs::kMayBeAbsent});
+  v("notes", f.notes, kPrintTexts);
+}
 
 }  // namespace gt

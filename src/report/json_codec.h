@@ -24,9 +24,6 @@ using J = nlohmann::ordered_json;
 
 template <typename T>
 J write(const T& v);
-/// The record across boots as the state file writes it (history/), with
-/// this run's fingerprint; null when not read (json_report.cc).
-J history_json(const std::optional<GpuHistory>& h, const std::optional<Fingerprint>& fp);
 
 /// The writer of a description: each field as a key of `out`.
 class Writer {
@@ -112,10 +109,28 @@ class Writer {
   }
   /// A tag that changes only how the field is read: written plain.
   template <typename F, typename Tag>
-  requires(std::is_same_v<Tag, WrittenOnly> ||
-           std::is_same_v<Tag, NullAsDefault>) void put(const char* key, const F& f,
+  requires(std::is_same_v<Tag, WrittenOnly> || std::is_same_v<Tag, NullAsDefault> ||
+           std::is_same_v<Tag, Required> ||
+           std::is_same_v<Tag, PlausibleTime>) void put(const char* key, const F& f,
                                                         const Tag&) const {
     out_[key] = write(f);
+  }
+  template <typename F>
+  void put(const char* key, const F& f, const Within& w) const {
+    if constexpr (requires { f.empty(); })
+      if (w.key == KeyIs::kOmittedWhenEmpty && f.empty()) return;
+    out_[key] = write(f);
+  }
+  template <typename T, typename S>
+  void put(const char* key, const std::vector<T>& f, const SharedKey<S>& tag) const {
+    const J parent = write(tag.parent);
+    J a = J::array();
+    for (const T& e : f) {
+      J each = write(e);
+      if (each.contains(tag.key) && each.at(tag.key) == parent) each.erase(tag.key);
+      a.push_back(std::move(each));
+    }
+    out_[key] = std::move(a);
   }
   template <typename N>
   void put(const char* key, const std::optional<NvmlInitError>& f, InitErrorWord<N> tag) const {
@@ -127,9 +142,17 @@ class Writer {
     if (tag.origin != Origin::kNvml) n["loaded"] = n["initialized"] = nullptr;
     out_[key] = std::move(n);
   }
+  /// The record as read before judging (this run not yet in it), then
+  /// this run's fingerprint; null when not read.
   template <typename F>
   void put(const char* key, const std::optional<GpuHistory>& f, WithFingerprint<F> tag) const {
-    out_[key] = history_json(f, tag.fingerprint);
+    if (!f) {
+      out_[key] = nullptr;
+      return;
+    }
+    J h = write(*f);
+    h["fingerprint"] = write(tag.fingerprint);
+    out_[key] = std::move(h);
   }
   template <typename F>
   void put(const char* key, const F& f, NullWhenDefault) const {

@@ -192,6 +192,20 @@ TEST(JsonDocs, EveryDescribedTypeIsOneListOfTheDocument) {
   GT_EXPECT_DOCUMENTED(GpuState);
   GT_EXPECT_DOCUMENTED(NvmlStatus);
   GT_EXPECT_DOCUMENTED(FabricManagerSigns);
+  GT_EXPECT_DOCUMENTED(GpuPrint);
+  GT_EXPECT_DOCUMENTED(DriverPrint);
+  GT_EXPECT_DOCUMENTED(ContainerPrint);
+  GT_EXPECT_DOCUMENTED(MountPrint);
+  GT_EXPECT_DOCUMENTED(ModifiedFile);
+  GT_EXPECT_DOCUMENTED(PackagePrint);
+  GT_EXPECT_DOCUMENTED(PythonEnvPrint);
+  GT_EXPECT_DOCUMENTED(UnitPrint);
+  GT_EXPECT_DOCUMENTED(Fingerprint);
+  GT_EXPECT_DOCUMENTED(HistoryBoot);
+  GT_EXPECT_DOCUMENTED(FindingBoots);
+  GT_EXPECT_DOCUMENTED(GpuRecord);
+  GT_EXPECT_DOCUMENTED(AerRecord);
+  GT_EXPECT_DOCUMENTED(GpuHistory, Keys{}, Keys{"fingerprint"});
 }
 
 // The report's top level: its own keys, then the snapshot's (whose schema

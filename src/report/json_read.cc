@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "util/json_text.h"
+#include "util/numeric.h"
 #include "util/time_format.h"
 
 namespace gt::json_read {
@@ -137,6 +139,42 @@ void read_time(const J& j, const std::string& path, std::optional<int64_t>& out)
   if (!t || format_utc(*t) != s)
     fail(path, "expected a time as \"2026-11-29T16:15:27Z\", got \"" + s.substr(0, 40) + "\"");
   out = t;
+}
+
+void check_within(const J& j, const std::string& path, const Within& w) {
+  if (j.is_string() && j.get_ref<const std::string&>().size() > w.max)
+    fail(path, "longer than " + std::to_string(w.max) + " bytes");
+  if (!j.is_array()) return;
+  if (j.size() > w.max)
+    fail(path, std::to_string(j.size()) + " items, over the bound of " + std::to_string(w.max));
+  if (w.each == 0) return;
+  for (size_t i = 0; i < j.size(); ++i)
+    check_within(j.at(i), path + "[" + std::to_string(i) + "]", Within{w.each});
+}
+
+namespace {
+
+/// An integer second, or nullopt when it is outside 1970..9999; a value
+/// that is no integer (a float: 1e300 read as int64 is undefined) fails.
+std::optional<int64_t> unix_s_of(const J& j, const std::string& path) {
+  if (j.is_number_float() && integral_beyond_64_bits(j.get<double>()))
+    fail(path, "out of range (1970..9999)");  // 1e300: whole, not fractional
+  if (!j.is_number_integer()) wrong_type(path, "an integer time", j);
+  if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(kMaxUnixS))
+    return std::nullopt;
+  return plausible_unix_s(j.get<int64_t>());
+}
+
+}  // namespace
+
+void read_unix_s(const J& j, const std::string& path, int64_t& out) {
+  const std::optional<int64_t> t = unix_s_of(j, path);
+  if (!t) fail(path, json_text(j) + " is out of range (1970..9999)");
+  out = *t;
+}
+
+void read_unix_s(const J& j, const std::string& path, std::optional<int64_t>& out) {
+  out = j.is_null() ? std::nullopt : unix_s_of(j, path);
 }
 
 void read_or_empty(const J& j, const std::string& path, std::string& out) {

@@ -100,10 +100,14 @@ void read_time(const J& j, const std::string& path, std::optional<int64_t>& out)
 void read(const J& j, const std::string& path, CpuList& out);
 /// A string, or null for "" (the renderers write an empty text as null).
 void read_or_empty(const J& j, const std::string& path, std::string& out);
-/// The record across boots (history/state_file.h's format, json_report_read.cc).
-GpuHistory history_of(const J& j, const std::string& path);
-/// The fingerprint under `key`, or null.
-std::optional<Fingerprint> fingerprint_at(const Obj& o, const char* key);
+/// Fails unless `j` is within `w` (model/describe.h): a list of at most
+/// w.max items (each text of it at most w.each bytes), a text of at most
+/// w.max bytes.
+void check_within(const J& j, const std::string& path, const Within& w);
+/// Unix seconds within 1970..9999 (PlausibleTime): another is an error.
+void read_unix_s(const J& j, const std::string& path, int64_t& out);
+/// The same, or null; another time reads as unknown.
+void read_unix_s(const J& j, const std::string& path, std::optional<int64_t>& out);
 /// "P0".."P15" -> 0..15 (any "P" and the number the writer writes).
 void read_pstate(const J& j, const std::string& path, std::optional<uint32_t>& out);
 /// Hex masks ("0x..." each), never null in the array.
@@ -274,6 +278,29 @@ template <typename P>
 inline constexpr bool kReadsPlain<MigProcessPids<P>> = true;
 template <typename O>
 inline constexpr bool kReadsPlain<NvmlOf<O>> = true;
+template <>
+inline constexpr bool kReadsPlain<Required> = true;
+
+/// Whether the description's key must be present (model/describe.h: the
+/// record across boots' stricter contract); any other absent key keeps the
+/// field's default.
+template <typename F, typename Tag>
+constexpr bool required(const F&, const Tag&) {
+  return false;
+}
+template <typename F>
+constexpr bool required(const F&, const Within& w) {
+  return w.key == KeyIs::kRequired;
+}
+template <typename F>
+constexpr bool required(const F&, const Required&) {
+  return true;
+}
+inline bool required(const int64_t&, const PlausibleTime&) { return true; }
+template <typename F, typename S>
+constexpr bool required(const F&, const SharedKey<S>& k) {
+  return k.within.key == KeyIs::kRequired;
+}
 
 /// The reader of a description: each field read when its key is present,
 /// in the form its tag names (model/describe.h).
@@ -286,7 +313,10 @@ class Reader {
   }
   template <typename F, typename Tag>
   void operator()(const char* key, F& field, const Tag& tag) const {
-    if (const J* v = o_.find(key)) take(*v, o_.at(key), field, tag);
+    if (const J* v = o_.find(key))
+      take(*v, o_.at(key), field, tag);
+    else if (required(field, tag))
+      fail(o_.at(key), "missing");
   }
   template <typename G>
   void group(const char* key, G&& describe_group) const {
@@ -372,9 +402,38 @@ class Reader {
   template <typename F>
   static void take(const J& j, const std::string& p, std::optional<GpuHistory>& f,
                    WithFingerprint<F> tag) {
-    if (j.is_null()) return;
-    f = history_of(j, p);
-    tag.fingerprint = fingerprint_at(Obj(j, p), "fingerprint");
+    read(j, p, f);
+    if (f) Obj(j, p).get("fingerprint", tag.fingerprint);
+  }
+  template <typename F>
+  static void take(const J& j, const std::string& p, F& f, const Within& w) {
+    if (j.is_null() && w.key == KeyIs::kMayBeAbsentOrNull) {
+      f = F{};
+      return;
+    }
+    check_within(j, p, w);
+    read(j, p, f);
+  }
+  template <typename F>
+  static void take(const J& j, const std::string& p, F& f, PlausibleTime) {
+    read_unix_s(j, p, f);
+  }
+  /// Each object without the key takes the parent's value.
+  template <typename T, typename S>
+  static void take(const J& j, const std::string& p, std::vector<T>& f, const SharedKey<S>& k) {
+    check_within(j, p, k.within);
+    if (!j.is_array()) wrong_type(p, "an array", j);
+    f.clear();
+    f.reserve(j.size());
+    for (size_t i = 0; i < j.size(); ++i) {
+      const J& e = j.at(i);
+      J whole;
+      if (e.is_object() && !e.contains(k.key)) {
+        whole = e;
+        whole[k.key] = k.parent;
+      }
+      read(whole.is_null() ? e : whole, p + "[" + std::to_string(i) + "]", f.emplace_back());
+    }
   }
   template <typename V>
   static void take(const J& j, const std::string& p, std::vector<std::pair<std::string, V>>& f,

@@ -2,7 +2,6 @@
 
 #include <ctime>
 
-#include "history/state_file.h"
 #include "report/json_codec.h"
 #include "report/json_util.h"
 #include "util/json_text.h"
@@ -13,25 +12,8 @@ namespace {
 
 using J = nlohmann::ordered_json;
 using json_codec::write;
-using json_util::opt;
 
 }  // namespace
-
-/// The record as read before judging (this run not yet in it), and this
-/// run's fingerprint.
-J json_codec::history_json(const std::optional<GpuHistory>& h,
-                           const std::optional<Fingerprint>& fp) {
-  if (!h) return nullptr;
-  J j = history_to_json(*h);
-  return J{{"file", h->file},
-           {"boot_id", opt(h->boot_id)},
-           {"previous_boot_id", opt(h->previous_boot_id)},
-           {"previous_boot_first_unix_s", opt(h->previous_boot_first_unix_s)},
-           {"boots", j["boots"]},
-           {"gpus", j["gpus"]},
-           {"aer", j["aer"]},
-           {"fingerprint", fp ? fingerprint_to_json(*fp) : J()}};
-}
 
 nlohmann::ordered_json snapshot_to_json(const NodeSnapshot& snap) { return write(snap); }
 

@@ -7,7 +7,6 @@
 // a MIG device's process_pids) are not read back.
 #include "report/json_report_read.h"
 
-#include "history/state_file.h"
 #include "report/json_codec.h"
 #include "report/json_read.h"
 #include "report/json_report.h"
@@ -79,67 +78,6 @@ void note_overruled_verdict(const Obj& o, Report& r) {
 }
 
 }  // namespace
-
-namespace json_read {
-
-/// The fingerprint under `key` (history/state_file.h's format), or null.
-std::optional<Fingerprint> fingerprint_at(const Obj& o, const char* key) {
-  const J* f = o.find(key);
-  if (!f || f->is_null()) return std::nullopt;
-  try {
-    return fingerprint_from_json(nlohmann::json(*f));
-  } catch (const std::exception& e) {
-    fail(o.at(key), e.what());
-  }
-}
-
-GpuHistory history_of(const J& j, const std::string& path) {
-  Obj o(j, path);
-  GpuHistory h;
-  o.get("file", h.file);
-  o.get("boot_id", h.boot_id);
-  o.get("previous_boot_id", h.previous_boot_id);
-  o.get("previous_boot_first_unix_s", h.previous_boot_first_unix_s);
-  if (const J* b = o.find("boots"))
-    read_each(*b, o.at("boots"), h.boots, [](const J& x, const std::string& at) {
-      Obj bo(x, at);
-      HistoryBoot boot;
-      bo.get("boot_id", boot.boot_id);
-      bo.get("first_seen_unix_s", boot.first_seen_unix_s);
-      bo.get("last_seen_unix_s", boot.last_seen_unix_s);
-      boot.first_fingerprint = fingerprint_at(bo, "first_fingerprint");
-      boot.last_fingerprint = fingerprint_at(bo, "last_fingerprint");
-      return boot;
-    });
-  if (const J* a = o.find("aer"); a && !a->is_null())
-    read_each(*a, o.at("aer"), h.aer, [](const J& x, const std::string& at) {
-      Obj ao(x, at);
-      AerRecord r;
-      ao.get("bus_id", r.bus_id);
-      ao.get("boot_id", r.boot_id);
-      ao.get("read_unix_s", r.read_unix_s);
-      read(x, at, r.totals);  // its totals sit beside its other keys
-      return r;
-    });
-  if (const J* g = o.find("gpus"))
-    read_each(*g, o.at("gpus"), h.gpus, [](const J& x, const std::string& at) {
-      Obj go(x, at);
-      GpuRecord r;
-      go.get("uuid", r.uuid);
-      if (const J* f = go.find("findings"))
-        read_each(*f, go.at("findings"), r.findings, [](const J& y, const std::string& at2) {
-          Obj fo(y, at2);
-          FindingBoots fb;
-          fo.get("id", fb.finding_id);
-          fo.get("boot_ids", fb.boot_ids);
-          return fb;
-        });
-      return r;
-    });
-  return h;
-}
-
-}  // namespace json_read
 
 Result<Report> report_from_json(const nlohmann::ordered_json& j) {
   try {

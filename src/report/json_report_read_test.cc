@@ -234,6 +234,8 @@ void fill_node(NodeSnapshot& s) {
   h.file = "/var/lib/gpu-triage/history.json";
   h.boot_id = "b-now";
   h.boots = {{"b-before", 1764000000, 1764380000}};
+  // Read back too (the hand-written reader of the record dropped them).
+  h.boots[0].said_changes = {"change.driver node: the driver changed"};
   h.gpus = {{"GPU-5b7d", {{"gpu.xid.79", {"b-before"}}}}};
   h.aer = {{"0000:15:01.0", "b-before", 1764380000, {3, std::nullopt, 1}}};
   Fingerprint& fp = s.fingerprint.emplace();
