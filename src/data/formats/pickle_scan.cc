@@ -48,9 +48,34 @@ bool is_pickle_opcode(uint8_t op) {
   return (op >= 0x80 && op <= 0x98) || kText.find(char(op)) != std::string_view::npos;
 }
 
+// The walker's stack, memo and tuple items, kept by each thread from one
+// pickle to the next (a data.pkl of 400 bytes cost a dozen allocations for
+// them); what a big pickle grew past kKeptValues is given back after it.
+struct Scratch {
+  std::vector<Value> stack, memo, items;
+};
+constexpr size_t kKeptValues = 4096;
+
 class Walker {
  public:
-  Walker(std::string_view p, size_t pos) : p_(p), pos_(pos) { stack_.reserve(64); }
+  Walker(std::string_view p, size_t pos, PickleStrings strings, Scratch& scratch)
+      : p_(p),
+        pos_(pos),
+        keep_strings_(strings == PickleStrings::kKeep),
+        stack_(scratch.stack),
+        memo_(scratch.memo),
+        items_(scratch.items) {
+    stack_.clear();
+    memo_.clear();
+    items_.clear();
+    stack_.reserve(64);
+  }
+  ~Walker() {
+    for (std::vector<Value>* v : {&stack_, &memo_, &items_})
+      if (v->capacity() > kKeptValues) std::vector<Value>().swap(*v);
+  }
+  Walker(const Walker&) = delete;
+  Walker& operator=(const Walker&) = delete;
   PickleScan run(size_t* end_offset);
 
  private:
@@ -110,13 +135,17 @@ class Walker {
   bool memo_put(uint64_t n);
   bool stop_unsupported(size_t at, uint8_t op, const std::string& why);
   void persid(const Value& v);
-  bool step(uint8_t op);  // false: stop walking (STOP, error or unsupported)
+  // false: stop walking (STOP, error or unsupported). Flattened: the stack
+  // operations it calls per opcode are inlined in every build, -O1 too
+  // (they were most of a small data.pkl's walk).
+  [[gnu::flatten]] bool step(uint8_t op);
 
   std::string_view p_;
   size_t pos_;
-  std::vector<Value> stack_;
-  std::vector<Value> memo_;   // BINPUT indices are small and dense
-  std::vector<Value> items_;  // tuple items; each pushed value lands here at most once per tuple
+  bool keep_strings_;
+  std::vector<Value>& stack_;
+  std::vector<Value>& memo_;   // BINPUT indices are small and dense
+  std::vector<Value>& items_;  // tuple items; each pushed value lands here at most once per tuple
   PickleScan out_;
 };
 
@@ -230,7 +259,8 @@ bool Walker::step(uint8_t op) {
       if (!arg(w, n) || !need(n)) return fail("string runs past the end");
       v.kind = (op == 'B' || op == 'C' || op == 0x8e || op == 0x96) ? Value::kOther : Value::kStr;
       if (v.kind == Value::kStr) v.s = p_.substr(pos_, n);
-      if (v.kind == Value::kStr && out_.strings.size() < kMaxStack) out_.strings.emplace_back(v.s);
+      if (v.kind == Value::kStr && keep_strings_ && out_.strings.size() < kMaxStack)
+        out_.strings.emplace_back(v.s);
       pos_ += n;
       push(v);
       return true;
@@ -378,8 +408,10 @@ std::optional<uint32_t> torch_dtype_itemsize(std::string_view d) {
   return std::nullopt;
 }
 
-PickleScan scan_pickle(std::string_view pickle, size_t start, size_t* end_offset) {
-  return Walker(pickle, start).run(end_offset);
+PickleScan scan_pickle(std::string_view pickle, size_t start, size_t* end_offset,
+                       PickleStrings strings) {
+  thread_local Scratch scratch;
+  return Walker(pickle, start, strings, scratch).run(end_offset);
 }
 
 }  // namespace gt
