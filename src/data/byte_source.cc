@@ -19,7 +19,7 @@ namespace {
 // kSpareBytes, lent to the next one's prefetch: a scan's small file then
 // costs no allocation.
 constexpr size_t kSpareBytes = 256 << 10;
-thread_local ReadBytes t_spare;
+thread_local std::vector<uint8_t> t_spare;
 
 // How many of `len` bytes at `offset` lie within a source of `size` bytes.
 size_t available(uint64_t offset, size_t len, uint64_t size) {
@@ -71,10 +71,9 @@ bool FileSource::changed_since_open() const {
 
 FileSource::~FileSource() {
   ::close(fd_);
-  if (head_.capacity() > t_spare.capacity() && head_.capacity() <= kSpareBytes) {
-    head_.clear();
-    t_spare.swap(head_);
-  }
+  // Its size kept too: the next file's resize then zero-fills only bytes
+  // past it, which its read overwrites anyway.
+  if (head_.capacity() > t_spare.capacity() && head_.capacity() <= kSpareBytes) t_spare.swap(head_);
 }
 
 Status FileSource::prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes) {

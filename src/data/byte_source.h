@@ -9,7 +9,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "data/problem.h"
@@ -47,25 +46,6 @@ class MemorySource : public ByteSource {
  private:
   std::string bytes_;
 };
-
-/// An allocator whose resize leaves new bytes unset: for a buffer a read
-/// fills at once (zero-filling a small file's bytes first cost as much as
-/// its check's parsing).
-template <typename T>
-struct UninitAllocator : std::allocator<T> {
-  UninitAllocator() = default;
-  template <typename U>
-  UninitAllocator(const UninitAllocator<U>&) noexcept {}
-  template <typename U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-using ReadBytes = std::vector<uint8_t, UninitAllocator<uint8_t>>;
 
 /// What a stat of a regular file said: its size and mtime.
 struct FileStat {
@@ -127,7 +107,7 @@ class FileSource : public ByteSource {
   bool size_moved_ = false;
   // [0, head_.size()) and [size_ - tail_.size(), size_). head_'s storage
   // passes to the thread's next FileSource (a scan's next file).
-  ReadBytes head_, tail_;
+  std::vector<uint8_t> head_, tail_;
 };
 
 /// Overflow-safe arithmetic for sizes and offsets taken from file headers.

@@ -133,7 +133,10 @@ class Walker {
     return true;
   }
   bool memo_put(uint64_t n);
-  bool stop_unsupported(size_t at, uint8_t op, const std::string& why);
+  // The ways a walk stops early, out of step()'s way (cold, never inlined).
+  [[gnu::cold, gnu::noinline]] bool stop_unsupported(size_t at, uint8_t op, const std::string& why);
+  [[gnu::cold, gnu::noinline]] bool stop_cut(const char* what);  // the bytes end in an opcode
+  [[gnu::cold, gnu::noinline]] bool stop_invalid(uint8_t op);
   void persid(const Value& v);
   // false: stop walking (STOP, error or unsupported). Flattened: the stack
   // operations it calls per opcode are inlined in every build, -O1 too
@@ -185,12 +188,22 @@ bool Walker::stop_unsupported(size_t at, uint8_t op, const std::string& why) {
   return false;
 }
 
+bool Walker::stop_cut(const char* what) {
+  out_.cut = true;
+  out_.error = "pickle byte " + std::to_string(pos_) + ": " + what;
+  return false;
+}
+
+bool Walker::stop_invalid(uint8_t op) {
+  char b[4];
+  std::snprintf(b, sizeof b, "%02x", op);
+  out_.error = "pickle byte " + std::to_string(pos_ - 1) + ": 0x" + b +
+               " is not a pickle opcode (Python: invalid load key)";
+  return false;
+}
+
 bool Walker::step(uint8_t op) {
-  auto fail = [&](const std::string& what) {  // the bytes end inside this opcode
-    out_.cut = true;
-    out_.error = "pickle byte " + std::to_string(pos_) + ": " + what;
-    return false;
-  };
+  auto fail = [&](const char* what) { return stop_cut(what); };
   auto arg = [&](size_t n, uint64_t& v) {
     if (!need(n)) return false;
     v = take_le(n);
@@ -366,12 +379,7 @@ bool Walker::step(uint8_t op) {
       return true;
     default:
       if (is_pickle_opcode(op)) return stop_unsupported(pos_ - 1, op, "not modelled");
-      out_.error = "pickle byte " + std::to_string(pos_ - 1) + ": 0x" + [&] {
-        char b[4];
-        std::snprintf(b, sizeof b, "%02x", op);
-        return std::string(b);
-      }() + " is not a pickle opcode (Python: invalid load key)";
-      return false;
+      return stop_invalid(op);
   }
 }
 
@@ -396,7 +404,7 @@ PickleScan Walker::run(size_t* end_offset) {
 }  // namespace
 
 std::optional<uint32_t> torch_dtype_itemsize(std::string_view d) {
-  static const std::pair<const char*, uint32_t> kSizes[] = {
+  static constexpr std::pair<std::string_view, uint32_t> kSizes[] = {
       {"Float", 4},         {"Double", 8},      {"Half", 2},         {"BFloat16", 2},
       {"Long", 8},          {"Int", 4},         {"Short", 2},        {"Char", 1},
       {"Byte", 1},          {"Bool", 1},        {"ComplexFloat", 8}, {"ComplexDouble", 16},
