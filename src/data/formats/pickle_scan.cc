@@ -76,7 +76,10 @@ class Walker {
   }
   Walker(const Walker&) = delete;
   Walker& operator=(const Walker&) = delete;
-  PickleScan run(size_t* end_offset);
+  // Flattened: step() and the stack operations it calls per opcode are
+  // inlined into the loop in every build, -O1 too (a call per opcode and
+  // per push was most of a small data.pkl's walk).
+  [[gnu::flatten]] PickleScan run(size_t* end_offset);
 
  private:
   bool need(size_t n) { return p_.size() - pos_ >= n; }
@@ -138,10 +141,7 @@ class Walker {
   [[gnu::cold, gnu::noinline]] bool stop_cut(const char* what);  // the bytes end in an opcode
   [[gnu::cold, gnu::noinline]] bool stop_invalid(uint8_t op);
   void persid(const Value& v);
-  // false: stop walking (STOP, error or unsupported). Flattened: the stack
-  // operations it calls per opcode are inlined in every build, -O1 too
-  // (they were most of a small data.pkl's walk).
-  [[gnu::flatten]] bool step(uint8_t op);
+  bool step(uint8_t op);  // false: stop walking (STOP, error or unsupported)
 
   std::string_view p_;
   size_t pos_;
