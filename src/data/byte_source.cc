@@ -15,6 +15,12 @@ namespace gt {
 
 namespace {
 
+// The head storage of the last FileSource closed on this thread, up to
+// kSpareBytes, lent to the next one's prefetch: a scan's small file then
+// costs no allocation.
+constexpr size_t kSpareBytes = 256 << 10;
+thread_local std::vector<uint8_t> t_spare;
+
 // How many of `len` bytes at `offset` lie within a source of `size` bytes.
 size_t available(uint64_t offset, size_t len, uint64_t size) {
   return offset >= size ? 0 : static_cast<size_t>(std::min<uint64_t>(len, size - offset));
@@ -26,6 +32,12 @@ Result<size_t> MemorySource::read_at(uint64_t offset, uint8_t* out, size_t len) 
   size_t n = available(offset, len, bytes_.size());
   if (n > 0) std::memcpy(out, bytes_.data() + offset, n);
   return n;
+}
+
+const uint8_t* MemorySource::held(uint64_t offset, size_t len) const {
+  return len > 0 && range_within(offset, len, bytes_.size())
+             ? reinterpret_cast<const uint8_t*>(bytes_.data()) + offset
+             : nullptr;
 }
 
 Result<std::unique_ptr<FileSource>> FileSource::open(const std::string& path) {
@@ -57,13 +69,19 @@ bool FileSource::changed_since_open() const {
          static_cast<uint32_t>(st.st_mtim.tv_nsec) != mtime_nsec_;
 }
 
-FileSource::~FileSource() { ::close(fd_); }
+FileSource::~FileSource() {
+  ::close(fd_);
+  // Its size kept too: the next file's resize then zero-fills only bytes
+  // past it, which its read overwrites anyway.
+  if (head_.capacity() > t_spare.capacity() && head_.capacity() <= kSpareBytes) t_spare.swap(head_);
+}
 
 Status FileSource::prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes) {
   const bool small = size_ <= small_bytes;
+  if (head_.capacity() == 0) head_.swap(t_spare);
   // A small file whole, and one byte more: it was no longer than its stat.
   head_.resize(small ? size_ + 1 : std::min<uint64_t>(size_, head_bytes));
-  Result<size_t> n = pread_all(0, head_.data(), head_.size());
+  Result<size_t> n = pread_all(0, head_.data(), head_.size(), size_);
   if (!n) return n.error();
   if (small) {
     size_moved_ = *n != size_;
@@ -72,7 +90,7 @@ Status FileSource::prefetch(size_t small_bytes, size_t head_bytes, size_t tail_b
   }
   head_.resize(*n);
   tail_.resize(std::min<uint64_t>(size_ - head_.size(), tail_bytes) + 1);
-  n = pread_all(size_ - (tail_.size() - 1), tail_.data(), tail_.size());
+  n = pread_all(size_ - (tail_.size() - 1), tail_.data(), tail_.size(), size_);
   if (!n) return n.error();
   size_moved_ = *n != tail_.size() - 1;
   if (*n >= tail_.size() - 1)
@@ -87,19 +105,22 @@ Result<size_t> FileSource::read_at(uint64_t offset, uint8_t* out, size_t len) co
   // can overflow, whatever offset a damaged header gave.
   size_t n = available(offset, len, size_);
   if (n == 0) return size_t{0};
-  if (range_within(offset, n, head_.size())) {
-    std::memcpy(out, head_.data() + offset, n);
-    return n;
-  }
-  uint64_t tail_begin = size_ - tail_.size();
-  if (!tail_.empty() && offset >= tail_begin) {
-    std::memcpy(out, tail_.data() + (offset - tail_begin), n);
+  if (const uint8_t* p = held(offset, n)) {
+    std::memcpy(out, p, n);
     return n;
   }
   return pread_all(offset, out, n);
 }
 
-Result<size_t> FileSource::pread_all(uint64_t offset, uint8_t* out, size_t len) const {
+const uint8_t* FileSource::held(uint64_t offset, size_t len) const {
+  if (len == 0 || !range_within(offset, len, size_)) return nullptr;
+  if (range_within(offset, len, head_.size())) return head_.data() + offset;
+  const uint64_t tail_begin = size_ - tail_.size();
+  return !tail_.empty() && offset >= tail_begin ? tail_.data() + (offset - tail_begin) : nullptr;
+}
+
+Result<size_t> FileSource::pread_all(uint64_t offset, uint8_t* out, size_t len,
+                                     uint64_t end) const {
   size_t done = 0;
   while (done < len) {
     ssize_t n = ::pread(fd_, out + done, len - done, static_cast<off_t>(offset + done));
@@ -107,6 +128,7 @@ Result<size_t> FileSource::pread_all(uint64_t offset, uint8_t* out, size_t len) 
     if (n < 0) return errno_error(errno, "read at byte " + std::to_string(offset + done));
     if (n == 0) break;
     done += static_cast<size_t>(n);
+    if (done < len && offset + done >= end) break;  // short at the stat's end: the end
   }
   return done;
 }
@@ -135,6 +157,25 @@ std::optional<std::vector<uint8_t>> read_or_note(const ByteSource& src, uint64_t
   buf.resize(*n);
   check.bytes_read += *n;
   return buf;
+}
+
+std::optional<std::span<const uint8_t>> view_or_note(const ByteSource& src, uint64_t offset,
+                                                     size_t len, std::vector<uint8_t>& scratch,
+                                                     FileCheck& check) {
+  const size_t n = available(offset, len, src.size());
+  if (n == 0) return std::span<const uint8_t>();
+  if (const uint8_t* p = src.held(offset, n)) {
+    check.bytes_read += n;
+    return std::span<const uint8_t>(p, n);
+  }
+  scratch.resize(n);
+  Result<size_t> got = src.read_at(offset, scratch.data(), n);
+  if (!got) {
+    check.io_error = got.error().message;
+    return std::nullopt;
+  }
+  check.bytes_read += *got;
+  return std::span<const uint8_t>(scratch.data(), *got);
 }
 
 bool all_zero(const uint8_t* p, size_t len) {

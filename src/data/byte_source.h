@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,14 @@ class ByteSource {
   /// read (short only at the end; 0 at or past it, for any offset and len,
   /// and `out` is not touched when len is 0), or an I/O error.
   virtual Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const = 0;
+  /// The bytes [offset, offset + len) when the source already holds them in
+  /// memory (len > 0, the range within the source), else nullptr: what
+  /// view_or_note() lends without a copy.
+  virtual const uint8_t* held(uint64_t offset, size_t len) const {
+    (void)offset;
+    (void)len;
+    return nullptr;
+  }
 };
 
 /// Bytes held in memory (tests, fuzzing).
@@ -32,6 +41,7 @@ class MemorySource : public ByteSource {
   explicit MemorySource(std::string bytes) : bytes_(std::move(bytes)) {}
   uint64_t size() const override { return bytes_.size(); }
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const override;
+  const uint8_t* held(uint64_t offset, size_t len) const override;
 
  private:
   std::string bytes_;
@@ -70,24 +80,34 @@ class FileSource : public ByteSource {
   /// its stat: something wrote to it while it was being verified.
   bool changed_since_open() const;
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const override;
+  /// Inside the prefetched head or tail.
+  const uint8_t* held(uint64_t offset, size_t len) const override;
   /// Reads the whole file if it is at most `small_bytes`, else its first
   /// `head_bytes` and last `tail_bytes`, each in one pread; later reads
   /// inside those ranges are served from memory. This turns the ~20 small
   /// reads a zip check makes into one or two system calls. The last read
   /// asks for one byte more than the file holds, so a size changed since
-  /// the stat sets size_moved().
+  /// the stat sets size_moved(). A read that stops short exactly where the
+  /// stat said the file ends is taken as its end (Linux reads a regular file
+  /// short only there), so the byte past it costs no second call: one pread
+  /// for a small file, as the floor of quick mode (bench/data_floor.cc).
   Status prefetch(size_t small_bytes, size_t head_bytes, size_t tail_bytes);
 
  private:
   FileSource(int fd, const FileStat& st)
       : fd_(fd), size_(st.size_bytes), mtime_unix_s_(st.mtime_unix_s), mtime_nsec_(st.mtime_nsec) {}
-  Result<size_t> pread_all(uint64_t offset, uint8_t* out, size_t len) const;
+  /// pread until `len` bytes are read or the file ends; a short read that
+  /// reaches `end` (where the stat said the file ends) is its end.
+  Result<size_t> pread_all(uint64_t offset, uint8_t* out, size_t len,
+                           uint64_t end = UINT64_MAX) const;
   int fd_;
   uint64_t size_;
   int64_t mtime_unix_s_;
   uint32_t mtime_nsec_;
   bool size_moved_ = false;
-  std::vector<uint8_t> head_, tail_;  // [0, head_.size()) and [size_ - tail_.size(), size_)
+  // [0, head_.size()) and [size_ - tail_.size(), size_). head_'s storage
+  // passes to the thread's next FileSource (a scan's next file).
+  std::vector<uint8_t> head_, tail_;
 };
 
 /// Overflow-safe arithmetic for sizes and offsets taken from file headers.
@@ -118,6 +138,14 @@ Result<std::vector<uint8_t>> read_exact(const ByteSource& src, uint64_t offset, 
 /// (empty at or past it). Allocates at most what the source holds there.
 std::optional<std::vector<uint8_t>> read_or_note(const ByteSource& src, uint64_t offset, size_t len,
                                                  FileCheck& check);
+
+/// As read_or_note, but the bytes are lent, not copied: a view of what the
+/// source holds in memory (ByteSource::held: a prefetched file's head or
+/// tail), else of `scratch`, which they are read into. The view lives as
+/// long as the source and `scratch` are untouched. Counts bytes_read alike.
+std::optional<std::span<const uint8_t>> view_or_note(const ByteSource& src, uint64_t offset,
+                                                     size_t len, std::vector<uint8_t>& scratch,
+                                                     FileCheck& check);
 
 /// Little-endian integer loads from a byte pointer.
 inline uint16_t le16(const uint8_t* p) { return uint16_t(p[0] | p[1] << 8); }

@@ -143,12 +143,12 @@ std::optional<SampleKey> sample_key(const LayoutSpec& spec, std::string_view rel
 }
 
 LayoutSpec detect_layout(Layout requested, const std::vector<std::string_view>& rel_paths) {
-  // The flat pattern: the most common (stem, extension) among numbered names.
-  std::map<std::pair<std::string, std::string>, size_t> patterns;
+  // The flat pattern: the most common (stem, extension) among numbered names
+  // (views into rel_paths: no copy of each name's parts).
+  std::map<std::pair<std::string_view, std::string_view>, size_t> patterns;
   for (std::string_view p : rel_paths) {
     std::string_view stem, digits, ext, base = basename_of(p);
-    if (!is_stale_temp(base) && split_numbered(base, stem, digits, ext))
-      ++patterns[{std::string(stem), std::string(ext)}];
+    if (!is_stale_temp(base) && split_numbered(base, stem, digits, ext)) ++patterns[{stem, ext}];
   }
   LayoutSpec flat{Layout::kFlat};
   size_t best_flat = 0;

@@ -59,8 +59,8 @@ FileCheck verify_gzip_then_deep(const ByteSource& src, std::string_view name,
 FileCheck verify_source(const ByteSource& src, std::string_view name, const VerifyOptions& opts,
                         std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra) {
   FileCheck check;
-  std::optional<std::vector<uint8_t>> head =
-      read_or_note(src, 0, std::min<uint64_t>(src.size(), kSniffBytes), check);
+  std::vector<uint8_t> scratch;
+  std::optional<std::span<const uint8_t>> head = view_or_note(src, 0, kSniffBytes, scratch, check);
   if (!head) return check;
   std::string_view hv(reinterpret_cast<const char*>(head->data()), head->size());
   FileFormat f = detect_format(hv, src.size());

@@ -412,6 +412,84 @@ TEST(DataByteSourceTest, LengthsBeyondTheSourceAreNeverAllocated) {
   EXPECT_TRUE(range_within(944, 56, 1000));
 }
 
+// The same bytes held by a source that lends none of them (ByteSource::held
+// is nullptr): every read goes through read_at into a scratch buffer.
+class LendsNothing : public ByteSource {
+ public:
+  explicit LendsNothing(const ByteSource& inner) : inner_(inner) {}
+  uint64_t size() const override { return inner_.size(); }
+  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t len) const override {
+    return inner_.read_at(offset, out, len);
+  }
+
+ private:
+  const ByteSource& inner_;
+};
+
+// view_or_note lends what the source holds and reads the rest: the same
+// bytes and the same count as read_or_note, for any offset and length.
+TEST(DataByteSourceTest, ViewsAreTheBytesAReadWouldCopy) {
+  const std::string big = big_torch_zip();
+  TempTree t;
+  t.write("/big", big);
+  Result<std::unique_ptr<FileSource>> file = FileSource::open(t.path("/big"));
+  ASSERT_TRUE(file);
+  ASSERT_TRUE((*file)->prefetch(64 << 10, 4 << 10, 64 << 10));
+  MemorySource memory(big);
+  LendsNothing nothing(memory);
+  EXPECT_NE(memory.held(0, big.size()), nullptr);
+  EXPECT_NE((*file)->held(0, 4 << 10), nullptr);             // the head
+  EXPECT_NE((*file)->held(big.size() - 100, 100), nullptr);  // the tail
+  ASSERT_GT(big.size(), (68u << 10) + 1000);
+  EXPECT_EQ((*file)->held(5000, 100), nullptr);            // between: read with pread
+  EXPECT_EQ((*file)->held(big.size() - 10, 11), nullptr);  // past the end
+  for (const ByteSource* src :
+       {static_cast<const ByteSource*>(file->get()), static_cast<const ByteSource*>(&memory),
+        static_cast<const ByteSource*>(&nothing)})
+    for (uint64_t off : {uint64_t{0}, uint64_t{4000}, uint64_t{5000}, uint64_t(big.size()) - 30,
+                         uint64_t(big.size()), UINT64_MAX})
+      for (size_t len : {size_t{0}, size_t{1}, size_t{200}, size_t{70000}, SIZE_MAX}) {
+        FileCheck copied, lent;
+        std::vector<uint8_t> scratch;
+        std::optional<std::vector<uint8_t>> want = read_or_note(*src, off, len, copied);
+        std::optional<std::span<const uint8_t>> got = view_or_note(*src, off, len, scratch, lent);
+        ASSERT_TRUE(want && got);
+        EXPECT_EQ(std::vector<uint8_t>(got->begin(), got->end()), *want) << off << " " << len;
+        EXPECT_EQ(lent.bytes_read, copied.bytes_read) << off << " " << len;
+      }
+}
+
+// Every verifier reads through views: through a source that lends nothing
+// (each read copied) each file, intact or damaged, is judged the same.
+TEST(DataVerifyTest, JudgedTheSameWhetherBytesAreLentOrRead) {
+  std::vector<uint8_t> buffer;
+  size_t bad = 0;
+  for (const Real& r : kReal) {
+    const std::string intact = real_fixture(r.path);
+    std::vector<std::string> variants{intact, intact.substr(0, intact.size() - 5),
+                                      intact.substr(0, intact.size() / 2)};
+    for (size_t at : {size_t{0}, size_t{40}, intact.size() / 2, intact.size() - 60}) {
+      variants.push_back(intact);
+      variants.back()[at] ^= 0x10;
+    }
+    for (const std::string& bytes : variants)
+      for (bool deep : {false, true}) {
+        MemorySource memory(bytes);
+        LendsNothing nothing(memory);
+        FileCheck lent = verify_source(memory, r.path, VerifyOptions{deep}, buffer);
+        FileCheck read = verify_source(nothing, r.path, VerifyOptions{deep}, buffer);
+        EXPECT_EQ(first_code(lent), first_code(read)) << r.path << " " << bytes.size();
+        EXPECT_EQ(first_message(lent), first_message(read)) << r.path << " " << bytes.size();
+        EXPECT_EQ(lent.problems.size(), read.problems.size()) << r.path;
+        EXPECT_EQ(lent.unverifiable, read.unverifiable) << r.path;
+        EXPECT_EQ(lent.bytes_read, read.bytes_read) << r.path << " " << bytes.size();
+        EXPECT_EQ(lent.format, read.format) << r.path;
+        bad += !lent.problems.empty();
+      }
+  }
+  EXPECT_GT(bad, 40u);  // the damaged copies are judged, not only the intact ones
+}
+
 TEST(DataHardeningTest, BigTorchZipBuiltForTheTestsIsIntact) {
   std::string big = big_torch_zip();
   ASSERT_GT(big.size(), 64u << 10);

@@ -48,10 +48,38 @@ bool is_pickle_opcode(uint8_t op) {
   return (op >= 0x80 && op <= 0x98) || kText.find(char(op)) != std::string_view::npos;
 }
 
+// The walker's stack, memo and tuple items, kept by each thread from one
+// pickle to the next (a data.pkl of 400 bytes cost a dozen allocations for
+// them); what a big pickle grew past kKeptValues is given back after it.
+struct Scratch {
+  std::vector<Value> stack, memo, items;
+};
+constexpr size_t kKeptValues = 4096;
+
 class Walker {
  public:
-  Walker(std::string_view p, size_t pos) : p_(p), pos_(pos) { stack_.reserve(64); }
-  PickleScan run(size_t* end_offset);
+  Walker(std::string_view p, size_t pos, PickleStrings strings, Scratch& scratch)
+      : p_(p),
+        pos_(pos),
+        keep_strings_(strings == PickleStrings::kKeep),
+        stack_(scratch.stack),
+        memo_(scratch.memo),
+        items_(scratch.items) {
+    stack_.clear();
+    memo_.clear();
+    items_.clear();
+    stack_.reserve(64);
+  }
+  ~Walker() {
+    for (std::vector<Value>* v : {&stack_, &memo_, &items_})
+      if (v->capacity() > kKeptValues) std::vector<Value>().swap(*v);
+  }
+  Walker(const Walker&) = delete;
+  Walker& operator=(const Walker&) = delete;
+  // Flattened: step() and the stack operations it calls per opcode are
+  // inlined into the loop in every build, -O1 too (a call per opcode and
+  // per push was most of a small data.pkl's walk).
+  [[gnu::flatten]] PickleScan run(size_t* end_offset);
 
  private:
   bool need(size_t n) { return p_.size() - pos_ >= n; }
@@ -108,15 +136,19 @@ class Walker {
     return true;
   }
   bool memo_put(uint64_t n);
-  bool stop_unsupported(size_t at, uint8_t op, const std::string& why);
+  // The ways a walk stops early, out of step()'s way (cold, never inlined).
+  [[gnu::cold, gnu::noinline]] bool stop_unsupported(size_t at, uint8_t op, const std::string& why);
+  [[gnu::cold, gnu::noinline]] bool stop_cut(const char* what);  // the bytes end in an opcode
+  [[gnu::cold, gnu::noinline]] bool stop_invalid(uint8_t op);
   void persid(const Value& v);
   bool step(uint8_t op);  // false: stop walking (STOP, error or unsupported)
 
   std::string_view p_;
   size_t pos_;
-  std::vector<Value> stack_;
-  std::vector<Value> memo_;   // BINPUT indices are small and dense
-  std::vector<Value> items_;  // tuple items; each pushed value lands here at most once per tuple
+  bool keep_strings_;
+  std::vector<Value>& stack_;
+  std::vector<Value>& memo_;   // BINPUT indices are small and dense
+  std::vector<Value>& items_;  // tuple items; each pushed value lands here at most once per tuple
   PickleScan out_;
 };
 
@@ -156,12 +188,22 @@ bool Walker::stop_unsupported(size_t at, uint8_t op, const std::string& why) {
   return false;
 }
 
+bool Walker::stop_cut(const char* what) {
+  out_.cut = true;
+  out_.error = "pickle byte " + std::to_string(pos_) + ": " + what;
+  return false;
+}
+
+bool Walker::stop_invalid(uint8_t op) {
+  char b[4];
+  std::snprintf(b, sizeof b, "%02x", op);
+  out_.error = "pickle byte " + std::to_string(pos_ - 1) + ": 0x" + b +
+               " is not a pickle opcode (Python: invalid load key)";
+  return false;
+}
+
 bool Walker::step(uint8_t op) {
-  auto fail = [&](const std::string& what) {  // the bytes end inside this opcode
-    out_.cut = true;
-    out_.error = "pickle byte " + std::to_string(pos_) + ": " + what;
-    return false;
-  };
+  auto fail = [&](const char* what) { return stop_cut(what); };
   auto arg = [&](size_t n, uint64_t& v) {
     if (!need(n)) return false;
     v = take_le(n);
@@ -230,7 +272,8 @@ bool Walker::step(uint8_t op) {
       if (!arg(w, n) || !need(n)) return fail("string runs past the end");
       v.kind = (op == 'B' || op == 'C' || op == 0x8e || op == 0x96) ? Value::kOther : Value::kStr;
       if (v.kind == Value::kStr) v.s = p_.substr(pos_, n);
-      if (v.kind == Value::kStr && out_.strings.size() < kMaxStack) out_.strings.emplace_back(v.s);
+      if (v.kind == Value::kStr && keep_strings_ && out_.strings.size() < kMaxStack)
+        out_.strings.emplace_back(v.s);
       pos_ += n;
       push(v);
       return true;
@@ -336,12 +379,7 @@ bool Walker::step(uint8_t op) {
       return true;
     default:
       if (is_pickle_opcode(op)) return stop_unsupported(pos_ - 1, op, "not modelled");
-      out_.error = "pickle byte " + std::to_string(pos_ - 1) + ": 0x" + [&] {
-        char b[4];
-        std::snprintf(b, sizeof b, "%02x", op);
-        return std::string(b);
-      }() + " is not a pickle opcode (Python: invalid load key)";
-      return false;
+      return stop_invalid(op);
   }
 }
 
@@ -366,7 +404,7 @@ PickleScan Walker::run(size_t* end_offset) {
 }  // namespace
 
 std::optional<uint32_t> torch_dtype_itemsize(std::string_view d) {
-  static const std::pair<const char*, uint32_t> kSizes[] = {
+  static constexpr std::pair<std::string_view, uint32_t> kSizes[] = {
       {"Float", 4},         {"Double", 8},      {"Half", 2},         {"BFloat16", 2},
       {"Long", 8},          {"Int", 4},         {"Short", 2},        {"Char", 1},
       {"Byte", 1},          {"Bool", 1},        {"ComplexFloat", 8}, {"ComplexDouble", 16},
@@ -378,8 +416,10 @@ std::optional<uint32_t> torch_dtype_itemsize(std::string_view d) {
   return std::nullopt;
 }
 
-PickleScan scan_pickle(std::string_view pickle, size_t start, size_t* end_offset) {
-  return Walker(pickle, start).run(end_offset);
+PickleScan scan_pickle(std::string_view pickle, size_t start, size_t* end_offset,
+                       PickleStrings strings) {
+  thread_local Scratch scratch;
+  return Walker(pickle, start, strings, scratch).run(end_offset);
 }
 
 }  // namespace gt

@@ -24,7 +24,8 @@ struct PickleScan {
   std::vector<StorageRef> storages;
   bool complete = false;             ///< reached STOP; false: cut, invalid or unsupported (below)
   std::optional<std::string> error;  ///< what stopped the walk and where
-  std::vector<std::string> strings;  ///< every string pushed, in order (legacy key lists)
+  /// Every string pushed, in order (legacy key lists), with PickleStrings::kKeep.
+  std::vector<std::string> strings;
   /// The bytes ended before STOP (inside an opcode's argument, or between
   /// opcodes): a truncated pickle, or one longer than the bytes given.
   bool cut = false;
@@ -35,10 +36,15 @@ struct PickleScan {
   bool unsupported = false;
 };
 
+/// Whether PickleScan::strings is filled (a copy of each string: only the
+/// legacy format's key list needs them).
+enum class PickleStrings : uint8_t { kKeep, kSkip };
+
 /// Walks `pickle` (data.pkl bytes, or one of the legacy format's pickles
 /// starting at `start`) up to its STOP opcode. Never allocates more than a
 /// small multiple of the input size. `end_offset` receives the byte after STOP.
-PickleScan scan_pickle(std::string_view pickle, size_t start = 0, size_t* end_offset = nullptr);
+PickleScan scan_pickle(std::string_view pickle, size_t start = 0, size_t* end_offset = nullptr,
+                       PickleStrings strings = PickleStrings::kKeep);
 
 /// Bytes per element of a torch storage dtype name ("BFloat16" -> 2).
 std::optional<uint32_t> torch_dtype_itemsize(std::string_view dtype);

@@ -43,7 +43,7 @@ size_t zero_suffix(const uint8_t* p, size_t len) {
 }
 
 // `tail` is the file's last bytes; nullopt on an I/O error (noted).
-std::optional<ZeroRun> trailing_zeros(const ByteSource& src, const std::vector<uint8_t>& tail,
+std::optional<ZeroRun> trailing_zeros(const ByteSource& src, std::span<const uint8_t> tail,
                                       FileCheck& check) {
   ZeroRun run{zero_suffix(tail.data(), tail.size()), false};
   uint64_t start = src.size() - tail.size();  // where the zeros counted so far begin
@@ -72,7 +72,7 @@ std::string zero_run_text(const ZeroRun& z, uint64_t size) {
 
 // Finds the classic EOCD in `tail` (the last bytes of the file); returns its
 // index in `tail` or nullopt.
-std::optional<size_t> find_eocd(const std::vector<uint8_t>& tail) {
+std::optional<size_t> find_eocd(std::span<const uint8_t> tail) {
   if (tail.size() < kEocdBytes) return std::nullopt;
   for (size_t i = tail.size() - kEocdBytes + 1; i-- > 0;) {
     if (le32(&tail[i]) != kEocdSig) continue;
@@ -107,9 +107,10 @@ void apply_zip64_extra(const uint8_t* extra, size_t len, ZipEntry& e) {
 }
 
 // Parses the central directory bytes into entries; false with a problem.
-bool parse_central(const std::vector<uint8_t>& cd, uint64_t cd_offset, uint64_t count,
+bool parse_central(std::span<const uint8_t> cd, uint64_t cd_offset, uint64_t count,
                    ZipDirectory& dir, FileCheck& check) {
   size_t i = 0;
+  dir.entries.reserve(std::min<uint64_t>(count, 4096));  // grows past that as entries parse
   for (uint64_t k = 0; k < count; ++k) {
     if (i + 46 > cd.size() || le32(&cd[i]) != kCentralSig) {
       check.problems.push_back(
@@ -147,20 +148,22 @@ std::optional<ZipDirectory> read_zip_directory(const ByteSource& src, FileCheck&
   const uint64_t size = src.size();
   uint64_t tail_len = std::min<uint64_t>(size, kMaxTail);
   // Most zips have no comment: try the last 98 bytes first, then the rest.
-  std::optional<std::vector<uint8_t>> tail =
-      read_or_note(src, size - std::min<uint64_t>(size, 98), std::min<uint64_t>(size, 98), check);
+  // The bytes are views (view_or_note): a prefetched file's tail is not copied.
+  std::vector<uint8_t> tail_scratch, loc_scratch, rec_scratch, cd_scratch;
+  std::optional<std::span<const uint8_t>> tail =
+      view_or_note(src, size - std::min<uint64_t>(size, 98), 98, tail_scratch, check);
   if (!tail) return std::nullopt;
   std::optional<size_t> pos = find_eocd(*tail);
   if (!pos && tail_len > tail->size()) {
-    tail = read_or_note(src, size - tail_len, tail_len, check);
+    tail = view_or_note(src, size - tail_len, tail_len, tail_scratch, check);
     if (!tail) return std::nullopt;
     pos = find_eocd(*tail);
   }
   if (!pos) {
     // An EOCD whose comment does not reach the end: bytes were appended.
     for (size_t i = tail->size() >= kEocdBytes ? tail->size() - kEocdBytes + 1 : 0; i-- > 0;) {
-      if (le32(&tail->at(i)) != kEocdSig) continue;
-      uint64_t end = i + kEocdBytes + le16(&tail->at(i + 20));
+      if (le32(&(*tail)[i]) != kEocdSig) continue;
+      uint64_t end = i + kEocdBytes + le16(&(*tail)[i + 20]);
       if (end >= tail->size()) continue;
       check.problems.push_back({ProblemCode::kSizeMismatch,
                                 std::to_string(tail->size() - end) +
@@ -187,16 +190,17 @@ std::optional<ZipDirectory> read_zip_directory(const ByteSource& src, FileCheck&
   uint64_t cd_end_limit = eocd_off;
   // A zip64 locator sits just before the EOCD (always with torch.save).
   if (eocd_off >= 20) {
-    std::optional<std::vector<uint8_t>> loc = read_or_note(src, eocd_off - 20, 20, check);
+    std::optional<std::span<const uint8_t>> loc =
+        view_or_note(src, eocd_off - 20, 20, loc_scratch, check);
     if (!loc) return std::nullopt;
     if (loc->size() == 20 && le32(loc->data()) == kZip64LocatorSig) {
       uint64_t z64_off = le64(loc->data() + 8);
       // The record must end before the locator (overflow-safe: the offset
       // is any 64-bit value in a damaged file).
-      std::optional<std::vector<uint8_t>> rec =
+      std::optional<std::span<const uint8_t>> rec =
           range_within(z64_off, 56, eocd_off - 20)
-              ? read_or_note(src, z64_off, 56, check)
-              : std::optional<std::vector<uint8_t>>(std::vector<uint8_t>{});
+              ? view_or_note(src, z64_off, 56, rec_scratch, check)
+              : std::optional<std::span<const uint8_t>>(std::span<const uint8_t>());
       if (!rec) return std::nullopt;
       if (rec->size() != 56 || le32(rec->data()) != kZip64EocdSig) {
         check.problems.push_back(
@@ -223,7 +227,8 @@ std::optional<ZipDirectory> read_zip_directory(const ByteSource& src, FileCheck&
                                                            std::to_string(cd_bytes) + " bytes"});
     return std::nullopt;
   }
-  std::optional<std::vector<uint8_t>> cd = read_or_note(src, cd_off, cd_bytes, check);
+  std::optional<std::span<const uint8_t>> cd =
+      view_or_note(src, cd_off, cd_bytes, cd_scratch, check);
   if (!cd) return std::nullopt;
   ZipDirectory dir;
   dir.cd_offset = cd_off;

@@ -63,8 +63,9 @@ std::string name_of(const ZipEntry& e) { return "record " + e.name; }
 // come from a possibly damaged directory: every sum is checked before use.
 bool read_local(const ByteSource& src, const ZipEntry& e, uint64_t cd_offset, Record& r,
                 FileCheck& check) {
-  std::optional<std::vector<uint8_t>> h =
-      read_or_note(src, e.local_header_offset, 30 + e.name.size(), check);
+  std::vector<uint8_t> scratch;  // used only for bytes the source does not hold
+  std::optional<std::span<const uint8_t>> h =
+      view_or_note(src, e.local_header_offset, 30 + e.name.size(), scratch, check);
   if (!h) return false;
   if (h->size() < 30 || le32(h->data()) != kLocalSig) {
     bool zeros = h->size() >= 4 && all_zero(h->data(), 4);
@@ -86,7 +87,7 @@ bool read_local(const ByteSource& src, const ZipEntry& e, uint64_t cd_offset, Re
   r.next = r.data_end;
   if (e.flags & 8) {
     // Descriptor: optional signature, CRC, then 4- or 8-byte sizes.
-    std::optional<std::vector<uint8_t>> d = read_or_note(src, r.data_end, 4, check);
+    std::optional<std::span<const uint8_t>> d = view_or_note(src, r.data_end, 4, scratch, check);
     if (!d) return false;
     bool sig = d->size() == 4 && le32(d->data()) == kDescriptorSig;
     bool wide = e.zip64 || e.compressed_bytes >= 0xFFFFFFFFu;
@@ -115,14 +116,37 @@ void check_tiling(const std::vector<Record>& recs, const ZipDirectory& dir, File
                     std::to_string(dir.cd_offset));
 }
 
+// The records by name: sorted pointers, one allocation for the archive (a
+// map's node and key copy per record cost more than the rest of a small
+// file's check). Of records of the same name the last in file order is
+// found.
+class RecordsByName {
+ public:
+  explicit RecordsByName(std::vector<Record>& recs) {
+    sorted_.reserve(recs.size());
+    for (Record& r : recs) sorted_.push_back(&r);
+    std::stable_sort(sorted_.begin(), sorted_.end(), [](const Record* a, const Record* b) {
+      return a->entry.name < b->entry.name;
+    });
+  }
+  Record* find(std::string_view name) const {
+    auto it =
+        std::upper_bound(sorted_.begin(), sorted_.end(), name,
+                         [](std::string_view n, const Record* r) { return n < r->entry.name; });
+    return it != sorted_.begin() && (*(it - 1))->entry.name == name ? *(it - 1) : nullptr;
+  }
+
+ private:
+  std::vector<Record*> sorted_;
+};
+
 // torch: one prefix, stored records aligned to 64, storage sizes from data.pkl.
 void check_torch(const ByteSource& src, const std::string& prefix, std::vector<Record>& recs,
                  FileCheck& check) {
-  std::map<std::string, Record*> by_name;
   for (Record& r : recs) {
     const ZipEntry& e = r.entry;
-    by_name[e.name] = &r;
-    if (e.name.compare(0, prefix.size() + 1, prefix + "/") != 0)
+    if (!e.name.starts_with(prefix) || e.name.size() <= prefix.size() ||
+        e.name[prefix.size()] != '/')
       return add_problem(check, ProblemCode::kMalformed,
                          name_of(e) + " is outside the archive folder " + prefix + "/");
     if (e.method != 0)
@@ -134,28 +158,32 @@ void check_torch(const ByteSource& src, const std::string& prefix, std::vector<R
                          name_of(e) + " data at byte " + std::to_string(r.data_begin) +
                              " is not 64-byte aligned as torch.save writes it");
   }
-  Record* pkl = by_name[prefix + "/data.pkl"];
+  const RecordsByName by_name(recs);
+  std::string name = prefix + "/data.pkl";  // reused for each storage's record name
+  Record* pkl = by_name.find(name);         // there is one: torch_prefix found it
   if (pkl->entry.compressed_bytes > kMaxPickleBytes)
     return note_unverifiable(check, "data.pkl of " + std::to_string(pkl->entry.compressed_bytes) +
                                         " bytes is over the " +
                                         std::to_string(kMaxPickleBytes >> 20) +
                                         " MiB limit: storage sizes not checked");
-  std::optional<std::vector<uint8_t>> bytes =
-      read_or_note(src, pkl->data_begin, pkl->entry.compressed_bytes, check);
+  std::vector<uint8_t> scratch;
+  std::optional<std::span<const uint8_t>> bytes =
+      view_or_note(src, pkl->data_begin, pkl->entry.compressed_bytes, scratch, check);
   if (!bytes) return;
   PickleScan scan =
-      scan_pickle(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+      scan_pickle(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), 0,
+                  nullptr, PickleStrings::kSkip);
   if (scan.unsupported)
     return note_unverifiable(check, "data.pkl " + *scan.error + ": storage sizes not checked");
   if (!scan.complete) return add_problem(check, ProblemCode::kMalformed, "data.pkl " + *scan.error);
   for (const StorageRef& s : scan.storages) {
-    std::string name = prefix + "/data/" + s.key;
-    auto it = by_name.find(name);
-    if (it == by_name.end())
+    name.assign(prefix).append("/data/").append(s.key);
+    Record* record = by_name.find(name);
+    if (!record)
       return add_problem(check, ProblemCode::kMalformed,
                          "data.pkl refers to storage " + s.key + " but there is no record " + name);
-    it->second->float_storage = s.is_float;
-    it->second->dtype = s.dtype;
+    record->float_storage = s.is_float;
+    record->dtype = s.dtype;
     if (!s.itemsize_bytes) {
       note_unverifiable(check, "storage " + s.key + ": dtype " + s.dtype +
                                    " of unknown item size: its size is not checked");
@@ -167,10 +195,10 @@ void check_torch(const ByteSource& src, const std::string& prefix, std::vector<R
                          "data.pkl: storage " + s.key + " of " + std::to_string(s.numel) + " x " +
                              s.dtype + " overflows 64 bits");
     uint64_t want = *bytes_want;
-    if (it->second->entry.uncompressed_bytes != want)
+    if (record->entry.uncompressed_bytes != want)
       return add_problem(check, ProblemCode::kSizeMismatch,
-                         name_of(it->second->entry) + ": " +
-                             std::to_string(it->second->entry.uncompressed_bytes) +
+                         name_of(record->entry) + ": " +
+                             std::to_string(record->entry.uncompressed_bytes) +
                              " bytes, data.pkl says " + std::to_string(want) + " (" +
                              std::to_string(s.numel) + " x " + s.dtype + ")");
   }
@@ -247,7 +275,9 @@ class ZipCrcConsumer : public StreamConsumer {
  public:
   ZipCrcConsumer(std::vector<Record> recs, bool torch) : recs_(std::move(recs)), torch_(torch) {
     std::vector<ZeroBlockScanner::Range> ranges;
-    for (const Record& r : recs_) ranges.push_back({r.data_begin, r.data_end, name_of(r.entry)});
+    // No labels: these ranges are only asked where each record's zero blocks are.
+    ranges.reserve(recs_.size());
+    for (const Record& r : recs_) ranges.push_back({r.data_begin, r.data_end, {}});
     zeros_ = std::make_unique<ZeroBlockScanner>(std::move(ranges));
     state_.resize(recs_.size());
   }
@@ -274,7 +304,10 @@ class ZipCrcConsumer : public StreamConsumer {
   std::vector<State> state_;
   size_t first_ = 0;  // the first record whose data has not all been fed
   std::unique_ptr<ZeroBlockScanner> zeros_;
-  uint8_t out_[64 * 1024];
+  // Inflated bytes: allocated for the first deflated record (torch stores
+  // every record; 64 KiB a file would cost more than its check).
+  static constexpr size_t kOutBytes = 64 * 1024;
+  std::unique_ptr<uint8_t[]> out_;
 };
 
 void ZipCrcConsumer::inflate_part(State& s, const uint8_t* p, size_t n) {
@@ -285,16 +318,17 @@ void ZipCrcConsumer::inflate_part(State& s, const uint8_t* p, size_t n) {
       return;
     }
     s.inflating = true;
+    if (!out_) out_ = std::make_unique_for_overwrite<uint8_t[]>(kOutBytes);
   }
   if (s.inflate_done || s.inflate_error) return;
   s.z.next_in = const_cast<uint8_t*>(p);
   s.z.avail_in = static_cast<uInt>(n);
   while (s.z.avail_in > 0 && !s.inflate_done) {
-    s.z.next_out = out_;
-    s.z.avail_out = sizeof out_;
+    s.z.next_out = out_.get();
+    s.z.avail_out = kOutBytes;
     int rc = inflate(&s.z, Z_NO_FLUSH);
-    size_t got = sizeof out_ - s.z.avail_out;
-    s.crc = crc32_update(s.crc, out_, got);
+    size_t got = kOutBytes - s.z.avail_out;
+    s.crc = crc32_update(s.crc, out_.get(), got);
     s.out_bytes += got;
     if (rc == Z_STREAM_END)
       s.inflate_done = true;
@@ -466,20 +500,23 @@ void verify_zip(const ByteSource& src, bool deep, FileCheck& check,
     check.format = "npz";
   if (!required_members_present(name, *dir, prefix, check)) return;
   std::vector<Record> recs;
-  for (const ZipEntry& e : dir->entries) {
+  recs.reserve(dir->entries.size());
+  for (ZipEntry& e : dir->entries) {  // each moved into its record
     if (e.local_header_offset >= dir->cd_offset) {
       add_problem(check, ProblemCode::kMalformed,
                   name_of(e) + ": local header offset " + std::to_string(e.local_header_offset) +
                       " is past the central directory");
       return;
     }
-    Record r{e};
-    if (!read_local(src, e, dir->cd_offset, r, check)) return;
-    recs.push_back(r);
+    Record& r = recs.emplace_back(Record{std::move(e)});
+    if (!read_local(src, r.entry, dir->cd_offset, r, check)) return;
   }
-  std::sort(recs.begin(), recs.end(), [](const Record& a, const Record& b) {
+  auto by_offset = [](const Record& a, const Record& b) {
     return a.entry.local_header_offset < b.entry.local_header_offset;
-  });
+  };
+  // Writers put the directory in file order: then nothing is moved.
+  if (!std::is_sorted(recs.begin(), recs.end(), by_offset))
+    std::sort(recs.begin(), recs.end(), by_offset);
   size_t before = check.problems.size();
   check_tiling(recs, *dir, check);
   if (check.problems.size() > before || check.io_error) return;
