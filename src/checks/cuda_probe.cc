@@ -158,14 +158,25 @@ void node_findings(const CudaProbeReport& r, const NodeSnapshot& s, std::vector<
   f.evidence += s.nvml.initialized ? fmt::format("; {} GPU{} listed by NVML", s.gpus.size(),
                                                  s.gpus.size() == 1 ? "" : "s")
                                    : std::string("; NVML not usable, no GPU listed");
-  const size_t held = std::count_if(r.gpus.begin(), r.gpus.end(), [](const CudaGpuProbe& p) {
-    return p.outcome == CudaOutcome::kSkipped && p.detail && p.detail->starts_with("held");
-  });
+  size_t held = 0;
+  bool compute = false;  // a compute process holds one of them
+  for (const CudaGpuProbe& p : r.gpus) {
+    if (p.outcome != CudaOutcome::kSkipped || !p.detail || !p.detail->starts_with("held")) continue;
+    ++held;
+    if (const GpuState* g = p.nvml_index ? gpu_by_index(s, *p.nvml_index) : nullptr;
+        g && g->processes)
+      compute = compute ||
+                std::any_of(g->processes->begin(), g->processes->end(), [](const GpuProcess& x) {
+                  return x.type.find("compute") != std::string::npos;
+                });
+  }
+  // A graphics client (Xorg, a desktop) proves nothing of CUDA.
   if (held > 0)
-    f.evidence += fmt::format(
-        "; {} GPU{} not probed: held by running processes (a compute process among them started "
-        "CUDA with the libcuda it mapped then)",
-        held, held == 1 ? "" : "s");
+    f.evidence += fmt::format("; {} GPU{} not probed: held by running processes{}", held,
+                              held == 1 ? "" : "s",
+                              compute ? " (a compute process among them started CUDA with the "
+                                        "libcuda it mapped then)"
+                                      : " (graphics only: no proof that CUDA starts)");
   init_advice(f, r, code);
   out.push_back(f);
 }
@@ -344,11 +355,50 @@ namespace gt {
 
 namespace {
 
-/// The prediction among `out` of the cuInit error `code`, or nullptr.
-Finding* prediction_of(std::vector<Finding>& out, int code) {
-  for (Finding& f : out)
-    if (predicted_cuinit_error(f.id) == code) return &f;
+/// The prediction among `out` about the library the probe loaded: a new
+/// job's (no process named) whose release is the probe's (cuInit's answer
+/// is the release's against the module's, R2), of the error `code` (any
+/// predicted error when null). nullptr otherwise: a probe of another
+/// library (--cuda-lib, another release) proves nothing about it.
+Finding* prediction_of(std::vector<Finding>& out, const CudaProbeReport& r, const NodeSnapshot& s,
+                       std::optional<int> code) {
+  const ResolvedLibrary* job = s.cuda ? new_job_libcuda(*s.cuda) : nullptr;
+  if (!r.library_version || !job || job->version != r.library_version) return nullptr;
+  for (Finding& f : out) {
+    const std::optional<int> predicted = predicted_cuinit_error(f.id);
+    if (predicted && (!code || predicted == code) && !f.subject.pid) return &f;
+  }
   return nullptr;
+}
+
+/// Whether cuInit succeeded in the probe: no error, and a GPU's probe got
+/// past it (passed, or failed at a later step).
+bool cuinit_started(const CudaProbeReport& r) {
+  if (r.init_error || r.load_error) return false;
+  return std::any_of(r.gpus.begin(), r.gpus.end(), [](const CudaGpuProbe& p) {
+    return p.outcome == CudaOutcome::kPassed ||
+           (p.failed_step && *p.failed_step != "cuInit" && *p.failed_step != "starting the child");
+  });
+}
+
+/// A prediction that CUDA fails in a new job whose release the probe just
+/// started CUDA with: both cannot be true, and the proof outranks the
+/// prediction (R3). The contradiction itself is the finding, replacing it.
+Finding contradicted(const Finding& prediction, const CudaProbeReport& r) {
+  Finding f = node_finding("cuda.release_contradicted");
+  f.title = fmt::format(
+      "A new job's libcuda (release {}) was predicted to fail cuInit with {}, yet the probe "
+      "started CUDA with that release under kernel module {}",
+      *r.library_version, predicted_cuinit_error(prediction.id).value_or(0),
+      r.module_version.value_or("?"));
+  f.evidence = "predicted: " + prediction.title + "; the probe: " + library_words(r) +
+               ": cuInit succeeded and a GPU was probed past it";
+  f.action =
+      "The probe is the proof: CUDA starts with this release under this module. Nothing here "
+      "predicts a failure; find out why the prediction's reading (the library's release, the "
+      "GPU's class) is wrong before trusting it elsewhere.";
+  f.commands = {"cat /proc/driver/nvidia/version", "ldconfig -p | grep libcuda.so.1"};
+  return f;
 }
 
 /// The probe's cuInit failure proves the prediction of the same error: one
@@ -364,11 +414,13 @@ void join_proof(Finding& prediction, const Finding& proof) {
 
 void check_cuda_probe(const NodeSnapshot& s, std::vector<Finding>& out) {
   if (!s.cuda_probe) return;
-  for (Finding& f : cuda_probe_findings(*s.cuda_probe, s)) {
-    Finding* prediction =
-        finding_event(f.id) == FindingEvent::kCuInitProof && s.cuda_probe->init_error
-            ? prediction_of(out, *s.cuda_probe->init_error)
-            : nullptr;
+  const CudaProbeReport& r = *s.cuda_probe;
+  if (cuinit_started(r))
+    if (Finding* p = prediction_of(out, r, s, std::nullopt)) *p = contradicted(*p, r);
+  for (Finding& f : cuda_probe_findings(r, s)) {
+    Finding* prediction = finding_event(f.id) == FindingEvent::kCuInitProof && r.init_error
+                              ? prediction_of(out, r, s, r.init_error)
+                              : nullptr;
     if (prediction)
       join_proof(*prediction, f);
     else

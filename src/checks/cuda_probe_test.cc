@@ -65,6 +65,28 @@ CudaProbeReport failed_init(int code, const std::string& library, const std::str
   return r;
 }
 
+/// What the readiness stage read: a new job loads the compat libcuda 570.124.06.
+void new_job_loads_compat_570(NodeSnapshot& s) {
+  ResolvedLibrary job;
+  job.soname = "libcuda.so.1";
+  job.file = "/usr/local/cuda/compat/libcuda.so.570.124.06";
+  job.version = "570.124.06";
+  LoaderContext new_job;
+  new_job.who = "a new job";
+  new_job.libraries = {job};
+  s.cuda = CudaReadiness{};
+  s.cuda->loaders = {new_job};
+}
+
+/// The triage's prediction for that library on an RTX: cuInit 804.
+Finding compat_prediction() {
+  Finding f = node_finding("cuda.compat_unsupported");
+  f.severity = Severity::kCritical;
+  f.title = "CUDA will fail to initialise (cuInit 804 ...)";
+  f.evidence = "the compat libcuda 570.124.06 on an RTX 4090";
+  return f;
+}
+
 TEST(CudaProbeChecks, CuInit803IsOneNodeFindingNamingTheLibraryAndModule) {
   CudaProbeReport r =
       failed_init(803, "/usr/lib/x86_64-linux-gnu/libcuda.so.565.57.01", "590.48.01");
@@ -76,15 +98,39 @@ TEST(CudaProbeChecks, CuInit803IsOneNodeFindingNamingTheLibraryAndModule) {
   EXPECT_EQ(cuda_probe_exit(r, f), ExitCode::kCritical);
 }
 
+// A GPU not probed because it is held proves CUDA started there only when a
+// compute process holds it: Xorg and a desktop are graphics clients.
+TEST(CudaProbeChecks, AGpuHeldByGraphicsOnlyIsNoProofThatCudaStarts) {
+  NodeSnapshot s = two_gpus();
+  CudaProbeReport r = failed_init(804, "/usr/local/cuda/compat/libcuda.so.1", "550.163.01");
+  r.gpus[1].outcome = CudaOutcome::kSkipped;
+  r.gpus[1].failed_step.reset();
+  r.gpus[1].detail = "held by 2 processes";
+  GpuProcess xorg;
+  xorg.pid = 1200;
+  xorg.type = "graphics";
+  s.gpus[1].processes = std::vector<GpuProcess>{xorg};
+  std::vector<Finding> f = cuda_probe_findings(r, s);
+  ASSERT_EQ(ids(f), std::vector<std::string>{"cuda.init_failed"});
+  EXPECT_NE(f[0].evidence.find("1 GPU not probed: held by running processes (graphics only: no "
+                               "proof that CUDA starts)"),
+            std::string::npos)
+      << f[0].evidence;
+  s.gpus[1].processes->front().type = "compute";
+  f = cuda_probe_findings(r, s);
+  EXPECT_NE(f[0].evidence.find("(a compute process among them started CUDA"), std::string::npos)
+      << f[0].evidence;
+}
+
 // The probe proving what a prediction said (the compat libcuda on an RTX:
 // 804) is one cause: one finding, one plan step, the proof in its evidence.
 // A proof of another error than the one predicted stands on its own.
 TEST(CudaProbeChecks, TheProofOfAPredictedErrorJoinsThePrediction) {
   NodeSnapshot s = two_gpus();
   s.cuda_probe = failed_init(804, "/usr/local/cuda/compat/libcuda.so.1", "550.163.01");
-  Finding prediction = node_finding("cuda.compat_unsupported");
-  prediction.severity = Severity::kCritical;
-  prediction.evidence = "the compat libcuda 570.124.06 on an RTX 4090";
+  s.cuda_probe->library_version = "570.124.06";
+  new_job_loads_compat_570(s);
+  const Finding prediction = compat_prediction();
   std::vector<Finding> out = {prediction};
   check_cuda_probe(s, out);
   ASSERT_EQ(ids(out), std::vector<std::string>{"cuda.compat_unsupported"});
@@ -97,6 +143,42 @@ TEST(CudaProbeChecks, TheProofOfAPredictedErrorJoinsThePrediction) {
   std::vector<Finding> other = {node_finding("cuda.driver_mismatch")};  // predicts 803
   check_cuda_probe(s, other);
   EXPECT_EQ(ids(other), (std::vector<std::string>{"cuda.driver_mismatch", "cuda.init_failed"}));
+
+  // The probe loaded another release (--cuda-lib, GPU_TRIAGE_CUDA_LIB): its
+  // 804 is no proof of what a new job's library does; both stand.
+  s.cuda_probe->library_version = "560.35.03";
+  std::vector<Finding> another_library = {prediction};
+  check_cuda_probe(s, another_library);
+  EXPECT_EQ(ids(another_library),
+            (std::vector<std::string>{"cuda.compat_unsupported", "cuda.init_failed"}));
+  EXPECT_TRUE(another_library[0].joined_ids.empty());
+}
+
+// The probe started CUDA with the very release a prediction says fails:
+// both cannot be true, the proof outranks the prediction, and the
+// contradiction is the finding (no CRITICAL "will fail" beside it).
+TEST(CudaProbeChecks, AProbeThatStartsCudaContradictsThePredictionOfItsRelease) {
+  NodeSnapshot s = two_gpus();
+  CudaProbeReport r;
+  r.library_file = "/usr/local/cuda/compat/libcuda.so.1";
+  r.library_version = "570.124.06";
+  r.module_version = "550.163.01";
+  r.gpus = {passed(0, 25), passed(1, 25)};
+  s.cuda_probe = r;
+  new_job_loads_compat_570(s);
+  const Finding prediction = compat_prediction();
+  std::vector<Finding> out = {prediction};
+  check_cuda_probe(s, out);
+  ASSERT_EQ(ids(out), std::vector<std::string>{"cuda.release_contradicted"});
+  EXPECT_EQ(out[0].severity, Severity::kWarning);
+  EXPECT_EQ(out[0].title,
+            "A new job's libcuda (release 570.124.06) was predicted to fail cuInit with 804, yet "
+            "the probe started CUDA with that release under kernel module 550.163.01");
+  // Another release probed: the prediction stands.
+  s.cuda_probe->library_version = "560.35.03";
+  std::vector<Finding> other = {prediction};
+  check_cuda_probe(s, other);
+  EXPECT_EQ(ids(other), std::vector<std::string>{"cuda.compat_unsupported"});
 }
 
 TEST(CudaProbeChecks, CopiesBelowHalfTheLinkWarnAndSayTheWidth) {

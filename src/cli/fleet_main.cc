@@ -5,6 +5,7 @@
 #include "cli/fleet_main.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,18 +31,45 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// What an entry of a fleet's folder is when it is no regular file (a link
+/// followed): "a FIFO", "a device", ...; "" for a folder (not read: the
+/// folder's own files are the hosts) or a regular file.
+std::string not_a_file(const fs::directory_entry& e) {
+  std::error_code ec;
+  const fs::file_status st = e.status(ec);
+  const bool link = e.is_symlink(ec);
+  if (ec && ec.value() == ELOOP) return "a link that loops";
+  if (!fs::exists(st)) return link ? "a link to nothing" : "gone while listed";
+  if (fs::is_regular_file(st) || fs::is_directory(st)) return "";
+  const std::string what = fs::is_fifo(st)                                      ? "FIFO"
+                           : fs::is_character_file(st) || fs::is_block_file(st) ? "device"
+                           : fs::is_socket(st)                                  ? "socket"
+                                                                                : "special file";
+  return (link ? "a link to a " : "a ") + what;
+}
+
 /// The regular files of `dir`, sorted by name, or the error in words (a
-/// folder with none is one).
-std::vector<fs::path> files_in(const std::string& dir, std::string& error) {
+/// folder with none is one). An entry that is no file (a FIFO, a device, a
+/// link to nothing) is in `unread` with what it is: a host whose report
+/// cannot be read, never left out without a word.
+std::vector<fs::path> files_in(const std::string& dir, std::string& error,
+                               std::vector<std::pair<fs::path, std::string>>& unread) {
   std::vector<fs::path> out;
   std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file(ec)) out.push_back(it->path());
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code ec2;
+    if (it->is_regular_file(ec2))
+      out.push_back(it->path());
+    else if (std::string what = not_a_file(*it); !what.empty())
+      unread.emplace_back(it->path(), what + ", not a file");
+  }
   // A std::filesystem error is an errno (system_category) here.
   if (ec) error = errno_error(ec.value(), dir).message;
   // No file is no host checked: UNKNOWN, never "0 hosts" and OK.
-  if (!ec && out.empty()) error = dir + ": no files in the folder: no host to check";
+  if (!ec && out.empty() && unread.empty())
+    error = dir + ": no files in the folder: no host to check";
   std::sort(out.begin(), out.end());
+  std::sort(unread.begin(), unread.end());
   return out;
 }
 
@@ -56,7 +84,8 @@ std::vector<HostReport> from_captures(const FleetOptions& o, Stages stages) {
   std::string error;
   std::vector<HostReport> out;
   std::map<std::string, int> seen;
-  for (const fs::path& f : files_in(o.dir, error)) {
+  std::vector<std::pair<fs::path, std::string>> unread;
+  for (const fs::path& f : files_in(o.dir, error, unread)) {
     Report r = std::move(collect_capture(f.string(), stages).report);
     judge_report(r, o.expect_gpus, o.npd_exit_codes);
     std::string host = unique_name(f.stem().string(), f, seen);
@@ -68,6 +97,9 @@ std::vector<HostReport> from_captures(const FleetOptions& o, Stages stages) {
     }
     out.push_back(host_report(host, HostVia::kCapture, std::move(r)));
   }
+  for (const auto& [f, what] : unread)
+    out.push_back(host_unknown(unique_name(f.stem().string(), f, seen), HostVia::kCapture,
+                               f.string() + ": " + what));
   if (!error.empty()) out.push_back(host_unknown(o.dir, HostVia::kCapture, error));
   return out;
 }
@@ -160,8 +192,12 @@ std::vector<HostReport> from_saved_reports(const FleetOptions& o) {
   const std::string& dir = o.dir;
   std::string error;
   std::vector<SavedHost> saved;
-  for (const fs::path& f : files_in(dir, error))
+  std::vector<std::pair<fs::path, std::string>> unread;
+  for (const fs::path& f : files_in(dir, error, unread))
     saved.push_back(looks_like_bundle(f.string()) ? from_bundle(o, f) : from_saved_report(f));
+  for (const auto& [f, what] : unread)
+    saved.push_back(
+        {host_unknown(f.stem().string(), HostVia::kReport, f.string() + ": " + what), f});
   std::vector<HostReport> out = one_per_host(std::move(saved));
   if (!error.empty()) out.push_back(host_unknown(dir, HostVia::kReport, error));
   return out;

@@ -251,16 +251,25 @@ std::vector<DiskUsage> parse_df(const std::vector<std::string>& paths, std::stri
   for (size_t n = 0; n < paths.size(); ++n) {
     DiskUsage d;
     d.path = paths[n];
-    auto blocks = n + 1 < k.size() ? df_numbers(k[n + 1]) : std::nullopt;
-    if (!blocks) {
+    if (n + 1 >= k.size()) {
       d.error = "df gave no line for " + paths[n] + (k.empty() ? "" : ": " + last_line(df_k));
       out.push_back(d);
       continue;
     }
-    std::string mount(split_words(k[n + 1], " \t").back());
+    const std::string line(k[n + 1]);
+    const auto blocks = df_numbers(line);
+    const std::optional<uint64_t> total = blocks ? kib_to_bytes((*blocks)[0]) : std::nullopt,
+                                  avail = blocks ? kib_to_bytes((*blocks)[1]) : std::nullopt;
+    // Sizes no 64-bit count of bytes holds are unread, never "unknown, fine".
+    if (!total || !avail) {
+      d.error = "df's line for " + paths[n] + " gives no size in range: " + line;
+      out.push_back(d);
+      continue;
+    }
+    std::string mount(split_words(line, " \t").back());
     if (!mounts.insert(mount).second) continue;  // same filesystem as an earlier path
-    d.total_bytes = kib_to_bytes((*blocks)[0]);
-    d.available_bytes = kib_to_bytes((*blocks)[1]);
+    d.total_bytes = total;
+    d.available_bytes = avail;
     if (auto in = n + 1 < i.size() ? df_numbers(i[n + 1]) : std::nullopt; in && (*in)[0] > 0) {
       d.inodes_total = (*in)[0];
       d.inodes_available = (*in)[1];

@@ -100,16 +100,28 @@ TEST(Gathered, ParseDf) {
   EXPECT_FALSE(d[1].inodes_total);  // no inode limit
 }
 
-TEST(GatheredHostile, HugeNumbersInDfAreUnknown) {
-  auto d = parse_df({"/", "/data"},
+// Sizes no 64-bit count holds are unread (an error, so disk.unreadable
+// says it), never null without a word (a host judged OK, its disk unchecked).
+TEST(GatheredHostile, HugeNumbersInDfAreUnreadNamingTheLine) {
+  auto d = parse_df({"/", "/data", "/home"},
                     "Filesystem 1024-blocks Used Available Capacity Mounted on\n"
                     "/dev/sda1 99999999999999999999999 1 2 90% /\n"
                     "/dev/sdb 18446744073709551615 0 18446744073709551615 0% /data\n",
                     "");
-  ASSERT_EQ(d.size(), 2u);
-  EXPECT_TRUE(d[0].error);         // digits that fit no uint64: that line is unreadable
-  EXPECT_FALSE(d[1].total_bytes);  // fits, but not once in bytes
+  ASSERT_EQ(d.size(), 3u);
+  // digits that fit no uint64
+  EXPECT_EQ(d[0].error,
+            "df's line for / gives no size in range: /dev/sda1 "
+            "99999999999999999999999 1 2 90% /");
+  // fits, but not once in bytes
+  EXPECT_EQ(d[1].error,
+            "df's line for /data gives no size in range: /dev/sdb "
+            "18446744073709551615 0 18446744073709551615 0% /data");
+  EXPECT_FALSE(d[1].total_bytes);
   EXPECT_FALSE(d[1].available_bytes);
+  EXPECT_EQ(d[2].error,
+            "df gave no line for /home: /dev/sdb 18446744073709551615 0 "
+            "18446744073709551615 0% /data");
 }
 
 }  // namespace gathered_test

@@ -205,6 +205,29 @@ TEST(FleetHostile, AGatherCutShortWithNothingOnStderrEndsItsErrorCleanly) {
   EXPECT_EQ(*r.error, "the gather script stopped early");
 }
 
+TEST(FleetHostile, AnAnswerThatIsNoGatherSaysWhatCameBackNotAnExitStatus) {
+  CannedRunner banner("Welcome to node n1!\nLast login: yesterday\n");
+  HostReport r = check_host("n1", RemoteOptions{}, banner);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(
+      *r.error,
+      "no gather answer came back (ssh exited with 0; its output began: Welcome to node n1!)");
+  CannedRunner silent("");
+  r = check_host("n1", RemoteOptions{}, silent);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(*r.error,
+            "no gather answer came back (ssh exited with 0; nothing on its standard output)");
+  // A native answer cut before its exit status names no made-up exit.
+  CannedRunner cut("@@gt-gather 1\n@@gt-native\n{\"schema\": \"gpu-tri\n");
+  r = check_host("n1", RemoteOptions{}, cut);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->rfind("gpu-triage --json there gave no readable report (its answer ended "
+                           "before its exit status, not JSON: ",
+                           0),
+            0u)
+      << *r.error;
+}
+
 TEST(FleetHostile, AHugeExitCodeIsUnknown) {
   // Huge numbers in df: collect/gathered_test.cc.
   Gathered n = parse_gathered(

@@ -276,19 +276,32 @@ HostReport check_host(const std::string& host, const RemoteOptions& o,
                         "no answer within " + whole_seconds(o.host_timeout) + " s, ssh killed" +
                             (why.empty() ? "" : ": " + why));
   }
-  if (r.exit_code == 255 || r.out.find("@@gt-gather") == std::string::npos) {
+  if (r.exit_code == 255) {  // ssh's own failure (connection, authentication)
     std::string why = last_line(r.err);
+    return host_unknown(host, HostVia::kSsh, why.empty() ? "ssh exited with 255" : why);
+  }
+  if (r.out.find("@@gt-gather") == std::string::npos) {
+    // ssh ran, the host answered something else: a login banner, a shell
+    // that is not sh, junk. Said as such, never as a bare exit status.
+    const std::string printed = first_line(r.out);
     return host_unknown(host, HostVia::kSsh,
-                        why.empty() ? "ssh exited with " + std::to_string(r.exit_code) : why);
+                        "no gather answer came back (ssh exited with " +
+                            std::to_string(r.exit_code) + "; " +
+                            (printed.empty() ? std::string("nothing on its standard output")
+                                             : "its output began: " + printed.substr(0, 80)) +
+                            ")" + what_ssh_said(r.err));
   }
   Gathered g = parse_gathered(r.out);
   if (g.native) {
     Result<Report> report = collect_saved_report_text(g.native_json);
     if (!report)
       return host_unknown(host, HostVia::kGpuTriage,
-                          "gpu-triage --json there gave no readable report (exit " +
-                              std::to_string(g.native_rc.value_or(-1)) + ", " +
-                              report.error().message.substr(0, 200) + ")" + what_ssh_said(r.err));
+                          "gpu-triage --json there gave no readable report (" +
+                              (g.native_rc ? "exit " + std::to_string(*g.native_rc)
+                                           : std::string("its answer ended before its exit "
+                                                         "status")) +
+                              ", " + report.error().message.substr(0, 200) + ")" +
+                              what_ssh_said(r.err));
     return host_report(host, HostVia::kGpuTriage, std::move(*report));
   }
   if (!g.complete)

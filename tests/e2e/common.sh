@@ -57,6 +57,33 @@ run() {
   WALL_MS=$(((t1 - t0) / 1000000))
 }
 
+# keep_report NAME: keeps the report in $TMP/out (and the exit code $RC)
+# for summarise_kept, in the order kept.
+KEPT=0
+keep_report() {
+  mkdir -p "$TMP/kept"
+  KEPT=$((KEPT + 1))
+  local n
+  n=$(printf '%04d' "$KEPT")
+  cp "$TMP/out" "$TMP/kept/$n.json"
+  printf '%s\t%s\n' "$1" "${RC:-0}" >"$TMP/kept/$n.name"
+}
+
+# summarise_kept <<'PY' ... PY: one Python over every kept report in order
+# (a start-up per report was most of a loop's CPU): the script on stdin
+# runs with name, rc, d (the report) and src (the source tree) bound, and
+# json and re imported; what it prints is $TMP/all.
+summarise_kept() {
+  "$PYTHON" -c '
+import glob, json, os, re, sys
+kept, src = sys.argv[1], sys.argv[2]
+code = compile(sys.stdin.read(), "summary", "exec")
+for path in sorted(glob.glob(os.path.join(kept, "*.json"))):
+    name, rc = open(path[:-5] + ".name").read().rstrip("\n").split("\t")
+    exec(code, {"name": name, "rc": rc, "d": json.load(open(path)), "src": src, "json": json, "re": re})
+' "$TMP/kept" "$GT_SOURCE_DIR" >"$TMP/all"
+}
+
 # no_node ARGS...: the tool with no mock library and no GPU_TRIAGE_ROOT, as
 # a bundle's replay or a fleet of files runs (nothing of this machine to
 # read); stdout in $TMP/out, stderr in $TMP/err, exit code in $RC.

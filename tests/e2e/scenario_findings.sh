@@ -7,51 +7,32 @@
 source "$(dirname "$0")/common.sh"
 
 GOLDEN="$GT_SOURCE_DIR/tests/golden/scenario_findings.txt"
-summarise() {  # summarise NAME: keeps the report in $TMP/out and the exit code $RC for report_all
-  local n
-  KEPT=$((KEPT + 1))
-  n=$(printf '%03d' "$KEPT")
-  cp "$TMP/out" "$TMP/kept/$n.json"
-  printf '%s\t%s\n' "$1" "${RC:-0}" >"$TMP/kept/$n.name"
-}
-# Every kept report summarised in order by one Python (a start-up per
-# report was most of this test's CPU).
-report_all() {
-  "$PYTHON" - "$TMP/kept" "$GT_SOURCE_DIR" <<'PY' >"$TMP/all"
-import glob, json, os, sys
-kept, src = sys.argv[1], sys.argv[2]
-for path in sorted(glob.glob(os.path.join(kept, "*.json"))):
-    name, rc = open(path[:-5] + ".name").read().rstrip("\n").split("\t")
-    d = json.load(open(path))
-    print(f"{name}\texit {rc}\t{d['verdict']}")
-    for f in sorted(d["findings"], key=lambda f: (f["id"], f["severity"], json.dumps(f.get("subject")))):
-        subj = f.get("subject") or {}
-        who = subj.get("gpu_index", subj.get("pci_bus_id", subj.get("server_id", subj.get("path", ""))))
-        print(f"{name}\t{f['severity']}\t{f['id']}\t{who if who is not None else ''}")
-PY
-}
-KEPT=0
-mkdir -p "$TMP/kept"
 
 for dir in "$GT_SOURCE_DIR"/tests/scenarios/*/; do
   s=$(basename "$dir")
   [[ -f "$dir/scenario.json" ]] || continue
   run "$s" --json --sample 200ms --no-state
-  summarise "scenario/$s"
+  keep_report "scenario/$s"
 done
 for xml in "$GT_SOURCE_DIR"/tests/fixtures/real/nvidia-smi-xml/*.xml; do
   set +e
   "$TOOL" --smi-xml "$xml" --json >"$TMP/out" 2>/dev/null
   RC=$?
   set -e
-  summarise "capture/$(basename "$xml")"
+  keep_report "capture/$(basename "$xml")"
 done
 for log in "$GT_SOURCE_DIR"/tests/fixtures/real/kernel-log/*.log; do
   run healthy-h100x8 --json --sample 0 --no-state --kernel-log "$log"
-  summarise "kernel-log/$(basename "$log")"
+  keep_report "kernel-log/$(basename "$log")"
 done
 
-report_all
+summarise_kept <<'PY'
+print(f"{name}\texit {rc}\t{d['verdict']}")
+for f in sorted(d["findings"], key=lambda f: (f["id"], f["severity"], json.dumps(f.get("subject")))):
+    subj = f.get("subject") or {}
+    who = subj.get("gpu_index", subj.get("pci_bus_id", subj.get("server_id", subj.get("path", ""))))
+    print(f"{name}\t{f['severity']}\t{f['id']}\t{who if who is not None else ''}")
+PY
 if [[ -n "${GT_UPDATE_GOLDEN:-}" ]]; then
   cp "$TMP/all" "$GOLDEN"
   echo "rewrote $GOLDEN"
