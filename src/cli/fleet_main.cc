@@ -35,10 +35,10 @@ namespace fs = std::filesystem;
 /// followed): "a FIFO", "a device", ...; "" for a folder (not read: the
 /// folder's own files are the hosts) or a regular file.
 std::string not_a_file(const fs::directory_entry& e) {
-  std::error_code ec;
-  const fs::file_status st = e.status(ec);
-  const bool link = e.is_symlink(ec);
-  if (ec && ec.value() == ELOOP) return "a link that loops";
+  std::error_code ec, link_ec;
+  const fs::file_status st = e.status(ec);  // its own code: is_symlink may clear one
+  const bool link = e.is_symlink(link_ec);
+  if (ec.value() == ELOOP) return "a link that loops";
   if (!fs::exists(st)) return link ? "a link to nothing" : "gone while listed";
   if (fs::is_regular_file(st) || fs::is_directory(st)) return "";
   const std::string what = fs::is_fifo(st)                                      ? "FIFO"

@@ -270,12 +270,10 @@ HostReport check_host(const std::string& host, const RemoteOptions& o,
                       const CommandRunner& runner) {
   CommandResult r = runner.run(ssh_argv(o, host, remote_command(o)), o.host_timeout);
   if (r.spawn_error) return host_unknown(host, HostVia::kSsh, *r.spawn_error);
-  if (r.timed_out) {
-    std::string why = last_line(r.err);
+  if (r.timed_out)
     return host_unknown(host, HostVia::kSsh,
                         "no answer within " + whole_seconds(o.host_timeout) + " s, ssh killed" +
-                            (why.empty() ? "" : ": " + why));
-  }
+                            what_ssh_said(r.err));
   if (r.exit_code == 255) {  // ssh's own failure (connection, authentication)
     std::string why = last_line(r.err);
     return host_unknown(host, HostVia::kSsh, why.empty() ? "ssh exited with 255" : why);
