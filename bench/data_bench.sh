@@ -43,7 +43,7 @@ echo "== gpu-triage data bench ($(nproc) cores, $(date -u +%F)) =="
 
 # 1. Quick mode: 37,312 copies of the real SpecForge files, 2000 per folder,
 # timed as the story's job wrote them: one sample every 1/1.09 s, the last
-# an hour ago (the node was triaged after the crash), so quick mode's crash
+# an hour ago (the folders' mtimes too: when their last file was created) (the node was triaged after the crash), so quick mode's crash
 # window (every CRC of the files written in the 15 minutes before the newest
 # sample, docs/data.md) holds the last ~980 files, as on the node. Then the
 # same files all just written (every file in the window: every CRC checked),
@@ -64,6 +64,13 @@ for i in range(n):
         f.write(files[i % len(files)])
     t = start + i / 1.09
     os.utime(path, (t, t))
+# The folders' mtimes as the job leaves them: when a file was last created
+# in each (its newest file), and DIR's when its last folder was.
+for g in range(0, n, 2000):
+    t = start + (min(g + 2000, n) - 1) / 1.09
+    os.utime(os.path.join(out, f"rows_{g}-{g + 2000}"), (t, t))
+t = start + (n - 1) // 2000 * 2000 / 1.09
+os.utime(out, (t, t))
 PY
 # The three in turn, 5 times after a warm-up each (the machine's load
 # drifts alike for all three); the median of each.

@@ -240,7 +240,12 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
       r.stale.push_back(scan.path(f));
       continue;
     }
-    std::optional<SampleKey> key = sample_key(opts.layout, f.rel);
+    // The key the scan took, when taken under the layout asked for.
+    std::optional<SampleKey> key;
+    if (scan.indexed_under != opts.layout)
+      key = sample_key(opts.layout, f.rel);
+    else if (f.sample_index != kNoSample)
+      key = SampleKey{std::string(sample_group(opts.layout, f.rel)), f.sample_index};
     if (key && opts.range && key->group.empty() &&
         (key->index < opts.range->first || key->index >= opts.range->second)) {
       ++r.outside_range;

@@ -53,12 +53,29 @@ Result<std::unique_ptr<FileSource>> FileSource::open(const std::string& path) {
                           static_cast<uint32_t>(st.st_mtim.tv_nsec)}));
 }
 
-Result<std::unique_ptr<FileSource>> FileSource::open_known(int dirfd, const char* name,
-                                                           const std::string& path,
-                                                           const FileStat& st) {
+Result<FileSource::Opened> FileSource::open_at(int dirfd, const char* name,
+                                               const std::string& path) {
+  struct stat st;
   int fd = ::openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
-  if (fd < 0) return errno_error(errno, "opening " + path);
-  return std::unique_ptr<FileSource>(new FileSource(fd, st));
+  if (fd < 0) {
+    const int err = errno;  // before the lstat
+    if (err == ELOOP && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+      return Opened{nullptr, S_IFLNK};
+    return errno_error(err, "opening " + path);
+  }
+  if (fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return errno_error(err, "opening " + path);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Opened{nullptr, st.st_mode & S_IFMT};
+  }
+  return Opened{std::unique_ptr<FileSource>(
+                    new FileSource(fd, {static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
+                                        static_cast<uint32_t>(st.st_mtim.tv_nsec)})),
+                S_IFREG};
 }
 
 bool FileSource::changed_since_open() const {

@@ -3,6 +3,8 @@
 // while the tool feeds them a file opened read-only and read with pread.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -60,15 +62,19 @@ class FileSource : public ByteSource {
   /// Opens `path` read-only and stats it. Fails with the errno text and the
   /// path, or when it is no regular file.
   static Result<std::unique_ptr<FileSource>> open(const std::string& path);
+  /// What open_at found at a name: the open regular file, or what else the
+  /// name is (a link, a FIFO, a directory, a device), which is never read.
+  struct Opened {
+    std::unique_ptr<FileSource> file;  ///< null when the name is no regular file
+    mode_t mode = S_IFREG;             ///< S_IFMT bits of what the name is
+  };
   /// Opens `name` relative to the open directory `dirfd` (AT_FDCWD: a path)
-  /// whose stat, taken with AT_SYMLINK_NOFOLLOW, said `st` and a regular
-  /// file: no stat of its own (the data scan's one stat per file). A link
-  /// put there since is not followed (O_NOFOLLOW: ELOOP) and anything else
-  /// no regular file fails its first read (EISDIR, ESPIPE); a size changed
-  /// since shows in prefetch(). `path` is only used in messages.
-  static Result<std::unique_ptr<FileSource>> open_known(int dirfd, const char* name,
-                                                        const std::string& path,
-                                                        const FileStat& st);
+  /// without following a link (O_NOFOLLOW: ELOOP, then the link is lstat'ed
+  /// for `mode`) or blocking on a FIFO (O_NONBLOCK), and takes its one stat
+  /// on the open file (fstat): the data scan's one stat per file. A size
+  /// changed between that stat and the reads shows in prefetch(). Fails with
+  /// the errno text and `path`, which is only used in messages.
+  static Result<Opened> open_at(int dirfd, const char* name, const std::string& path);
   ~FileSource() override;
   uint64_t size() const override { return size_; }
   int64_t mtime_unix_s() const { return mtime_unix_s_; }

@@ -106,6 +106,14 @@ inline std::string zip_with_record(const std::string& zip, const std::string& na
 
 /// A copy of the .npy `npy` (v1.0) whose header dict is `dict`, padded with
 /// spaces to the original header length.
+// A torch zip over 64 KiB (a real speculators file with a 70,000-byte
+// record added): FileSource then serves it from a prefetched head and tail,
+// and reads the rest with pread.
+inline std::string big_torch_zip() {
+  return zip_with_record(real_fixture("torch/speculators/data_0.pt"), "data_0/padding",
+                         std::string(70000, 'x'));
+}
+
 inline std::string npy_with_dict(const std::string& npy, const std::string& dict) {
   size_t hlen = uint8_t(npy[8]) | uint8_t(npy[9]) << 8;
   if (dict.size() + 1 > hlen) ADD_FAILURE() << "npy_with_dict: dict longer than the header";

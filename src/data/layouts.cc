@@ -48,14 +48,29 @@ std::optional<int64_t> to_int(std::string_view s) {
   return v;
 }
 
-// "data_<digits><ext>" with ext one of `exts`: the digits.
-std::optional<int64_t> data_index(std::string_view base,
-                                  std::initializer_list<std::string_view> exts) {
-  if (!base.starts_with("data_")) return std::nullopt;
-  base.remove_prefix(5);
-  for (std::string_view ext : exts)
-    if (base.ends_with(ext)) return to_int(base.substr(0, base.size() - ext.size()));
-  return std::nullopt;
+constexpr unsigned bit(Layout l) { return 1u << static_cast<unsigned>(l); }
+
+// The fixed layouts whose sample `rel` is (bits of Layout), all named
+// "data_<digits><ext>": SpecForge's rows_<g>-<g+n>/data_<i>.ckpt[.gz],
+// EAGLE's <digits>/data_<k>.ckpt, speculators' data_<i>.pt. `base` is
+// rel's file name; `index` gets the digits. One parse of the name serves
+// all three (detect_layout asks of every name).
+unsigned fixed_layouts(std::string_view rel, std::string_view base, int64_t& index) {
+  if (!base.starts_with("data_")) return 0;
+  size_t end = 5;
+  while (end < base.size() && base[end] >= '0' && base[end] <= '9') ++end;
+  std::optional<int64_t> i = to_int(base.substr(5, end - 5));
+  if (!i) return 0;
+  index = *i;
+  const std::string_view ext = base.substr(end);
+  if (ext == ".pt") return bit(Layout::kSpeculators);
+  if (ext != ".ckpt" && ext != ".ckpt.gz") return 0;
+  const std::string_view parent = parent_of(rel);
+  unsigned out = 0;
+  if (parent.starts_with("rows_") && parent.find('-') != std::string_view::npos)
+    out |= bit(Layout::kSpecForge);
+  if (ext == ".ckpt" && all_digits(parent)) out |= bit(Layout::kEagle);
+  return out;
 }
 
 // Splits a basename into stem, digits and extension around the last run of
@@ -110,24 +125,12 @@ std::optional<SampleKey> sample_key(const LayoutSpec& spec, std::string_view rel
   std::string_view base = basename_of(rel);
   if (is_stale_temp(base)) return std::nullopt;
   switch (spec.kind) {
-    case Layout::kSpecForge: {
-      std::string_view parent = parent_of(rel);
-      if (!parent.starts_with("rows_") || parent.find('-') == std::string_view::npos)
-        return std::nullopt;
-      std::optional<int64_t> i = data_index(base, {".ckpt.gz", ".ckpt"});
-      if (!i) return std::nullopt;
-      return SampleKey{"", *i};
-    }
-    case Layout::kEagle: {
-      if (!all_digits(parent_of(rel))) return std::nullopt;
-      std::optional<int64_t> k = data_index(base, {".ckpt"});
-      if (!k) return std::nullopt;
-      return SampleKey{std::string(dir_of(rel)), *k};
-    }
+    case Layout::kSpecForge:
+    case Layout::kEagle:
     case Layout::kSpeculators: {
-      std::optional<int64_t> i = data_index(base, {".pt"});
-      if (!i) return std::nullopt;
-      return SampleKey{"", *i};
+      int64_t i = 0;
+      if (!(fixed_layouts(rel, base, i) & bit(spec.kind))) return std::nullopt;
+      return SampleKey{std::string(sample_group(spec, rel)), i};
     }
     case Layout::kFlat: {
       std::string_view stem, digits, ext;
@@ -142,13 +145,30 @@ std::optional<SampleKey> sample_key(const LayoutSpec& spec, std::string_view rel
   }
 }
 
+int64_t sample_index(const LayoutSpec& spec, std::string_view rel) {
+  std::optional<SampleKey> k = sample_key(spec, rel);
+  return k ? k->index : kNoSample;
+}
+
+std::string_view sample_group(const LayoutSpec& spec, std::string_view rel) {
+  return spec.kind == Layout::kEagle ? dir_of(rel) : std::string_view{};
+}
+
 LayoutSpec detect_layout(Layout requested, const std::vector<std::string_view>& rel_paths) {
-  // The flat pattern: the most common (stem, extension) among numbered names
-  // (views into rel_paths: no copy of each name's parts).
+  // In one pass over the names: the flat pattern, the most common (stem,
+  // extension) among numbered names (views into rel_paths: no copy of each
+  // name's parts), and how many names each fixed layout's sample_key takes.
   std::map<std::pair<std::string_view, std::string_view>, size_t> patterns;
+  constexpr Layout kFixed[] = {Layout::kSpecForge, Layout::kEagle, Layout::kSpeculators};
+  size_t named[std::size(kFixed)] = {};
+  const bool any = requested == Layout::kAuto;
   for (std::string_view p : rel_paths) {
     std::string_view stem, digits, ext, base = basename_of(p);
-    if (!is_stale_temp(base) && split_numbered(base, stem, digits, ext)) ++patterns[{stem, ext}];
+    if (is_stale_temp(base) || !split_numbered(base, stem, digits, ext)) continue;
+    ++patterns[{stem, ext}];
+    int64_t index = 0;
+    const unsigned fixed = any ? fixed_layouts(p, base, index) : 0;
+    for (size_t l = 0; l < std::size(kFixed); ++l) named[l] += (fixed & bit(kFixed[l])) != 0;
   }
   LayoutSpec flat{Layout::kFlat};
   size_t best_flat = 0;
@@ -162,15 +182,11 @@ LayoutSpec detect_layout(Layout requested, const std::vector<std::string_view>& 
   if (requested != Layout::kAuto) return LayoutSpec{requested};
   LayoutSpec best{Layout::kNone};
   size_t best_n = 0;
-  for (Layout l : {Layout::kSpecForge, Layout::kEagle, Layout::kSpeculators}) {
-    LayoutSpec spec{l};
-    size_t n = std::count_if(rel_paths.begin(), rel_paths.end(),
-                             [&](std::string_view p) { return sample_key(spec, p).has_value(); });
-    if (n > best_n) {
-      best_n = n;
-      best = spec;
+  for (size_t l = 0; l < std::size(kFixed); ++l)
+    if (named[l] > best_n) {
+      best_n = named[l];
+      best = LayoutSpec{kFixed[l]};
     }
-  }
   if (best_flat > best_n && best_flat >= 2) return flat;  // one numbered name is no pattern
   return best;
 }

@@ -28,6 +28,7 @@ std::optional<Layout> parse_layout(std::string_view name);
 struct LayoutSpec {
   Layout kind = Layout::kNone;
   std::string stem, ext;  ///< kFlat only: "sample_" and ".npy"
+  bool operator==(const LayoutSpec&) const = default;
 };
 
 /// A sample's identity. `group` is empty for global indices; for EAGLE it is
@@ -43,6 +44,13 @@ struct SampleKey {
 /// The sample key of `rel_path` (relative to the scanned DIR) under
 /// `spec`, or nullopt when the file is not a sample of that layout.
 std::optional<SampleKey> sample_key(const LayoutSpec& spec, std::string_view rel_path);
+
+/// sample_key's index alone (kNoSample: no sample); its group is
+/// sample_group's.
+constexpr int64_t kNoSample = INT64_MIN;
+int64_t sample_index(const LayoutSpec& spec, std::string_view rel_path);
+/// The group of a sample's key under `spec`: EAGLE's worker folder, else "".
+std::string_view sample_group(const LayoutSpec& spec, std::string_view rel_path);
 
 /// Picks the layout that names the most files (ties: SpecForge, EAGLE,
 /// speculators, flat). A requested layout other than kAuto is kept (for kFlat

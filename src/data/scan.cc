@@ -26,11 +26,10 @@ struct Found {
   uint32_t dir_index = 0;
   uint32_t parent = 0;      // index into Walk::dir_fds
   uint32_t name_at = 0;     // rel.substr(name_at) is the file name
-  uint64_t size_bytes = 0;  // from fstatat when d_type did not tell; else 0 until stat_all
+  uint64_t size_bytes = 0;  // from fstatat when d_type did not tell; else 0 until opened
   int64_t mtime_unix_s = 0;
   uint32_t mtime_nsec = 0;
-  mode_t mode = S_IFREG;   // S_IFDIR, S_IFLNK, S_IFIFO...: kept only if named as a sample
-  bool stat_known = true;  // false: d_type said a regular file, stat_all stats it
+  mode_t mode = S_IFREG;  // S_IFDIR, S_IFLNK, S_IFIFO...: kept only if named as a sample
 };
 
 // Directory fds kept open for openat; past this many, files are opened by path.
@@ -41,6 +40,12 @@ struct Walk {
   std::vector<int> dir_fds;  // -1: not held, open by path
   std::vector<std::string> errors;
   std::vector<std::string> unreadable_dirs;
+  // The newest mtime of a folder listed (DIR's too): when a file was last
+  // created, renamed or removed there. nullopt: no folder stat'ed.
+  std::optional<int64_t> newest_dir_mtime;
+  void saw_dir(const struct stat& st) {
+    newest_dir_mtime = std::max(newest_dir_mtime.value_or(INT64_MIN), int64_t(st.st_mtim.tv_sec));
+  }
   ~Walk() {
     for (int fd : dir_fds)
       if (fd >= 0) ::close(fd);
@@ -80,8 +85,8 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
   bool held = false;
   while (dirent* e = readdir(d)) {
     if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
-    // d_type saves a stat here: a regular file's is taken by stat_all, on
-    // the pool, its one stat (the open file is not stat'ed again).
+    // d_type saves a stat here: a regular file's one stat is taken on the
+    // open file, on the pool (verify_one).
     struct stat st {};
     const bool deferred = e->d_type == DT_REG;
     if (deferred)
@@ -94,6 +99,7 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
     }
     if (!S_ISREG(st.st_mode)) record_entry(e->d_name, rel, dir_index, parent, st, out);
     if (S_ISDIR(st.st_mode)) {
+      out.saw_dir(st);
       std::string child = rel.empty() ? e->d_name : rel + "/" + e->d_name;
       int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
       const int err = errno;
@@ -109,7 +115,6 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
         held = true;
       }
       record_entry(e->d_name, rel, dir_index, parent, st, out);
-      out.found.back().stat_known = !deferred;
     }
   }
   closedir(d);
@@ -146,10 +151,34 @@ void mark_not_regular(DirScan& scan, ScannedFile& f, mode_t mode) {
 struct Where {
   uint32_t parent = 0;
   uint32_t name_at = 0;
-  bool regular = true;     // false: never opened (a FIFO would block), bad already
-  bool stat_known = true;  // false: stat_all takes its stat
-  bool recent = false;     // quick mode: deep-checked after its quick check
+  bool regular = true;  // false: never opened (a FIFO would block), bad already
 };
+
+// Quick mode's guess, before any file is opened, at which files its crash
+// window (deep_check_recent) will hold, so each of them is checked whole on
+// its one open: mtimes within the window of the newest folder mtime (a
+// sample's file is created there, then written for a moment), or later for
+// a file read whole anyway (kReadWholeBytes: its CRCs cost no read; one
+// rewritten in place leaves its folder's mtime behind), and before the
+// crash. A file the guess leaves out is opened again after (the window is
+// known only from every file's stat); one it takes in needlessly costs its
+// CRCs. Only the folders' and the files' own times and sizes decide it: the
+// same tree gets the same checks, whatever the threads' order.
+struct WindowGuess {
+  std::optional<int64_t> folder;  // the newest folder mtime
+  std::optional<int64_t> crash;
+  int64_t window_s = 0;
+  bool holds(int64_t mtime, uint64_t size) const {
+    const bool near_folder = folder && mtime >= *folder - window_s &&
+                             (mtime <= *folder + window_s || size <= kReadWholeBytes);
+    return near_folder || (crash && mtime >= *crash - window_s && mtime <= *crash);
+  }
+};
+
+WindowGuess guess_window(const ScanOptions& opts, std::optional<int64_t> newest_dir_mtime) {
+  if (opts.deep || opts.values || opts.recent_window_s <= 0) return {};
+  return {newest_dir_mtime, opts.crash_unix_s, opts.recent_window_s};
+}
 
 struct VerifyJob {
   DirScan& scan;
@@ -157,8 +186,12 @@ struct VerifyJob {
   const std::vector<int>& dir_fds;
   const ScanOptions& opts;
   ScanProgress* progress;
+  WindowGuess guess;
 };
 
+// Opens a listed file (its one stat, on the open file) and verifies it. A
+// name that is no regular file now (replaced since the listing) is bad and
+// never read; one gone is unreadable.
 void verify_one(const VerifyJob& job, size_t i, const VerifyOptions& vo,
                 std::vector<uint8_t>& buffer) {
   if (!job.where[i].regular) return;
@@ -168,10 +201,22 @@ void verify_one(const VerifyJob& job, size_t i, const VerifyOptions& vo,
   if (hasher) extra.push_back(hasher.get());
   int dfd = job.dir_fds[job.where[i].parent];
   std::string path = job.scan.path(f);
-  const FileStat st{f.size_bytes, f.mtime_unix_s, f.mtime_nsec};
-  FileCheck check = dfd >= 0 ? verify_known(dfd, f.rel.c_str() + job.where[i].name_at, path, st, vo,
-                                            buffer, extra)
-                             : verify_known(AT_FDCWD, path.c_str(), path, st, vo, buffer, extra);
+  Result<FileSource::Opened> opened =
+      dfd >= 0 ? FileSource::open_at(dfd, f.rel.c_str() + job.where[i].name_at, path)
+               : FileSource::open_at(AT_FDCWD, path.c_str(), path);
+  if (opened && !opened->file) {
+    mark_not_regular(job.scan, f, opened->mode);
+    job.where[i].regular = false;
+    return;
+  }
+  FileCheck check;
+  if (opened) {
+    VerifyOptions options = vo;
+    options.then_deep = job.guess.holds(opened->file->mtime_unix_s(), opened->file->size());
+    check = verify_file(std::move(opened->file), path, options, buffer, extra);
+  } else {
+    check.io_error = opened.error().message;
+  }
   bool io_error = check.io_error.has_value();
   const bool deep_checked = check.deep_checked;
   job.scan.record(f, std::move(check));
@@ -182,45 +227,11 @@ void verify_one(const VerifyJob& job, size_t i, const VerifyOptions& vo,
   }
 }
 
-// The one stat of each regular file d_type named (links not followed), on
-// the pool: size and mtime, before any file is opened, so quick mode knows
-// its recent files first. A file gone since the walk is unreadable; one
-// that is no regular file now is bad, never opened.
-void stat_one(const VerifyJob& job, size_t i) {
-  Where& w = job.where[i];
-  if (w.stat_known) return;
-  ScannedFile& f = job.scan.files[i];
-  const int dfd = job.dir_fds[w.parent];
-  struct stat st {};
-  if (dfd >= 0 ? fstatat(dfd, f.rel.c_str() + w.name_at, &st, AT_SYMLINK_NOFOLLOW)
-               : fstatat(AT_FDCWD, job.scan.path(f).c_str(), &st, AT_SYMLINK_NOFOLLOW)) {
-    const int err = errno;  // before the message is built
-    FileCheck check;
-    check.io_error = errno_error(err, "opening " + job.scan.path(f)).message;
-    job.scan.record(f, std::move(check));
-    w.regular = false;
-    return;
-  }
-  f.mtime_unix_s = st.st_mtim.tv_sec;
-  f.mtime_nsec = static_cast<uint32_t>(st.st_mtim.tv_nsec);
-  if (!S_ISREG(st.st_mode)) {
-    mark_not_regular(job.scan, f, st.st_mode & S_IFMT);
-    w.regular = false;
-    return;
-  }
-  f.size_bytes = static_cast<uint64_t>(st.st_size);
-}
-
-void stat_all(const VerifyJob& job) {
-  on_pool(job.scan.files.size(), job.opts.threads,
-          [&](size_t i, std::vector<uint8_t>&) { stat_one(job, i); });
-}
-
 void verify_all(const VerifyJob& job) {
   on_pool(job.scan.files.size(), job.opts.threads, [&](size_t i, std::vector<uint8_t>& buffer) {
-    VerifyOptions vo{job.opts.deep, job.opts.values, job.opts.allow_non_finite,
-                     job.where[i].recent};
-    verify_one(job, i, vo, buffer);
+    job.scan.files[i].sample_index = sample_index(job.scan.layout, job.scan.files[i].rel);
+    verify_one(job, i, VerifyOptions{job.opts.deep, job.opts.values, job.opts.allow_non_finite},
+               buffer);
     if (job.progress) {
       job.progress->files_done++;
       job.progress->bytes_done += job.scan.files[i].size_bytes;
@@ -245,7 +256,7 @@ RecentCheck recent_check(const DirScan& scan, const ScanOptions& opts) {
         is_stale_temp(base))
       continue;
     all.push_back(f.mtime_unix_s);
-    if (sample_key(scan.layout, f.rel)) samples.push_back(f.mtime_unix_s);
+    if (sample_index_of(scan, f) != kNoSample) samples.push_back(f.mtime_unix_s);
   }
   const bool none = samples.empty();
   RecentCheck rc{opts.recent_window_s, std::nullopt, {}, 0};
@@ -257,31 +268,12 @@ RecentCheck recent_check(const DirScan& scan, const ScanOptions& opts) {
   return rc;
 }
 
-// Quick mode: the files written in the window before each time writing
-// stopped are the ones a crash puts at risk (unflushed pages, delayed
-// allocation); they get the full CRC check, after their quick check, on the
-// same open file (verify_all). Marked from the stats, before any file is
-// opened.
-std::vector<size_t> in_window(const DirScan& scan, const RecentCheck& rc) {
-  std::vector<size_t> out;
-  for (size_t i = 0; i < scan.files.size(); ++i) {
-    const ScannedFile& f = scan.files[i];
-    if (f.verdict != FileVerdict::kUnreadable && f.verdict != FileVerdict::kBad &&
-        in_recent_window(f.mtime_unix_s, rc.anchors, rc.window_s))
-      out.push_back(i);
-  }
-  return out;
-}
-
-void mark_recent(const VerifyJob& job) {
-  for (size_t i : in_window(job.scan, recent_check(job.scan, job.opts))) job.where[i].recent = true;
-}
-
-// After verify_all the window again, now without the files that proved
-// unreadable (their mtimes anchor nothing): a file in it not yet
-// deep-checked (the window moved, or a digest was wanted) is opened again
-// and checked whole now, and marked changed if its size or mtime moved
-// between the two checks.
+// Quick mode, after verify_all: the files written in the window before each
+// time writing stopped (from the samples' mtimes, without the files that
+// proved unreadable: their mtimes anchor nothing) are the ones a crash puts
+// at risk (unflushed pages, delayed allocation). Each one the quick check
+// passed is opened again and checked whole (every CRC), and marked changed
+// if its size or mtime moved between the two checks.
 void deep_check_recent(const VerifyJob& job) {
   DirScan& scan = job.scan;
   RecentCheck rc = recent_check(scan, job.opts);
@@ -296,13 +288,15 @@ void deep_check_recent(const VerifyJob& job) {
       again.push_back(i);
   }
   VerifyOptions vo{true, false, false};
+  VerifyJob whole = job;
+  whole.guess = {};
   on_pool(again.size(), job.opts.threads, [&](size_t k, std::vector<uint8_t>& buffer) {
     ScannedFile& f = scan.files[again[k]];
     uint64_t size = f.size_bytes;
     int64_t mtime = f.mtime_unix_s;
     uint32_t nsec = f.mtime_nsec;
     bool was_changed = f.changed;
-    verify_one(job, again[k], vo, buffer);
+    verify_one(whole, again[k], vo, buffer);
     f.changed =
         was_changed || f.size_bytes != size || f.mtime_unix_s != mtime || f.mtime_nsec != nsec;
   });
@@ -378,10 +372,18 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
     const std::string& dir = opts.dirs[i];
     int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return errno_error(errno, "cannot open directory " + dir);
+    if (struct stat st{}; fstat(fd, &st) == 0) w.saw_dir(st);
     walk(fd, dir, "", static_cast<uint32_t>(i), w);
   }
-  // Sort the small records, then move each into its ScannedFile.
-  std::sort(w.found.begin(), w.found.end(), [](const Found& a, const Found& b) {
+  // Sort views of the records (no string is moved), then move each record
+  // into its ScannedFile in that order.
+  struct Order {
+    std::string_view rel;
+    uint32_t dir_index = 0, k = 0;
+  };
+  std::vector<Order> order(w.found.size());
+  for (uint32_t k = 0; k < order.size(); ++k) order[k] = {w.found[k].rel, w.found[k].dir_index, k};
+  std::sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
     return a.dir_index != b.dir_index ? a.dir_index < b.dir_index : a.rel < b.rel;
   });
   DirScan scan;
@@ -389,37 +391,36 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
   // named as a sample stay (the job would skip them, or write elsewhere).
   {
     std::vector<std::string_view> regular;
-    for (const Found& f : w.found)
-      if (f.mode == S_IFREG) regular.push_back(f.rel);
+    for (const Order& o : order)
+      if (w.found[o.k].mode == S_IFREG) regular.push_back(o.rel);
     scan.layout = detect_layout(opts.layout, regular);
   }
-  std::erase_if(w.found, [&](const Found& f) {
-    return f.mode != S_IFREG && !sample_key(scan.layout, f.rel);
+  std::erase_if(order, [&](const Order& o) {
+    return w.found[o.k].mode != S_IFREG && !sample_key(scan.layout, o.rel);
   });
   scan.dirs = opts.dirs;
   scan.errors = std::move(w.errors);
   scan.unreadable_dirs = std::move(w.unreadable_dirs);
-  scan.files.resize(w.found.size());
-  std::vector<Where> where(w.found.size());
-  for (size_t k = 0; k < w.found.size(); ++k) {
-    Found& f = w.found[k];
+  scan.files.resize(order.size());
+  std::vector<Where> where(order.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    Found& f = w.found[order[k].k];
     ScannedFile& out = scan.files[k];
     out.rel = std::move(f.rel);
     out.dir_index = f.dir_index;
     out.size_bytes = f.size_bytes;
     out.mtime_unix_s = f.mtime_unix_s;
     out.mtime_nsec = f.mtime_nsec;
-    where[k] = {f.parent, f.name_at, f.mode == S_IFREG, f.stat_known};
+    where[k] = {f.parent, f.name_at, f.mode == S_IFREG};
     if (f.mode != S_IFREG) mark_not_regular(scan, out, f.mode);
   }
   std::vector<Found>().swap(w.found);
+  std::vector<Order>().swap(order);
   if (progress) progress->files_total = scan.files.size();
-  VerifyJob job{scan, where, w.dir_fds, opts, progress};
-  stat_all(job);
-  const bool window = !opts.deep && !opts.values && opts.recent_window_s > 0;
-  if (window) mark_recent(job);
+  scan.indexed_under = scan.layout;
+  VerifyJob job{scan, where, w.dir_fds, opts, progress, guess_window(opts, w.newest_dir_mtime)};
   verify_all(job);
-  if (window) deep_check_recent(job);
+  if (!opts.deep && !opts.values && opts.recent_window_s > 0) deep_check_recent(job);
   return scan;
 }
 

@@ -41,6 +41,9 @@ struct ScannedFile {
   uint64_t size_bytes = 0;
   int64_t mtime_unix_s = 0;
   uint64_t bytes_read = 0;
+  /// sample_index under DirScan::indexed_under (kNoSample: no sample's
+  /// name), taken once, on the scan's threads.
+  int64_t sample_index = kNoSample;
   uint32_t mtime_nsec = 0;
   uint32_t dir_index = 0;
   uint32_t message =
@@ -92,7 +95,10 @@ struct ScanProgress {
 
 struct DirScan {
   std::vector<std::string> dirs;
-  LayoutSpec layout;                ///< ScanOptions::layout, detected from the names
+  LayoutSpec layout;  ///< ScanOptions::layout, detected from the names
+  /// The layout each file's sample_index was taken under (scan_dirs: the
+  /// layout); nullopt: not taken.
+  std::optional<LayoutSpec> indexed_under;
   std::vector<ScannedFile> files;   ///< sorted by dir, then path
   std::vector<std::string> errors;  ///< subdirectories that could not be read
   /// The folders among them that could not be listed: the samples they
@@ -109,6 +115,12 @@ struct DirScan {
   /// Stores one file's check compactly (the FileCheck is consumed).
   void record(ScannedFile& f, FileCheck&& check);
 };
+
+/// A file's sample_index under the scan's layout: the one taken by the scan,
+/// else (a DirScan made otherwise) taken now.
+inline int64_t sample_index_of(const DirScan& scan, const ScannedFile& f) {
+  return scan.indexed_under == scan.layout ? f.sample_index : sample_index(scan.layout, f.rel);
+}
 
 /// Lists the regular files under each DIR, and any other entry named as a
 /// sample (a directory, link or FIFO: bad, never opened; links are not

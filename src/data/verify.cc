@@ -112,9 +112,6 @@ FileCheck verify_source(const ByteSource& src, std::string_view name, const Veri
 
 namespace {
 
-// Files up to this size are read whole in one system call (prefetch).
-constexpr size_t kSmallFileBytes = 64 << 10;
-
 FileCheck io_error_check(std::string message) {
   FileCheck check;
   check.io_error = std::move(message);
@@ -127,7 +124,7 @@ FileCheck verify_opened(Result<std::unique_ptr<FileSource>> src, const std::stri
   if (!src) return io_error_check(src.error().message);
   // Small files in one read; big ones: head and tail (where the zip
   // directory is) in one read each.
-  if (Status s = (*src)->prefetch(kSmallFileBytes, 4 << 10, 64 << 10); !s)
+  if (Status s = (*src)->prefetch(kReadWholeBytes, 4 << 10, 64 << 10); !s)
     return io_error_check(s.error().message);
   size_t slash = path.rfind('/');
   std::string_view name(path);
@@ -138,7 +135,7 @@ FileCheck verify_opened(Result<std::unique_ptr<FileSource>> src, const std::stri
   check.mtime_nsec = (*src)->mtime_nsec();
   // Read in one or two system calls, a write in between shows in their
   // lengths (size_moved); a file read whole over many calls is stat'ed again.
-  const bool long_read = (check.deep_checked || !extra.empty()) && (*src)->size() > kSmallFileBytes;
+  const bool long_read = (check.deep_checked || !extra.empty()) && (*src)->size() > kReadWholeBytes;
   check.changed_while_read = long_read ? (*src)->changed_since_open() : (*src)->size_moved();
   return check;
 }
@@ -150,10 +147,10 @@ FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
   return verify_opened(FileSource::open(path), path, opts, buffer, extra);
 }
 
-FileCheck verify_known(int dirfd, const char* name, const std::string& path, const FileStat& st,
-                       const VerifyOptions& opts, std::vector<uint8_t>& buffer,
-                       const std::vector<StreamConsumer*>& extra) {
-  return verify_opened(FileSource::open_known(dirfd, name, path, st), path, opts, buffer, extra);
+FileCheck verify_file(std::unique_ptr<FileSource> file, const std::string& path,
+                      const VerifyOptions& opts, std::vector<uint8_t>& buffer,
+                      const std::vector<StreamConsumer*>& extra) {
+  return verify_opened(std::move(file), path, opts, buffer, extra);
 }
 
 }  // namespace gt

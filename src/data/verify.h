@@ -12,6 +12,10 @@
 
 namespace gt {
 
+/// Files up to this size are read whole in one system call (FileSource's
+/// prefetch): a deep check of one costs no read more than the quick check.
+constexpr size_t kReadWholeBytes = 64 << 10;
+
 struct VerifyOptions {
   bool deep = false;
   /// Count NaN, +-Inf and all-zero float tensors (implies deep).
@@ -36,11 +40,10 @@ FileCheck verify_source(const ByteSource& src, std::string_view name, const Veri
 FileCheck verify_path(const std::string& path, const VerifyOptions& opts,
                       std::vector<uint8_t>& buffer, const std::vector<StreamConsumer*>& extra = {});
 
-/// As verify_path, for a file whose stat said `st` (FileSource::open_known:
-/// `name` relative to the open directory `dirfd`, or AT_FDCWD and a path);
-/// `path` (the same file) names it in messages.
-FileCheck verify_known(int dirfd, const char* name, const std::string& path, const FileStat& st,
-                       const VerifyOptions& opts, std::vector<uint8_t>& buffer,
-                       const std::vector<StreamConsumer*>& extra = {});
+/// As verify_path, for a file FileSource::open_at opened; `path` (the same
+/// file) names it in messages.
+FileCheck verify_file(std::unique_ptr<FileSource> file, const std::string& path,
+                      const VerifyOptions& opts, std::vector<uint8_t>& buffer,
+                      const std::vector<StreamConsumer*>& extra = {});
 
 }  // namespace gt

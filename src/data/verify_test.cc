@@ -268,12 +268,6 @@ bool has(const FileCheck& c, const std::string& text) {
   return first_message(c).find(text) != std::string::npos;
 }
 
-// A torch zip over 64 KiB: FileSource then serves it from a prefetched head
-// and tail, and reads the rest with pread.
-std::string big_torch_zip() {
-  return zip_with_record(real_fixture(kSpeculators0), "data_0/padding", std::string(70000, 'x'));
-}
-
 TEST(DataByteSourceTest, ReadsAtAnyOffsetStayInsideTheSource) {
   std::string bytes(100000, '\0');
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = char(i * 13 + (i >> 8));
@@ -341,34 +335,59 @@ TEST(DataVerifyTest, ThenDeepIsTheQuickCheckThenTheDeepOne) {
   EXPECT_GT(bad, compared / 3);  // the damaged ones are mostly caught by the quick check
 }
 
-// The scan stats each file once, before opening it (FileSource::open_known):
-// a file that grew or shrank since is told by the lengths of its reads,
-// small (one read) and big (head and tail), with no second stat.
+// The scan stats each file once, on the open file (FileSource::open_at): a
+// file that grew or shrank between that stat and its reads is told by the
+// lengths of the reads, small (one read) and big (head and tail), with no
+// second stat.
 TEST(DataByteSourceTest, ASizeChangedSinceTheStatShowsInTheReads) {
   TempTree t;
   const std::string small = real_fixture(kSpecforge0), big = big_torch_zip();
+  const std::string path = t.path("/f");
+  auto open = [&] {
+    Result<FileSource::Opened> o = FileSource::open_at(AT_FDCWD, path.c_str(), path);
+    EXPECT_TRUE(o && o->file) << (o ? "no regular file" : o.error().message);
+    return o ? std::move(o->file) : nullptr;
+  };
   for (const std::string& bytes : {small, big}) {
-    t.write("/f", bytes);
-    struct stat st {};
-    ASSERT_EQ(::stat(t.path("/f").c_str(), &st), 0);
-    const FileStat at_stat{static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
-                           static_cast<uint32_t>(st.st_mtim.tv_nsec)};
     std::vector<uint8_t> buffer;
     for (bool deep : {false, true}) {
-      FileCheck same = verify_known(AT_FDCWD, t.path("/f").c_str(), t.path("/f"), at_stat,
-                                    VerifyOptions{deep}, buffer);
+      t.write("/f", bytes);
+      FileCheck same = verify_file(open(), path, VerifyOptions{deep}, buffer);
       EXPECT_EQ(first_code(same), "ok") << bytes.size();
       EXPECT_FALSE(same.changed_while_read) << bytes.size() << " deep " << deep;
       EXPECT_EQ(same.deep_checked, deep);
-      for (int64_t moved : {-1, 1}) {
-        FileStat stale = at_stat;
-        stale.size_bytes += moved;  // the file is one byte longer, or shorter, than said
-        FileCheck check = verify_known(AT_FDCWD, t.path("/f").c_str(), t.path("/f"), stale,
-                                       VerifyOptions{deep}, buffer);
+      for (int moved : {-1, 1}) {
+        t.write("/f", bytes);
+        std::unique_ptr<FileSource> file = open();
+        // Written between the stat and the reads: one byte longer, or shorter.
+        t.write("/f", moved > 0 ? bytes + "x" : bytes.substr(0, bytes.size() - 1));
+        FileCheck check = verify_file(std::move(file), path, VerifyOptions{deep}, buffer);
         EXPECT_TRUE(check.changed_while_read) << bytes.size() << " moved " << moved;
       }
     }
   }
+}
+
+// What open_at finds at a name that is no regular file: its kind, and no
+// file to read (a FIFO is never read: it would block). A name gone is an error.
+TEST(DataByteSourceTest, OpenAtTellsWhatANameIsWithoutReadingIt) {
+  TempTree t;
+  t.write("/f", "x");
+  t.symlink(t.path("/f"), "/link");
+  ASSERT_EQ(::mkfifo(t.path("/fifo").c_str(), 0600), 0);
+  ASSERT_EQ(::mkdir(t.path("/dir").c_str(), 0700), 0);
+  for (const auto& [name, mode] :
+       {std::pair<std::string, mode_t>{"/link", S_IFLNK}, {"/fifo", S_IFIFO}, {"/dir", S_IFDIR}}) {
+    const std::string p = t.path(name);
+    Result<FileSource::Opened> o = FileSource::open_at(AT_FDCWD, p.c_str(), p);
+    ASSERT_TRUE(o) << name << ": " << o.error().message;
+    EXPECT_EQ(o->file, nullptr) << name;
+    EXPECT_EQ(o->mode, mode) << name;
+  }
+  const std::string gone = t.path("/gone");
+  Result<FileSource::Opened> o = FileSource::open_at(AT_FDCWD, gone.c_str(), gone);
+  ASSERT_FALSE(o);
+  EXPECT_NE(o.error().message.find("opening " + gone), std::string::npos) << o.error().message;
 }
 
 // Quick mode's recent files: the quick check, then the deep one on the same

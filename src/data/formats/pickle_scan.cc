@@ -12,6 +12,7 @@
 // as unverifiable, never as intact.
 #include "data/formats/pickle_scan.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -21,16 +22,21 @@
 namespace gt {
 namespace {
 
-// Values are trivially copyable views: strings point into the pickle bytes,
-// which outlive the walk; a global keeps its module and name apart; a tuple
-// is a range of the walker's item arena. No allocation per opcode.
+// Values are 16 trivially copyable bytes: a string points into the pickle
+// bytes, which outlive the walk (a global keeps only its name, the part
+// after the module that names a storage's dtype); a tuple is a range of the
+// walker's item arena. No allocation per opcode.
 struct Value {
-  enum Kind { kMark, kStr, kInt, kGlobal, kTuple, kOther } kind = kOther;
-  std::string_view s;     // kStr: the string; kGlobal: the module
-  std::string_view name;  // kGlobal: the name
-  int64_t i = 0;
-  uint32_t first = 0, count = 0;  // kTuple: items_[first, first + count), or first == kNoItems
+  enum Kind : uint8_t { kMark, kStr, kInt, kGlobal, kTuple, kOther } kind = kOther;
+  uint32_t n = 0;  // kStr, kGlobal: the string's length; kTuple: its item count
+  union {
+    const char* str = nullptr;  // kStr: the string; kGlobal: the name
+    int64_t i;                  // kInt
+    uint32_t first;             // kTuple: items_[first, first + n), or kNoItems
+  };
+  std::string_view text() const { return {str, n}; }
 };
+static_assert(sizeof(Value) == 16);
 
 constexpr size_t kMaxStack = 1 << 20;
 // A pickler numbers its memo densely from 0 (pickle.py: len(self.memo)); an
@@ -40,6 +46,9 @@ constexpr size_t kMemoSlack = 1 << 12;
 // ('storage', class, key, location, numel[, view]): memory stays a few
 // values per storage, whatever the pickle holds.
 constexpr uint32_t kNoItems = UINT32_MAX;
+// The most one opcode grows the stack (TUPLE3 on an empty stack: three
+// missing items, then the tuple in their place).
+constexpr size_t kMaxGrowth = 3;
 
 // Every opcode of pickle protocols 0-5 (Lib/pickletools.py). Any other byte
 // is refused by Python's unpickler ("invalid load key").
@@ -53,115 +62,58 @@ bool is_pickle_opcode(uint8_t op) {
 // them); what a big pickle grew past kKeptValues is given back after it.
 struct Scratch {
   std::vector<Value> stack, memo, items;
-};
-constexpr size_t kKeptValues = 4096;
-
-class Walker {
- public:
-  Walker(std::string_view p, size_t pos, PickleStrings strings, Scratch& scratch)
-      : p_(p),
-        pos_(pos),
-        keep_strings_(strings == PickleStrings::kKeep),
-        stack_(scratch.stack),
-        memo_(scratch.memo),
-        items_(scratch.items) {
-    stack_.clear();
-    memo_.clear();
-    items_.clear();
-    stack_.reserve(64);
-  }
-  ~Walker() {
-    for (std::vector<Value>* v : {&stack_, &memo_, &items_})
+  void trim() {
+    for (std::vector<Value>* v : {&stack, &memo, &items})
       if (v->capacity() > kKeptValues) std::vector<Value>().swap(*v);
   }
-  Walker(const Walker&) = delete;
-  Walker& operator=(const Walker&) = delete;
-  // Flattened: step() and the stack operations it calls per opcode are
-  // inlined into the loop in every build, -O1 too (a call per opcode and
-  // per push was most of a small data.pkl's walk).
-  [[gnu::flatten]] PickleScan run(size_t* end_offset);
-
- private:
-  bool need(size_t n) { return p_.size() - pos_ >= n; }
-  uint64_t take_le(size_t n) {
-    uint64_t v = 0;
-    for (size_t k = 0; k < n; ++k) v |= uint64_t(uint8_t(p_[pos_ + k])) << (8 * k);
-    pos_ += n;
-    return v;
-  }
-  std::optional<std::string_view> take_line() {
-    size_t nl = p_.find('\n', pos_);
-    if (nl == std::string_view::npos) return std::nullopt;
-    std::string_view s = p_.substr(pos_, nl - pos_);
-    pos_ = nl + 1;
-    return s;
-  }
-  Value pop() {
-    if (stack_.empty()) return Value{};
-    Value v = stack_.back();
-    stack_.pop_back();
-    return v;
-  }
-  // Index of the topmost mark, or stack_.size() when there is none.
-  size_t mark_index() const {
-    for (size_t k = stack_.size(); k-- > 0;)
-      if (stack_[k].kind == Value::kMark) return k;
-    return stack_.size();
-  }
-  void drop_to_mark() {
-    size_t m = mark_index();
-    stack_.resize(m == stack_.size() ? 0 : m);
-  }
-  void push(const Value& v) { stack_.push_back(v); }
-  // Replaces stack_[begin, end) (and everything above new_size) by a tuple.
-  void push_tuple_from(size_t begin, size_t end, size_t new_size) {
-    Value v;
-    v.kind = Value::kTuple;
-    v.count = static_cast<uint32_t>(end - begin);
-    v.first = kNoItems;
-    if ((v.count == 5 || v.count == 6) && stack_[begin].kind == Value::kStr &&
-        stack_[begin].s == "storage") {
-      v.first = static_cast<uint32_t>(items_.size());
-      items_.insert(items_.end(), stack_.begin() + begin, stack_.begin() + end);
-    }
-    stack_.resize(new_size);
-    push(v);
-  }
-  // Skips a length-prefixed argument of `width` bytes; false when cut.
-  bool skip_sized(size_t width) {
-    if (!need(width)) return false;
-    uint64_t n = take_le(width);
-    if (!need(n)) return false;
-    pos_ += n;
-    return true;
-  }
-  bool memo_put(uint64_t n);
-  // The ways a walk stops early, out of step()'s way (cold, never inlined).
-  [[gnu::cold, gnu::noinline]] bool stop_unsupported(size_t at, uint8_t op, const std::string& why);
-  [[gnu::cold, gnu::noinline]] bool stop_cut(const char* what);  // the bytes end in an opcode
-  [[gnu::cold, gnu::noinline]] bool stop_invalid(uint8_t op);
-  void persid(const Value& v);
-  bool step(uint8_t op);  // false: stop walking (STOP, error or unsupported)
-
-  std::string_view p_;
-  size_t pos_;
-  bool keep_strings_;
-  std::vector<Value>& stack_;
-  std::vector<Value>& memo_;   // BINPUT indices are small and dense
-  std::vector<Value>& items_;  // tuple items; each pushed value lands here at most once per tuple
-  PickleScan out_;
+  static constexpr size_t kKeptValues = 4096;
 };
 
-void Walker::persid(const Value& v) {
+// The ways a walk stops early, out of the loop's way (cold, never inlined).
+[[gnu::cold, gnu::noinline]] void stop_unsupported(PickleScan& out, size_t at, uint8_t op,
+                                                   const std::string& why) {
+  char b[8];
+  std::snprintf(b, sizeof b, "0x%02x", op);
+  out.unsupported = true;
+  out.error = "pickle byte " + std::to_string(at) + ": opcode " + b + " " + why;
+}
+
+// The bytes end inside an opcode's argument: `at` is where the walk stood.
+[[gnu::cold, gnu::noinline]] void stop_cut(PickleScan& out, size_t at, const char* what) {
+  out.cut = true;
+  out.error = "pickle byte " + std::to_string(at) + ": " + what;
+}
+
+[[gnu::cold, gnu::noinline]] void stop_invalid(PickleScan& out, size_t at, uint8_t op) {
+  char b[4];
+  std::snprintf(b, sizeof b, "%02x", op);
+  out.error = "pickle byte " + std::to_string(at) + ": 0x" + b +
+              " is not a pickle opcode (Python: invalid load key)";
+}
+
+// A string of the pickle as a value (one over 4 GiB, never a storage's
+// key or dtype, as an opaque one).
+Value string_value(Value::Kind k, const char* s, uint64_t n) {
+  Value v;
+  if (n > UINT32_MAX) return v;
+  v.kind = k;
+  v.n = static_cast<uint32_t>(n);
+  v.str = s;
+  return v;
+}
+
+// A persistent id ('storage', torch.<Dtype>Storage, key, location, numel):
+// one storage of the file.
+void persid(const Value& v, const std::vector<Value>& items, PickleScan& out) {
   if (v.kind != Value::kTuple || v.first == kNoItems) return;
-  const Value* t = items_.data() + v.first;
-  if (t[0].kind != Value::kStr || t[0].s != "storage" || t[1].kind != Value::kGlobal ||
+  const Value* t = items.data() + v.first;
+  if (t[0].kind != Value::kStr || t[0].text() != "storage" || t[1].kind != Value::kGlobal ||
       t[2].kind != Value::kStr || t[4].kind != Value::kInt || t[4].i < 0)
     return;
   StorageRef r;
-  r.key = t[2].s;
+  r.key = t[2].text();
   // The global is "torch" . "BFloat16Storage": the dtype follows the last dot.
-  std::string_view g = t[1].name;
+  std::string_view g = t[1].text();
   size_t dot = g.rfind('.');
   r.dtype = g.substr(dot == std::string_view::npos ? 0 : dot + 1);
   if (r.dtype.size() > 7 && r.dtype.ends_with("Storage")) r.dtype.resize(r.dtype.size() - 7);
@@ -169,236 +121,325 @@ void Walker::persid(const Value& v) {
   r.itemsize_bytes = torch_dtype_itemsize(r.dtype);
   r.is_float = r.dtype == "Float" || r.dtype == "Double" || r.dtype == "Half" ||
                r.dtype == "BFloat16" || r.dtype.starts_with("Float8");
-  out_.storages.push_back(std::move(r));
+  out.storages.push_back(std::move(r));
 }
 
-bool Walker::memo_put(uint64_t n) {
-  if (stack_.empty()) return true;
-  if (n > memo_.size() + kMemoSlack || n >= kMaxStack) return false;
-  if (memo_.size() <= n) memo_.resize(n + 1);
-  memo_[n] = stack_.back();
-  return true;
-}
+// The walk: one loop over the opcodes, its state (the position, the stack
+// and its top) in locals, so that in every build, -O1 too, they stay in
+// registers and an opcode costs a few instructions. The stack is
+// st[0, sp): the vector only grows (kMaxGrowth ahead of sp before each
+// opcode), so a push is a store. Flattened: the helpers below are inlined.
+[[gnu::flatten]] PickleScan walk(std::string_view pickle, size_t start, bool keep_strings,
+                                 Scratch& scratch, size_t* end_offset) {
+  PickleScan out;
+  const char* const base = pickle.data();
+  const char* const end = base + pickle.size();
+  const char* cur = base + std::min(start, pickle.size());
+  std::vector<Value>& stack = scratch.stack;
+  std::vector<Value>& memo = scratch.memo;    // BINPUT indices are small and dense
+  std::vector<Value>& items = scratch.items;  // the items of tuples that may be a persistent id
+  memo.clear();
+  items.clear();
+  if (stack.size() < 64) stack.resize(64);
+  Value* st = stack.data();
+  size_t cap = stack.size(), sp = 0;
 
-bool Walker::stop_unsupported(size_t at, uint8_t op, const std::string& why) {
-  char b[8];
-  std::snprintf(b, sizeof b, "0x%02x", op);
-  out_.unsupported = true;
-  out_.error = "pickle byte " + std::to_string(at) + ": opcode " + b + " " + why;
-  return false;
-}
-
-bool Walker::stop_cut(const char* what) {
-  out_.cut = true;
-  out_.error = "pickle byte " + std::to_string(pos_) + ": " + what;
-  return false;
-}
-
-bool Walker::stop_invalid(uint8_t op) {
-  char b[4];
-  std::snprintf(b, sizeof b, "%02x", op);
-  out_.error = "pickle byte " + std::to_string(pos_ - 1) + ": 0x" + b +
-               " is not a pickle opcode (Python: invalid load key)";
-  return false;
-}
-
-bool Walker::step(uint8_t op) {
-  auto fail = [&](const char* what) { return stop_cut(what); };
+  auto at = [&] { return size_t(cur - base); };
+  auto left = [&] { return size_t(end - cur); };
+  auto le = [&](size_t n) {  // a little-endian integer of n bytes; left() >= n
+    uint64_t v = 0;
+    for (size_t k = 0; k < n; ++k) v |= uint64_t(uint8_t(cur[k])) << (8 * k);
+    cur += n;
+    return v;
+  };
   auto arg = [&](size_t n, uint64_t& v) {
-    if (!need(n)) return false;
-    v = take_le(n);
+    if (left() < n) return false;
+    v = le(n);
     return true;
   };
-  uint64_t n = 0;
-  Value v;
-  switch (op) {
-    case 0x80:
-      return arg(1, n) || fail("cut inside PROTO");
-    case 0x95:
-      return arg(8, n) || fail("cut inside FRAME");
-    case '.':
-      out_.complete = true;
-      return false;
-    case '(':
-      v.kind = Value::kMark;
-      push(v);
-      return true;
-    case '}':
-    case ']':
-    case 'N':
-    case 0x88:
-    case 0x89:
-    case 0x8f:  // EMPTY_SET
-      push(v);
-      return true;
-    case 'd':   // DICT
-    case 'l':   // LIST
-    case 0x91:  // FROZENSET
-      drop_to_mark();
-      push(v);
-      return true;
-    case 0x82:  // EXT1, EXT2, EXT4: an extension code
-    case 0x83:
-    case 0x84:
-      if (!arg(op == 0x82 ? 1 : op == 0x83 ? 2 : 4, n)) return fail("cut inside EXT");
-      push(v);
-      return true;
-    case ')':
-      push_tuple_from(stack_.size(), stack_.size(), stack_.size());
-      return true;
-    case 'q':
-    case 'r':
-    case 0x94:
-      if (op != 0x94 && !arg(op == 'q' ? 1 : 4, n)) return fail("cut inside BINPUT");
-      if (op == 0x94) n = memo_.size();
-      return memo_put(n) || stop_unsupported(pos_, op,
-                                             "memo index " + std::to_string(n) +
-                                                 " far beyond the memo's size not modelled");
-    case 'h':
-    case 'j':
-      if (!arg(op == 'h' ? 1 : 4, n)) return fail("cut inside BINGET");
-      push(n < memo_.size() ? memo_[n] : Value{});
-      return true;
-    case 'X':
-    case 'T':
-    case 'U':
-    case 0x8c:
-    case 0x8d:  // BINUNICODE8
-    case 'B':
-    case 'C':
-    case 0x8e:    // BINBYTES8
-    case 0x96: {  // BYTEARRAY8
-      size_t w = (op == 'U' || op == 0x8c || op == 'C') ? 1 : op >= 0x8d ? 8 : 4;
-      if (!arg(w, n) || !need(n)) return fail("string runs past the end");
-      v.kind = (op == 'B' || op == 'C' || op == 0x8e || op == 0x96) ? Value::kOther : Value::kStr;
-      if (v.kind == Value::kStr) v.s = p_.substr(pos_, n);
-      if (v.kind == Value::kStr && keep_strings_ && out_.strings.size() < kMaxStack)
-        out_.strings.emplace_back(v.s);
-      pos_ += n;
-      push(v);
-      return true;
+  auto push = [&](const Value& v) { st[sp++] = v; };
+  auto push_kind = [&](Value::Kind k) {
+    Value v;
+    v.kind = k;
+    st[sp++] = v;
+  };
+  auto pop = [&] { return sp == 0 ? Value{} : st[--sp]; };
+  auto mark_index = [&] {  // the topmost mark, or sp when there is none
+    for (size_t k = sp; k-- > 0;)
+      if (st[k].kind == Value::kMark) return k;
+    return sp;
+  };
+  auto drop_to_mark = [&] {
+    const size_t m = mark_index();
+    sp = m == sp ? 0 : m;
+  };
+  // Replaces st[begin, end) (and everything above new_size) by a tuple.
+  auto push_tuple_from = [&](size_t first, size_t last, size_t new_size) {
+    Value v;
+    v.kind = Value::kTuple;
+    v.n = static_cast<uint32_t>(last - first);
+    v.first = kNoItems;
+    if ((v.n == 5 || v.n == 6) && st[first].kind == Value::kStr && st[first].text() == "storage") {
+      v.first = static_cast<uint32_t>(items.size());
+      items.insert(items.end(), st + first, st + last);
     }
-    case 'c': {
-      std::optional<std::string_view> mod = take_line(), name = mod ? take_line() : std::nullopt;
-      if (!name) return fail("cut inside GLOBAL");
-      v.kind = Value::kGlobal;
-      v.s = *mod;
-      v.name = *name;
-      push(v);
-      return true;
+    sp = new_size;
+    push(v);
+  };
+  auto memo_put = [&](uint64_t n) {
+    if (sp == 0) return true;
+    if (n > memo.size() + kMemoSlack || n >= kMaxStack) return false;
+    if (n == memo.size())
+      memo.push_back(st[sp - 1]);
+    else {
+      if (memo.size() < n) memo.resize(n + 1);
+      memo[n] = st[sp - 1];
     }
-    case 0x93: {
-      Value name = pop(), mod = pop();
-      v.kind = Value::kGlobal;
-      v.s = mod.s;
-      v.name = name.s;
-      push(v);
-      return true;
-    }
-    case 'K':
-    case 'M':
-    case 'J':
-      if (!arg(op == 'K' ? 1 : op == 'M' ? 2 : 4, n)) return fail("cut inside an integer");
-      v.kind = Value::kInt;
-      v.i = op == 'J' ? int64_t(int32_t(uint32_t(n))) : int64_t(n);
-      push(v);
-      return true;
-    case 0x8a:
-      if (!arg(1, n) || !need(n)) return fail("cut inside LONG1");
-      if (n <= 8) {
-        uint64_t raw = take_le(n);
-        if (n > 0 && n < 8 && (raw >> (8 * n - 1)) & 1) raw |= ~uint64_t(0) << (8 * n);
-        v.kind = Value::kInt;
-        v.i = int64_t(raw);
-      } else {
-        pos_ += n;
-      }
-      push(v);
-      return true;
-    case 0x8b:  // LONG4: too wide for a numel
-      if (!skip_sized(4)) return fail("cut inside LONG4");
-      push(v);
-      return true;
-    case 'G':
-      if (!need(8)) return fail("cut inside BINFLOAT");
-      pos_ += 8;
-      push(v);
-      return true;
-    case 't': {
-      size_t m = mark_index();
-      if (m == stack_.size())  // no mark: everything on the stack
-        push_tuple_from(0, stack_.size(), 0);
-      else
-        push_tuple_from(m + 1, stack_.size(), m);
-      return true;
-    }
-    case 0x85:
-    case 0x86:
-    case 0x87: {
-      // Missing items (a short stack) are default values at the front.
-      size_t want = op - 0x84, have = std::min(want, stack_.size());
-      stack_.insert(stack_.end() - have, want - have, Value{});
-      push_tuple_from(stack_.size() - want, stack_.size(), stack_.size() - want);
-      return true;
-    }
-    case 'Q':
-      persid(pop());
-      push(v);
-      return true;
-    case 'R':
-    case 0x81:
-      pop();
-      pop();
-      push(v);
-      return true;
-    case 0x92:  // NEWOBJ_EX: cls, args, kwargs
-      pop();
-      pop();
-      pop();
-      push(v);
-      return true;
-    case 'b':
-    case 'a':
-    case '0':
-      pop();
-      return true;
-    case 0x90:  // ADDITEMS
-      drop_to_mark();
-      return true;
-    case 's':
-      pop();
-      pop();
-      return true;
-    case 'u':
-    case 'e':
-    case '1':
-      drop_to_mark();
-      return true;
-    case '2':
-      if (!stack_.empty()) push(stack_.back());
-      return true;
-    default:
-      if (is_pickle_opcode(op)) return stop_unsupported(pos_ - 1, op, "not modelled");
-      return stop_invalid(op);
-  }
-}
+    return true;
+  };
 
-PickleScan Walker::run(size_t* end_offset) {
-  while (pos_ < p_.size()) {
-    if (stack_.size() >= kMaxStack) {
-      stop_unsupported(pos_, uint8_t(p_[pos_]),
+  bool stop = false;
+  while (!stop && cur < end) {
+    if (sp + kMaxGrowth >= cap) {
+      stack.resize(2 * cap);
+      st = stack.data();
+      cap = stack.size();
+    }
+    if (sp >= kMaxStack) {
+      stop_unsupported(out, at(), uint8_t(*cur),
                        "on a stack deeper than " + std::to_string(kMaxStack) + " not modelled");
       break;
     }
-    uint8_t op = uint8_t(p_[pos_++]);
-    if (!step(op)) break;
+    const uint8_t op = uint8_t(*cur++);
+    uint64_t n = 0;
+    switch (op) {
+      case 0x80:
+        if (!arg(1, n)) stop_cut(out, at(), "cut inside PROTO"), stop = true;
+        break;
+      case 0x95:
+        if (!arg(8, n)) stop_cut(out, at(), "cut inside FRAME"), stop = true;
+        break;
+      case '.':
+        out.complete = true;
+        stop = true;
+        break;
+      case '(':
+        push_kind(Value::kMark);
+        break;
+      case '}':
+      case ']':
+      case 'N':
+      case 0x88:
+      case 0x89:
+      case 0x8f:  // EMPTY_SET
+        push_kind(Value::kOther);
+        break;
+      case 'd':   // DICT
+      case 'l':   // LIST
+      case 0x91:  // FROZENSET
+        drop_to_mark();
+        push_kind(Value::kOther);
+        break;
+      case 0x82:  // EXT1, EXT2, EXT4: an extension code
+      case 0x83:
+      case 0x84:
+        if (!arg(op == 0x82 ? 1 : op == 0x83 ? 2 : 4, n)) {
+          stop_cut(out, at(), "cut inside EXT");
+          stop = true;
+        } else {
+          push_kind(Value::kOther);
+        }
+        break;
+      case ')':
+        push_tuple_from(sp, sp, sp);
+        break;
+      case 'q':
+      case 'r':
+      case 0x94:
+        if (op != 0x94 && !arg(op == 'q' ? 1 : 4, n)) {
+          stop_cut(out, at(), "cut inside BINPUT");
+          stop = true;
+          break;
+        }
+        if (op == 0x94) n = memo.size();
+        if (!memo_put(n)) {
+          stop_unsupported(
+              out, at(), op,
+              "memo index " + std::to_string(n) + " far beyond the memo's size not modelled");
+          stop = true;
+        }
+        break;
+      case 'h':
+      case 'j':
+        if (!arg(op == 'h' ? 1 : 4, n)) {
+          stop_cut(out, at(), "cut inside BINGET");
+          stop = true;
+        } else {
+          push(n < memo.size() ? memo[n] : Value{});
+        }
+        break;
+      case 'X':
+      case 'T':
+      case 'U':
+      case 0x8c:
+      case 0x8d:  // BINUNICODE8
+      case 'B':
+      case 'C':
+      case 0x8e:    // BINBYTES8
+      case 0x96: {  // BYTEARRAY8
+        const size_t w = (op == 'U' || op == 0x8c || op == 'C') ? 1 : op >= 0x8d ? 8 : 4;
+        if (!arg(w, n) || left() < n) {
+          stop_cut(out, at(), "string runs past the end");
+          stop = true;
+          break;
+        }
+        const bool text = !(op == 'B' || op == 'C' || op == 0x8e || op == 0x96);
+        if (text && keep_strings && out.strings.size() < kMaxStack)
+          out.strings.emplace_back(cur, n);
+        push(text ? string_value(Value::kStr, cur, n) : Value{});
+        cur += n;
+        break;
+      }
+      case 'c': {  // GLOBAL: "module\nname\n"; the name is kept
+        const char* nl = static_cast<const char*>(std::memchr(cur, '\n', left()));
+        if (nl != nullptr) {
+          cur = nl + 1;
+          nl = static_cast<const char*>(std::memchr(cur, '\n', left()));
+        }
+        if (nl == nullptr) {
+          stop_cut(out, at(), "cut inside GLOBAL");
+          stop = true;
+          break;
+        }
+        push(string_value(Value::kGlobal, cur, uint64_t(nl - cur)));
+        cur = nl + 1;
+        break;
+      }
+      case 0x93: {  // STACK_GLOBAL: module, name
+        const Value name = pop();
+        pop();
+        push(name.kind == Value::kStr ? string_value(Value::kGlobal, name.str, name.n)
+                                      : string_value(Value::kGlobal, "", 0));
+        break;
+      }
+      case 'K':
+      case 'M':
+      case 'J':
+        if (!arg(op == 'K' ? 1 : op == 'M' ? 2 : 4, n)) {
+          stop_cut(out, at(), "cut inside an integer");
+          stop = true;
+        } else {
+          Value v;
+          v.kind = Value::kInt;
+          v.i = op == 'J' ? int64_t(int32_t(uint32_t(n))) : int64_t(n);
+          push(v);
+        }
+        break;
+      case 0x8a: {  // LONG1
+        if (!arg(1, n) || left() < n) {
+          stop_cut(out, at(), "cut inside LONG1");
+          stop = true;
+          break;
+        }
+        Value v;
+        if (n <= 8) {
+          uint64_t raw = le(n);
+          if (n > 0 && n < 8 && (raw >> (8 * n - 1)) & 1) raw |= ~uint64_t(0) << (8 * n);
+          v.kind = Value::kInt;
+          v.i = int64_t(raw);
+        } else {
+          cur += n;
+        }
+        push(v);
+        break;
+      }
+      case 0x8b:  // LONG4: too wide for a numel
+        if (!arg(4, n) || left() < n) {
+          stop_cut(out, at(), "cut inside LONG4");
+          stop = true;
+        } else {
+          cur += n;
+          push_kind(Value::kOther);
+        }
+        break;
+      case 'G':
+        if (left() < 8) {
+          stop_cut(out, at(), "cut inside BINFLOAT");
+          stop = true;
+        } else {
+          cur += 8;
+          push_kind(Value::kOther);
+        }
+        break;
+      case 't': {
+        const size_t m = mark_index();
+        if (m == sp)  // no mark: everything on the stack
+          push_tuple_from(0, sp, 0);
+        else
+          push_tuple_from(m + 1, sp, m);
+        break;
+      }
+      case 0x85:
+      case 0x86:
+      case 0x87: {
+        // Missing items (a short stack) are default values at the front.
+        const size_t want = op - 0x84, have = std::min(want, sp);
+        const size_t first = sp - have;  // the items there move up past the missing ones
+        std::copy_backward(st + first, st + sp, st + first + want);
+        std::fill(st + first, st + first + (want - have), Value{});
+        sp = first + want;
+        push_tuple_from(sp - want, sp, sp - want);
+        break;
+      }
+      case 'Q':
+        persid(pop(), items, out);
+        push_kind(Value::kOther);
+        break;
+      case 'R':
+      case 0x81:
+        pop();
+        pop();
+        push_kind(Value::kOther);
+        break;
+      case 0x92:  // NEWOBJ_EX: cls, args, kwargs
+        pop();
+        pop();
+        pop();
+        push_kind(Value::kOther);
+        break;
+      case 'b':
+      case 'a':
+      case '0':
+        pop();
+        break;
+      case 's':
+        pop();
+        pop();
+        break;
+      case 0x90:  // ADDITEMS
+      case 'u':
+      case 'e':
+      case '1':
+        drop_to_mark();
+        break;
+      case '2':
+        if (sp > 0) push(st[sp - 1]);
+        break;
+      default:
+        if (is_pickle_opcode(op))
+          stop_unsupported(out, at() - 1, op, "not modelled");
+        else
+          stop_invalid(out, at() - 1, op);
+        stop = true;
+    }
   }
-  if (!out_.complete && !out_.error) {
-    out_.cut = true;
-    out_.error = "pickle ends without STOP at byte " + std::to_string(pos_);
+  const size_t pos = start > pickle.size() ? start : at();
+  if (!out.complete && !out.error) {
+    out.cut = true;
+    out.error = "pickle ends without STOP at byte " + std::to_string(pos);
   }
-  if (end_offset) *end_offset = pos_;
-  return std::move(out_);
+  if (end_offset) *end_offset = pos;
+  return out;
 }
 
 }  // namespace
@@ -419,7 +460,9 @@ std::optional<uint32_t> torch_dtype_itemsize(std::string_view d) {
 PickleScan scan_pickle(std::string_view pickle, size_t start, size_t* end_offset,
                        PickleStrings strings) {
   thread_local Scratch scratch;
-  return Walker(pickle, start, strings, scratch).run(end_offset);
+  PickleScan out = walk(pickle, start, strings == PickleStrings::kKeep, scratch, end_offset);
+  scratch.trim();
+  return out;
 }
 
 }  // namespace gt
