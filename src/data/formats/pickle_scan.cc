@@ -132,6 +132,7 @@ void persid(const Value& v, const std::vector<Value>& items, PickleScan& out) {
 [[gnu::flatten]] PickleScan walk(std::string_view pickle, size_t start, bool keep_strings,
                                  Scratch& scratch, size_t* end_offset) {
   PickleScan out;
+  out.storages.reserve(8);  // a sample's few tensors: one allocation, not one per doubling
   const char* const base = pickle.data();
   const char* const end = base + pickle.size();
   const char* cur = base + std::min(start, pickle.size());
