@@ -226,6 +226,9 @@ void render_checked(const DataReport& r, std::ostream& out) {
               : i + 1 == rc->anchors.size() ? " and the "
                                             : ", the ")
           << anchor_phrase(rc->anchors[i].kind) << " (" << format_utc(rc->anchors[i].unix_s) << ")";
+    // Files the window's guess read whole before the window was known.
+    if (r.crc_checked > rc->files)
+      out << "; and of " << r.crc_checked - rc->files << " more files, read whole on the way";
   }
   out << "\n";
   // Only files judged intact (or unverifiable) by their structure alone:

@@ -56,3 +56,17 @@ expect_rc 1
 json_check 'sorted(b["index"] for b in d["bad"]) == [3, 19]' "deep: both damaged files"
 json_check '[b["problem"] for b in d["bad"] if b["index"] == 3] == ["checksum"]'
 json_check 'd["checked"]["not_crc_checked"] == 0 and d["checked"]["recent_files"] is None'
+
+# The window's guess (docs/data.md): with the folders' mtimes back at
+# data_3's, the files within 15 min of it (data_0 to data_18) are read whole
+# on their one open, before the window is known: data_3's flipped bit is
+# found in quick mode too, and the text says what more was read.
+touch -d "@$((1700000000 + 180))" "$D/rows_0-2000" "$D"
+run_data "$D" --expect 20 --json
+expect_rc 1
+json_check 'sorted(b["index"] for b in d["bad"]) == [3, 19]' "quick, the guess at data_3: both"
+json_check 'd["checked"]["crc_checked"] == 20 and d["checked"]["recent_files"] == 16'
+run_data "$D" --expect 20
+expect_out_contains "every CRC32 of the 16 files written within 15 min before the newest sample"
+expect_out_contains "; and of 4 more files, read whole on the way"
+expect_out_lacks "not checked: CRC32"
