@@ -60,7 +60,7 @@ Result<FileSource::Opened> FileSource::open_at(int dirfd, const char* name,
   if (fd < 0) {
     const int err = errno;  // before the lstat
     if (err == ELOOP && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-      return Opened{nullptr, S_IFLNK};
+      return Opened{nullptr, S_IFLNK, st.st_mtim.tv_sec};
     return errno_error(err, "opening " + path);
   }
   if (fstat(fd, &st) != 0) {
@@ -70,12 +70,12 @@ Result<FileSource::Opened> FileSource::open_at(int dirfd, const char* name,
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return Opened{nullptr, st.st_mode & S_IFMT};
+    return Opened{nullptr, st.st_mode & S_IFMT, st.st_mtim.tv_sec};
   }
   return Opened{std::unique_ptr<FileSource>(
                     new FileSource(fd, {static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
                                         static_cast<uint32_t>(st.st_mtim.tv_nsec)})),
-                S_IFREG};
+                S_IFREG, st.st_mtim.tv_sec};
 }
 
 bool FileSource::changed_since_open() const {

@@ -67,6 +67,7 @@ class FileSource : public ByteSource {
   struct Opened {
     std::unique_ptr<FileSource> file;  ///< null when the name is no regular file
     mode_t mode = S_IFREG;             ///< S_IFMT bits of what the name is
+    int64_t mtime_unix_s = 0;  ///< no regular file: its own mtime (a link's, not its target's)
   };
   /// Opens `name` relative to the open directory `dirfd` (AT_FDCWD: a path)
   /// without following a link (O_NOFOLLOW: ELOOP, then the link is lstat'ed

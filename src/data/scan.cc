@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,10 +33,37 @@ struct Found {
   mode_t mode = S_IFREG;  // S_IFDIR, S_IFLNK, S_IFIFO...: kept only if named as a sample
 };
 
-// Directory fds kept open for openat; past this many, files are opened by path.
-constexpr size_t kMaxHeldDirs = 512;
+// The folders a scan holds open, so each file is opened by name from its
+// folder (a path over PATH_MAX, 4096 bytes, cannot be opened whole:
+// ENAMETOOLONG). As many as the open-file limit allows, its soft limit raised
+// to the hard one for the scan (at most 2^20) and given back after, less 256
+// for the pool's open files and the rest of the process; past them, files
+// are opened by path.
+class HeldDirBudget {
+ public:
+  HeldDirBudget() {
+    if (getrlimit(RLIMIT_NOFILE, &before_) != 0) return;
+    struct rlimit up = before_;
+    up.rlim_cur = std::min<rlim_t>(before_.rlim_max, rlim_t{1} << 20);
+    raised_ = up.rlim_cur > before_.rlim_cur && setrlimit(RLIMIT_NOFILE, &up) == 0;
+    const rlim_t now = raised_ ? up.rlim_cur : before_.rlim_cur;
+    folders_ = now > 512 ? static_cast<size_t>(now - 256) : 256;
+  }
+  ~HeldDirBudget() {
+    if (raised_) setrlimit(RLIMIT_NOFILE, &before_);
+  }
+  HeldDirBudget(const HeldDirBudget&) = delete;
+  HeldDirBudget& operator=(const HeldDirBudget&) = delete;
+  size_t folders() const { return folders_; }
+
+ private:
+  struct rlimit before_ {};
+  bool raised_ = false;
+  size_t folders_ = 256;
+};
 
 struct Walk {
+  size_t max_held = 256;  // folders held open at most (HeldDirBudget)
   std::vector<Found> found;
   std::vector<int> dir_fds;  // -1: not held, open by path
   std::vector<std::string> errors;
@@ -110,7 +138,7 @@ void walk(int dirfd, const std::string& root, const std::string& rel, uint32_t d
         walk(sub, root, child, dir_index, out);
       }
     } else if (S_ISREG(st.st_mode)) {
-      if (!held && out.dir_fds.size() <= kMaxHeldDirs) {
+      if (!held && out.dir_fds.size() <= out.max_held) {
         out.dir_fds[parent] = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
         held = true;
       }
@@ -205,6 +233,8 @@ void verify_one(const VerifyJob& job, size_t i, const VerifyOptions& vo,
       dfd >= 0 ? FileSource::open_at(dfd, f.rel.c_str() + job.where[i].name_at, path)
                : FileSource::open_at(AT_FDCWD, path.c_str(), path);
   if (opened && !opened->file) {
+    f.mtime_unix_s = opened->mtime_unix_s;
+    f.mtime_nsec = 0;
     mark_not_regular(job.scan, f, opened->mode);
     job.where[i].regular = false;
     return;
@@ -247,13 +277,16 @@ std::string_view basename_of(const std::string& rel) {
 
 // The times writing stopped, from the samples' mtimes (bad ones too: a
 // truncated last file is the crash's), never from a file that is no sample
-// (a progress.json written now); every file's only when no file is a sample.
+// (a progress.json written now), nor from a sample's name that is no regular
+// file (a directory, FIFO or link made there is no write of the job's);
+// every file's only when no file is a sample.
 RecentCheck recent_check(const DirScan& scan, const ScanOptions& opts) {
   std::vector<int64_t> samples, all;
   for (const ScannedFile& f : scan.files) {
     const std::string_view base = basename_of(f.rel);
-    if (f.verdict == FileVerdict::kUnreadable || is_marker_or_lock(base, f.size_bytes) ||
-        is_stale_temp(base))
+    const bool not_regular = f.verdict == FileVerdict::kBad && f.code == ProblemCode::kNotRegular;
+    if (f.verdict == FileVerdict::kUnreadable || not_regular ||
+        is_marker_or_lock(base, f.size_bytes) || is_stale_temp(base))
       continue;
     all.push_back(f.mtime_unix_s);
     if (sample_index_of(scan, f) != kNoSample) samples.push_back(f.mtime_unix_s);
@@ -367,7 +400,9 @@ void DirScan::record(ScannedFile& f, FileCheck&& check) {
 }
 
 Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
+  const HeldDirBudget budget;  // before the walk: its fds are closed before the limit goes back
   Walk w;
+  w.max_held = budget.folders();
   for (size_t i = 0; i < opts.dirs.size(); ++i) {
     const std::string& dir = opts.dirs[i];
     int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

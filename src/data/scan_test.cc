@@ -1,7 +1,12 @@
 #include "data/scan.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "data/data_test_util.h"
 #include "data/verify.h"
@@ -138,6 +143,94 @@ TEST(DataScanTest, TheFolderMtimeGuessesTheWindowBeforeAnyFileIsOpened) {
   EXPECT_FALSE(s->files[2].changed);
   ASSERT_TRUE(s->recent);
   EXPECT_EQ(s->recent->files, 2u);  // the window's: data_1 and data_2
+}
+
+// A sample's name that is no regular file (a directory, a FIFO, a link made
+// there later) is no write of the job's: it anchors no window, so three of
+// them made after the job stopped do not take the newest anchor and both
+// pause anchors away from the damaged last sample (trial of issue 51).
+TEST(DataScanTest, NamesThatAreNoRegularFileAnchorNoWindow) {
+  TempTree t;
+  t.write("/d/data_0.pt", real_fixture("torch/specforge/rows_0-4/data_1.ckpt"));
+  t.write("/d/data_1.pt", flipped_sample());
+  set_mtime(t.path("/d/data_0.pt"), 1'000'000);
+  set_mtime(t.path("/d/data_1.pt"), 1'000'060);  // the job's last sample
+  for (int k = 2; k <= 4; ++k) {
+    const std::string p = t.path("/d/data_" + std::to_string(k) + ".pt");
+    ASSERT_EQ(::mkdir(p.c_str(), 0700), 0);
+    set_mtime(p, 1'000'060 + 3600 * (k - 1));  // an hour apart, after the job
+  }
+  ScanOptions o;
+  o.dirs = {t.path("/d")};
+  Result<DirScan> s = scan_dirs(o);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->files.size(), 5u);
+  EXPECT_EQ(s->files[1].code, ProblemCode::kChecksum);
+  for (size_t k = 2; k < 5; ++k) EXPECT_EQ(s->files[k].code, ProblemCode::kNotRegular);
+  ASSERT_TRUE(s->recent);
+  EXPECT_EQ(s->recent->anchors,
+            (std::vector<RecentAnchor>{{AnchorKind::kNewestSample, 1'000'060}}));
+}
+
+// Removes `name` under `dirfd` and everything in it, by name from each
+// folder (std::filesystem cannot name a path over PATH_MAX).
+void remove_at(int dirfd, const char* name) {
+  const int fd = ::openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) {
+    DIR* d = ::fdopendir(fd);
+    std::vector<std::string> names;
+    while (dirent* e = d ? ::readdir(d) : nullptr)
+      if (std::string_view(e->d_name) != "." && std::string_view(e->d_name) != "..")
+        names.emplace_back(e->d_name);
+    for (const std::string& n : names)
+      if (::unlinkat(::dirfd(d), n.c_str(), 0) != 0) remove_at(::dirfd(d), n.c_str());
+    if (d) ::closedir(d);
+  }
+  ::unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+// 600 folders (more than the 512 a scan once held open) under a prefix
+// longer than PATH_MAX: each file is still opened from its held folder,
+// never by its whole path (ENAMETOOLONG: intact files called unreadable and
+// sent to be redone; trial of issue 51). Made with mkdirat/openat: the whole
+// path cannot be named.
+TEST(DataScanTest, ManyFoldersUnderAPathLongerThanPathMaxAreAllRead) {
+  struct rlimit rl {};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &rl), 0);
+  if (rl.rlim_max < 1024) GTEST_SKIP() << "open-file hard limit " << rl.rlim_max << " < 1024";
+  TempTree t;
+  const std::string bytes = real_fixture("torch/speculators/data_0.pt");
+  int fd = ::open(t.dir().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const std::string level(30, 'p');
+  for (int depth = 0; depth < 140; ++depth) {  // 140 x 31 bytes: past 4096
+    ASSERT_EQ(::mkdirat(fd, level.c_str(), 0755), 0);
+    const int next = ::openat(fd, level.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ::close(fd);
+    ASSERT_GE(fd = next, 0);
+  }
+  for (int k = 0; k < 600; ++k) {
+    const std::string dir = "w" + std::to_string(k);
+    ASSERT_EQ(::mkdirat(fd, dir.c_str(), 0755), 0);
+    const std::string file = dir + "/data_" + std::to_string(k) + ".pt";
+    const int f = ::openat(fd, file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    ASSERT_GE(f, 0);
+    ASSERT_EQ(::write(f, bytes.data(), bytes.size()), ssize_t(bytes.size()));
+    ::close(f);
+  }
+  ::close(fd);
+  ScanOptions o;
+  o.dirs = {t.dir()};
+  Result<DirScan> s = scan_dirs(o);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->files.size(), 600u);
+  size_t intact = 0;
+  for (const ScannedFile& f : s->files) intact += f.verdict == FileVerdict::kIntact;
+  EXPECT_EQ(intact, 600u) << s->message(s->files.front());
+  struct rlimit after {};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &after), 0);
+  EXPECT_EQ(after.rlim_cur, rl.rlim_cur);  // the scan gave its raised limit back
+  remove_at(AT_FDCWD, (t.dir() + "/" + level).c_str());
 }
 
 TEST(DataScanTest, AMillionEqualMessagesAreOneString) {

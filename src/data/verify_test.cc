@@ -376,6 +376,14 @@ TEST(DataByteSourceTest, OpenAtTellsWhatANameIsWithoutReadingIt) {
   t.symlink(t.path("/f"), "/link");
   ASSERT_EQ(::mkfifo(t.path("/fifo").c_str(), 0600), 0);
   ASSERT_EQ(::mkdir(t.path("/dir").c_str(), 0700), 0);
+  // Each its own mtime (the link's, not its target's): a name made there is
+  // dated by itself.
+  const struct timespec target[2] = {{2'000'000, 0}, {2'000'000, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, t.path("/f").c_str(), target, 0), 0);
+  for (const char* name : {"/link", "/fifo", "/dir"}) {
+    const struct timespec own[2] = {{1'000'000, 0}, {1'000'000, 0}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, t.path(name).c_str(), own, AT_SYMLINK_NOFOLLOW), 0) << name;
+  }
   for (const auto& [name, mode] :
        {std::pair<std::string, mode_t>{"/link", S_IFLNK}, {"/fifo", S_IFIFO}, {"/dir", S_IFDIR}}) {
     const std::string p = t.path(name);
@@ -383,6 +391,7 @@ TEST(DataByteSourceTest, OpenAtTellsWhatANameIsWithoutReadingIt) {
     ASSERT_TRUE(o) << name << ": " << o.error().message;
     EXPECT_EQ(o->file, nullptr) << name;
     EXPECT_EQ(o->mode, mode) << name;
+    EXPECT_EQ(o->mtime_unix_s, 1'000'000) << name;
   }
   const std::string gone = t.path("/gone");
   Result<FileSource::Opened> o = FileSource::open_at(AT_FDCWD, gone.c_str(), gone);

@@ -31,6 +31,10 @@ Result<std::chrono::milliseconds> parse_duration(std::string_view text) {
     scale_ms = 1;
   else if (unit == "m" || unit == "min")
     scale_ms = 60000;
+  else if (unit == "h")
+    scale_ms = 3600 * 1000;
+  else if (unit == "d")
+    scale_ms = 24 * 3600 * 1000;
   else
     return bad("unknown unit");
   double ms = value * scale_ms;

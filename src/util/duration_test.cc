@@ -12,10 +12,14 @@ TEST(ParseDuration, AcceptsUnitsAndBareSeconds) {
   EXPECT_EQ(parse_duration("3")->count(), 3000);
   EXPECT_EQ(parse_duration("1m")->count(), 60000);
   EXPECT_EQ(parse_duration("0")->count(), 0);
+  // Hours and the day, the most any option takes (trial of issue 51: --recent 1h).
+  EXPECT_EQ(parse_duration("1h")->count(), 3600000);
+  EXPECT_EQ(parse_duration("1.5h")->count(), 5400000);
+  EXPECT_EQ(parse_duration("1d")->count(), 86400000);
 }
 
 TEST(ParseDuration, RejectsGarbageWithTheTextQuoted) {
-  for (const char* text : {"", "s", "-1s", "1h", "1.2.3s", "abc", "1e999"}) {
+  for (const char* text : {"", "s", "-1s", "1x", "2d", "25h", "1.2.3s", "abc", "1e999"}) {
     Result<std::chrono::milliseconds> r = parse_duration(text);
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_EQ(r.error().kind, ErrorKind::kMalformed);
