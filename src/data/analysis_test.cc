@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "data/resume_advice.h"
 #include "render/data_render.h"
 
 namespace gt {
@@ -80,6 +81,22 @@ TEST(DataAnalysisTest, DuplicatesAndOutsideRange) {
   EXPECT_EQ(r.duplicates[0].paths.size(), 2u);
   EXPECT_EQ(r.outside_range, 1u);
   EXPECT_TRUE(r.missing.empty());
+}
+
+// A rerun redoes the bad samples it finds moved away, not every bad file:
+// a damaged file that is no sample of the job is moved, never redone
+// (trial of issue 51: "redoes 21 bad files" with one bad sample).
+TEST(DataAnalysisTest, TheRerunRedoesTheBadSamplesNotEveryBadFile) {
+  DirScan scan;
+  fill(scan, {F{"rows_0-4/data_0.ckpt", ProblemCode::kTruncated}, F{"rows_0-4/data_1.ckpt"},
+              F{"rows_0-4/notes.ckpt", ProblemCode::kEmpty},
+              F{"rows_0-4/data_x.ckpt", ProblemCode::kEmpty}});
+  AnalysisOptions o{LayoutSpec{Layout::kSpecForge}, std::make_pair(int64_t{0}, int64_t{2})};
+  DataReport r = analyze(scan, o);
+  ASSERT_EQ(r.bad.size(), 3u);
+  std::string advice;
+  for (const std::string& line : resume_advice(r, ResumeContext{})) advice += line + "\n";
+  EXPECT_NE(advice.find("it redoes 1 bad file."), std::string::npos) << advice;
 }
 
 TEST(DataAnalysisTest, EagleGapsArePerWorker) {

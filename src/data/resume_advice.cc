@@ -60,13 +60,21 @@ std::string list_name(const ResumeContext& c) {
   return c.resume_list.empty() ? "the list (--resume-list FILE)" : c.resume_list;
 }
 
-// What a rerun will redo: gaps, moved files, the not-started range.
+// The files among `files` that are samples of the job (in the range): the
+// ones its rerun redoes once moved away; another bad file is only moved.
+size_t samples_among(const DataReport& r, const std::vector<uint32_t>& files) {
+  return std::count_if(files.begin(), files.end(),
+                       [&](uint32_t i) { return r.key(i).has_value(); });
+}
+
+// What a rerun will redo: gaps, moved samples, the not-started range.
 // Only what there is: "2 gaps, 1 bad file and the not-started 6-39".
 std::string redo_summary(const DataReport& r) {
   std::vector<std::string> parts;
   if (r.gap_count) parts.push_back(count(r.gap_count, "gap"));
-  if (!r.bad.empty()) parts.push_back(count(r.bad.size(), "bad file"));
-  if (!r.changed.empty()) parts.push_back(count(r.changed.size(), "changed file"));
+  if (const size_t bad = samples_among(r, r.bad)) parts.push_back(count(bad, "bad file"));
+  if (const size_t changed = samples_among(r, r.changed))
+    parts.push_back(count(changed, "changed file"));
   if (r.not_started)
     parts.push_back("the not-started " + std::to_string(r.not_started->first) + "-" +
                     std::to_string(r.not_started->last));
