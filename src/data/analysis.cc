@@ -220,6 +220,7 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
   r.changed = opts.changed;
   std::vector<bool> redo(scan.files.size());
   for (uint32_t c : opts.changed) redo[c] = true;
+  const SampleKeys sample_keys(scan, opts.layout);  // the scan's, when taken under this layout
   Groups groups;
   std::vector<Keyed> keys;
   for (uint32_t i = 0; i < scan.files.size(); ++i) {
@@ -240,12 +241,7 @@ DataReport analyze(const DirScan& scan, const AnalysisOptions& opts) {
       r.stale.push_back(scan.path(f));
       continue;
     }
-    // The key the scan took, when taken under the layout asked for.
-    std::optional<SampleKey> key;
-    if (scan.indexed_under != opts.layout)
-      key = sample_key(opts.layout, f.rel);
-    else if (f.sample_index != kNoSample)
-      key = SampleKey{std::string(sample_group(opts.layout, f.rel)), f.sample_index};
+    std::optional<SampleKey> key = sample_keys.key(f);
     if (key && opts.range && key->group.empty() &&
         (key->index < opts.range->first || key->index >= opts.range->second)) {
       ++r.outside_range;

@@ -48,6 +48,10 @@ Result<std::unique_ptr<FileSource>> FileSource::open(const std::string& path) {
     ::close(fd);
     return Error{ErrorKind::kIo, path + ": not a regular file"};
   }
+  return adopt(fd, st);
+}
+
+std::unique_ptr<FileSource> FileSource::adopt(int fd, const struct stat& st) {
   return std::unique_ptr<FileSource>(
       new FileSource(fd, {static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
                           static_cast<uint32_t>(st.st_mtim.tv_nsec)}));
@@ -72,10 +76,7 @@ Result<FileSource::Opened> FileSource::open_at(int dirfd, const char* name,
     ::close(fd);
     return Opened{nullptr, st.st_mode & S_IFMT, st.st_mtim.tv_sec};
   }
-  return Opened{std::unique_ptr<FileSource>(
-                    new FileSource(fd, {static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
-                                        static_cast<uint32_t>(st.st_mtim.tv_nsec)})),
-                S_IFREG, st.st_mtim.tv_sec};
+  return Opened{adopt(fd, st), S_IFREG, st.st_mtim.tv_sec};
 }
 
 bool FileSource::changed_since_open() const {

@@ -103,6 +103,8 @@ class FileSource : public ByteSource {
  private:
   FileSource(int fd, const FileStat& st)
       : fd_(fd), size_(st.size_bytes), mtime_unix_s_(st.mtime_unix_s), mtime_nsec_(st.mtime_nsec) {}
+  /// The open regular file `fd`, whose stat said `st`.
+  static std::unique_ptr<FileSource> adopt(int fd, const struct stat& st);
   /// pread until `len` bytes are read or the file ends; a short read that
   /// reaches `end` (where the stat said the file ends) is its end.
   Result<size_t> pread_all(uint64_t offset, uint8_t* out, size_t len,

@@ -203,8 +203,13 @@ struct WindowGuess {
   }
 };
 
+// Quick mode, with a crash window (--recent not 0): deep_check_recent runs.
+bool checks_recent(const ScanOptions& opts) {
+  return !opts.deep && !opts.values && opts.recent_window_s > 0;
+}
+
 WindowGuess guess_window(const ScanOptions& opts, std::optional<int64_t> newest_dir_mtime) {
-  if (opts.deep || opts.values || opts.recent_window_s <= 0) return {};
+  if (!checks_recent(opts)) return {};
   return {newest_dir_mtime, opts.crash_unix_s, opts.recent_window_s};
 }
 
@@ -281,6 +286,7 @@ std::string_view basename_of(const std::string& rel) {
 // file (a directory, FIFO or link made there is no write of the job's);
 // every file's only when no file is a sample.
 RecentCheck recent_check(const DirScan& scan, const ScanOptions& opts) {
+  const SampleKeys keys(scan, scan.layout);
   std::vector<int64_t> samples, all;
   for (const ScannedFile& f : scan.files) {
     const std::string_view base = basename_of(f.rel);
@@ -289,7 +295,7 @@ RecentCheck recent_check(const DirScan& scan, const ScanOptions& opts) {
         is_marker_or_lock(base, f.size_bytes) || is_stale_temp(base))
       continue;
     all.push_back(f.mtime_unix_s);
-    if (sample_index_of(scan, f) != kNoSample) samples.push_back(f.mtime_unix_s);
+    if (keys.index(f) != kNoSample) samples.push_back(f.mtime_unix_s);
   }
   const bool none = samples.empty();
   RecentCheck rc{opts.recent_window_s, std::nullopt, {}, 0};
@@ -321,15 +327,13 @@ void deep_check_recent(const VerifyJob& job) {
       again.push_back(i);
   }
   VerifyOptions vo{true, false, false};
-  VerifyJob whole = job;
-  whole.guess = {};
   on_pool(again.size(), job.opts.threads, [&](size_t k, std::vector<uint8_t>& buffer) {
     ScannedFile& f = scan.files[again[k]];
     uint64_t size = f.size_bytes;
     int64_t mtime = f.mtime_unix_s;
     uint32_t nsec = f.mtime_nsec;
     bool was_changed = f.changed;
-    verify_one(whole, again[k], vo, buffer);
+    verify_one(job, again[k], vo, buffer);
     f.changed =
         was_changed || f.size_bytes != size || f.mtime_unix_s != mtime || f.mtime_nsec != nsec;
   });
@@ -455,7 +459,7 @@ Result<DirScan> scan_dirs(const ScanOptions& opts, ScanProgress* progress) {
   scan.indexed_under = scan.layout;
   VerifyJob job{scan, where, w.dir_fds, opts, progress, guess_window(opts, w.newest_dir_mtime)};
   verify_all(job);
-  if (!opts.deep && !opts.values && opts.recent_window_s > 0) deep_check_recent(job);
+  if (checks_recent(opts)) deep_check_recent(job);
   return scan;
 }
 

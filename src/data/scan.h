@@ -116,11 +116,26 @@ struct DirScan {
   void record(ScannedFile& f, FileCheck&& check);
 };
 
-/// A file's sample_index under the scan's layout: the one taken by the scan,
-/// else (a DirScan made otherwise) taken now.
-inline int64_t sample_index_of(const DirScan& scan, const ScannedFile& f) {
-  return scan.indexed_under == scan.layout ? f.sample_index : sample_index(scan.layout, f.rel);
-}
+/// The scan's files' sample keys under `layout`: the index the scan took
+/// when it took it under that layout (asked once, not per file), else (a
+/// DirScan made otherwise, another layout) parsed from the name now.
+class SampleKeys {
+ public:
+  SampleKeys(const DirScan& scan, const LayoutSpec& layout)
+      : layout_(layout), taken_(scan.indexed_under == layout) {}
+  int64_t index(const ScannedFile& f) const {
+    return taken_ ? f.sample_index : sample_index(layout_, f.rel);
+  }
+  std::optional<SampleKey> key(const ScannedFile& f) const {
+    const int64_t i = index(f);
+    if (i == kNoSample) return std::nullopt;
+    return SampleKey{std::string(sample_group(layout_, f.rel)), i};
+  }
+
+ private:
+  const LayoutSpec& layout_;
+  bool taken_;
+};
 
 /// Lists the regular files under each DIR, and any other entry named as a
 /// sample (a directory, link or FIFO: bad, never opened; links are not

@@ -32,7 +32,7 @@ struct Value {
   union {
     const char* str = nullptr;  // kStr: the string; kGlobal: the name
     int64_t i;                  // kInt
-    uint32_t first;             // kTuple: items_[first, first + n), or kNoItems
+    uint32_t first;             // kTuple: items[first, first + n), or kNoItems
   };
   std::string_view text() const { return {str, n}; }
 };
